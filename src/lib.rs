@@ -1,0 +1,26 @@
+//! idemlab: a deterministic lab that shows why retries duplicate side effects and how
+//! idempotency keys stop them.
+//!
+//! The pipeline is `Scenario` → [`sim::run`] → [`Trace`] → views ([`metrics`], the timeline).
+//! Everything outside `web` (the page, wasm32 only) and the binary is pure: no IO, no clock,
+//! no DOM, and one seed drives every random choice.
+
+pub mod metrics;
+pub mod scenario;
+pub mod sim;
+pub mod sweep;
+pub mod trace;
+
+#[cfg(target_arch = "wasm32")]
+pub mod web;
+
+pub use metrics::Metrics;
+pub use scenario::Scenario;
+pub use trace::Trace;
+
+/// Runs a scenario and folds its metrics: what the CLI's `run` and the page both show.
+pub fn run(scenario: &Scenario) -> (Trace, Metrics) {
+    let trace = sim::run(scenario);
+    let metrics = Metrics::of(&trace);
+    (trace, metrics)
+}

@@ -1,0 +1,204 @@
+//! Metrics: folds over the trace, and nothing else. The page's counters and the CLI's JSON are
+//! both this struct, so they cannot disagree.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::trace::{ClaimResult, EventKind, Found, Key, Outcome, Payload, Trace};
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Outcomes {
+    pub ok: u32,
+    pub failed: u32,
+    pub unknown: u32,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Metrics {
+    /// Orders a client started.
+    pub orders: u32,
+    /// Requests the clients sent (every attempt, including retries and reruns).
+    pub attempts: u32,
+    /// Attempt rows the API recorded: requests that reached it.
+    pub received: u32,
+    /// Side effects: charges the payment service made, or writes that became durable.
+    pub effects: u32,
+    /// Σ over orders of max(0, effects − 1); for `set`, only writes that changed the value.
+    pub duplicates: u32,
+    /// Orders a client saw succeed that have no effect of their own (merged, or never applied).
+    pub lost: u32,
+    /// Lookups that read "not found" while another copy of the same key was between its own
+    /// "not found" and its claim or record: the check-then-insert race.
+    pub races: u32,
+    /// Charges with no committed ledger row: money moved that the ledger does not show.
+    pub unrecorded: u32,
+    pub outcomes: Outcomes,
+    pub events: u32,
+    pub truncated: bool,
+    /// Σ over orders of effects², for the standard error of effects per order in a sweep.
+    #[serde(skip)]
+    pub effects_sq_sum: u64,
+}
+
+/// What one order accumulated over the run.
+#[derive(Clone, Debug, Default)]
+struct OrderFold {
+    started: bool,
+    effects: u32,
+    changes: u32,
+    last_value: Option<u32>,
+    outcome: Option<Outcome>,
+}
+
+impl Metrics {
+    pub fn of(trace: &Trace) -> Metrics {
+        let mut fold = Fold::default();
+        for event in &trace.events {
+            fold.event(event);
+        }
+        fold.finish(trace)
+    }
+}
+
+#[derive(Default)]
+struct Fold {
+    metrics: Metrics,
+    orders: Vec<OrderFold>,
+    /// Key → requests whose lookup read "not found" and that have not claimed or recorded yet.
+    windows: BTreeMap<Key, Vec<u32>>,
+    ledger_pending: BTreeMap<u32, Vec<u32>>,
+    ledger_committed: Vec<u32>,
+    charges: Vec<u32>,
+}
+
+impl Fold {
+    fn order(&mut self, order: Option<u32>) -> &mut OrderFold {
+        let index = order.expect("order events carry their order") as usize - 1;
+        if self.orders.len() <= index {
+            self.orders.resize(index + 1, OrderFold::default());
+        }
+        &mut self.orders[index]
+    }
+
+    fn event(&mut self, event: &crate::trace::Event) {
+        let m = &mut self.metrics;
+        match event.kind {
+            EventKind::OrderStart => self.order(event.order).started = true,
+            EventKind::Send {
+                payload: Payload::Request { .. },
+                ..
+            } => m.attempts += 1,
+            EventKind::AttemptRow { .. } => m.received += 1,
+            EventKind::Charge {
+                number,
+                replay: false,
+            } => {
+                self.charges.push(number);
+                self.order(event.order).effects += 1;
+            }
+            EventKind::Applied { value } => self.applied(event.order, value),
+            EventKind::OrderDone { outcome, .. } => {
+                let order = self.order(event.order);
+                order.outcome = Some(best(order.outcome, outcome));
+            }
+            EventKind::LedgerRow { number, txn: None } => self.ledger_committed.push(number),
+            EventKind::LedgerRow {
+                number,
+                txn: Some(txn),
+            } => self.ledger_pending.entry(txn).or_default().push(number),
+            EventKind::Commit { txn } => {
+                let rows = self.ledger_pending.remove(&txn).unwrap_or_default();
+                self.ledger_committed.extend(rows);
+            }
+            EventKind::Rollback { txn, .. } => {
+                self.ledger_pending.remove(&txn);
+            }
+            _ => self.race_event(event),
+        }
+    }
+
+    fn applied(&mut self, order: Option<u32>, value: u32) {
+        let order = self.order(order);
+        order.effects += 1;
+        if order.last_value.is_some_and(|last| last != value) {
+            order.changes += 1;
+        }
+        order.last_value = Some(value);
+    }
+
+    fn race_event(&mut self, event: &crate::trace::Event) {
+        let (Some(key), Some(req)) = (event.key, event.req) else {
+            if event.kind == EventKind::Crash {
+                self.windows.clear();
+            }
+            return;
+        };
+        match event.kind {
+            EventKind::Lookup {
+                found: Found::NotFound,
+            } => {
+                let open = self.windows.entry(key).or_default();
+                if open.iter().any(|&other| other != req) {
+                    self.metrics.races += 1;
+                }
+                if !open.contains(&req) {
+                    open.push(req);
+                }
+            }
+            EventKind::Claim {
+                result: ClaimResult::Ok | ClaimResult::Conflict,
+            }
+            | EventKind::Store { .. }
+            | EventKind::Reply { .. } => {
+                if let Some(open) = self.windows.get_mut(&key) {
+                    open.retain(|&other| other != req);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn finish(mut self, trace: &Trace) -> Metrics {
+        let mut m = self.metrics;
+        for order in self.orders.iter().filter(|order| order.started) {
+            m.orders += 1;
+            m.effects += order.effects;
+            m.effects_sq_sum += u64::from(order.effects) * u64::from(order.effects);
+            // A charge repeats harm every time; a set only when it changed the value.
+            m.duplicates += if order.last_value.is_some() {
+                order.changes
+            } else {
+                order.effects.saturating_sub(1)
+            };
+            match order.outcome {
+                Some(Outcome::Ok) => m.outcomes.ok += 1,
+                Some(Outcome::Failed) => m.outcomes.failed += 1,
+                Some(Outcome::Unknown) | None => m.outcomes.unknown += 1,
+            }
+            if order.outcome == Some(Outcome::Ok) && order.effects == 0 {
+                m.lost += 1;
+            }
+        }
+        self.ledger_committed.sort_unstable();
+        m.unrecorded = (self.charges.iter())
+            .filter(|number| self.ledger_committed.binary_search(number).is_err())
+            .count() as u32;
+        m.events = trace.events.len() as u32;
+        m.truncated = trace.truncated;
+        m
+    }
+}
+
+/// Across executions of one order (a rerun runs it again), the client's best news wins.
+fn best(previous: Option<Outcome>, next: Outcome) -> Outcome {
+    let rank = |outcome: Outcome| match outcome {
+        Outcome::Ok => 2,
+        Outcome::Failed => 1,
+        Outcome::Unknown => 0,
+    };
+    match previous {
+        Some(previous) if rank(previous) >= rank(next) => previous,
+        _ => next,
+    }
+}

@@ -1,0 +1,661 @@
+//! The one codec for scenarios: URL query, CLI argument and presets all go through here.
+//!
+//! `decode` turns `seed=7&preset=race&dedup=atomic` (or a whole page URL) into a `Scenario`;
+//! `encode` gives the canonical string back: the seed, the preset, then only the keys that differ
+//! from what the preset (or the defaults) already say, in table order. Decoding the canonical
+//! string gives the same scenario. Every problem is a `CodecError` naming the key and what is
+//! allowed; nothing here panics on any input.
+
+use std::fmt;
+
+use serde::Serialize;
+
+use super::presets::Preset;
+use super::{bounds, Crash, Dedup, KeyStrategy, Op, Provider, RangeMs, Scenario, Step, Store};
+use super::{Ppm, PPM_ONE};
+
+/// Longer input is refused before any parsing, so a hostile link costs nothing.
+pub const QUERY_LEN_MAX: usize = 8 * 1024;
+/// More pairs than this is refused for the same reason; the real key count is far below it.
+pub const PAIRS_MAX: usize = 64;
+/// Values are quoted back in messages at most this long.
+const QUOTE_LEN_MAX: usize = 40;
+
+/// Keys that belong to the page's view (cursor, compare, embed...), not to the run. The codec
+/// accepts and returns them untouched so that a page URL pasted into the CLI still decodes.
+pub const VIEW_KEYS: [&str; 12] = [
+    "cursor", "compare", "embed", "controls", "lesson", "step", "quiz", "theme", "zoom", "speed",
+    "sweep", "tab",
+];
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decoded {
+    pub scenario: Scenario,
+    /// View keys in the order given, already percent-decoded.
+    pub view: Vec<(String, String)>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Problem {
+    /// The key is neither a scenario key nor a view key.
+    UnknownKey,
+    /// The key appears twice; which one to believe is not ours to guess.
+    Repeated,
+    /// The value is not of the right form.
+    Malformed { allowed: String },
+    /// The value has the right form but lies outside the bounds.
+    OutOfBounds { allowed: String },
+    /// The whole query is longer than `QUERY_LEN_MAX` or has more than `PAIRS_MAX` pairs.
+    TooLong { allowed: String },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CodecError {
+    pub key: String,
+    /// The offending value, shortened and with control characters escaped, safe to show as text.
+    pub value: String,
+    pub problem: Problem,
+}
+
+impl fmt::Display for CodecError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let (key, value) = (&self.key, &self.value);
+        match &self.problem {
+            Problem::UnknownKey => write!(
+                f,
+                "unknown key `{key}`; scenario keys are {}; view keys are {}",
+                key_names().collect::<Vec<_>>().join(", "),
+                VIEW_KEYS.join(", ")
+            ),
+            Problem::Repeated => write!(f, "key `{key}` is given more than once; give it once"),
+            Problem::Malformed { allowed } => {
+                write!(f, "`{key}={value}` is not valid: expected {allowed}")
+            }
+            Problem::OutOfBounds { allowed } => {
+                write!(f, "`{key}={value}` is out of bounds: allowed {allowed}")
+            }
+            Problem::TooLong { allowed } => write!(f, "the {key} is too long: allowed {allowed}"),
+        }
+    }
+}
+
+impl std::error::Error for CodecError {}
+
+/// One scenario key: its name, what it does, what it allows, and how to read and write it.
+pub struct KeySpec {
+    pub name: &'static str,
+    pub help: &'static str,
+    pub allowed: fn() -> String,
+    get: fn(&Scenario) -> String,
+    set: fn(&mut Scenario, &str) -> Result<(), Problem>,
+}
+
+impl KeySpec {
+    /// The canonical text of this key's value in `scenario`.
+    pub fn value(&self, scenario: &Scenario) -> String {
+        (self.get)(scenario)
+    }
+}
+
+/// Decodes strictly: any problem fails the whole query, with every problem listed.
+pub fn decode(input: &str) -> Result<Decoded, Vec<CodecError>> {
+    let (decoded, errors) = decode_lenient(input);
+    if errors.is_empty() {
+        Ok(decoded)
+    } else {
+        Err(errors)
+    }
+}
+
+/// Decodes what it can: a bad key is reported and skipped, and the rest still applies. The page
+/// uses this so that one bad key in a link shows a banner instead of losing the whole state.
+pub fn decode_lenient(input: &str) -> (Decoded, Vec<CodecError>) {
+    let mut errors = Vec::new();
+    let mut decoded = Decoded {
+        scenario: Scenario::default(),
+        view: Vec::new(),
+    };
+    let pairs = match split_pairs(input) {
+        Ok(pairs) => pairs,
+        Err(error) => return (decoded, vec![error]),
+    };
+    let mut seen: Vec<&str> = Vec::new();
+    let mut explicit: Vec<(&'static KeySpec, String)> = Vec::new();
+    for (key, value) in &pairs {
+        if seen.contains(&key.as_str()) {
+            errors.push(error(key, value, Problem::Repeated));
+            continue;
+        }
+        seen.push(key.as_str());
+        if let Some(view_key) = VIEW_KEYS.iter().find(|name| **name == key) {
+            decoded.view.push((view_key.to_string(), value.clone()));
+        } else if key == "preset" {
+            match Preset::from_name(value) {
+                Some(preset) => apply_preset(&mut decoded.scenario, preset),
+                None => errors.push(error(key, value, malformed(preset_allowed()))),
+            }
+        } else if let Some(spec) = KEYS.iter().find(|spec| spec.name == key) {
+            explicit.push((spec, value.clone()));
+        } else {
+            errors.push(error(key, value, Problem::UnknownKey));
+        }
+    }
+    // Explicit keys override the preset wherever they stand in the query.
+    for (spec, value) in explicit {
+        if let Err(problem) = (spec.set)(&mut decoded.scenario, &value) {
+            errors.push(error(spec.name, &value, problem));
+        }
+    }
+    (decoded, errors)
+}
+
+/// The canonical query: `seed`, then `preset` if any, then each key whose value differs from
+/// what the preset or the defaults give, in the order of `KEYS`.
+pub fn encode(scenario: &Scenario) -> String {
+    let mut baseline = Scenario::default();
+    let mut out = format!("seed={}", scenario.seed);
+    if let Some(preset) = scenario.preset {
+        apply_preset(&mut baseline, preset);
+        out.push_str("&preset=");
+        out.push_str(preset.name());
+    }
+    for spec in KEYS.iter().skip(1) {
+        let value = (spec.get)(scenario);
+        if value != (spec.get)(&baseline) {
+            out.push('&');
+            out.push_str(spec.name);
+            out.push('=');
+            out.push_str(&percent_encode(&value));
+        }
+    }
+    out
+}
+
+/// Every scenario key, in canonical order (`seed` first; `preset` is handled apart).
+pub fn keys() -> &'static [KeySpec] {
+    &KEYS
+}
+
+pub fn key_names() -> impl Iterator<Item = &'static str> {
+    std::iter::once("seed")
+        .chain(std::iter::once("preset"))
+        .chain(KEYS.iter().skip(1).map(|spec| spec.name))
+}
+
+pub fn preset_allowed() -> String {
+    format!("one of {}", Preset::names().collect::<Vec<_>>().join("|"))
+}
+
+fn apply_preset(scenario: &mut Scenario, preset: Preset) {
+    scenario.preset = Some(preset);
+    let pairs = split_pairs(preset.spec().keys).expect("preset keys are short and well formed");
+    for (key, value) in pairs {
+        let spec = KEYS
+            .iter()
+            .find(|spec| spec.name == key)
+            .expect("preset keys are scenario keys");
+        (spec.set)(scenario, &value).expect("preset values are in bounds");
+    }
+}
+
+fn error(key: &str, value: &str, problem: Problem) -> CodecError {
+    CodecError {
+        key: quote(key),
+        value: quote(value),
+        problem,
+    }
+}
+
+/// Shortens a value and escapes control characters so it can be echoed safely as plain text.
+fn quote(text: &str) -> String {
+    let mut out = String::new();
+    for (count, ch) in text.chars().enumerate() {
+        if count == QUOTE_LEN_MAX {
+            out.push('…');
+            break;
+        }
+        if ch.is_control() {
+            out.extend(ch.escape_default());
+        } else {
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// Splits a query (or a whole URL) into percent-decoded pairs. A bare `key` means `key=`.
+fn split_pairs(input: &str) -> Result<Vec<(String, String)>, CodecError> {
+    if input.len() > QUERY_LEN_MAX {
+        let allowed = format!("at most {QUERY_LEN_MAX} bytes");
+        return Err(error("query", "", Problem::TooLong { allowed }));
+    }
+    let query = extract_query(input.trim());
+    let mut pairs = Vec::new();
+    for part in query.split('&').filter(|part| !part.is_empty()) {
+        if pairs.len() == PAIRS_MAX {
+            let allowed = format!("at most {PAIRS_MAX} key=value pairs");
+            return Err(error("query", "", Problem::TooLong { allowed }));
+        }
+        let (key, value) = part.split_once('=').unwrap_or((part, ""));
+        pairs.push((percent_decode(key), percent_decode(value)));
+    }
+    Ok(pairs)
+}
+
+fn extract_query(input: &str) -> &str {
+    let without_fragment = input.split('#').next().unwrap_or("");
+    match without_fragment.split_once('?') {
+        Some((_, query)) => query,
+        None if without_fragment.contains("://") => "",
+        None => without_fragment,
+    }
+}
+
+fn percent_decode(text: &str) -> String {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut index = 0;
+    while index < bytes.len() {
+        let byte = bytes[index];
+        let hex = bytes.get(index + 1..index + 3).and_then(hex_pair);
+        match (byte, hex) {
+            (b'%', Some(decoded)) => {
+                out.push(decoded);
+                index += 3;
+            }
+            (b'+', _) => {
+                out.push(b' ');
+                index += 1;
+            }
+            _ => {
+                out.push(byte);
+                index += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+fn hex_pair(pair: &[u8]) -> Option<u8> {
+    let text = std::str::from_utf8(pair).ok()?;
+    u8::from_str_radix(text, 16).ok()
+}
+
+fn percent_encode(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || b"-_.~,@".contains(&byte) {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Value parsers. Each returns a `Problem` that says what is allowed.
+
+fn malformed(allowed: String) -> Problem {
+    Problem::Malformed { allowed }
+}
+
+fn parse_u64(value: &str, allowed: impl Fn() -> String) -> Result<u64, Problem> {
+    let digits_ok =
+        !value.is_empty() && value.len() <= 20 && value.bytes().all(|b| b.is_ascii_digit());
+    if !digits_ok {
+        return Err(malformed(allowed()));
+    }
+    value
+        .parse::<u64>()
+        .map_err(|_| Problem::OutOfBounds { allowed: allowed() })
+}
+
+fn parse_u32_in(value: &str, (lo, hi): (u32, u32)) -> Result<u32, Problem> {
+    let allowed = || format!("a whole number {lo}..={hi}");
+    let number = parse_u64(value, allowed)?;
+    match u32::try_from(number) {
+        Ok(n) if (lo..=hi).contains(&n) => Ok(n),
+        _ => Err(Problem::OutOfBounds { allowed: allowed() }),
+    }
+}
+
+fn parse_opt_u32_in(value: &str, range: (u32, u32)) -> Result<Option<u32>, Problem> {
+    if value == "none" {
+        return Ok(None);
+    }
+    parse_u32_in(value, range)
+        .map(Some)
+        .map_err(|problem| match problem {
+            Problem::Malformed { allowed } => malformed(format!("{allowed}, or none")),
+            other => other,
+        })
+}
+
+/// A probability in [0, 1] with at most six decimals, read without floats: `0.25` is 250000 ppm.
+fn parse_ppm(value: &str) -> Result<Ppm, Problem> {
+    let allowed = || "a probability 0..=1 with at most 6 decimals, like 0.25".to_string();
+    let (whole, fraction) = value.split_once('.').unwrap_or((value, ""));
+    let digits = |part: &str| part.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() && fraction.is_empty() || !digits(whole) || !digits(fraction) {
+        return Err(malformed(allowed()));
+    }
+    if fraction.len() > 6 || whole.len() > 7 {
+        return Err(Problem::OutOfBounds { allowed: allowed() });
+    }
+    let whole_ppm = if whole.is_empty() {
+        0
+    } else {
+        whole.parse::<u32>().unwrap_or(u32::MAX)
+    };
+    let fraction_ppm = format!("{fraction:0<6}").parse::<u32>().unwrap_or(0);
+    let ppm = whole_ppm
+        .saturating_mul(PPM_ONE)
+        .saturating_add(fraction_ppm);
+    if ppm > PPM_ONE {
+        return Err(Problem::OutOfBounds { allowed: allowed() });
+    }
+    Ok(ppm)
+}
+
+fn format_ppm(ppm: Ppm) -> String {
+    match ppm {
+        0 => "0".into(),
+        PPM_ONE => "1".into(),
+        _ => format!("0.{ppm:06}").trim_end_matches('0').to_string(),
+    }
+}
+
+/// `lo..hi` in milliseconds, or a single number for a fixed value.
+fn parse_range(value: &str, (lo, hi): (u32, u32)) -> Result<RangeMs, Problem> {
+    let allowed = || format!("a range lo..hi of whole milliseconds within {lo}..={hi}, lo <= hi");
+    let (first, second) = value.split_once("..").unwrap_or((value, value));
+    let bound = |text: &str| parse_u32_in(text, (lo, hi));
+    match (bound(first), bound(second)) {
+        (Ok(a), Ok(b)) if a <= b => Ok(RangeMs { lo: a, hi: b }),
+        (Ok(_), Ok(_))
+        | (Err(Problem::OutOfBounds { .. }), _)
+        | (_, Err(Problem::OutOfBounds { .. })) => Err(Problem::OutOfBounds { allowed: allowed() }),
+        _ => Err(malformed(allowed())),
+    }
+}
+
+fn parse_opt_range(value: &str, range: (u32, u32)) -> Result<Option<RangeMs>, Problem> {
+    if value == "none" {
+        return Ok(None);
+    }
+    parse_range(value, range).map(Some)
+}
+
+fn format_range(range: RangeMs) -> String {
+    format!("{}..{}", range.lo, range.hi)
+}
+
+fn format_opt<T>(value: Option<T>, format: impl Fn(T) -> String) -> String {
+    value.map(format).unwrap_or_else(|| "none".into())
+}
+
+fn parse_bool(value: &str) -> Result<bool, Problem> {
+    match value {
+        "" | "1" | "true" | "yes" | "on" => Ok(true),
+        "0" | "false" | "no" | "off" => Ok(false),
+        _ => Err(malformed("1 or 0 (also true/false, yes/no, on/off)".into())),
+    }
+}
+
+/// Enumerations with fixed names in the codec.
+trait Choice: Copy + PartialEq + 'static {
+    const CHOICES: &'static [(&'static str, Self)];
+}
+
+fn choice_name<T: Choice>(value: T) -> String {
+    let found = T::CHOICES.iter().find(|(_, choice)| *choice == value);
+    found.map(|(name, _)| *name).unwrap_or("?").to_string()
+}
+
+fn choice_allowed<T: Choice>() -> String {
+    let names: Vec<&str> = T::CHOICES.iter().map(|(name, _)| *name).collect();
+    format!("one of {}", names.join("|"))
+}
+
+fn parse_choice<T: Choice>(value: &str) -> Result<T, Problem> {
+    let found = T::CHOICES.iter().find(|(name, _)| *name == value);
+    found
+        .map(|(_, choice)| *choice)
+        .ok_or_else(|| malformed(choice_allowed::<T>()))
+}
+
+impl Choice for Op {
+    const CHOICES: &'static [(&'static str, Self)] = &[("charge", Op::Charge), ("set", Op::Set)];
+}
+impl Choice for KeyStrategy {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("business", KeyStrategy::Business),
+        ("attempt", KeyStrategy::Attempt),
+        ("process", KeyStrategy::Process),
+        ("constant", KeyStrategy::Constant),
+        ("none", KeyStrategy::None),
+    ];
+}
+impl Choice for Dedup {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("none", Dedup::None),
+        ("naive", Dedup::Naive),
+        ("atomic", Dedup::Atomic),
+    ];
+}
+impl Choice for Store {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("memory", Store::Memory),
+        ("pod", Store::Pod),
+        ("durable", Store::Durable),
+    ];
+}
+impl Choice for Provider {
+    const CHOICES: &'static [(&'static str, Self)] =
+        &[("plain", Provider::Plain), ("keyed", Provider::Keyed)];
+}
+impl Choice for Step {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("begin", Step::Begin),
+        ("lookup", Step::Lookup),
+        ("claim", Step::Claim),
+        ("effect", Step::Effect),
+        ("commit", Step::Commit),
+        ("respond", Step::Respond),
+    ];
+}
+
+fn crash_allowed() -> String {
+    let steps: Vec<&str> = Step::ALL.iter().map(|step| step.name()).collect();
+    format!(
+        "api@MS (0..={}), api@after-STEP with STEP one of {} (after-charge means after-effect), or none",
+        bounds::FAULT_MS.1,
+        steps.join("|")
+    )
+}
+
+fn parse_crash(value: &str) -> Result<Option<Crash>, Problem> {
+    if value == "none" {
+        return Ok(None);
+    }
+    let Some(when) = value.strip_prefix("api@") else {
+        return Err(malformed(crash_allowed()));
+    };
+    if let Some(step) = when.strip_prefix("after-") {
+        let step = if step == "charge" { "effect" } else { step };
+        return parse_choice::<Step>(step)
+            .map(|step| Some(Crash::AfterStep(step)))
+            .map_err(|_| malformed(crash_allowed()));
+    }
+    match parse_u32_in(when, bounds::FAULT_MS) {
+        Ok(ms) => Ok(Some(Crash::AtMs(ms))),
+        Err(Problem::OutOfBounds { .. }) => Err(Problem::OutOfBounds {
+            allowed: crash_allowed(),
+        }),
+        Err(_) => Err(malformed(crash_allowed())),
+    }
+}
+
+fn format_crash(crash: Option<Crash>) -> String {
+    match crash {
+        None => "none".into(),
+        Some(Crash::AtMs(ms)) => format!("api@{ms}"),
+        Some(Crash::AfterStep(step)) => format!("api@after-{}", step.name()),
+    }
+}
+
+fn order_allowed() -> String {
+    "the six steps begin,lookup,claim,effect,commit,respond each once, comma-separated in any order (or as digits, like 123456)".into()
+}
+
+fn parse_order(value: &str) -> Result<[Step; 6], Problem> {
+    let names: Vec<&str> = if value.contains(',') {
+        value.split(',').collect()
+    } else {
+        value.split_terminator("").skip(1).collect()
+    };
+    let mut order = Vec::with_capacity(6);
+    for name in names {
+        let by_digit = name
+            .parse::<usize>()
+            .ok()
+            .and_then(|d| d.checked_sub(1))
+            .and_then(|i| Step::ALL.get(i));
+        let step = match by_digit {
+            Some(step) => *step,
+            None => parse_choice::<Step>(name).map_err(|_| malformed(order_allowed()))?,
+        };
+        if order.contains(&step) || order.len() == 6 {
+            return Err(malformed(order_allowed()));
+        }
+        order.push(step);
+    }
+    order.try_into().map_err(|_| malformed(order_allowed()))
+}
+
+fn format_order(order: [Step; 6]) -> String {
+    order
+        .iter()
+        .map(|step| step.name())
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn range_allowed((lo, hi): (u32, u32)) -> String {
+    format!("a whole number {lo}..={hi}")
+}
+
+macro_rules! key {
+    ($name:literal, $help:literal, $allowed:expr, |$s:ident| $get:expr, |$t:ident, $v:ident| $set:expr) => {
+        KeySpec {
+            name: $name,
+            help: $help,
+            allowed: $allowed,
+            get: |$s: &Scenario| $get,
+            set: |$t: &mut Scenario, $v: &str| $set,
+        }
+    };
+}
+
+/// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
+/// table because it expands into the others.
+static KEYS: [KeySpec; 24] = [
+    key!("seed", "Seed for every random choice: the same seed gives the same run.",
+        || "a whole number 0..=18446744073709551615".into(),
+        |s| s.seed.to_string(),
+        |s, v| { s.seed = parse_u64(v, || "a whole number 0..=18446744073709551615".into())?; Ok(()) }),
+    key!("orders", "How many business operations the clients send, each with its own case_id/work_id.",
+        || range_allowed(bounds::ORDERS),
+        |s| s.orders.to_string(),
+        |s, v| { s.orders = parse_u32_in(v, bounds::ORDERS)?; Ok(()) }),
+    key!("clients", "How many client pods share the orders (round robin); each works through its share in turn.",
+        || range_allowed(bounds::CLIENTS),
+        |s| s.clients.to_string(),
+        |s, v| { s.clients = parse_u32_in(v, bounds::CLIENTS)?; Ok(()) }),
+    key!("op", "charge adds money again on every repeat; set writes a value, so a repeat changes nothing.",
+        choice_allowed::<Op>,
+        |s| choice_name(s.op),
+        |s, v| { s.op = parse_choice(v)?; Ok(()) }),
+    key!("key", "How the client makes the idempotency key: the business key, or one of the wrong ones.",
+        choice_allowed::<KeyStrategy>,
+        |s| choice_name(s.key),
+        |s, v| { s.key = parse_choice(v)?; Ok(()) }),
+    key!("dedup", "How the API spots a repeat: not at all, check-then-insert, or an atomic claim with the effect.",
+        choice_allowed::<Dedup>,
+        |s| choice_name(s.dedup),
+        |s, v| { s.dedup = parse_choice(v)?; Ok(()) }),
+    key!("store", "Where the key records live: API memory, the ledger pod's own disk, or a durable database.",
+        choice_allowed::<Store>,
+        |s| choice_name(s.store),
+        |s, v| { s.store = parse_choice(v)?; Ok(()) }),
+    key!("timeout_ms", "How long a client waits for each attempt's response before it gives up on it.",
+        || range_allowed(bounds::TIMEOUT_MS),
+        |s| s.timeout_ms.to_string(),
+        |s, v| { s.timeout_ms = parse_u32_in(v, bounds::TIMEOUT_MS)?; Ok(()) }),
+    key!("retries", "How many times a client retries an order after the first attempt.",
+        || range_allowed(bounds::RETRIES),
+        |s| s.retries.to_string(),
+        |s, v| { s.retries = parse_u32_in(v, bounds::RETRIES)?; Ok(()) }),
+    key!("backoff_ms", "Base wait before a retry; it doubles per retry (up to 1024x) plus seeded jitter of up to half.",
+        || range_allowed(bounds::BACKOFF_MS),
+        |s| s.backoff_ms.to_string(),
+        |s, v| { s.backoff_ms = parse_u32_in(v, bounds::BACKOFF_MS)?; Ok(()) }),
+    key!("latency_ms", "One-way delay of every network hop, drawn uniformly from lo..hi.",
+        || format!("a range lo..hi within {}..={}", bounds::LATENCY_MS.0, bounds::LATENCY_MS.1),
+        |s| format_range(s.latency_ms),
+        |s, v| { s.latency_ms = parse_range(v, bounds::LATENCY_MS)?; Ok(()) }),
+    key!("provider_ms", "How long the payment service works on one charge, drawn uniformly from lo..hi.",
+        || format!("a range lo..hi within {}..={}", bounds::PROVIDER_MS.0, bounds::PROVIDER_MS.1),
+        |s| format_range(s.provider_ms),
+        |s, v| { s.provider_ms = parse_range(v, bounds::PROVIDER_MS)?; Ok(()) }),
+    key!("loss_req", "Chance that a request from a client to the API is lost.",
+        || "a probability 0..=1 with at most 6 decimals".into(),
+        |s| format_ppm(s.loss_req),
+        |s, v| { s.loss_req = parse_ppm(v)?; Ok(()) }),
+    key!("loss_resp", "Chance that a response from the API to a client is lost.",
+        || "a probability 0..=1 with at most 6 decimals".into(),
+        |s| format_ppm(s.loss_resp),
+        |s, v| { s.loss_resp = parse_ppm(v)?; Ok(()) }),
+    key!("partition", "A one-way partition: responses from the API to clients are dropped during lo..hi ms.",
+        || format!("a range lo..hi within {}..={}, or none", bounds::WINDOW_MS.0, bounds::WINDOW_MS.1),
+        |s| format_opt(s.partition, format_range),
+        |s, v| { s.partition = parse_opt_range(v, bounds::WINDOW_MS)?; Ok(()) }),
+    key!("crash", "Crash the API once, at a time or right after a handler step; it restarts restart_ms later.",
+        crash_allowed,
+        |s| format_crash(s.crash),
+        |s, v| { s.crash = parse_crash(v)?; Ok(()) }),
+    key!("restart_ms", "How long the crashed API stays down before it restarts.",
+        || range_allowed(bounds::RESTART_MS),
+        |s| s.restart_ms.to_string(),
+        |s, v| { s.restart_ms = parse_u32_in(v, bounds::RESTART_MS)?; Ok(()) }),
+    key!("replace_db_ms", "Replace the ledger pod at this time: open transactions abort, and a pod store loses everything.",
+        || format!("{}, or none", range_allowed(bounds::FAULT_MS)),
+        |s| format_opt(s.replace_db_ms, |ms| ms.to_string()),
+        |s, v| { s.replace_db_ms = parse_opt_u32_in(v, bounds::FAULT_MS)?; Ok(()) }),
+    key!("rerun_ms", "An operator reruns the job at this time: a new pod with a new UID sends the same orders again.",
+        || format!("{}, or none", range_allowed(bounds::FAULT_MS)),
+        |s| format_opt(s.rerun_ms, |ms| ms.to_string()),
+        |s, v| { s.rerun_ms = parse_opt_u32_in(v, bounds::FAULT_MS)?; Ok(()) }),
+    key!("provider", "Whether the payment service honours the idempotency key the API forwards to it.",
+        choice_allowed::<Provider>,
+        |s| choice_name(s.provider),
+        |s, v| { s.provider = parse_choice(v)?; Ok(()) }),
+    key!("retention_ms", "How long a completed key is remembered (by the API's store and by a keyed provider).",
+        || range_allowed(bounds::RETENTION_MS),
+        |s| s.retention_ms.to_string(),
+        |s, v| { s.retention_ms = parse_u32_in(v, bounds::RETENTION_MS)?; Ok(()) }),
+    key!("body_change", "Retries carry a different body under the same key (a different amount or value).",
+        || "1 or 0".into(),
+        |s| if s.body_change { "1".into() } else { "0".into() },
+        |s, v| { s.body_change = parse_bool(v)?; Ok(()) }),
+    key!("order", "The order in which an atomic handler runs its six steps (for the ordering exercise).",
+        order_allowed,
+        |s| format_order(s.order),
+        |s, v| { s.order = parse_order(v)?; Ok(()) }),
+    key!("events_max", "The event cap: a run that reaches it stops and says so.",
+        || range_allowed(bounds::EVENTS_MAX),
+        |s| s.events_max.to_string(),
+        |s, v| { s.events_max = parse_u32_in(v, bounds::EVENTS_MAX)?; Ok(()) }),
+];

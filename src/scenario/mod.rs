@@ -1,0 +1,253 @@
+//! The scenario: every knob of one run, as plain data with documented bounds.
+//!
+//! A `Scenario` is what the URL query, the CLI argument and the presets all describe; `codec`
+//! turns it into text and back, and `presets` names useful starting points. Nothing here runs.
+
+pub mod codec;
+pub mod presets;
+
+use serde::Serialize;
+
+pub use codec::{decode, decode_lenient, encode, CodecError, Decoded, Problem};
+pub use presets::Preset;
+
+/// Probabilities are integer parts per million so that a run is bit-identical on every target.
+pub type Ppm = u32;
+pub const PPM_ONE: Ppm = 1_000_000;
+
+/// What the client asks the server to do, which decides whether a repeat is harmful.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Op {
+    /// Charge a card through the payment service: every repeat moves money again.
+    Charge,
+    /// Set a field to a value: a repeat with the same body leaves the same state.
+    Set,
+}
+
+/// How the client derives the idempotency key it sends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum KeyStrategy {
+    /// case_id + work_id: fixed before the first try and the same after any crash or rerun.
+    Business,
+    /// A fresh UUID per attempt: every retry looks like new work.
+    Attempt,
+    /// A UUID made when the process (pod) starts: retries match, a rerun in a new pod does not.
+    Process,
+    /// One key for everything: different orders are merged into one.
+    Constant,
+    /// No key header at all.
+    None,
+}
+
+/// How the API decides whether it has seen a request before.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Dedup {
+    /// Every request applies its effect.
+    None,
+    /// Look the key up, apply the effect, then record the key: separate steps, no constraint.
+    Naive,
+    /// A unique claim on the key and the effect in one transaction (the handler steps in `order`).
+    Atomic,
+}
+
+/// Where the idempotency records live, which decides what survives a crash or a replacement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Store {
+    /// The API process's memory: gone when the API crashes.
+    Memory,
+    /// The ledger pod's own storage (an emptyDir): gone, with the ledger, when that pod is replaced.
+    Pod,
+    /// A durable database: survives API crashes and ledger pod replacement.
+    Durable,
+}
+
+/// Whether the payment service honours a forwarded idempotency key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Provider {
+    /// Every call creates a new charge.
+    Plain,
+    /// A call with a key it has seen (within `retention_ms`) returns the first charge.
+    Keyed,
+}
+
+/// One of the six steps of handling a keyed request. `order` lists them in the order the server
+/// runs them; the correct order is `Step::CORRECT`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Step {
+    /// Begin a database transaction.
+    Begin,
+    /// Look the key up; a completed result is replayed and the handler stops.
+    Lookup,
+    /// Insert the key as in progress under a unique constraint.
+    Claim,
+    /// Apply the business effect (the charge and its ledger row, or the field write).
+    Effect,
+    /// Store the response under the key and commit.
+    Commit,
+    /// Send the response to the client.
+    Respond,
+}
+
+impl Step {
+    pub const ALL: [Step; 6] = [
+        Step::Begin,
+        Step::Lookup,
+        Step::Claim,
+        Step::Effect,
+        Step::Commit,
+        Step::Respond,
+    ];
+    pub const CORRECT: [Step; 6] = Step::ALL;
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Step::Begin => "begin",
+            Step::Lookup => "lookup",
+            Step::Claim => "claim",
+            Step::Effect => "effect",
+            Step::Commit => "commit",
+            Step::Respond => "respond",
+        }
+    }
+}
+
+/// An inclusive range of milliseconds, `lo..hi` in the codec.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct RangeMs {
+    pub lo: u32,
+    pub hi: u32,
+}
+
+/// When the API process crashes. It crashes once per run and restarts `restart_ms` later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Crash {
+    /// At a fixed time, `api@250`.
+    AtMs(u32),
+    /// The first time any handler finishes this step, `api@after-effect`.
+    AfterStep(Step),
+}
+
+/// Every knob of one run. `Scenario::default()` is the baseline the codec omits.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+pub struct Scenario {
+    pub seed: u64,
+    /// The preset this scenario started from, kept so the canonical form stays short and readable.
+    pub preset: Option<Preset>,
+    pub orders: u32,
+    pub clients: u32,
+    pub op: Op,
+    pub key: KeyStrategy,
+    pub dedup: Dedup,
+    pub store: Store,
+    pub timeout_ms: u32,
+    pub retries: u32,
+    pub backoff_ms: u32,
+    pub latency_ms: RangeMs,
+    /// How long the payment service works on one call, drawn uniformly from lo..hi.
+    pub provider_ms: RangeMs,
+    pub loss_req: Ppm,
+    pub loss_resp: Ppm,
+    /// A window in which every response from the API to a client is dropped.
+    pub partition: Option<RangeMs>,
+    pub crash: Option<Crash>,
+    pub restart_ms: u32,
+    pub replace_db_ms: Option<u32>,
+    pub rerun_ms: Option<u32>,
+    pub provider: Provider,
+    pub retention_ms: u32,
+    pub body_change: bool,
+    /// The order in which an atomic handler runs its six steps.
+    pub order: [Step; 6],
+    pub events_max: u32,
+}
+
+impl Default for Scenario {
+    fn default() -> Self {
+        Scenario {
+            seed: 1,
+            preset: None,
+            orders: 4,
+            clients: 1,
+            op: Op::Charge,
+            key: KeyStrategy::Business,
+            dedup: Dedup::None,
+            store: Store::Durable,
+            timeout_ms: 200,
+            retries: 3,
+            backoff_ms: 20,
+            latency_ms: RangeMs { lo: 5, hi: 20 },
+            provider_ms: RangeMs { lo: 20, hi: 60 },
+            loss_req: 0,
+            loss_resp: 0,
+            partition: None,
+            crash: None,
+            restart_ms: 50,
+            replace_db_ms: None,
+            rerun_ms: None,
+            provider: Provider::Plain,
+            retention_ms: 86_400_000,
+            body_change: false,
+            order: Step::CORRECT,
+            events_max: 250_000,
+        }
+    }
+}
+
+/// The bounds of every numeric key. The codec enforces them; the simulator relies on them to
+/// keep every run finite and free of overflow.
+pub mod bounds {
+    pub const ORDERS: (u32, u32) = (1, 10_000);
+    pub const CLIENTS: (u32, u32) = (1, 16);
+    pub const TIMEOUT_MS: (u32, u32) = (1, 600_000);
+    pub const RETRIES: (u32, u32) = (0, 20);
+    pub const BACKOFF_MS: (u32, u32) = (0, 600_000);
+    pub const LATENCY_MS: (u32, u32) = (0, 10_000);
+    pub const PROVIDER_MS: (u32, u32) = (0, 60_000);
+    pub const WINDOW_MS: (u32, u32) = (0, 3_600_000);
+    pub const RESTART_MS: (u32, u32) = (0, 600_000);
+    pub const FAULT_MS: (u32, u32) = (0, 3_600_000);
+    pub const RETENTION_MS: (u32, u32) = (1, 604_800_000);
+    pub const EVENTS_MAX: (u32, u32) = (100, 1_000_000);
+    /// Backoff doubles per retry, but never beyond this factor, so long retry chains stay finite.
+    pub const BACKOFF_FACTOR_MAX: u64 = 1 << 10;
+}
+
+/// Fixed costs of the model that are not scenario keys, in microseconds.
+pub mod costs {
+    /// One database statement (begin, lookup, insert, commit).
+    pub const DB_STATEMENT_US: u64 = 1_000;
+}
+
+impl Scenario {
+    /// The longest a client can spend between its first send of an order and its last retry,
+    /// counting the largest jitter. A key kept shorter than this can expire while the client
+    /// still retries.
+    pub fn retry_horizon_ms(&self) -> u64 {
+        let mut total_ms = 0u64;
+        for retry in 1..=self.retries {
+            let base_ms = backoff_base_ms(self.backoff_ms, retry);
+            total_ms += u64::from(self.timeout_ms) + base_ms + base_ms / 2;
+        }
+        total_ms
+    }
+
+    /// The worst round trip of one attempt without faults: both client hops, both provider hops,
+    /// the statements of the handler and the provider's work.
+    pub fn worst_round_trip_ms(&self) -> u64 {
+        let hops_ms = 4 * u64::from(self.latency_ms.hi) + u64::from(self.provider_ms.hi);
+        hops_ms + (8 * costs::DB_STATEMENT_US).div_ceil(1_000)
+    }
+}
+
+/// The un-jittered backoff before retry number `retry` (1-based): doubling, capped.
+pub fn backoff_base_ms(backoff_ms: u32, retry: u32) -> u64 {
+    let factor = (1u64 << retry.saturating_sub(1).min(10)).min(bounds::BACKOFF_FACTOR_MAX);
+    u64::from(backoff_ms) * factor
+}

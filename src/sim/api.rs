@@ -1,0 +1,286 @@
+//! The API: one process that handles each request by running a program of steps.
+//!
+//! `dedup=none` runs begin, effect, commit, respond; `naive` runs lookup, effect, commit (an
+//! upsert with no constraint), respond, with no transaction; `atomic` runs the six steps in the
+//! scenario's `order` inside one transaction. Each step is one action, one database statement
+//! long, so a concurrent copy can interleave between any two of them.
+
+use super::{Action, World};
+use crate::scenario::{costs, Dedup, Op, Scenario, Step};
+use crate::trace::{EventKind, Node, Payload, RollbackCause};
+
+/// The API process. A crash bumps `gen`, which orphans every action of the old process.
+#[derive(Debug)]
+pub(super) struct Api {
+    pub up: bool,
+    pub gen: u32,
+    pub crashed_once: bool,
+    /// Requests with a live handler, in arrival order.
+    pub active: Vec<u32>,
+}
+
+impl Default for Api {
+    fn default() -> Self {
+        Api {
+            up: true,
+            gen: 0,
+            crashed_once: false,
+            active: Vec::new(),
+        }
+    }
+}
+
+/// Whether this handler holds the key, and how.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(super) enum Claim {
+    #[default]
+    None,
+    /// An uncommitted row in the open transaction: others block on it.
+    Held,
+    /// A committed in-progress (or completed) row: others see it.
+    Committed,
+}
+
+/// The handler state of one request.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Handler {
+    pub gen: u32,
+    pub live: bool,
+    /// 0 records the attempt row; 1..=len run the program; past it the handler finishes.
+    pub stage: u8,
+    pub txn: Option<u32>,
+    pub claim: Claim,
+    /// The charge number or the written value, once the effect ran.
+    pub number: Option<u32>,
+    pub pending: Pending,
+    pub responded: bool,
+    /// Set while waiting on another transaction's claim, so the wait is drawn once.
+    pub blocked: bool,
+}
+
+/// Writes made inside the open transaction, which a commit applies and a rollback discards.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct Pending {
+    pub write: Option<u32>,
+    pub store: Option<(u16, Option<u32>)>,
+}
+
+/// What a step asks of the engine next.
+pub(super) enum Flow {
+    /// Go on to the next step after one statement.
+    Advance,
+    /// Wait: a reply from the payment service or the release of a claim resumes this handler.
+    Wait,
+    /// The handler has finished (answered from the key table, or failed).
+    Done,
+}
+
+/// The steps a handler runs for this scenario, and how many of them.
+pub fn program(s: &Scenario) -> ([Step; 6], usize) {
+    use Step::*;
+    match s.dedup {
+        Dedup::None => ([Begin, Effect, Commit, Respond, Respond, Respond], 4),
+        Dedup::Naive => ([Lookup, Effect, Commit, Respond, Respond, Respond], 4),
+        Dedup::Atomic => (s.order, 6),
+    }
+}
+
+impl World<'_> {
+    pub(super) fn api_receives(&mut self, msg: u32) {
+        let m = self.msgs[msg as usize];
+        if !self.api.up {
+            let cause = crate::trace::DropCause::ApiDown;
+            self.emit_req(Node::Api, m.req, EventKind::Drop { msg, cause });
+            return;
+        }
+        match m.payload {
+            Payload::Request { .. } => self.start_handler(msg, m.req),
+            Payload::Charged { number } => self.charged(msg, m.req, number),
+            _ => unreachable!("the API only receives requests and charge replies"),
+        }
+    }
+
+    fn start_handler(&mut self, msg: u32, req: u32) {
+        self.emit_req(Node::Api, req, EventKind::Deliver { msg });
+        let gen = self.api.gen;
+        let handler = &mut self.reqs[req as usize].handler;
+        handler.gen = gen;
+        handler.live = true;
+        self.api.active.push(req);
+        self.at(0, Action::Step { req, gen });
+    }
+
+    fn is_live(&self, req: u32, gen: u32) -> bool {
+        let handler = &self.reqs[req as usize].handler;
+        handler.live && handler.gen == gen && gen == self.api.gen
+    }
+
+    pub(super) fn handler_step(&mut self, req: u32, gen: u32) {
+        if !self.is_live(req, gen) {
+            return;
+        }
+        let stage = self.reqs[req as usize].handler.stage;
+        if stage == 0 {
+            self.record_attempt(req);
+            return self.advance(req, None);
+        }
+        let (steps, len) = program(self.s);
+        let Some(&step) = steps[..len].get(usize::from(stage - 1)) else {
+            return self.finish(req, RollbackCause::NoCommit);
+        };
+        let flow = match step {
+            Step::Begin => self.step_begin(req),
+            Step::Lookup => self.step_lookup(req),
+            Step::Claim => self.step_claim(req),
+            Step::Effect => self.step_effect(req),
+            Step::Commit => self.step_commit(req),
+            Step::Respond => self.step_respond(req),
+        };
+        match flow {
+            Flow::Advance => self.advance(req, Some(step)),
+            Flow::Wait | Flow::Done => {}
+        }
+    }
+
+    /// Moves to the next stage, or crashes here if the scenario says to crash after this step.
+    fn advance(&mut self, req: u32, finished: Option<Step>) {
+        self.reqs[req as usize].handler.stage += 1;
+        if finished.is_some() && finished == self.crash_after() {
+            return self.crash_api();
+        }
+        let gen = self.reqs[req as usize].handler.gen;
+        self.at(costs::DB_STATEMENT_US, Action::Step { req, gen });
+    }
+
+    fn step_begin(&mut self, req: u32) -> Flow {
+        if self.reqs[req as usize].handler.txn.is_none() {
+            self.begin(req);
+        }
+        Flow::Advance
+    }
+
+    fn step_lookup(&mut self, req: u32) -> Flow {
+        if self.dedup() == Dedup::None {
+            return Flow::Advance;
+        }
+        let Some(key) = self.reqs[req as usize].key else {
+            return self.finish_with(req, 400, None, false);
+        };
+        let read = self.read_key(req, key);
+        self.emit_req(
+            self.key_node(),
+            req,
+            EventKind::Lookup {
+                found: read.found(),
+            },
+        );
+        self.answer_from(req, read)
+    }
+
+    /// Ends the handler with what the key table says, unless the key is absent.
+    pub(super) fn answer_from(&mut self, req: u32, read: super::store::Read) -> Flow {
+        use super::store::Read;
+        match read {
+            Read::Absent => Flow::Advance,
+            Read::Completed { status, number } => self.finish_with(req, status, number, true),
+            Read::InProgress => self.finish_with(req, 409, None, false),
+            Read::Mismatch => self.finish_with(req, 422, None, false),
+        }
+    }
+
+    fn step_claim(&mut self, req: u32) -> Flow {
+        if self.dedup() == Dedup::None || self.reqs[req as usize].handler.claim != Claim::None {
+            return Flow::Advance;
+        }
+        let Some(key) = self.reqs[req as usize].key else {
+            return self.finish_with(req, 400, None, false);
+        };
+        self.claim(req, key)
+    }
+
+    fn step_effect(&mut self, req: u32) -> Flow {
+        match self.s.op {
+            Op::Charge => {
+                let keyed = self.forwards_key(req);
+                self.send(Node::Api, Node::Payment, req, Payload::Charge { keyed });
+                Flow::Wait
+            }
+            Op::Set => {
+                let value = self.reqs[req as usize].body;
+                self.write(req, value);
+                Flow::Advance
+            }
+        }
+    }
+
+    /// The payment service answered: record the ledger row and carry on.
+    fn charged(&mut self, msg: u32, req: u32, number: u32) {
+        let handler = &self.reqs[req as usize].handler;
+        if !self.is_live(req, handler.gen) {
+            let cause = crate::trace::DropCause::CallerGone;
+            self.emit_req(Node::Api, req, EventKind::Drop { msg, cause });
+            return;
+        }
+        self.emit_req(Node::Api, req, EventKind::Deliver { msg });
+        self.reqs[req as usize].handler.number = Some(number);
+        let txn = self.reqs[req as usize].handler.txn;
+        self.emit_req(Node::Db, req, EventKind::LedgerRow { number, txn });
+        self.advance(req, Some(Step::Effect));
+    }
+
+    fn step_commit(&mut self, req: u32) -> Flow {
+        let key = self.reqs[req as usize].key;
+        if let (Some(key), true) = (key, self.dedup() != Dedup::None) {
+            let number = self.reqs[req as usize].handler.number;
+            self.store_response(req, key, 200, number);
+        }
+        if self.reqs[req as usize].handler.txn.is_some() {
+            self.commit(req);
+        }
+        Flow::Advance
+    }
+
+    fn step_respond(&mut self, req: u32) -> Flow {
+        if !self.reqs[req as usize].handler.responded {
+            let number = self.reqs[req as usize].handler.number;
+            self.respond(req, 200, number, false);
+        }
+        Flow::Advance
+    }
+
+    /// Ends the handler early with an answer (a replay, 400, 409, 422 or 503).
+    pub(super) fn finish_with(
+        &mut self,
+        req: u32,
+        status: u16,
+        number: Option<u32>,
+        replay: bool,
+    ) -> Flow {
+        if !self.reqs[req as usize].handler.responded {
+            self.respond(req, status, number, replay);
+        }
+        self.finish(req, RollbackCause::ReadOnly);
+        Flow::Done
+    }
+
+    /// Ends the handler; an open transaction is rolled back, as a closed session would.
+    pub(super) fn finish(&mut self, req: u32, cause: RollbackCause) {
+        if self.reqs[req as usize].handler.txn.is_some() {
+            self.rollback(req, cause);
+        }
+        self.reqs[req as usize].handler.live = false;
+        self.api.active.retain(|&r| r != req);
+    }
+
+    fn respond(&mut self, req: u32, status: u16, number: Option<u32>, replay: bool) {
+        self.reqs[req as usize].handler.responded = true;
+        self.emit_req(Node::Api, req, EventKind::Reply { status, replay });
+        let pod = self.reqs[req as usize].pod;
+        let payload = Payload::Response {
+            status,
+            number,
+            replay,
+        };
+        self.send(Node::Api, Node::Client(pod), req, payload);
+    }
+}

@@ -1,0 +1,92 @@
+//! Faults: the API crash and restart, the replacement of the ledger pod, and the operator's rerun.
+
+use super::rng::{self, Stream};
+use super::{Action, Ctx, World};
+use crate::scenario::{Crash, Store};
+use crate::trace::{EventKind, Node, RollbackCause};
+
+/// Puts the scenario's timed faults on the queue.
+pub(super) fn schedule(world: &mut World<'_>) {
+    let s = world.s;
+    if let Some(Crash::AtMs(ms)) = s.crash {
+        world.at(u64::from(ms) * 1_000, Action::CrashApi);
+    }
+    if let Some(ms) = s.replace_db_ms {
+        world.at(u64::from(ms) * 1_000, Action::ReplaceDb);
+    }
+    if let Some(ms) = s.rerun_ms {
+        world.at(u64::from(ms) * 1_000, Action::Rerun);
+    }
+}
+
+impl World<'_> {
+    /// The API process dies: every open transaction rolls back, every handler is gone, and
+    /// memory keys are lost. It comes back `restart_ms` later.
+    pub(super) fn crash_api(&mut self) {
+        if !self.api.up {
+            return;
+        }
+        self.api.up = false;
+        self.api.crashed_once = true;
+        self.emit(Node::Api, Ctx::default(), EventKind::Crash);
+        let active = std::mem::take(&mut self.api.active);
+        for &req in &active {
+            self.reqs[req as usize].handler.live = false;
+        }
+        for &req in &active {
+            if self.reqs[req as usize].handler.txn.is_some() {
+                self.rollback(req, RollbackCause::Crash);
+            }
+        }
+        self.api.gen += 1;
+        self.store.drop_locks();
+        if self.s.store == Store::Memory {
+            self.store.wipe_keys();
+        }
+        self.at(u64::from(self.s.restart_ms) * 1_000, Action::RestartApi);
+    }
+
+    pub(super) fn restart_api(&mut self) {
+        self.api.up = true;
+        self.emit(Node::Api, Ctx::default(), EventKind::Restart);
+    }
+
+    /// A new ledger pod: every open transaction aborts with a 503, and a pod store is wiped.
+    pub(super) fn replace_db(&mut self) {
+        self.store.db_boot += 1;
+        let mut draw = rng::for_decision(
+            self.s.seed,
+            Stream::ReplaceDb,
+            u64::from(self.store.db_boot),
+            0,
+            0,
+        );
+        self.store.db_uid = rand::RngCore::next_u32(&mut draw);
+        let wiped = self.s.store == Store::Pod;
+        let (uid, boot) = (self.store.db_uid, self.store.db_boot);
+        self.emit(
+            Node::Db,
+            Ctx::default(),
+            EventKind::Replace { uid, boot, wiped },
+        );
+        let in_txn: Vec<u32> = (self.api.active.iter().copied())
+            .filter(|&req| self.reqs[req as usize].handler.txn.is_some())
+            .collect();
+        for req in in_txn {
+            self.rollback(req, RollbackCause::DbReplaced);
+            self.finish_with(req, 503, None, false);
+        }
+        self.store.drop_locks();
+        if wiped {
+            self.store.wipe_all();
+        }
+    }
+
+    /// An operator reruns the job: a new pod per client, same orders, same business keys.
+    pub(super) fn rerun(&mut self) {
+        for client in 0..self.s.clients {
+            let client = u16::try_from(client).expect("clients is bounded far below u16::MAX");
+            self.start_pod(client, true);
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! The simulator: one deterministic run of client → API → payment service → database.
+//!
+//! `run` is the whole public surface: a scenario in, a trace out. Inside, a `World` pops actions
+//! from a queue ordered by (time, sequence) and every handler appends events to the trace at
+//! the current time, so the trace is sorted by construction. There is no IO, no clock and no
+//! shared random stream: see `rng` for how the seed reaches each decision.
+
+mod api;
+mod client;
+mod faults;
+mod network;
+mod provider;
+mod queue;
+mod rng;
+mod store;
+
+use crate::scenario::{Crash, Dedup, Scenario, Step, Store};
+use crate::trace::{Event, EventKind, Key, Node, Payload, Trace};
+
+use queue::Queue;
+
+pub use api::program;
+
+/// Runs one scenario to the end (or to `events_max`) and returns its trace.
+pub fn run(scenario: &Scenario) -> Trace {
+    let mut world = World::new(scenario);
+    world.start();
+    world.run_loop();
+    world.trace
+}
+
+/// What the queue holds. Small and `Copy`: everything else lives in the world's tables.
+#[derive(Clone, Copy, Debug)]
+enum Action {
+    /// A client pod takes its next order.
+    NextOrder {
+        exec: u16,
+    },
+    /// A client pod sends the next attempt of its current order.
+    SendAttempt {
+        exec: u16,
+    },
+    /// The timer of one attempt fires.
+    Timeout {
+        exec: u16,
+        req: u32,
+    },
+    /// A message reaches its destination.
+    Arrive {
+        msg: u32,
+    },
+    /// A message dies in flight (loss or partition).
+    Lose {
+        msg: u32,
+        cause: crate::trace::DropCause,
+    },
+    /// A handler runs its next step.
+    Step {
+        req: u32,
+        gen: u32,
+    },
+    /// The payment service finishes a call.
+    ProviderDone {
+        msg: u32,
+    },
+    CrashApi,
+    RestartApi,
+    ReplaceDb,
+    Rerun,
+}
+
+/// One message on the wire; `req` ties it to the attempt it belongs to.
+#[derive(Clone, Copy, Debug)]
+struct Message {
+    to: Node,
+    req: u32,
+    payload: Payload,
+}
+
+/// One attempt as sent by a client, and the API's handler state for it once it arrives.
+#[derive(Clone, Debug)]
+struct Request {
+    pod: u16,
+    order: u32,
+    attempt: u16,
+    key: Option<Key>,
+    body: u32,
+    handler: api::Handler,
+}
+
+/// The context an event is about, copied into the trace.
+#[derive(Clone, Copy, Debug, Default)]
+struct Ctx {
+    order: Option<u32>,
+    attempt: Option<u16>,
+    pod: Option<u16>,
+    req: Option<u32>,
+    key: Option<Key>,
+}
+
+struct World<'s> {
+    s: &'s Scenario,
+    now_us: u64,
+    queue: Queue,
+    trace: Trace,
+    msgs: Vec<Message>,
+    reqs: Vec<Request>,
+    execs: Vec<client::Exec>,
+    api: api::Api,
+    store: store::Store,
+    provider: provider::PaymentService,
+    /// Actions processed; bounded so that even a bug cannot make a run spin forever.
+    actions_done: u64,
+}
+
+impl<'s> World<'s> {
+    fn new(s: &'s Scenario) -> World<'s> {
+        World {
+            s,
+            now_us: 0,
+            queue: Queue::default(),
+            trace: Trace::new(s),
+            msgs: Vec::new(),
+            reqs: Vec::new(),
+            execs: Vec::new(),
+            api: api::Api::default(),
+            store: store::Store::new(),
+            provider: provider::PaymentService::default(),
+            actions_done: 0,
+        }
+    }
+
+    fn start(&mut self) {
+        for client in 0..self.s.clients {
+            let client = u16::try_from(client).expect("clients is bounded far below u16::MAX");
+            self.start_pod(client, false);
+        }
+        faults::schedule(self);
+    }
+
+    fn run_loop(&mut self) {
+        // Each action emits a handful of events at most, so this bound is never the one that
+        // stops a correct run; it is there so an incorrect one cannot hang the page.
+        let actions_max = u64::from(self.s.events_max) * 8 + 1_000;
+        while let Some((time_us, action)) = self.queue.pop() {
+            debug_assert!(time_us >= self.now_us, "time never runs backwards");
+            self.now_us = time_us;
+            self.actions_done += 1;
+            if self.trace.truncated || self.actions_done > actions_max {
+                self.cap_reached();
+                break;
+            }
+            self.dispatch(action);
+        }
+    }
+
+    fn dispatch(&mut self, action: Action) {
+        match action {
+            Action::NextOrder { exec } => self.next_order(exec),
+            Action::SendAttempt { exec } => self.send_attempt(exec),
+            Action::Timeout { exec, req } => self.attempt_timeout(exec, req),
+            Action::Arrive { msg } => self.arrive(msg),
+            Action::Lose { msg, cause } => self.lose(msg, cause),
+            Action::Step { req, gen } => self.handler_step(req, gen),
+            Action::ProviderDone { msg } => self.provider_done(msg),
+            Action::CrashApi => self.crash_api(),
+            Action::RestartApi => self.restart_api(),
+            Action::ReplaceDb => self.replace_db(),
+            Action::Rerun => self.rerun(),
+        }
+    }
+
+    fn at(&mut self, delay_us: u64, action: Action) {
+        self.queue
+            .push(self.now_us.saturating_add(delay_us), action);
+    }
+
+    fn ctx(&self, req: u32) -> Ctx {
+        let r = &self.reqs[req as usize];
+        Ctx {
+            order: Some(r.order + 1),
+            attempt: Some(r.attempt),
+            pod: Some(r.pod),
+            req: Some(req),
+            key: r.key,
+        }
+    }
+
+    fn emit(&mut self, node: Node, ctx: Ctx, kind: EventKind) {
+        if self.trace.truncated {
+            return;
+        }
+        if self.trace.events.len() + 1 >= self.s.events_max as usize {
+            self.cap_reached();
+            return;
+        }
+        self.trace.events.push(Event {
+            time_us: self.now_us,
+            node,
+            order: ctx.order,
+            attempt: ctx.attempt,
+            pod: ctx.pod,
+            req: ctx.req,
+            key: ctx.key,
+            kind,
+        });
+    }
+
+    fn emit_req(&mut self, node: Node, req: u32, kind: EventKind) {
+        let ctx = self.ctx(req);
+        self.emit(node, ctx, kind);
+    }
+
+    fn cap_reached(&mut self) {
+        if self.trace.truncated {
+            return;
+        }
+        self.trace.truncated = true;
+        self.trace.events.push(Event {
+            time_us: self.now_us,
+            node: Node::Api,
+            order: None,
+            attempt: None,
+            pod: None,
+            req: None,
+            key: None,
+            kind: EventKind::CapReached,
+        });
+    }
+
+    /// The lane on which key-table statements are drawn: memory keys live in the API process.
+    fn key_node(&self) -> Node {
+        match self.s.store {
+            Store::Memory => Node::Api,
+            Store::Pod | Store::Durable => Node::Db,
+        }
+    }
+
+    fn dedup(&self) -> Dedup {
+        self.s.dedup
+    }
+
+    fn crash_after(&self) -> Option<Step> {
+        match self.s.crash {
+            Some(Crash::AfterStep(step)) if !self.api.crashed_once => Some(step),
+            _ => None,
+        }
+    }
+}

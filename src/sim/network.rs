@@ -1,0 +1,80 @@
+//! The network: every hop has a seeded latency; client-API hops can also be lost, and responses
+//! can be cut by the one-way partition. Each message's fate is decided when it is sent.
+
+use super::rng::{self, Stream};
+use super::{Action, Message, World};
+use crate::trace::{DropCause, EventKind, Node, Payload};
+
+impl World<'_> {
+    /// Sends a message: records the start of its arrow and schedules its arrival or its loss.
+    pub(super) fn send(&mut self, from: Node, to: Node, req: u32, payload: Payload) -> u32 {
+        let msg = u32::try_from(self.msgs.len()).expect("messages are bounded by events_max");
+        self.msgs.push(Message { to, req, payload });
+        self.emit_req(from, req, EventKind::Send { msg, to, payload });
+        let (latency_us, lost) = self.fate(from, to, req);
+        match lost {
+            // Lost in flight: the cross is drawn half-way along the arrow.
+            Some(cause) => self.at(latency_us / 2, Action::Lose { msg, cause }),
+            None => self.at(latency_us, Action::Arrive { msg }),
+        }
+        msg
+    }
+
+    fn fate(&self, from: Node, to: Node, req: u32) -> (u64, Option<DropCause>) {
+        let r = &self.reqs[req as usize];
+        let stream = match (from, to) {
+            (Node::Client(_), _) => Stream::Request,
+            (_, Node::Client(_)) => Stream::Response,
+            (Node::Api, _) => Stream::ProviderCall,
+            _ => Stream::ProviderReply,
+        };
+        let mut draw = rng::for_decision(
+            self.s.seed,
+            stream,
+            u64::from(r.pod),
+            u64::from(r.order),
+            u64::from(r.attempt),
+        );
+        let latency = self.s.latency_ms;
+        let latency_us = rng::between(
+            &mut draw,
+            u64::from(latency.lo) * 1_000,
+            u64::from(latency.hi) * 1_000,
+        );
+        let lost = match stream {
+            Stream::Request => rng::chance(&mut draw, self.s.loss_req).then_some(DropCause::Loss),
+            Stream::Response => self.response_fate(&mut draw),
+            _ => None,
+        };
+        (latency_us, lost)
+    }
+
+    fn response_fate(&self, draw: &mut rand_pcg::Pcg64Mcg) -> Option<DropCause> {
+        // Draw the loss first so that adding a partition leaves other responses' fates alone.
+        let lost = rng::chance(draw, self.s.loss_resp);
+        let now_ms = self.now_us / 1_000;
+        let partitioned = self
+            .s
+            .partition
+            .is_some_and(|p| (u64::from(p.lo)..u64::from(p.hi)).contains(&now_ms));
+        if partitioned {
+            Some(DropCause::Partition)
+        } else {
+            lost.then_some(DropCause::Loss)
+        }
+    }
+
+    pub(super) fn arrive(&mut self, msg: u32) {
+        match self.msgs[msg as usize].to {
+            Node::Api => self.api_receives(msg),
+            Node::Payment => self.provider_receives(msg),
+            Node::Client(pod) => self.client_receives(msg, pod),
+            Node::Db => unreachable!("nothing is sent to the database over the network"),
+        }
+    }
+
+    pub(super) fn lose(&mut self, msg: u32, cause: DropCause) {
+        let m = self.msgs[msg as usize];
+        self.emit_req(m.to, m.req, EventKind::Drop { msg, cause });
+    }
+}

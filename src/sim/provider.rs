@@ -1,0 +1,71 @@
+//! The payment service: outside the ledger's transaction. It charges on every call, unless the
+//! call forwards a key it has seen within `retention_ms`, in which case it returns that charge.
+
+use std::collections::BTreeMap;
+
+use super::rng::{self, Stream};
+use super::{Action, World};
+use crate::scenario::Provider;
+use crate::trace::{EventKind, Key, Node, Payload};
+
+#[derive(Default)]
+pub(super) struct PaymentService {
+    charges_made: u32,
+    /// Forwarded key → (charge number, time first seen).
+    keys: BTreeMap<Key, (u32, u64)>,
+}
+
+impl World<'_> {
+    pub(super) fn provider_receives(&mut self, msg: u32) {
+        let req = self.msgs[msg as usize].req;
+        self.emit_req(Node::Payment, req, EventKind::Deliver { msg });
+        let r = &self.reqs[req as usize];
+        let mut draw = rng::for_decision(
+            self.s.seed,
+            Stream::ProviderWork,
+            u64::from(r.pod),
+            u64::from(r.order),
+            u64::from(r.attempt),
+        );
+        let range = self.s.provider_ms;
+        let work_us = rng::between(
+            &mut draw,
+            u64::from(range.lo) * 1_000,
+            u64::from(range.hi) * 1_000,
+        );
+        self.at(work_us, Action::ProviderDone { msg });
+    }
+
+    pub(super) fn provider_done(&mut self, msg: u32) {
+        let m = self.msgs[msg as usize];
+        let keyed = matches!(m.payload, Payload::Charge { keyed: true });
+        let key = self.reqs[m.req as usize].key.filter(|_| keyed);
+        let (number, replay) = self.charge(key);
+        self.emit_req(Node::Payment, m.req, EventKind::Charge { number, replay });
+        self.send(Node::Payment, Node::Api, m.req, Payload::Charged { number });
+    }
+
+    fn charge(&mut self, key: Option<Key>) -> (u32, bool) {
+        let retention_us = u64::from(self.s.retention_ms) * 1_000;
+        let now_us = self.now_us;
+        if let Some(key) = key {
+            match self.provider.keys.get(&key) {
+                Some(&(number, seen_us)) if now_us < seen_us + retention_us => {
+                    return (number, true)
+                }
+                _ => {}
+            }
+        }
+        self.provider.charges_made += 1;
+        let number = self.provider.charges_made;
+        if let Some(key) = key {
+            self.provider.keys.insert(key, (number, now_us));
+        }
+        (number, false)
+    }
+
+    /// Whether the API forwards the request's key to the payment service.
+    pub(super) fn forwards_key(&self, req: u32) -> bool {
+        self.s.provider == Provider::Keyed && self.reqs[req as usize].key.is_some()
+    }
+}

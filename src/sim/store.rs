@@ -1,0 +1,304 @@
+//! The database side: the idempotency-key table with its unique index, transactions, the
+//! attempts table and the ledger.
+//!
+//! Concurrency follows Postgres: an uncommitted claim is invisible to other readers, and a
+//! second insert of the same key blocks on the unique index until the holder ends. If the holder
+//! commits, the waiter gets a unique violation; if it rolls back, the waiter goes ahead.
+
+use std::collections::BTreeMap;
+
+use super::api::Claim;
+use super::{Action, World};
+use crate::trace::{ClaimResult, EventKind, Found, Key, Node, RollbackCause};
+
+/// A committed row of the key table.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct KeyRow {
+    /// `None` while in progress; the stored (status, number) once completed.
+    pub done: Option<(u16, Option<u32>)>,
+    /// The body fingerprint the key was first used with.
+    pub body: u32,
+    pub created_us: u64,
+    /// The request that wrote it, so a handler does not trip over its own claim.
+    pub owner: u32,
+}
+
+/// An uncommitted claim and the requests queued behind it on the unique index.
+#[derive(Clone, Debug)]
+struct Lock {
+    holder: u32,
+    waiters: Vec<u32>,
+}
+
+pub(super) struct Store {
+    keys: BTreeMap<Key, KeyRow>,
+    locks: BTreeMap<Key, Lock>,
+    txn_next: u32,
+    attempt_rows: u32,
+    pub db_uid: u32,
+    pub db_boot: u32,
+}
+
+impl Store {
+    pub fn new() -> Store {
+        Store {
+            keys: BTreeMap::new(),
+            locks: BTreeMap::new(),
+            txn_next: 1,
+            attempt_rows: 0,
+            db_uid: 0,
+            db_boot: 1,
+        }
+    }
+
+    /// Forgets every key (memory lost with the API, or a pod store lost with the ledger pod).
+    pub fn wipe_keys(&mut self) {
+        self.keys.clear();
+    }
+
+    /// The whole pod-lifetime database is gone: keys, attempts and ledger.
+    pub fn wipe_all(&mut self) {
+        self.keys.clear();
+        self.attempt_rows = 0;
+    }
+
+    /// Every open transaction has ended at once (crash or replacement): no claim survives.
+    pub fn drop_locks(&mut self) {
+        self.locks.clear();
+    }
+}
+
+/// What a read of the key table found.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Read {
+    Absent,
+    Completed { status: u16, number: Option<u32> },
+    InProgress,
+    Mismatch,
+}
+
+impl Read {
+    pub fn found(self) -> Found {
+        match self {
+            Read::Absent => Found::NotFound,
+            Read::Completed { .. } => Found::Completed,
+            Read::InProgress => Found::InProgress,
+            Read::Mismatch => Found::Mismatch,
+        }
+    }
+}
+
+impl World<'_> {
+    pub(super) fn record_attempt(&mut self, req: u32) {
+        self.store.attempt_rows += 1;
+        let row = self.store.attempt_rows;
+        self.emit_req(Node::Db, req, EventKind::AttemptRow { row });
+    }
+
+    pub(super) fn begin(&mut self, req: u32) {
+        let txn = self.store.txn_next;
+        self.store.txn_next += 1;
+        self.reqs[req as usize].handler.txn = Some(txn);
+        self.emit_req(Node::Db, req, EventKind::TxBegin { txn });
+    }
+
+    /// Reads the committed row for `key` as `req` sees it. An expired row is removed first.
+    pub(super) fn read_key(&mut self, req: u32, key: Key) -> Read {
+        let Some(row) = self.store.keys.get(&key).copied() else {
+            return Read::Absent;
+        };
+        let retention_us = u64::from(self.s.retention_ms) * 1_000;
+        if self.now_us >= row.created_us.saturating_add(retention_us) {
+            self.store.keys.remove(&key);
+            self.emit_req(self.key_node(), req, EventKind::KeyExpired);
+            return Read::Absent;
+        }
+        if row.owner == req {
+            return Read::Absent;
+        }
+        if row.body != self.reqs[req as usize].body {
+            return Read::Mismatch;
+        }
+        match row.done {
+            Some((status, number)) => Read::Completed { status, number },
+            None => Read::InProgress,
+        }
+    }
+
+    /// Inserts the key as in progress under the unique constraint.
+    pub(super) fn claim(&mut self, req: u32, key: Key) -> super::api::Flow {
+        if let Some(lock) = self.store.locks.get_mut(&key) {
+            if lock.holder != req {
+                if !lock.waiters.contains(&req) {
+                    lock.waiters.push(req);
+                }
+                return self.block(req);
+            }
+        }
+        self.reqs[req as usize].handler.blocked = false;
+        let read = self.read_key(req, key);
+        if !matches!(read, Read::Absent) {
+            return self.claim_conflict(req, read);
+        }
+        let handler = &mut self.reqs[req as usize].handler;
+        if handler.txn.is_some() {
+            handler.claim = Claim::Held;
+            self.store.locks.insert(
+                key,
+                Lock {
+                    holder: req,
+                    waiters: Vec::new(),
+                },
+            );
+        } else {
+            handler.claim = Claim::Committed;
+            let body = self.reqs[req as usize].body;
+            let row = KeyRow {
+                done: None,
+                body,
+                created_us: self.now_us,
+                owner: req,
+            };
+            self.store.keys.insert(key, row);
+        }
+        self.emit_req(
+            self.key_node(),
+            req,
+            EventKind::Claim {
+                result: ClaimResult::Ok,
+            },
+        );
+        super::api::Flow::Advance
+    }
+
+    fn block(&mut self, req: u32) -> super::api::Flow {
+        if !self.reqs[req as usize].handler.blocked {
+            self.reqs[req as usize].handler.blocked = true;
+            self.emit_req(
+                self.key_node(),
+                req,
+                EventKind::Claim {
+                    result: ClaimResult::Blocked,
+                },
+            );
+        }
+        super::api::Flow::Wait
+    }
+
+    /// A unique violation: the transaction aborts, and the handler answers from a fresh read.
+    fn claim_conflict(&mut self, req: u32, read: Read) -> super::api::Flow {
+        let node = self.key_node();
+        self.emit_req(
+            node,
+            req,
+            EventKind::Claim {
+                result: ClaimResult::Conflict,
+            },
+        );
+        if self.reqs[req as usize].handler.txn.is_some() {
+            self.rollback(req, RollbackCause::Conflict);
+        }
+        self.emit_req(
+            node,
+            req,
+            EventKind::Lookup {
+                found: read.found(),
+            },
+        );
+        self.answer_from(req, read)
+    }
+
+    /// A `set` write: pending in the transaction, or applied at once without one.
+    pub(super) fn write(&mut self, req: u32, value: u32) {
+        let handler = &mut self.reqs[req as usize].handler;
+        handler.number = Some(value);
+        let txn = handler.txn;
+        if txn.is_some() {
+            handler.pending.write = Some(value);
+        }
+        self.emit_req(Node::Db, req, EventKind::Write { value, txn });
+        if txn.is_none() {
+            self.emit_req(Node::Db, req, EventKind::Applied { value });
+        }
+    }
+
+    /// Stores the response under the key: at commit inside a transaction, at once without.
+    pub(super) fn store_response(&mut self, req: u32, key: Key, status: u16, number: Option<u32>) {
+        self.emit_req(self.key_node(), req, EventKind::Store { status });
+        if self.reqs[req as usize].handler.txn.is_some() {
+            self.reqs[req as usize].handler.pending.store = Some((status, number));
+            return;
+        }
+        // Without a transaction this is an upsert with no constraint: a later copy overwrites.
+        let body = self.reqs[req as usize].body;
+        let row = KeyRow {
+            done: Some((status, number)),
+            body,
+            created_us: self.now_us,
+            owner: req,
+        };
+        self.store.keys.insert(key, row);
+        self.reqs[req as usize].handler.claim = Claim::Committed;
+    }
+
+    pub(super) fn commit(&mut self, req: u32) {
+        let handler = &mut self.reqs[req as usize].handler;
+        let txn = handler
+            .txn
+            .take()
+            .expect("commit needs an open transaction");
+        let pending = std::mem::take(&mut handler.pending);
+        let held = handler.claim == Claim::Held;
+        self.emit_req(Node::Db, req, EventKind::Commit { txn });
+        if let Some(value) = pending.write {
+            self.emit_req(Node::Db, req, EventKind::Applied { value });
+        }
+        let key = self.reqs[req as usize].key;
+        if let (Some(key), true) = (key, held || pending.store.is_some()) {
+            let body = self.reqs[req as usize].body;
+            let row = KeyRow {
+                done: pending.store,
+                body,
+                created_us: self.now_us,
+                owner: req,
+            };
+            self.store.keys.insert(key, row);
+            self.reqs[req as usize].handler.claim = Claim::Committed;
+        }
+        if held {
+            self.release(req);
+        }
+    }
+
+    pub(super) fn rollback(&mut self, req: u32, cause: RollbackCause) {
+        let handler = &mut self.reqs[req as usize].handler;
+        let txn = handler
+            .txn
+            .take()
+            .expect("rollback needs an open transaction");
+        handler.pending = Default::default();
+        let held = handler.claim == Claim::Held;
+        if held {
+            handler.claim = Claim::None;
+        }
+        self.emit_req(Node::Db, req, EventKind::Rollback { txn, cause });
+        if held {
+            self.release(req);
+        }
+    }
+
+    /// The holder of a claim ended: wake everyone queued behind it to try their insert again.
+    fn release(&mut self, req: u32) {
+        let Some(key) = self.reqs[req as usize].key else {
+            return;
+        };
+        let Some(lock) = self.store.locks.remove(&key) else {
+            return;
+        };
+        debug_assert_eq!(lock.holder, req, "only the holder releases a claim");
+        for waiter in lock.waiters {
+            let gen = self.reqs[waiter as usize].handler.gen;
+            self.at(0, Action::Step { req: waiter, gen });
+        }
+    }
+}

@@ -1,0 +1,502 @@
+//! The trace: every event of one run, in (time, sequence) order, with a text form and a digest.
+//!
+//! The trace is the only thing the simulator hands out. Metrics fold over it and the timeline
+//! lays it out, so an event that is not here cannot be counted or drawn.
+
+use std::fmt::{self, Write as _};
+
+use serde::Serialize;
+
+use crate::scenario::{codec, Scenario};
+
+/// Microseconds since the start of the run.
+pub type TimeUs = u64;
+
+/// A lane on the timeline. Client lanes are pods: a rerun adds a lane.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind", content = "pod")]
+pub enum Node {
+    Client(u16),
+    Api,
+    Payment,
+    Db,
+}
+
+/// The idempotency key a request carries. Keys order and compare by value, so a `BTreeMap` of
+/// them iterates the same way everywhere.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Key {
+    /// case_id + work_id.
+    Business { work: u32 },
+    /// A UUID made once per process (pod), plus the work id.
+    Process { process: u32, work: u32 },
+    /// A fresh UUID per attempt.
+    Attempt { uuid: u64 },
+    /// The same key for everything.
+    Constant,
+}
+
+impl fmt::Display for Key {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Key::Business { work } => write!(f, "case-1/work-{work}"),
+            Key::Process { process, work } => write!(f, "proc-{process:08x}/work-{work}"),
+            Key::Attempt { uuid } => write!(f, "uuid-{uuid:016x}"),
+            Key::Constant => write!(f, "the-key"),
+        }
+    }
+}
+
+/// What a message carries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum Payload {
+    /// Client to API: one attempt of an order, with the body's fingerprint.
+    Request { body: u32 },
+    /// API to client.
+    Response {
+        status: u16,
+        number: Option<u32>,
+        replay: bool,
+    },
+    /// API to payment service; `keyed` when the API forwarded the idempotency key.
+    Charge { keyed: bool },
+    /// Payment service to API.
+    Charged { number: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DropCause {
+    /// Random loss on the client-API network.
+    Loss,
+    /// Inside the one-way partition window.
+    Partition,
+    /// The API was down when the request arrived.
+    ApiDown,
+    /// The API process that was waiting for this reply has crashed.
+    CallerGone,
+    /// The client had already timed out this attempt and stopped listening.
+    Late,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Found {
+    NotFound,
+    /// A completed result: it is replayed.
+    Completed,
+    /// Another request holds a committed in-progress claim: 409.
+    InProgress,
+    /// Same key, different body: 422.
+    Mismatch,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ClaimResult {
+    /// The unique insert went in.
+    Ok,
+    /// Another open transaction holds the key: this insert waits on the unique index.
+    Blocked,
+    /// The key is already committed: unique violation, this transaction aborts.
+    Conflict,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum RollbackCause {
+    /// The API process crashed with the transaction open.
+    Crash,
+    /// The ledger pod was replaced under it.
+    DbReplaced,
+    /// A unique violation aborted it.
+    Conflict,
+    /// The handler answered from a lookup and ended its transaction without writing.
+    ReadOnly,
+    /// The handler finished without a commit step after the transaction began.
+    NoCommit,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Outcome {
+    Ok,
+    Failed,
+    Unknown,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case", tag = "kind")]
+pub enum EventKind {
+    /// A client pod starts (at the beginning, or for an operator rerun).
+    PodStart {
+        uid: u32,
+        rerun: bool,
+    },
+    /// A client starts work on an order.
+    OrderStart,
+    /// The start of an arrow: a message leaves `node` for `to`.
+    Send {
+        msg: u32,
+        to: Node,
+        payload: Payload,
+    },
+    /// The end of an arrow: the message arrives at `node`.
+    Deliver {
+        msg: u32,
+    },
+    /// The message dies at `node`'s side of the arrow.
+    Drop {
+        msg: u32,
+        cause: DropCause,
+    },
+    /// The client stopped waiting for this attempt.
+    Timeout,
+    /// The client will send the next attempt after `delay_us`.
+    Retry {
+        delay_us: u64,
+    },
+    /// The client is done with the order.
+    OrderDone {
+        outcome: Outcome,
+        status: Option<u16>,
+    },
+    /// The API records the request in the attempts table, duplicates included.
+    AttemptRow {
+        row: u32,
+    },
+    TxBegin {
+        txn: u32,
+    },
+    Lookup {
+        found: Found,
+    },
+    Claim {
+        result: ClaimResult,
+    },
+    /// A completed key had outlived `retention_ms` and was removed before use.
+    KeyExpired,
+    /// The payment service charges (or, with a known key, returns the first charge).
+    Charge {
+        number: u32,
+        replay: bool,
+    },
+    /// The ledger row for a charge, in the open transaction if there is one.
+    LedgerRow {
+        number: u32,
+        txn: Option<u32>,
+    },
+    /// A `set` write, in the open transaction if there is one.
+    Write {
+        value: u32,
+        txn: Option<u32>,
+    },
+    /// A write became durable (at commit, or at once without a transaction).
+    Applied {
+        value: u32,
+    },
+    /// The response is stored under the key.
+    Store {
+        status: u16,
+    },
+    Commit {
+        txn: u32,
+    },
+    Rollback {
+        txn: u32,
+        cause: RollbackCause,
+    },
+    /// The API decides its answer to a request.
+    Reply {
+        status: u16,
+        replay: bool,
+    },
+    Crash,
+    Restart,
+    /// The ledger pod is replaced; `wiped` when its pod-lifetime store went with it.
+    Replace {
+        uid: u32,
+        boot: u32,
+        wiped: bool,
+    },
+    /// The run reached `events_max` and stopped here.
+    CapReached,
+}
+
+/// One event. `order` and `attempt` are 1-based as the page shows them; `pod` is the client pod
+/// the event concerns, an index into `Trace::pods`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Event {
+    pub time_us: TimeUs,
+    pub node: Node,
+    pub order: Option<u32>,
+    pub attempt: Option<u16>,
+    pub pod: Option<u16>,
+    pub req: Option<u32>,
+    pub key: Option<Key>,
+    pub kind: EventKind,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Pod {
+    pub uid: u32,
+    pub client: u16,
+    pub rerun: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Trace {
+    /// The canonical query of the scenario that produced this trace.
+    pub scenario: String,
+    pub seed: u64,
+    pub pods: Vec<Pod>,
+    pub events: Vec<Event>,
+    /// True when the run stopped at `events_max` before the work was done.
+    pub truncated: bool,
+}
+
+impl Trace {
+    pub fn new(scenario: &Scenario) -> Trace {
+        Trace {
+            scenario: codec::encode(scenario),
+            seed: scenario.seed,
+            pods: Vec::new(),
+            events: Vec::new(),
+            truncated: false,
+        }
+    }
+
+    /// The readable form: one line per event.
+    pub fn text(&self) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "# {}", self.scenario);
+        for event in &self.events {
+            let _ = writeln!(out, "{}", EventLine(event, self));
+        }
+        if self.truncated {
+            out.push_str("# truncated at events_max\n");
+        }
+        out
+    }
+
+    /// A 64-bit FNV-1a of the text form, as 16 hex digits: stable across targets and versions
+    /// of the toolchain, because it hashes text rather than memory layout.
+    pub fn digest(&self) -> String {
+        let mut hasher = Fnv1a::default();
+        let mut line = String::new();
+        let _ = writeln!(hasher, "# {}", self.scenario);
+        for event in &self.events {
+            line.clear();
+            let _ = writeln!(line, "{}", EventLine(event, self));
+            hasher.eat(line.as_bytes());
+        }
+        if self.truncated {
+            hasher.eat(b"# truncated at events_max\n");
+        }
+        format!("{:016x}", hasher.0)
+    }
+
+    pub fn pod_uid(&self, pod: u16) -> u32 {
+        self.pods.get(usize::from(pod)).map(|p| p.uid).unwrap_or(0)
+    }
+}
+
+struct Fnv1a(u64);
+
+impl Default for Fnv1a {
+    fn default() -> Self {
+        Fnv1a(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl Fnv1a {
+    fn eat(&mut self, bytes: &[u8]) {
+        for byte in bytes {
+            self.0 ^= u64::from(*byte);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+}
+
+impl fmt::Write for Fnv1a {
+    fn write_str(&mut self, text: &str) -> fmt::Result {
+        self.eat(text.as_bytes());
+        Ok(())
+    }
+}
+
+pub fn node_name(node: Node, trace: &Trace) -> String {
+    match node {
+        Node::Client(pod) => format!("pod-{:08x}", trace.pod_uid(pod)),
+        Node::Api => "api".into(),
+        Node::Payment => "payment".into(),
+        Node::Db => "db".into(),
+    }
+}
+
+struct EventLine<'a>(&'a Event, &'a Trace);
+
+impl fmt::Display for EventLine<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let EventLine(event, trace) = self;
+        let ms = event.time_us / 1_000;
+        let frac = event.time_us % 1_000;
+        write!(
+            f,
+            "{ms:>7}.{frac:03}ms {:<12}",
+            node_name(event.node, trace)
+        )?;
+        if let Some(order) = event.order {
+            write!(f, " order={order}")?;
+        }
+        if let Some(attempt) = event.attempt {
+            write!(f, " attempt={attempt}")?;
+        }
+        if let Some(key) = event.key {
+            write!(f, " key={key}")?;
+        }
+        write!(f, " ")?;
+        describe(f, &event.kind, trace)
+    }
+}
+
+/// A short human description of an event kind, used by the text form and the page's tooltips.
+pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt::Result {
+    match kind {
+        EventKind::PodStart { uid, rerun } => {
+            let why = if *rerun {
+                "rerun by operator"
+            } else {
+                "job start"
+            };
+            write!(f, "pod {uid:08x} starts ({why})")
+        }
+        EventKind::OrderStart => write!(f, "starts the order"),
+        EventKind::Send { msg, to, payload } => {
+            write!(f, "sends m{msg} to {}: ", node_name(*to, trace))?;
+            describe_payload(f, payload)
+        }
+        EventKind::Deliver { msg } => write!(f, "receives m{msg}"),
+        EventKind::Drop { msg, cause } => write!(f, "m{msg} dropped: {}", drop_cause(*cause)),
+        EventKind::Timeout => write!(f, "times out"),
+        EventKind::Retry { delay_us } => write!(f, "retries after {}us", delay_us),
+        EventKind::OrderDone { outcome, status } => {
+            write!(f, "order done: {outcome:?}")?;
+            match status {
+                Some(status) => write!(f, " ({status})"),
+                None => Ok(()),
+            }
+        }
+        EventKind::AttemptRow { row } => write!(f, "attempts row {row}"),
+        EventKind::TxBegin { txn } => write!(f, "BEGIN tx{txn}"),
+        EventKind::Lookup { found } => write!(f, "look up key: {}", found_text(*found)),
+        EventKind::Claim { result } => write!(f, "insert key in progress: {}", claim_text(*result)),
+        EventKind::KeyExpired => write!(f, "key expired (older than retention_ms), removed"),
+        EventKind::Charge {
+            number,
+            replay: false,
+        } => write!(f, "charge #{number}"),
+        EventKind::Charge {
+            number,
+            replay: true,
+        } => write!(f, "known key: returns charge #{number}"),
+        EventKind::LedgerRow { number, txn } => {
+            write!(f, "ledger row for charge #{number}{}", in_txn(*txn))
+        }
+        EventKind::Write { value, txn } => write!(f, "write value {value}{}", in_txn(*txn)),
+        EventKind::Applied { value } => write!(f, "value {value} applied"),
+        EventKind::Store { status } => write!(f, "store response {status} under the key"),
+        EventKind::Commit { txn } => write!(f, "COMMIT tx{txn}"),
+        EventKind::Rollback { txn, cause } => {
+            write!(f, "ROLLBACK tx{txn} ({})", rollback_text(*cause))
+        }
+        EventKind::Reply { status, replay } => {
+            write!(
+                f,
+                "answers {status}{}",
+                if *replay { " (replayed)" } else { "" }
+            )
+        }
+        EventKind::Crash => write!(f, "CRASH"),
+        EventKind::Restart => write!(f, "restarts"),
+        EventKind::Replace { uid, boot, wiped } => write!(
+            f,
+            "ledger pod replaced: uid {uid:08x}, boot {boot}{}",
+            if *wiped {
+                ", pod-lifetime store lost"
+            } else {
+                ", durable store kept"
+            }
+        ),
+        EventKind::CapReached => write!(f, "event cap reached: the run stops here"),
+    }
+}
+
+fn describe_payload(f: &mut impl fmt::Write, payload: &Payload) -> fmt::Result {
+    match payload {
+        Payload::Request { body } => write!(f, "request (body {body})"),
+        Payload::Response {
+            status,
+            number,
+            replay,
+        } => {
+            write!(f, "response {status}")?;
+            if let Some(number) = number {
+                write!(f, " #{number}")?;
+            }
+            if *replay {
+                write!(f, " (replayed)")?;
+            }
+            Ok(())
+        }
+        Payload::Charge { keyed: true } => write!(f, "charge (key forwarded)"),
+        Payload::Charge { keyed: false } => write!(f, "charge (no key)"),
+        Payload::Charged { number } => write!(f, "charged #{number}"),
+    }
+}
+
+fn in_txn(txn: Option<u32>) -> String {
+    match txn {
+        Some(txn) => format!(" in tx{txn}"),
+        None => " (autocommit)".into(),
+    }
+}
+
+pub fn drop_cause(cause: DropCause) -> &'static str {
+    match cause {
+        DropCause::Loss => "lost on the network",
+        DropCause::Partition => "partition",
+        DropCause::ApiDown => "API is down",
+        DropCause::CallerGone => "the API process that asked has crashed",
+        DropCause::Late => "client already timed out",
+    }
+}
+
+pub fn found_text(found: Found) -> &'static str {
+    match found {
+        Found::NotFound => "not found",
+        Found::Completed => "found completed",
+        Found::InProgress => "found in progress",
+        Found::Mismatch => "found with a different body",
+    }
+}
+
+pub fn claim_text(result: ClaimResult) -> &'static str {
+    match result {
+        ClaimResult::Ok => "ok",
+        ClaimResult::Blocked => "blocked on the unique index",
+        ClaimResult::Conflict => "unique violation",
+    }
+}
+
+pub fn rollback_text(cause: RollbackCause) -> &'static str {
+    match cause {
+        RollbackCause::Crash => "API crashed",
+        RollbackCause::DbReplaced => "ledger pod replaced",
+        RollbackCause::Conflict => "unique violation",
+        RollbackCause::ReadOnly => "read only",
+        RollbackCause::NoCommit => "ended without commit",
+    }
+}
