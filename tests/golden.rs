@@ -1,0 +1,39 @@
+//! Golden digests: the same queries must give the same traces on every machine and target.
+//! The file is shared with the browser test (`tests/web.rs`), which recomputes it in wasm.
+//! After an intended change to the model, refresh it with `UPDATE_EXPECT=1 cargo test --test golden`.
+
+use expect_test::expect_file;
+use idemlab::scenario::decode;
+
+/// The queries whose digests are pinned, one per line in the golden file.
+const QUERIES: [&str; 3] = [
+    "seed=7&preset=lost-ack",
+    "seed=7&preset=race",
+    "seed=7&preset=outside-boundary",
+];
+
+#[test]
+fn golden_digests_are_stable() {
+    let mut out = String::new();
+    for query in QUERIES {
+        let scenario = decode(query).expect("golden queries decode").scenario;
+        let (trace, metrics) = idemlab::run(&scenario);
+        out.push_str(&format!(
+            "{query} {} events={} duplicates={}\n",
+            trace.digest(),
+            metrics.events,
+            metrics.duplicates
+        ));
+    }
+    expect_file!["golden/digests.txt"].assert_eq(&out);
+}
+
+#[test]
+fn same_query_same_digest() {
+    for query in QUERIES {
+        let scenario = decode(query).unwrap().scenario;
+        let first = idemlab::sim::run(&scenario).digest();
+        let second = idemlab::sim::run(&scenario).digest();
+        assert_eq!(first, second, "{query}");
+    }
+}
