@@ -19,6 +19,7 @@ pub struct Sweep {
     pub duplicates_total: u64,
     pub runs_with_duplicates: u64,
     pub lost_total: u64,
+    pub unrecorded_total: u64,
     pub races_total: u64,
     pub events_total: u64,
     pub runs_truncated: u64,
@@ -48,6 +49,7 @@ impl Sweep {
         self.duplicates_total += u64::from(m.duplicates);
         self.runs_with_duplicates += u64::from(m.duplicates > 0);
         self.lost_total += u64::from(m.lost);
+        self.unrecorded_total += u64::from(m.unrecorded);
         self.races_total += u64::from(m.races);
         self.events_total += u64::from(m.events);
         self.runs_truncated += u64::from(m.truncated);

@@ -1,0 +1,273 @@
+//! What the lab claims, one test per claim. Each would fail if the model stopped showing it.
+//! Every failure names the query and the seed that reproduces it.
+
+mod common;
+
+use common::{first_failing, run, scenario, seeds, sweep};
+use idemlab::scenario::presets::PRESETS;
+use idemlab::trace::{ClaimResult, EventKind};
+
+/// The fix the lab teaches: an atomic claim in a durable store, the business key, and a
+/// payment service that honours the forwarded key.
+const FIXED: &str = "dedup=atomic&store=durable&key=business&provider=keyed";
+
+#[test]
+fn fixed_configuration_has_no_duplicates_nor_lost_work_for_every_preset_over_10k_seeds() {
+    for spec in PRESETS.iter().filter(|spec| spec.name != "key-expiry") {
+        let query = format!("preset={}&{FIXED}", spec.name);
+        let failure = first_failing(&query, seeds(10_000), |m| m.duplicates == 0 && m.lost == 0);
+        assert_eq!(failure, None, "{query}: (seed, metrics) that broke the fix");
+    }
+}
+
+#[test]
+fn outside_boundary_duplicates_with_a_plain_provider_and_not_with_a_keyed_one() {
+    let plain = sweep(
+        "preset=outside-boundary&dedup=atomic&store=durable&key=business&provider=plain",
+        1_000,
+    );
+    assert!(
+        plain.duplicates_total > 0,
+        "a crash between charge and commit must duplicate: {plain:?}"
+    );
+    assert!(
+        plain.unrecorded_total > 0,
+        "the ledger rolled back charges the provider kept: {plain:?}"
+    );
+    let keyed = sweep(&format!("preset=outside-boundary&{FIXED}"), 1_000);
+    assert_eq!(keyed.duplicates_total, 0, "{keyed:?}");
+}
+
+#[test]
+fn key_expiry_before_the_retry_horizon_duplicates_even_with_the_fix() {
+    let short = scenario(&format!("preset=key-expiry&{FIXED}"));
+    assert!(u64::from(short.retention_ms) < short.retry_horizon_ms());
+    let expired = sweep(&format!("preset=key-expiry&{FIXED}"), 1_000);
+    assert!(expired.duplicates_total > 0, "{expired:?}");
+
+    let horizon_ms = short.retry_horizon_ms() + 1_000;
+    let kept = format!("preset=key-expiry&{FIXED}&retention_ms={horizon_ms}");
+    let failure = first_failing(&kept, seeds(2_000), |m| m.duplicates == 0);
+    assert_eq!(failure, None, "{kept}");
+}
+
+#[test]
+fn no_dedup_with_response_loss_duplicates() {
+    let totals = sweep("orders=10&loss_resp=0.3&dedup=none", 200);
+    assert!(totals.duplicates_total > 0, "{totals:?}");
+    assert!(totals.effects_mean_per_order() > 1.2, "{totals:?}");
+}
+
+#[test]
+fn naive_races_and_duplicates_where_atomic_has_none_on_the_same_seeds() {
+    let mut racy_seeds = 0;
+    let naive = scenario("preset=race&dedup=naive");
+    let mut atomic = scenario("preset=race&dedup=atomic");
+    for seed in 0..seeds(2_000) {
+        let mut naive = naive.clone();
+        naive.seed = seed;
+        let m = idemlab::run(&naive).1;
+        if m.races == 0 || m.duplicates == 0 {
+            continue;
+        }
+        racy_seeds += 1;
+        atomic.seed = seed;
+        let fixed = idemlab::run(&atomic).1;
+        assert_eq!(
+            fixed.duplicates, 0,
+            "preset=race&dedup=atomic seed={seed}: {fixed:?}"
+        );
+    }
+    assert!(
+        racy_seeds > 100,
+        "naive should race on many seeds, raced on {racy_seeds}"
+    );
+}
+
+#[test]
+fn two_concurrent_copies_of_one_key_produce_exactly_one_effect() {
+    let mut blocked_runs = 0;
+    for seed in 0..500 {
+        let (trace, _) = run(&format!(
+            "preset=race&dedup=atomic&provider=plain&seed={seed}"
+        ));
+        let blocked = trace.events.iter().any(|e| {
+            e.kind
+                == EventKind::Claim {
+                    result: ClaimResult::Blocked,
+                }
+        });
+        if !blocked {
+            continue;
+        }
+        blocked_runs += 1;
+        for order in 1..=3 {
+            let effects = trace
+                .events
+                .iter()
+                .filter(|e| {
+                    e.order == Some(order)
+                        && matches!(e.kind, EventKind::Charge { replay: false, .. })
+                })
+                .count();
+            assert!(effects <= 1, "seed={seed} order {order}: {effects} charges");
+        }
+    }
+    assert!(
+        blocked_runs > 50,
+        "copies should overlap on the unique index often: {blocked_runs}"
+    );
+}
+
+#[test]
+fn memory_store_duplicates_after_an_api_restart_and_durable_does_not() {
+    let memory = "preset=restart&store=memory&provider=plain";
+    let durable = "preset=restart&store=durable&provider=plain";
+    assert!(sweep(memory, 500).duplicates_total > 0);
+    assert_eq!(
+        first_failing(durable, seeds(2_000), |m| m.duplicates == 0),
+        None,
+        "{durable}"
+    );
+}
+
+#[test]
+fn attempt_key_behaves_like_no_dedup() {
+    // Every attempt carries a fresh key, so every attempt that reaches the API charges.
+    for query in [
+        "preset=lost-ack&dedup=atomic&key=attempt",
+        "preset=lost-ack&dedup=none",
+    ] {
+        let failure = first_failing(query, 1_000, |m| m.effects == m.received);
+        assert_eq!(failure, None, "{query}");
+    }
+    assert!(sweep("preset=lost-ack&dedup=atomic&key=attempt", 200).duplicates_total > 0);
+}
+
+#[test]
+fn constant_key_merges_orders_and_loses_work() {
+    let query = "orders=4&dedup=atomic&key=constant";
+    let failure = first_failing(query, 500, |m| m.lost >= 1 && m.effects < m.orders);
+    assert_eq!(failure, None, "{query}: every run should merge orders");
+    let (_, m) = run(query);
+    assert_eq!(m.duplicates, 0, "a coarse key hides duplicates...");
+    assert_eq!(m.lost, 3, "...by losing every order but the first: {m:?}");
+}
+
+#[test]
+fn process_key_misses_a_rerun_and_business_key_catches_it() {
+    let process = "preset=pod-rerun&key=process&provider=plain";
+    let business = "preset=pod-rerun&key=business&provider=plain";
+    assert_eq!(
+        first_failing(process, 500, |m| m.duplicates > 0),
+        None,
+        "{process}"
+    );
+    assert_eq!(
+        first_failing(business, seeds(2_000), |m| m.duplicates == 0),
+        None,
+        "{business}"
+    );
+}
+
+#[test]
+fn rerun_with_business_key_returns_the_first_charge_and_still_records_the_attempt() {
+    let (trace, m) = run("preset=pod-rerun&key=business&provider=plain");
+    assert_eq!(m.effects, 3);
+    assert_eq!(
+        m.received, m.attempts,
+        "every attempt row is kept, duplicates included"
+    );
+    let replays = trace
+        .events
+        .iter()
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::Reply {
+                    status: 200,
+                    replay: true
+                }
+            )
+        })
+        .count();
+    assert_eq!(replays, 3, "each rerun order gets the first response back");
+}
+
+#[test]
+fn pod_store_duplicates_after_the_ledger_pod_is_replaced() {
+    let pod = "preset=ledger-replaced&store=pod&provider=plain";
+    let durable = "preset=ledger-replaced&store=durable&provider=plain";
+    assert_eq!(first_failing(pod, 500, |m| m.duplicates > 0), None, "{pod}");
+    assert_eq!(
+        first_failing(durable, seeds(2_000), |m| m.duplicates == 0),
+        None,
+        "{durable}"
+    );
+}
+
+#[test]
+fn body_change_answers_422_and_applies_nothing() {
+    let query = "preset=lost-ack&dedup=atomic&body_change=1";
+    let mut rejected = 0;
+    for seed in 0..300 {
+        let (trace, m) = run(&format!("{query}&seed={seed}"));
+        assert_eq!(m.duplicates, 0, "seed={seed}");
+        let rejected_reqs: Vec<_> = (trace.events.iter())
+            .filter(|e| matches!(e.kind, EventKind::Reply { status: 422, .. }))
+            .map(|e| e.req)
+            .collect();
+        rejected += rejected_reqs.len();
+        let applied_by_rejected = trace.events.iter().any(|e| {
+            matches!(
+                e.kind,
+                EventKind::Charge { .. } | EventKind::LedgerRow { .. }
+            ) && rejected_reqs.contains(&e.req)
+        });
+        assert!(
+            !applied_by_rejected,
+            "seed={seed}: a 422 request applied an effect"
+        );
+    }
+    assert!(
+        rejected > 100,
+        "retries with a new body should be refused often: {rejected}"
+    );
+}
+
+#[test]
+fn set_is_naturally_idempotent_under_the_same_faults() {
+    let charge = sweep("preset=lost-ack&op=charge", 300);
+    let set = sweep("preset=lost-ack&op=set", 300);
+    assert!(charge.duplicates_total > 0);
+    assert_eq!(
+        set.duplicates_total, 0,
+        "repeating a set leaves the same state"
+    );
+    assert!(
+        set.effects_total > set.orders_total,
+        "the writes do repeat, harmlessly"
+    );
+}
+
+#[test]
+fn missing_key_is_refused_with_400_when_dedup_needs_one() {
+    let (trace, m) = run("orders=2&dedup=atomic&key=none");
+    assert_eq!(m.effects, 0);
+    assert_eq!(m.outcomes.failed, 2);
+    assert!(trace
+        .events
+        .iter()
+        .any(|e| matches!(e.kind, EventKind::Reply { status: 400, .. })));
+}
+
+#[test]
+fn event_cap_is_reported_not_hung() {
+    let (trace, m) = run("orders=10000&retries=20&loss_req=0.9&events_max=1000");
+    assert!(m.truncated && trace.truncated);
+    assert!(m.events <= 1_000, "{}", m.events);
+    assert_eq!(
+        trace.events.last().map(|e| e.kind),
+        Some(EventKind::CapReached)
+    );
+}

@@ -1,0 +1,144 @@
+//! Properties over random in-bounds scenarios: no panic, the run ends, the trace is coherent,
+//! and the metrics agree with it. `TEST_MODE=long` runs far more cases.
+
+mod common;
+
+use common::{check_trace, long_mode};
+use idemlab::scenario::{
+    decode, decode_lenient, encode, Dedup, KeyStrategy, Provider, Step, Store,
+};
+use proptest::prelude::*;
+
+fn cases(ci: u32) -> ProptestConfig {
+    ProptestConfig {
+        cases: if long_mode() { ci * 100 } else { ci },
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    }
+}
+
+/// A random in-bounds query over every scenario key, kept small enough to run quickly.
+fn query() -> impl Strategy<Value = String> {
+    let timing = (
+        1u32..400,
+        0u32..6,
+        0u32..100,
+        0u32..30,
+        0u32..30,
+        0u32..80,
+        0u32..80,
+    );
+    let faults = (
+        prop::option::of((0u32..500, 0u32..500)),
+        prop::option::of(prop_oneof![
+            (0u32..600).prop_map(|ms| format!("api@{ms}")),
+            prop::sample::select(vec![
+                "begin", "lookup", "claim", "effect", "commit", "respond"
+            ])
+            .prop_map(|step| format!("api@after-{step}")),
+        ]),
+        prop::option::of(0u32..800),
+        prop::option::of(0u32..800),
+        1u32..2_000,
+    );
+    let modes = (
+        prop::sample::select(vec!["charge", "set"]),
+        prop::sample::select(vec!["business", "attempt", "process", "constant", "none"]),
+        prop::sample::select(vec!["none", "naive", "atomic"]),
+        prop::sample::select(vec!["memory", "pod", "durable"]),
+        prop::sample::select(vec!["plain", "keyed"]),
+        any::<bool>(),
+        Just(()).prop_perturb(|_, mut rng| {
+            let mut steps = [1, 2, 3, 4, 5, 6];
+            for i in (1..6).rev() {
+                steps.swap(i, rng.random_range(0..=i));
+            }
+            steps.iter().map(|d| d.to_string()).collect::<String>()
+        }),
+    );
+    (any::<u64>(), 1u32..12, 1u32..4, 0u32..=1_000, 0u32..=1_000, timing, faults, modes).prop_map(
+        |(seed, orders, clients, q, r, timing, faults, modes)| {
+            let (timeout, retries, backoff, lat_lo, lat_span, prov_lo, prov_span) = timing;
+            let (partition, crash, replace, rerun, retention) = faults;
+            let (op, key, dedup, store, provider, body_change, order) = modes;
+            let mut q = format!(
+                "seed={seed}&orders={orders}&clients={clients}&loss_req={}&loss_resp={}&timeout_ms={timeout}\
+                 &retries={retries}&backoff_ms={backoff}&latency_ms={lat_lo}..{}&provider_ms={prov_lo}..{}\
+                 &op={op}&key={key}&dedup={dedup}&store={store}&provider={provider}&retention_ms={retention}\
+                 &body_change={}&order={order}",
+                q as f64 / 1000.0,
+                r as f64 / 1000.0,
+                lat_lo + lat_span,
+                prov_lo + prov_span,
+                u8::from(body_change),
+            );
+            if let Some((a, len)) = partition {
+                q += &format!("&partition={a}..{}", a + len);
+            }
+            if let Some(crash) = crash {
+                q += &format!("&crash={crash}");
+            }
+            if let Some(ms) = replace {
+                q += &format!("&replace_db_ms={ms}");
+            }
+            if let Some(ms) = rerun {
+                q += &format!("&rerun_ms={ms}");
+            }
+            q
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(cases(256))]
+
+    #[test]
+    fn random_scenarios_run_to_a_coherent_trace(query in query()) {
+        let scenario = match decode(&query) {
+            Ok(decoded) => decoded.scenario,
+            Err(errors) => return Err(TestCaseError::fail(format!("{query}: {errors:?}"))),
+        };
+        prop_assert_eq!(&decode(&encode(&scenario)).unwrap().scenario, &scenario);
+        let (trace, metrics) = idemlab::run(&scenario);
+        let checked = check_trace(&trace);
+        prop_assert!(checked.is_ok(), "{}: {:?}", query, checked);
+        if !metrics.truncated {
+            prop_assert_eq!(metrics.orders, scenario.orders);
+        }
+    }
+
+    #[test]
+    fn the_fixed_configuration_never_duplicates_nor_loses_work(query in query()) {
+        // Whatever else is going on, atomic + durable + business key + keyed provider, with
+        // retention beyond the retry horizon and the correct step order, is safe.
+        let mut scenario = decode(&query).unwrap().scenario;
+        scenario.dedup = Dedup::Atomic;
+        scenario.store = Store::Durable;
+        scenario.key = KeyStrategy::Business;
+        scenario.provider = Provider::Keyed;
+        scenario.body_change = false;
+        scenario.order = Step::CORRECT;
+        scenario.retention_ms = 604_800_000;
+        let (trace, metrics) = idemlab::run(&scenario);
+        prop_assume!(!metrics.truncated);
+        prop_assert!(metrics.duplicates == 0 && metrics.lost == 0, "{}: {:?}", encode(&scenario), metrics);
+        prop_assert!(check_trace(&trace).is_ok());
+    }
+
+    #[test]
+    fn any_text_decodes_or_errors_without_panicking(text in ".{0,300}") {
+        if let Ok(decoded) = decode(&text) {
+            prop_assert_eq!(decode(&encode(&decoded.scenario)).unwrap().scenario, decoded.scenario);
+        }
+    }
+
+    #[test]
+    fn key_value_soup_decodes_or_errors_without_panicking(
+        pairs in prop::collection::vec(("[a-z_]{1,12}", "[-0-9a-z.@,%<>]{0,12}"), 0..12)
+    ) {
+        let text: Vec<String> = pairs.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        let (decoded, _) = decode_lenient(&text.join("&"));
+        let (trace, _) = idemlab::run(&decoded.scenario);
+        prop_assert!(check_trace(&trace).is_ok());
+    }
+}
