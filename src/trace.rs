@@ -30,9 +30,16 @@ pub enum Key {
     /// case_id + work_id.
     Business { work: u32 },
     /// A UUID made once per process (pod), plus the work id.
-    Process { process: u32, work: u32 },
+    Process {
+        #[serde(serialize_with = "hex_u32")]
+        process: u32,
+        work: u32,
+    },
     /// A fresh UUID per attempt.
-    Attempt { uuid: u64 },
+    Attempt {
+        #[serde(serialize_with = "hex_u64")]
+        uuid: u64,
+    },
     /// The same key for everything.
     Constant,
 }
@@ -128,10 +135,11 @@ pub enum Outcome {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case", tag = "kind")]
+#[serde(rename_all = "kebab-case", tag = "type")]
 pub enum EventKind {
     /// A client pod starts (at the beginning, or for an operator rerun).
     PodStart {
+        #[serde(serialize_with = "hex_u32")]
         uid: u32,
         rerun: bool,
     },
@@ -217,6 +225,7 @@ pub enum EventKind {
     Restart,
     /// The ledger pod is replaced; `wiped` when its pod-lifetime store went with it.
     Replace {
+        #[serde(serialize_with = "hex_u32")]
         uid: u32,
         boot: u32,
         wiped: bool,
@@ -236,11 +245,13 @@ pub struct Event {
     pub pod: Option<u16>,
     pub req: Option<u32>,
     pub key: Option<Key>,
+    #[serde(flatten)]
     pub kind: EventKind,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Pod {
+    #[serde(serialize_with = "hex_u32")]
     pub uid: u32,
     pub client: u16,
     pub rerun: bool,
@@ -301,6 +312,15 @@ impl Trace {
     pub fn pod_uid(&self, pod: u16) -> u32 {
         self.pods.get(usize::from(pod)).map(|p| p.uid).unwrap_or(0)
     }
+}
+
+/// UIDs and UUIDs are shown as hex everywhere: in the text form, the JSON and the page.
+fn hex_u32<S: serde::Serializer>(value: &u32, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(&format_args!("{value:08x}"))
+}
+
+fn hex_u64<S: serde::Serializer>(value: &u64, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(&format_args!("{value:016x}"))
 }
 
 struct Fnv1a(u64);
