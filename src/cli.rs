@@ -56,7 +56,11 @@ enum Command {
         seeds: u64,
     },
     /// List the scenario keys with what they allow.
-    Keys,
+    Keys {
+        /// Print the Markdown table that README embeds.
+        #[arg(long)]
+        markdown: bool,
+    },
     /// List the presets with what they set.
     Presets,
 }
@@ -71,7 +75,11 @@ pub fn main() -> ExitCode {
             quiet,
         } => sweep(&query, &seeds, quiet),
         Command::Bench { seeds } => bench(seeds),
-        Command::Keys => keys(),
+        Command::Keys { markdown: true } => {
+            print!("{}", codec::markdown_table());
+            Ok(())
+        }
+        Command::Keys { markdown: false } => keys(),
         Command::Presets => presets(),
     };
     match result {

@@ -183,6 +183,26 @@ pub fn key_names() -> impl Iterator<Item = &'static str> {
         .chain(KEYS.iter().skip(1).map(|spec| spec.name))
 }
 
+/// The key reference as a Markdown table; README embeds it and a test keeps the two equal.
+pub fn markdown_table() -> String {
+    let cell = |text: &str| text.replace('|', "\\|");
+    let defaults = Scenario::default();
+    let mut out = String::from("| key | default | allowed | what it does |\n|---|---|---|---|\n");
+    out.push_str(&format!(
+        "| `preset` | | {} | Start from a named scenario; explicit keys override it. |\n",
+        cell(&preset_allowed())
+    ));
+    for spec in KEYS.iter() {
+        let default = spec.value(&defaults);
+        let allowed = cell(&(spec.allowed)());
+        out.push_str(&format!(
+            "| `{}` | `{default}` | {allowed} | {} |\n",
+            spec.name, spec.help
+        ));
+    }
+    out
+}
+
 pub fn preset_allowed() -> String {
     format!("one of {}", Preset::names().collect::<Vec<_>>().join("|"))
 }

@@ -1,0 +1,25 @@
+//! README's key reference is generated from the codec; this keeps the two from drifting.
+//! After changing a key, paste the output of `idemlab keys --markdown` into README.
+
+#[test]
+fn readme_key_table_matches_the_codec() {
+    let readme = include_str!("../README.md");
+    let table = idemlab::scenario::codec::markdown_table();
+    assert!(
+        readme.contains(&table),
+        "README's key table is stale; regenerate it with `idemlab keys --markdown`"
+    );
+}
+
+#[test]
+fn readme_lists_every_preset() {
+    let readme = include_str!("../README.md");
+    for spec in idemlab::scenario::presets::PRESETS.iter() {
+        let row = format!("| `{}` | `{}` | `{}` |", spec.name, spec.keys, spec.fix);
+        assert!(
+            readme.contains(&row),
+            "README's preset table is missing or stale for {}",
+            spec.name
+        );
+    }
+}
