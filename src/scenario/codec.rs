@@ -82,9 +82,61 @@ impl fmt::Display for CodecError {
 
 impl std::error::Error for CodecError {}
 
+/// Where a key's control sits on the page.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Group {
+    Run,
+    Client,
+    Network,
+    Server,
+    Faults,
+    Key,
+}
+
+impl Group {
+    pub const ALL: [Group; 6] = [
+        Group::Run,
+        Group::Client,
+        Group::Network,
+        Group::Server,
+        Group::Faults,
+        Group::Key,
+    ];
+
+    pub fn title(self) -> &'static str {
+        match self {
+            Group::Run => "Run",
+            Group::Client => "Client",
+            Group::Network => "Network",
+            Group::Server => "Server & store",
+            Group::Faults => "Faults",
+            Group::Key => "Key",
+        }
+    }
+}
+
+/// What kind of control edits a key; the codec still validates whatever it produces.
+#[derive(Clone, Copy)]
+pub enum Input {
+    Choice(fn() -> Vec<&'static str>),
+    Number {
+        lo: u32,
+        hi: u32,
+    },
+    Probability,
+    /// Free text in the codec's syntax, with examples to pick from.
+    Text {
+        examples: &'static [&'static str],
+    },
+    Toggle,
+}
+
 /// One scenario key: its name, what it does, what it allows, and how to read and write it.
 pub struct KeySpec {
     pub name: &'static str,
+    pub group: Group,
+    pub input: Input,
     pub help: &'static str,
     pub allowed: fn() -> String,
     get: fn(&Scenario) -> String,
@@ -434,6 +486,10 @@ fn choice_name<T: Choice>(value: T) -> String {
     found.map(|(name, _)| *name).unwrap_or("?").to_string()
 }
 
+fn choice_names<T: Choice>() -> Vec<&'static str> {
+    T::CHOICES.iter().map(|(name, _)| *name).collect()
+}
+
 fn choice_allowed<T: Choice>() -> String {
     let names: Vec<&str> = T::CHOICES.iter().map(|(name, _)| *name).collect();
     format!("one of {}", names.join("|"))
@@ -568,9 +624,11 @@ fn range_allowed((lo, hi): (u32, u32)) -> String {
 }
 
 macro_rules! key {
-    ($name:literal, $help:literal, $allowed:expr, |$s:ident| $get:expr, |$t:ident, $v:ident| $set:expr) => {
+    ($name:literal, $group:ident, $input:expr, $help:literal, $allowed:expr, |$s:ident| $get:expr, |$t:ident, $v:ident| $set:expr) => {
         KeySpec {
             name: $name,
+            group: Group::$group,
+            input: $input,
             help: $help,
             allowed: $allowed,
             get: |$s: &Scenario| $get,
@@ -582,99 +640,123 @@ macro_rules! key {
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
 static KEYS: [KeySpec; 24] = [
-    key!("seed", "Seed for every random choice: the same seed gives the same run.",
+    key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
+        "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
         |s| s.seed.to_string(),
         |s, v| { s.seed = parse_u64(v, || "a whole number 0..=18446744073709551615".into())?; Ok(()) }),
-    key!("orders", "How many business operations the clients send, each with its own case_id/work_id.",
+    key!("orders", Client, Input::Number { lo: bounds::ORDERS.0, hi: bounds::ORDERS.1 },
+        "How many business operations the clients send, each with its own case_id/work_id.",
         || range_allowed(bounds::ORDERS),
         |s| s.orders.to_string(),
         |s, v| { s.orders = parse_u32_in(v, bounds::ORDERS)?; Ok(()) }),
-    key!("clients", "How many client pods share the orders (round robin); each works through its share in turn.",
+    key!("clients", Client, Input::Number { lo: bounds::CLIENTS.0, hi: bounds::CLIENTS.1 },
+        "How many client pods share the orders (round robin); each works through its share in turn.",
         || range_allowed(bounds::CLIENTS),
         |s| s.clients.to_string(),
         |s, v| { s.clients = parse_u32_in(v, bounds::CLIENTS)?; Ok(()) }),
-    key!("op", "charge adds money again on every repeat; set writes a value, so a repeat changes nothing.",
+    key!("op", Client, Input::Choice(choice_names::<Op>),
+        "charge adds money again on every repeat; set writes a value, so a repeat changes nothing.",
         choice_allowed::<Op>,
         |s| choice_name(s.op),
         |s, v| { s.op = parse_choice(v)?; Ok(()) }),
-    key!("key", "How the client makes the idempotency key: the business key, or one of the wrong ones.",
+    key!("key", Key, Input::Choice(choice_names::<KeyStrategy>),
+        "How the client makes the idempotency key: the business key, or one of the wrong ones.",
         choice_allowed::<KeyStrategy>,
         |s| choice_name(s.key),
         |s, v| { s.key = parse_choice(v)?; Ok(()) }),
-    key!("dedup", "How the API spots a repeat: not at all, check-then-insert, or an atomic claim with the effect.",
+    key!("dedup", Server, Input::Choice(choice_names::<Dedup>),
+        "How the API spots a repeat: not at all, check-then-insert, or an atomic claim with the effect.",
         choice_allowed::<Dedup>,
         |s| choice_name(s.dedup),
         |s, v| { s.dedup = parse_choice(v)?; Ok(()) }),
-    key!("store", "Where the key records live: API memory, the ledger pod's own disk, or a durable database.",
+    key!("store", Server, Input::Choice(choice_names::<Store>),
+        "Where the key records live: API memory, the ledger pod's own disk, or a durable database.",
         choice_allowed::<Store>,
         |s| choice_name(s.store),
         |s, v| { s.store = parse_choice(v)?; Ok(()) }),
-    key!("timeout_ms", "How long a client waits for each attempt's response before it gives up on it.",
+    key!("timeout_ms", Client, Input::Number { lo: bounds::TIMEOUT_MS.0, hi: bounds::TIMEOUT_MS.1 },
+        "How long a client waits for each attempt's response before it gives up on it.",
         || range_allowed(bounds::TIMEOUT_MS),
         |s| s.timeout_ms.to_string(),
         |s, v| { s.timeout_ms = parse_u32_in(v, bounds::TIMEOUT_MS)?; Ok(()) }),
-    key!("retries", "How many times a client retries an order after the first attempt.",
+    key!("retries", Client, Input::Number { lo: bounds::RETRIES.0, hi: bounds::RETRIES.1 },
+        "How many times a client retries an order after the first attempt.",
         || range_allowed(bounds::RETRIES),
         |s| s.retries.to_string(),
         |s, v| { s.retries = parse_u32_in(v, bounds::RETRIES)?; Ok(()) }),
-    key!("backoff_ms", "Base wait before a retry; it doubles per retry (up to 1024x) plus seeded jitter of up to half.",
+    key!("backoff_ms", Client, Input::Number { lo: bounds::BACKOFF_MS.0, hi: bounds::BACKOFF_MS.1 },
+        "Base wait before a retry; it doubles per retry (up to 1024x) plus seeded jitter of up to half.",
         || range_allowed(bounds::BACKOFF_MS),
         |s| s.backoff_ms.to_string(),
         |s, v| { s.backoff_ms = parse_u32_in(v, bounds::BACKOFF_MS)?; Ok(()) }),
-    key!("latency_ms", "One-way delay of every network hop, drawn uniformly from lo..hi.",
+    key!("latency_ms", Network, Input::Text { examples: &["5..20", "1..5", "10"] },
+        "One-way delay of every network hop, drawn uniformly from lo..hi.",
         || format!("a range lo..hi within {}..={}", bounds::LATENCY_MS.0, bounds::LATENCY_MS.1),
         |s| format_range(s.latency_ms),
         |s, v| { s.latency_ms = parse_range(v, bounds::LATENCY_MS)?; Ok(()) }),
-    key!("provider_ms", "How long the payment service works on one charge, drawn uniformly from lo..hi.",
+    key!("provider_ms", Network, Input::Text { examples: &["20..60", "5..10", "100..300"] },
+        "How long the payment service works on one charge, drawn uniformly from lo..hi.",
         || format!("a range lo..hi within {}..={}", bounds::PROVIDER_MS.0, bounds::PROVIDER_MS.1),
         |s| format_range(s.provider_ms),
         |s, v| { s.provider_ms = parse_range(v, bounds::PROVIDER_MS)?; Ok(()) }),
-    key!("loss_req", "Chance that a request from a client to the API is lost.",
+    key!("loss_req", Network, Input::Probability,
+        "Chance that a request from a client to the API is lost.",
         || "a probability 0..=1 with at most 6 decimals".into(),
         |s| format_ppm(s.loss_req),
         |s, v| { s.loss_req = parse_ppm(v)?; Ok(()) }),
-    key!("loss_resp", "Chance that a response from the API to a client is lost.",
+    key!("loss_resp", Network, Input::Probability,
+        "Chance that a response from the API to a client is lost.",
         || "a probability 0..=1 with at most 6 decimals".into(),
         |s| format_ppm(s.loss_resp),
         |s, v| { s.loss_resp = parse_ppm(v)?; Ok(()) }),
-    key!("partition", "A one-way partition: responses from the API to clients are dropped during lo..hi ms.",
+    key!("partition", Network, Input::Text { examples: &["none", "0..400", "100..300"] },
+        "A one-way partition: responses from the API to clients are dropped during lo..hi ms.",
         || format!("a range lo..hi within {}..={}, or none", bounds::WINDOW_MS.0, bounds::WINDOW_MS.1),
         |s| format_opt(s.partition, format_range),
         |s, v| { s.partition = parse_opt_range(v, bounds::WINDOW_MS)?; Ok(()) }),
-    key!("crash", "Crash the API once, at a time or right after a handler step; it restarts restart_ms later.",
+    key!("crash", Faults, Input::Text { examples: &["none", "api@after-effect", "api@after-commit", "api@after-claim", "api@250"] },
+        "Crash the API once, at a time or right after a handler step; it restarts restart_ms later.",
         crash_allowed,
         |s| format_crash(s.crash),
         |s, v| { s.crash = parse_crash(v)?; Ok(()) }),
-    key!("restart_ms", "How long the crashed API stays down before it restarts.",
+    key!("restart_ms", Faults, Input::Number { lo: bounds::RESTART_MS.0, hi: bounds::RESTART_MS.1 },
+        "How long the crashed API stays down before it restarts.",
         || range_allowed(bounds::RESTART_MS),
         |s| s.restart_ms.to_string(),
         |s, v| { s.restart_ms = parse_u32_in(v, bounds::RESTART_MS)?; Ok(()) }),
-    key!("replace_db_ms", "Replace the ledger pod at this time: open transactions abort, and a pod store loses everything.",
+    key!("replace_db_ms", Faults, Input::Text { examples: &["none", "350"] },
+        "Replace the ledger pod at this time: open transactions abort, and a pod store loses everything.",
         || format!("{}, or none", range_allowed(bounds::FAULT_MS)),
         |s| format_opt(s.replace_db_ms, |ms| ms.to_string()),
         |s, v| { s.replace_db_ms = parse_opt_u32_in(v, bounds::FAULT_MS)?; Ok(()) }),
-    key!("rerun_ms", "An operator reruns the job at this time: a new pod with a new UID sends the same orders again.",
+    key!("rerun_ms", Faults, Input::Text { examples: &["none", "400"] },
+        "An operator reruns the job at this time: a new pod with a new UID sends the same orders again.",
         || format!("{}, or none", range_allowed(bounds::FAULT_MS)),
         |s| format_opt(s.rerun_ms, |ms| ms.to_string()),
         |s, v| { s.rerun_ms = parse_opt_u32_in(v, bounds::FAULT_MS)?; Ok(()) }),
-    key!("provider", "Whether the payment service honours the idempotency key the API forwards to it.",
+    key!("provider", Server, Input::Choice(choice_names::<Provider>),
+        "Whether the payment service honours the idempotency key the API forwards to it.",
         choice_allowed::<Provider>,
         |s| choice_name(s.provider),
         |s, v| { s.provider = parse_choice(v)?; Ok(()) }),
-    key!("retention_ms", "How long a completed key is remembered (by the API's store and by a keyed provider).",
+    key!("retention_ms", Server, Input::Number { lo: bounds::RETENTION_MS.0, hi: bounds::RETENTION_MS.1 },
+        "How long a completed key is remembered (by the API's store and by a keyed provider).",
         || range_allowed(bounds::RETENTION_MS),
         |s| s.retention_ms.to_string(),
         |s, v| { s.retention_ms = parse_u32_in(v, bounds::RETENTION_MS)?; Ok(()) }),
-    key!("body_change", "Retries carry a different body under the same key (a different amount or value).",
+    key!("body_change", Key, Input::Toggle,
+        "Retries carry a different body under the same key (a different amount or value).",
         || "1 or 0".into(),
         |s| if s.body_change { "1".into() } else { "0".into() },
         |s, v| { s.body_change = parse_bool(v)?; Ok(()) }),
-    key!("order", "The order in which an atomic handler runs its six steps (for the ordering exercise).",
+    key!("order", Server, Input::Text { examples: &["123456", "143256", "132456"] },
+        "The order in which an atomic handler runs its six steps (for the ordering exercise).",
         order_allowed,
         |s| format_order(s.order),
         |s, v| { s.order = parse_order(v)?; Ok(()) }),
-    key!("events_max", "The event cap: a run that reaches it stops and says so.",
+    key!("events_max", Run, Input::Number { lo: bounds::EVENTS_MAX.0, hi: bounds::EVENTS_MAX.1 },
+        "The event cap: a run that reaches it stops and says so.",
         || range_allowed(bounds::EVENTS_MAX),
         |s| s.events_max.to_string(),
         |s, v| { s.events_max = parse_u32_in(v, bounds::EVENTS_MAX)?; Ok(()) }),
