@@ -6,6 +6,7 @@
 //! no DOM, and one seed drives every random choice.
 
 pub mod metrics;
+pub mod page;
 pub mod scenario;
 pub mod sim;
 pub mod sweep;

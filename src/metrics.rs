@@ -53,11 +53,21 @@ struct OrderFold {
 
 impl Metrics {
     pub fn of(trace: &Trace) -> Metrics {
+        Metrics::of_prefix(trace, trace.events.len())
+    }
+
+    /// The counts as they stand after the first `count` events: what the page shows at its
+    /// playback cursor.
+    pub fn of_prefix(trace: &Trace, count: usize) -> Metrics {
+        let events = &trace.events[..count.min(trace.events.len())];
         let mut fold = Fold::default();
-        for event in &trace.events {
+        for event in events {
             fold.event(event);
         }
-        fold.finish(trace)
+        let mut metrics = fold.finish();
+        metrics.events = events.len() as u32;
+        metrics.truncated = trace.truncated && events.len() == trace.events.len();
+        metrics
     }
 }
 
@@ -159,7 +169,7 @@ impl Fold {
         }
     }
 
-    fn finish(mut self, trace: &Trace) -> Metrics {
+    fn finish(mut self) -> Metrics {
         let mut m = self.metrics;
         for order in self.orders.iter().filter(|order| order.started) {
             m.orders += 1;
@@ -184,8 +194,6 @@ impl Fold {
         m.unrecorded = (self.charges.iter())
             .filter(|number| self.ledger_committed.binary_search(number).is_err())
             .count() as u32;
-        m.events = trace.events.len() as u32;
-        m.truncated = trace.truncated;
         m
     }
 }

@@ -354,7 +354,8 @@ fn hex_pair(pair: &[u8]) -> Option<u8> {
     u8::from_str_radix(text, 16).ok()
 }
 
-fn percent_encode(text: &str) -> String {
+/// Percent-encodes a query value, keeping the characters the codec's own values use.
+pub fn percent_encode(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for byte in text.bytes() {
         if byte.is_ascii_alphanumeric() || b"-_.~,@".contains(&byte) {

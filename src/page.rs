@@ -1,0 +1,207 @@
+//! The page's whole state as a permalink: the scenario, the compare configuration, the cursor
+//! and the view options. Pure, so the round trip is tested natively; the web layer only reads
+//! and writes `location`.
+//!
+//! The scenario keys go through the scenario codec as they are. The page's own keys are:
+//! - `compare=KEYS`: configuration B, as keys applied over A (`compare=dedup%3Datomic`);
+//! - `cursor=N`: the playback cursor, an event index of A (absent means "the end");
+//! - `embed=1`: the compact view for iframes; `controls=a,b,c`: the only editable controls;
+//! - `tab=events|tables|sweep|lessons`, `speed=N` (events per second), `zoom=T0..T1` (ms).
+
+use crate::scenario::codec::{self, CodecError, Problem};
+use crate::scenario::{decode_lenient, encode, Scenario};
+
+/// Playback speeds offered, in events per second.
+pub const SPEEDS: [u32; 5] = [2, 5, 10, 25, 100];
+pub const TABS: [&str; 4] = ["events", "tables", "sweep", "lessons"];
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageState {
+    pub scenario: Scenario,
+    /// Keys over A that make configuration B, in the codec's syntax; empty when not comparing.
+    pub compare: Option<String>,
+    pub cursor: Option<u32>,
+    pub embed: bool,
+    /// The controls left editable in an embed; `None` means all of them.
+    pub controls: Option<Vec<String>>,
+    pub tab: String,
+    pub speed: u32,
+    /// The visible time window in milliseconds, when zoomed.
+    pub zoom: Option<(u32, u32)>,
+    /// View keys this page does not know but should keep (lessons, quiz), verbatim.
+    pub extra: Vec<(String, String)>,
+}
+
+impl Default for PageState {
+    fn default() -> Self {
+        PageState {
+            scenario: Scenario::default(),
+            compare: None,
+            cursor: None,
+            embed: false,
+            controls: None,
+            tab: TABS[0].into(),
+            speed: 10,
+            zoom: None,
+            extra: Vec::new(),
+        }
+    }
+}
+
+impl PageState {
+    /// Reads a page query. Bad keys are reported and skipped; everything else still loads.
+    pub fn from_query(query: &str) -> (PageState, Vec<CodecError>) {
+        let (decoded, mut errors) = decode_lenient(query);
+        let mut page = PageState {
+            scenario: decoded.scenario,
+            ..PageState::default()
+        };
+        for (key, value) in decoded.view {
+            if let Err(problem) = page.set_view_key(&key, &value) {
+                errors.push(CodecError {
+                    key,
+                    value: short(&value),
+                    problem,
+                });
+            }
+        }
+        if let Some(compare) = &page.compare {
+            if let Err(mut compare_errors) = page.compare_errors(compare) {
+                errors.append(&mut compare_errors);
+                page.compare = None;
+            }
+        }
+        (page, errors)
+    }
+
+    fn set_view_key(&mut self, key: &str, value: &str) -> Result<(), Problem> {
+        let malformed = |allowed: &str| Problem::Malformed {
+            allowed: allowed.into(),
+        };
+        match key {
+            "compare" => self.compare = Some(value.to_string()),
+            "cursor" => {
+                self.cursor = Some(
+                    value
+                        .parse()
+                        .map_err(|_| malformed("an event index, a whole number"))?,
+                )
+            }
+            "embed" => self.embed = matches!(value, "" | "1" | "true"),
+            "controls" => {
+                let names: Vec<String> = value
+                    .split(',')
+                    .filter(|n| !n.is_empty())
+                    .map(String::from)
+                    .collect();
+                let known = |name: &String| codec::key_names().any(|k| k == name);
+                if let Some(bad) = names.iter().find(|name| !known(name)) {
+                    let allowed = format!(
+                        "a comma-separated list of scenario keys; `{}` is not one",
+                        short(bad)
+                    );
+                    return Err(Problem::Malformed { allowed });
+                }
+                self.controls = Some(names);
+            }
+            "tab" if TABS.contains(&value) => self.tab = value.into(),
+            "tab" => return Err(malformed(&format!("one of {}", TABS.join("|")))),
+            "speed" => {
+                self.speed = parse_speed(value).ok_or_else(|| malformed(&speeds_allowed()))?
+            }
+            "zoom" => {
+                self.zoom = Some(
+                    parse_zoom(value).ok_or_else(|| malformed("T0..T1 in whole ms, T0 < T1"))?,
+                )
+            }
+            _ => self.extra.push((key.to_string(), value.to_string())),
+        }
+        Ok(())
+    }
+
+    /// The scenario of configuration B: A's scenario with the compare keys applied on top.
+    pub fn compare_scenario(&self) -> Option<Scenario> {
+        let compare = self.compare.as_ref()?;
+        let query = format!("{}&{compare}", encode(&self.scenario));
+        Some(decode_lenient(&query).0.scenario)
+    }
+
+    fn compare_errors(&self, compare: &str) -> Result<(), Vec<CodecError>> {
+        let query = format!("{}&{compare}", encode(&self.scenario));
+        let (_, errors) = decode_lenient(&query);
+        if errors.is_empty() {
+            return Ok(());
+        }
+        let errors = errors
+            .into_iter()
+            .map(|e| CodecError {
+                key: format!("compare: {}", e.key),
+                ..e
+            })
+            .collect();
+        Err(errors)
+    }
+
+    /// The permalink query: the canonical scenario, then the page keys that differ from the
+    /// defaults, in a fixed order.
+    pub fn to_query(&self) -> String {
+        let mut out = encode(&self.scenario);
+        let mut push = |key: &str, value: &str| {
+            out.push('&');
+            out.push_str(key);
+            out.push('=');
+            out.push_str(&codec::percent_encode(value));
+        };
+        if let Some(compare) = &self.compare {
+            push("compare", compare);
+        }
+        if let Some(cursor) = self.cursor {
+            push("cursor", &cursor.to_string());
+        }
+        if self.embed {
+            push("embed", "1");
+        }
+        if let Some(controls) = &self.controls {
+            push("controls", &controls.join(","));
+        }
+        if self.tab != TABS[0] {
+            push("tab", &self.tab);
+        }
+        if self.speed != PageState::default().speed {
+            push("speed", &self.speed.to_string());
+        }
+        if let Some((t0, t1)) = self.zoom {
+            push("zoom", &format!("{t0}..{t1}"));
+        }
+        for (key, value) in &self.extra {
+            push(key, value);
+        }
+        out
+    }
+
+    /// Whether a control may be edited: all of them, unless an embed lists the open ones.
+    pub fn control_open(&self, key: &str) -> bool {
+        self.controls
+            .as_ref()
+            .is_none_or(|open| open.iter().any(|k| k == key))
+    }
+}
+
+fn parse_speed(value: &str) -> Option<u32> {
+    value.parse().ok().filter(|speed| SPEEDS.contains(speed))
+}
+
+fn speeds_allowed() -> String {
+    let speeds: Vec<String> = SPEEDS.iter().map(|s| s.to_string()).collect();
+    format!("one of {} (events per second)", speeds.join("|"))
+}
+
+fn parse_zoom(value: &str) -> Option<(u32, u32)> {
+    let (a, b) = value.split_once("..")?;
+    let (t0, t1) = (a.parse().ok()?, b.parse().ok()?);
+    (t0 < t1).then_some((t0, t1))
+}
+
+fn short(text: &str) -> String {
+    text.chars().take(40).collect()
+}

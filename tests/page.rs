@@ -1,0 +1,36 @@
+//! The permalink: the page's whole state survives a trip through its URL.
+
+use idemlab::page::PageState;
+use idemlab::scenario::Dedup;
+
+#[test]
+fn a_permalink_round_trips_the_whole_state() {
+    let query = "seed=7&preset=race&compare=dedup%3Datomic&cursor=12&embed=1&controls=dedup,store&tab=sweep&speed=25&zoom=10..90&lesson=a3";
+    let (page, errors) = PageState::from_query(query);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(page.to_query(), query);
+    assert_eq!(page.compare_scenario().unwrap().dedup, Dedup::Atomic);
+    assert!(page.control_open("dedup") && !page.control_open("seed"));
+}
+
+#[test]
+fn bad_page_keys_are_reported_and_the_rest_still_loads() {
+    let (page, errors) = PageState::from_query(
+        "seed=9&cursor=abc&tab=nope&compare=dedup%3Dmaybe&controls=dedup,<b>&retries=99",
+    );
+    let keys: Vec<&str> = errors.iter().map(|e| e.key.as_str()).collect();
+    assert_eq!(
+        keys,
+        ["retries", "cursor", "tab", "controls", "compare: dedup"]
+    );
+    assert_eq!(page.scenario.seed, 9);
+    assert_eq!(page.compare, None);
+    assert_eq!(page.to_query(), "seed=9");
+}
+
+#[test]
+fn the_cli_reads_a_page_url_as_its_scenario() {
+    let url = "http://127.0.0.1:8080/?seed=7&preset=race&compare=dedup%3Datomic&cursor=12";
+    let cli = idemlab::scenario::decode(url).unwrap().scenario;
+    assert_eq!(cli, PageState::from_query(url).0.scenario);
+}
