@@ -1,5 +1,5 @@
-//! The timeline view, natively: layouts of the presets say what the page claims, and culling
-//! agrees with a brute-force filter.
+//! The timeline view, natively: layouts of the presets say what the page claims, culling agrees
+//! with a brute-force filter, and the SVG export is well-formed XML.
 //!
 //! Every failure names the query (and seed) that reproduces it.
 
@@ -8,7 +8,7 @@ use idemlab::metrics::Metrics;
 use idemlab::scenario::{decode, presets::PRESETS};
 use idemlab::trace::{ClaimResult, DropCause, EventKind, Found, Trace};
 use idemlab::view::{
-    self, layout, ArrowEnd, Class, Mark, MarkKind, Span, Timeline, View, Viewport,
+    self, layout, ArrowEnd, Band, Class, Mark, MarkKind, Span, SvgOptions, Timeline, View, Viewport,
 };
 use rand::{Rng, SeedableRng};
 
@@ -310,6 +310,12 @@ fn a_truncated_run_still_lays_out() {
     let (trace, timeline) = run(query);
     assert!(trace.truncated && timeline.truncated(), "{query}");
     assert_eq!(marks_of(&timeline, Class::CapReached).len(), 1, "{query}");
+    let svg = view::svg(
+        &timeline,
+        &Viewport::fit(timeline.end_us(), 600),
+        &SvgOptions::default(),
+    );
+    xml::check(&svg).unwrap_or_else(|e| panic!("{query}: {e}"));
 }
 
 /// The brute-force answer `Timeline::visible` must equal.
@@ -433,6 +439,97 @@ fn zoom_keeps_the_time_under_the_pointer_and_pan_moves_by_pixels() {
 }
 
 #[test]
+fn svg_is_well_formed_with_titles_legend_and_event_links() {
+    for query in [
+        "seed=8&preset=race",
+        "seed=7&preset=outside-boundary",
+        "seed=7&preset=pod-rerun",
+    ] {
+        let (_, timeline) = run(query);
+        let viewport = Viewport::fit(timeline.end_us(), 1_000);
+        let options = SvgOptions {
+            title: format!("{query} <'\"&>"),
+            ..SvgOptions::default()
+        };
+        let svg = view::svg(&timeline, &viewport, &options);
+        xml::check(&svg).unwrap_or_else(|e| panic!("{query}: {e}\n{svg}"));
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(svg.contains("<title>seed="), "{query}");
+        assert!(
+            svg.contains("&lt;&apos;&quot;&amp;&gt;"),
+            "{query}: title escaped"
+        );
+        assert!(svg.contains("prefers-color-scheme: dark"), "{query}");
+        assert!(svg.contains("class=\"legend\""), "{query}");
+        let links = svg.matches(" data-event=\"").count();
+        assert_eq!(
+            links,
+            timeline.visible(&viewport).len(),
+            "{query}: one per mark"
+        );
+    }
+}
+
+#[test]
+fn svg_of_a_crowded_viewport_is_well_formed_and_bounded() {
+    let query = "seed=1&preset=lost-ack&orders=3000&events_max=1000000";
+    let (_, timeline) = run(query);
+    let svg = view::svg(
+        &timeline,
+        &Viewport::fit(timeline.end_us(), 1_000),
+        &SvgOptions::default(),
+    );
+    xml::check(&svg).unwrap_or_else(|e| panic!("{query}: {e}"));
+    assert!(
+        !svg.contains(" data-event=\""),
+        "{query}: density mode draws counts"
+    );
+    assert!(svg.len() < 2_000_000, "{query}: {} bytes", svg.len());
+}
+
+#[test]
+fn escape_covers_the_five_xml_characters() {
+    assert_eq!(
+        view::escape(r#"a&b<c>d"e'f"#),
+        "a&amp;b&lt;c&gt;d&quot;e&apos;f"
+    );
+    assert!(xml::check("<a b=\"&amp;\">&lt;</a>").is_ok());
+    assert!(
+        xml::check("<a>&</a>").is_err(),
+        "the checker catches a bare ampersand"
+    );
+    assert!(
+        xml::check("<a><b></a></b>").is_err(),
+        "the checker catches misnesting"
+    );
+}
+
+#[test]
+fn every_band_kind_has_a_class() {
+    for band in [
+        Band::ApiDown,
+        Band::LedgerReplaced { wiped: true },
+        Band::Rerun,
+        Band::CapReached,
+    ] {
+        let mark = Mark {
+            t0_us: 0,
+            t1_us: 0,
+            lane: 0,
+            kind: MarkKind::Band { band },
+            label: String::new(),
+            events: vec![0],
+            order: None,
+            attempt: None,
+        };
+        assert!(
+            idemlab::view::STYLE.contains(mark.class().name()),
+            "{band:?}"
+        );
+    }
+}
+
+#[test]
 fn layout_summary_of_one_raced_order() {
     let (_, timeline) = run("seed=8&preset=race&orders=1");
     expect![[r#"
@@ -473,4 +570,132 @@ fn layout_summary_of_one_raced_order() {
           182331   182331 0    order-ok "order 1 done: ok (200)" [41]
     "#]]
     .assert_eq(&timeline.summary());
+}
+
+/// A small XML well-formedness checker, written here rather than taken as a dependency: the
+/// export needs only elements, attributes, text, the five entities and numeric references,
+/// and this checks exactly those rules (plus one root and no duplicate attributes).
+mod xml {
+    pub fn check(doc: &str) -> Result<(), String> {
+        let mut stack: Vec<&str> = Vec::new();
+        let mut roots = 0;
+        let mut rest = doc
+            .strip_prefix("<?xml")
+            .map_or(doc, |r| r.split_once("?>").map_or("", |(_, after)| after));
+        while !rest.is_empty() {
+            let lt = rest.find('<').unwrap_or(rest.len());
+            let text = &rest[..lt];
+            check_text(text)?;
+            if stack.is_empty() && !text.trim().is_empty() {
+                return Err(format!("text outside the root: {text:?}"));
+            }
+            rest = &rest[lt..];
+            if rest.is_empty() {
+                break;
+            }
+            if let Some(after) = rest.strip_prefix("<!--") {
+                let (_, after) = after.split_once("-->").ok_or("unclosed comment")?;
+                rest = after;
+                continue;
+            }
+            let gt = rest.find('>').ok_or("unclosed tag")?;
+            let tag = &rest[1..gt];
+            rest = &rest[gt + 1..];
+            if let Some(name) = tag.strip_prefix('/') {
+                let open = stack.pop().ok_or(format!("</{name}> closes nothing"))?;
+                if open != name.trim_end() {
+                    return Err(format!("<{open}> closed by </{name}>"));
+                }
+                continue;
+            }
+            let (tag, empty) = match tag.strip_suffix('/') {
+                Some(tag) => (tag, true),
+                None => (tag, false),
+            };
+            let name = element(tag)?;
+            if stack.is_empty() {
+                roots += 1;
+            }
+            if !empty {
+                stack.push(name);
+            }
+        }
+        match (stack.last(), roots) {
+            (Some(open), _) => Err(format!("<{open}> never closed")),
+            (None, 1) => Ok(()),
+            (None, n) => Err(format!("{n} root elements")),
+        }
+    }
+
+    /// Checks a start tag's name and attributes; returns the name.
+    fn element(tag: &str) -> Result<&str, String> {
+        let name_end = tag.find(char::is_whitespace).unwrap_or(tag.len());
+        let name = &tag[..name_end];
+        check_name(name)?;
+        let mut rest = tag[name_end..].trim_start();
+        let mut seen: Vec<&str> = Vec::new();
+        while !rest.is_empty() {
+            let (attr, after) = rest
+                .split_once('=')
+                .ok_or(format!("bad attribute in <{tag}>"))?;
+            let attr = attr.trim();
+            check_name(attr)?;
+            if seen.contains(&attr) {
+                return Err(format!("duplicate attribute {attr} in <{name}>"));
+            }
+            seen.push(attr);
+            let after = after.trim_start();
+            let quote = after.chars().next().ok_or("attribute without value")?;
+            if quote != '"' && quote != '\'' {
+                return Err(format!("unquoted attribute {attr}"));
+            }
+            let (value, after) = after[1..].split_once(quote).ok_or("unclosed attribute")?;
+            if value.contains('<') {
+                return Err(format!("< in attribute {attr}"));
+            }
+            check_text(value)?;
+            if !after.is_empty() && !after.starts_with(char::is_whitespace) {
+                return Err(format!("no space after attribute {attr}"));
+            }
+            rest = after.trim_start();
+        }
+        Ok(name)
+    }
+
+    fn check_name(name: &str) -> Result<(), String> {
+        let mut chars = name.chars();
+        let first_ok = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == ':');
+        let rest_ok = chars.all(|c| c.is_ascii_alphanumeric() || "_:.-".contains(c));
+        if first_ok && rest_ok {
+            Ok(())
+        } else {
+            Err(format!("bad name {name:?}"))
+        }
+    }
+
+    /// Every `&` must start one of the five entities or a numeric reference.
+    fn check_text(text: &str) -> Result<(), String> {
+        let mut rest = text;
+        while let Some(amp) = rest.find('&') {
+            rest = &rest[amp + 1..];
+            let semi = rest.find(';').ok_or("& without ;")?;
+            let entity = &rest[..semi];
+            let named = ["amp", "lt", "gt", "quot", "apos"].contains(&entity);
+            let numeric = entity.strip_prefix("#x").map_or_else(
+                || {
+                    entity
+                        .strip_prefix('#')
+                        .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+                },
+                |h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()),
+            );
+            if !named && !numeric {
+                return Err(format!("bad entity &{entity};"));
+            }
+            rest = &rest[semi + 1..];
+        }
+        Ok(())
+    }
 }
