@@ -389,6 +389,20 @@ fn a_crowded_viewport_turns_into_per_column_counts() {
 }
 
 #[test]
+fn a_hundred_thousand_events_lay_out_and_pan() {
+    // The page's worst case; `cargo run --release --example view_bench` times this workload.
+    let query = "orders=5000&preset=lost-ack&events_max=1000000";
+    let (trace, timeline) = run(query);
+    assert!(
+        trace.events.len() > 90_000,
+        "{query}: {}",
+        trace.events.len()
+    );
+    let seen = view::pan_sweep(&timeline, 1_200, 2_000_000, 200);
+    assert!(seen > 0, "{query}");
+}
+
+#[test]
 fn ticks_fall_on_round_steps_inside_the_window() {
     for (t0_us, t1_us, width_px) in [
         (0, 182_331, 1_000),
