@@ -11,6 +11,7 @@ pub mod scenario;
 pub mod sim;
 pub mod sweep;
 pub mod trace;
+pub mod view;
 
 #[cfg(target_arch = "wasm32")]
 pub mod web;

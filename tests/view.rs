@@ -1,0 +1,715 @@
+//! The timeline view, natively: layouts of the presets say what the page claims, culling agrees
+//! with a brute-force filter, and the SVG export is well-formed XML.
+//!
+//! Every failure names the query (and seed) that reproduces it.
+
+use expect_test::expect;
+use idemlab::metrics::Metrics;
+use idemlab::scenario::{decode, presets::PRESETS};
+use idemlab::trace::{ClaimResult, DropCause, EventKind, Found, Trace};
+use idemlab::view::{
+    self, layout, ArrowEnd, Band, Class, Mark, MarkKind, Span, SvgOptions, Timeline, View, Viewport,
+};
+use rand::{Rng, SeedableRng};
+
+fn run(query: &str) -> (Trace, Timeline) {
+    let scenario = decode(query)
+        .unwrap_or_else(|e| panic!("{query}: {e:?}"))
+        .scenario;
+    let trace = idemlab::sim::run(&scenario);
+    let timeline = layout(&trace);
+    (trace, timeline)
+}
+
+/// Every preset over a few dozen seeds, plus the race with the atomic fix (blocked claims).
+fn sweep_queries() -> Vec<String> {
+    let mut queries = Vec::new();
+    for seed in 1..=40 {
+        for spec in &PRESETS {
+            queries.push(format!("seed={seed}&preset={}", spec.name));
+        }
+        queries.push(format!("seed={seed}&preset=race&dedup=atomic"));
+        queries.push(format!(
+            "seed={seed}&preset=naive-vs-atomic&op=set&body_change=true"
+        ));
+    }
+    queries
+}
+
+fn marks_of(timeline: &Timeline, class: Class) -> Vec<&Mark> {
+    (timeline.marks().iter())
+        .filter(|mark| mark.class() == class)
+        .collect()
+}
+
+#[test]
+fn naive_race_has_a_race_region_and_a_duplicate_charge() {
+    // Seed 8 is one where the first attempt is still charging when the retry reads the key.
+    let query = "seed=8&preset=race&dedup=naive";
+    let (trace, timeline) = run(query);
+    let races: Vec<&Mark> = marks_of(&timeline, Class::Race);
+    assert_eq!(races.len(), 1, "{query}");
+    let race = races[0];
+    for &ix in &race.events[..2] {
+        let kind = trace.events[ix as usize].kind;
+        let not_found = EventKind::Lookup {
+            found: Found::NotFound,
+        };
+        assert_eq!(
+            kind, not_found,
+            "{query}: a race starts at two not-found reads"
+        );
+    }
+    let MarkKind::Race { reqs, .. } = race.kind else {
+        unreachable!()
+    };
+    assert_ne!(reqs[0], reqs[1], "{query}: a race is between two requests");
+    let dups = marks_of(&timeline, Class::ChargeDuplicate);
+    assert_eq!(dups.len(), 1, "{query}");
+    assert!(dups[0].label.contains("charge 2 of 2"), "{}", dups[0].label);
+    assert!(
+        dups[0].t1_us <= race.t1_us,
+        "{query}: the region covers both charges"
+    );
+    let first = (timeline.marks().iter())
+        .find(|mark| mark.label.contains("charge 1 of 2"))
+        .expect("the first charge says it is one of two");
+    assert_eq!(first.class(), Class::Charge);
+}
+
+#[test]
+fn lost_ack_has_responses_dropped_by_the_partition() {
+    let query = "seed=7&preset=lost-ack";
+    let (_, timeline) = run(query);
+    let dropped: Vec<&Mark> = (timeline.marks().iter())
+        .filter(|mark| {
+            matches!(
+                mark.kind,
+                MarkKind::Arrow {
+                    end: ArrowEnd::Dropped {
+                        cause: DropCause::Partition,
+                        midway: true
+                    },
+                    ..
+                }
+            )
+        })
+        .collect();
+    assert!(!dropped.is_empty(), "{query}: no partition drops");
+    for mark in dropped {
+        assert_eq!(
+            mark.class(),
+            Class::Response,
+            "{query}: only responses are cut"
+        );
+    }
+}
+
+#[test]
+fn outside_boundary_has_an_api_down_band() {
+    let query = "seed=7&preset=outside-boundary";
+    let (trace, timeline) = run(query);
+    let bands = marks_of(&timeline, Class::ApiDown);
+    assert_eq!(bands.len(), 1, "{query}");
+    let band = bands[0];
+    assert_eq!(Some(band.lane), timeline.lane_of(idemlab::trace::Node::Api));
+    assert_eq!(trace.events[band.events[0] as usize].kind, EventKind::Crash);
+    assert_eq!(
+        trace.events[band.events[1] as usize].kind,
+        EventKind::Restart
+    );
+    assert!(
+        band.t1_us > band.t0_us,
+        "{query}: the API is down for restart_ms"
+    );
+}
+
+#[test]
+fn atomic_race_draws_a_blocked_wait_until_the_unique_violation() {
+    let query = "seed=8&preset=race&dedup=atomic";
+    let (trace, timeline) = run(query);
+    let waits = marks_of(&timeline, Class::Blocked);
+    assert!(!waits.is_empty(), "{query}: no blocked wait");
+    for wait in waits {
+        let [start, end] = [wait.events[0], wait.events[1]].map(|i| trace.events[i as usize]);
+        let blocked = EventKind::Claim {
+            result: ClaimResult::Blocked,
+        };
+        assert_eq!(start.kind, blocked, "{query}");
+        assert_eq!(
+            start.req, end.req,
+            "{query}: a wait ends for the request that waited"
+        );
+        assert!(matches!(
+            wait.kind,
+            MarkKind::Span {
+                span: Span::Blocked
+            }
+        ));
+    }
+    assert_eq!(
+        timeline.duplicates(),
+        0,
+        "{query}: the claim stops the duplicate"
+    );
+}
+
+#[test]
+fn reruns_and_replacements_are_bands() {
+    let (_, timeline) = run("seed=7&preset=ledger-replaced");
+    let replaced = marks_of(&timeline, Class::LedgerReplaced);
+    assert_eq!(replaced.len(), 1);
+    assert_eq!(
+        replaced[0].t0_us, replaced[0].t1_us,
+        "a replacement is an instant"
+    );
+    let db = timeline.lane_of(idemlab::trace::Node::Db);
+    assert_eq!(Some(replaced[0].lane), db);
+    let reruns = marks_of(&timeline, Class::Rerun);
+    assert_eq!(reruns.len(), 1);
+    let lane = &timeline.lanes()[usize::from(reruns[0].lane)];
+    assert!(
+        lane.rerun && lane.label.ends_with("(rerun)"),
+        "{}",
+        lane.label
+    );
+}
+
+#[test]
+fn conflicts_and_mismatches_show_their_status() {
+    let cases = [
+        // A claim committed outside the transaction is visible: the retry's lookup gets 409.
+        (
+            "seed=1&preset=race&dedup=atomic&order=claim,begin,lookup,effect,commit,respond",
+            Class::ReplyConflict,
+            "409 in progress",
+        ),
+        // A retry whose body changed under the same key gets 422.
+        (
+            "seed=1&preset=lost-ack&dedup=atomic&body_change=true",
+            Class::ReplyError,
+            "422 body mismatch",
+        ),
+    ];
+    for (query, class, label) in cases {
+        let (_, timeline) = run(query);
+        let replies = marks_of(&timeline, class);
+        assert!(replies.iter().any(|m| m.label == label), "{query}: {label}");
+        let status = &label[..3];
+        let arrow = (timeline.marks().iter())
+            .find(|m| m.class() == Class::Response && m.label.starts_with(status));
+        assert!(arrow.is_some(), "{query}: the response arrow says {status}");
+    }
+}
+
+#[test]
+fn view_counts_match_metrics_over_presets_and_seeds() {
+    for query in sweep_queries() {
+        let (trace, timeline) = run(&query);
+        let metrics = Metrics::of(&trace);
+        assert_eq!(timeline.races(), metrics.races, "{query}: races");
+        assert_eq!(
+            timeline.duplicates(),
+            metrics.duplicates,
+            "{query}: duplicates"
+        );
+    }
+}
+
+#[test]
+fn every_send_has_exactly_one_arrow_and_no_arrow_runs_backwards() {
+    for query in sweep_queries() {
+        let (trace, timeline) = run(&query);
+        let mut arrows_by_send = vec![0u32; trace.events.len()];
+        for mark in timeline.marks() {
+            let MarkKind::Arrow { msg, end, .. } = mark.kind else {
+                continue;
+            };
+            assert!(
+                mark.t1_us >= mark.t0_us,
+                "{query}: arrow m{msg} ends before it starts"
+            );
+            let send = trace.events[mark.events[0] as usize];
+            assert!(
+                matches!(send.kind, EventKind::Send { msg: m, .. } if m == msg),
+                "{query}: arrow m{msg} starts at its send"
+            );
+            arrows_by_send[mark.events[0] as usize] += 1;
+            if end == ArrowEnd::InFlight {
+                continue;
+            }
+            let last = trace.events[mark.events[1] as usize];
+            let ends = matches!(last.kind,
+                EventKind::Deliver { msg: m } | EventKind::Drop { msg: m, .. } if m == msg);
+            assert!(ends, "{query}: arrow m{msg} ends at its delivery or drop");
+            assert_eq!(last.time_us, mark.t1_us, "{query}: m{msg}");
+        }
+        for (ix, event) in trace.events.iter().enumerate() {
+            let is_send = matches!(event.kind, EventKind::Send { .. });
+            assert_eq!(
+                arrows_by_send[ix],
+                u32::from(is_send),
+                "{query}: event {ix}"
+            );
+        }
+    }
+}
+
+#[test]
+fn marks_are_sorted_and_point_at_real_events() {
+    for query in sweep_queries() {
+        let (trace, timeline) = run(&query);
+        let lanes = timeline.lanes().len();
+        assert_eq!(lanes, trace.pods.len() + 3, "{query}");
+        for pair in timeline.marks().windows(2) {
+            assert!(
+                pair[0].t0_us <= pair[1].t0_us,
+                "{query}: marks sorted by start"
+            );
+        }
+        for mark in timeline.marks() {
+            assert!(
+                mark.t0_us <= mark.t1_us && mark.t1_us <= timeline.end_us(),
+                "{query}"
+            );
+            assert!(usize::from(mark.lane) < lanes, "{query}");
+            let first = trace.events[mark.event() as usize];
+            assert_eq!(first.time_us, mark.t0_us, "{query}: {}", mark.label);
+            assert!(mark
+                .events
+                .iter()
+                .all(|&e| (e as usize) < trace.events.len()));
+        }
+    }
+}
+
+#[test]
+fn every_transaction_is_a_span_that_ends_at_its_commit_or_rollback() {
+    for query in sweep_queries() {
+        let (trace, timeline) = run(&query);
+        let begins = (trace.events.iter())
+            .filter(|e| matches!(e.kind, EventKind::TxBegin { .. }))
+            .count();
+        let spans = (timeline.marks().iter())
+            .filter(|m| {
+                matches!(
+                    m.kind,
+                    MarkKind::Span {
+                        span: Span::Txn { .. }
+                    }
+                )
+            })
+            .count();
+        assert_eq!(begins, spans, "{query}");
+    }
+}
+
+#[test]
+fn a_truncated_run_still_lays_out() {
+    let query = "seed=3&preset=lost-ack&events_max=100";
+    let (trace, timeline) = run(query);
+    assert!(trace.truncated && timeline.truncated(), "{query}");
+    assert_eq!(marks_of(&timeline, Class::CapReached).len(), 1, "{query}");
+    let svg = view::svg(
+        &timeline,
+        &Viewport::fit(timeline.end_us(), 600),
+        &SvgOptions::default(),
+    );
+    xml::check(&svg).unwrap_or_else(|e| panic!("{query}: {e}"));
+}
+
+/// The brute-force answer `Timeline::visible` must equal.
+fn overlapping(timeline: &Timeline, viewport: &Viewport) -> Vec<u32> {
+    (timeline.marks().iter().enumerate())
+        .filter(|(_, m)| m.t0_us <= viewport.t1_us() && m.t1_us >= viewport.t0_us())
+        .map(|(ix, _)| ix as u32)
+        .collect()
+}
+
+#[test]
+fn culling_equals_a_brute_force_filter_on_random_viewports() {
+    let queries = [
+        "seed=8&preset=race",
+        "seed=7&preset=outside-boundary",
+        "seed=5&preset=key-expiry",
+        "seed=2&preset=naive-vs-atomic&orders=300&clients=4",
+        "seed=4&preset=lost-ack&orders=500&events_max=5000",
+    ];
+    for query in queries {
+        let (_, timeline) = run(query);
+        for seed in 0..300u64 {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+            let end_us = timeline.end_us() + 1_000;
+            let t0_us = rng.random_range(0..end_us);
+            let span_us = rng.random_range(1..=end_us);
+            let viewport = Viewport::new(t0_us, t0_us + span_us, rng.random_range(1..2_000));
+            let fast = timeline.visible(&viewport);
+            let slow = overlapping(&timeline, &viewport);
+            assert_eq!(fast, slow, "{query} seed {seed}: {viewport:?}");
+        }
+    }
+}
+
+#[test]
+fn a_crowded_viewport_turns_into_per_column_counts() {
+    let query = "seed=1&preset=naive-vs-atomic&orders=2000&clients=4&events_max=1000000";
+    let (trace, timeline) = run(query);
+    let metrics = Metrics::of(&trace);
+    let viewport = Viewport::fit(timeline.end_us(), 800);
+    let View::Density(density) = timeline.view(&viewport) else {
+        panic!(
+            "{query}: {} marks in 800 px should aggregate",
+            timeline.marks().len()
+        );
+    };
+    let counted: u32 = density.counts.iter().sum::<u32>()
+        + density.races.iter().sum::<u32>()
+        + density.bands.len() as u32;
+    assert_eq!(
+        counted, density.marks,
+        "{query}: every visible mark counted once"
+    );
+    assert_eq!(
+        density.marks as usize,
+        timeline.marks().len(),
+        "{query}: fit shows all"
+    );
+    assert_eq!(density.races.iter().sum::<u32>(), metrics.races, "{query}");
+    assert_eq!(
+        density.duplicates.iter().sum::<u32>(),
+        metrics.duplicates,
+        "{query}"
+    );
+    // Zoomed in to a few orders, the same timeline lists marks again.
+    let narrow = Viewport::new(timeline.end_us() / 2, timeline.end_us() / 2 + 100_000, 800);
+    assert!(
+        matches!(timeline.view(&narrow), View::Marks { .. }),
+        "{query}"
+    );
+}
+
+#[test]
+fn a_hundred_thousand_events_lay_out_and_pan() {
+    // The page's worst case; `cargo run --release --example view_bench` times this workload.
+    let query = "orders=5000&preset=lost-ack&events_max=1000000";
+    let (trace, timeline) = run(query);
+    assert!(
+        trace.events.len() > 90_000,
+        "{query}: {}",
+        trace.events.len()
+    );
+    let seen = view::pan_sweep(&timeline, 1_200, 2_000_000, 200);
+    assert!(seen > 0, "{query}");
+}
+
+#[test]
+fn ticks_fall_on_round_steps_inside_the_window() {
+    for (t0_us, t1_us, width_px) in [
+        (0, 182_331, 1_000),
+        (12_345, 12_400, 300),
+        (0, 3_600_000_000, 1_200),
+        (999, 1_000_000_999, 97),
+    ] {
+        let viewport = Viewport::new(t0_us, t1_us, width_px);
+        let ticks = viewport.ticks(80);
+        assert!(!ticks.is_empty(), "{viewport:?}");
+        let step_us = view::tick_step_us(viewport.span_us(), width_px, 80);
+        let mantissa = step_us / 10u64.pow(step_us.ilog10());
+        assert!(
+            [1, 2, 5].contains(&mantissa),
+            "{viewport:?}: step {step_us}"
+        );
+        for pair in ticks.windows(2) {
+            assert_eq!(pair[1].time_us - pair[0].time_us, step_us);
+            assert!(pair[1].x_px - pair[0].x_px >= 79.9, "{viewport:?}");
+        }
+        for tick in &ticks {
+            assert!(
+                (t0_us..=viewport.t1_us()).contains(&tick.time_us),
+                "{viewport:?}"
+            );
+            assert_eq!(tick.time_us % step_us, 0);
+        }
+    }
+    let ticks = Viewport::new(0, 1_000, 1_000).ticks(80);
+    let labels: Vec<&str> = ticks.iter().map(|t| t.label.as_str()).collect();
+    assert_eq!(labels[..3], ["0 ms", "0.1 ms", "0.2 ms"]);
+}
+
+#[test]
+fn zoom_keeps_the_time_under_the_pointer_and_pan_moves_by_pixels() {
+    let viewport = Viewport::new(10_000, 110_000, 1_000);
+    let anchor_us = viewport.time_us_at(250.0);
+    let zoomed = viewport.zoom(4.0, 250.0);
+    assert_eq!(zoomed.span_us(), 25_000);
+    assert_eq!(zoomed.time_us_at(250.0), anchor_us);
+    assert_eq!(zoomed.zoom(0.25, 250.0), viewport);
+    let panned = viewport.pan(100.0);
+    assert_eq!(panned.t0_us(), 20_000);
+    assert_eq!(panned.pan(-100.0), viewport);
+    assert_eq!(viewport.pan(-1e9).t0_us(), 0, "pan stops at 0");
+    assert!(viewport.zoom(1e12, 0.0).span_us() >= view::SPAN_US_MIN);
+    assert_eq!(Viewport::new(0, 500, 100).clamp_to(200).span_us(), 200);
+}
+
+#[test]
+fn svg_is_well_formed_with_titles_legend_and_event_links() {
+    for query in [
+        "seed=8&preset=race",
+        "seed=7&preset=outside-boundary",
+        "seed=7&preset=pod-rerun",
+    ] {
+        let (_, timeline) = run(query);
+        let viewport = Viewport::fit(timeline.end_us(), 1_000);
+        let options = SvgOptions {
+            title: format!("{query} <'\"&>"),
+            ..SvgOptions::default()
+        };
+        let svg = view::svg(&timeline, &viewport, &options);
+        xml::check(&svg).unwrap_or_else(|e| panic!("{query}: {e}\n{svg}"));
+        assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+        assert!(svg.contains("<title>seed="), "{query}");
+        assert!(
+            svg.contains("&lt;&apos;&quot;&amp;&gt;"),
+            "{query}: title escaped"
+        );
+        assert!(svg.contains("prefers-color-scheme: dark"), "{query}");
+        assert!(svg.contains("class=\"legend\""), "{query}");
+        let links = svg.matches(" data-event=\"").count();
+        assert_eq!(
+            links,
+            timeline.visible(&viewport).len(),
+            "{query}: one per mark"
+        );
+    }
+}
+
+#[test]
+fn svg_of_a_crowded_viewport_is_well_formed_and_bounded() {
+    let query = "seed=1&preset=lost-ack&orders=3000&events_max=1000000";
+    let (_, timeline) = run(query);
+    let svg = view::svg(
+        &timeline,
+        &Viewport::fit(timeline.end_us(), 1_000),
+        &SvgOptions::default(),
+    );
+    xml::check(&svg).unwrap_or_else(|e| panic!("{query}: {e}"));
+    assert!(
+        !svg.contains(" data-event=\""),
+        "{query}: density mode draws counts"
+    );
+    assert!(svg.len() < 2_000_000, "{query}: {} bytes", svg.len());
+}
+
+#[test]
+fn escape_covers_the_five_xml_characters() {
+    assert_eq!(
+        view::escape(r#"a&b<c>d"e'f"#),
+        "a&amp;b&lt;c&gt;d&quot;e&apos;f"
+    );
+    assert!(xml::check("<a b=\"&amp;\">&lt;</a>").is_ok());
+    assert!(
+        xml::check("<a>&</a>").is_err(),
+        "the checker catches a bare ampersand"
+    );
+    assert!(
+        xml::check("<a><b></a></b>").is_err(),
+        "the checker catches misnesting"
+    );
+}
+
+#[test]
+fn every_band_kind_has_a_class() {
+    for band in [
+        Band::ApiDown,
+        Band::LedgerReplaced { wiped: true },
+        Band::Rerun,
+        Band::CapReached,
+    ] {
+        let mark = Mark {
+            t0_us: 0,
+            t1_us: 0,
+            lane: 0,
+            kind: MarkKind::Band { band },
+            label: String::new(),
+            events: vec![0],
+            order: None,
+            attempt: None,
+        };
+        assert!(
+            idemlab::view::STYLE.contains(mark.class().name()),
+            "{band:?}"
+        );
+    }
+}
+
+#[test]
+fn layout_summary_of_one_raced_order() {
+    let (_, timeline) = run("seed=8&preset=race&orders=1");
+    expect![[r#"
+        lanes: pod b55822d8 | API | payment service | database
+        end 182331 µs, 42 events, 33 marks, 1 races, 1 duplicates
+               0        0 0    pod-start "pod b55822d8 starts" [0]
+               0        0 0    order-start "order 1 starts" [1]
+               0     7605 0>1  request "attempt 1" [2,3]
+            7605     7605 3    attempt-row "attempt row 1" [4]
+            8605     8605 3    lookup-miss "lookup: not found" [5]
+            8605   135673 1>3  race "race: order 1, attempts 1 and 2 both read not found" [5,15,2,3,4,6,7,8,9,10,11,12,13,14,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33]
+            9605    21250 1>2  charge-call "charge (no key)" [6,7]
+           70000    70000 0    timeout "timeout" [8]
+           70000    70000 0    retry "attempt 2 in 5.457 ms" [9]
+           75457    84850 0>1  request "attempt 2" [10,13]
+           76735    76735 2    charge "order 1: charge 1 of 2 (#1)" [11]
+           76735    90456 2>1  charge-reply "charged #1" [12,17]
+           84850    84850 3    attempt-row "attempt row 2" [14]
+           85850    85850 3    lookup-miss "lookup: not found" [15]
+           86850    98492 1>2  charge-call "charge (no key)" [16,22]
+           90456    90456 3    ledger-row "ledger row #1" [18]
+           91456    91456 3    store "store 200" [19]
+           92456    92456 1    reply-ok "200" [20]
+           92456   104688 1>0  response ✕ late "200 #1" [21,23]
+          121348   121348 2    charge-duplicate duplicate "order 1: charge 2 of 2 (#2)" [24]
+          121348   134673 2>1  charge-reply "charged #2" [25,26]
+          134673   134673 3    ledger-row "ledger row #2" [27]
+          135673   135673 3    store "store 200" [28]
+          136673   136673 1    reply-ok "200" [29]
+          136673   151016 1>0  response ✕ late "200 #2" [30,33]
+          145457   145457 0    timeout "timeout" [31]
+          145457   145457 0    retry "attempt 3 in 13.481 ms" [32]
+          158938   171685 0>1  request "attempt 3" [34,35]
+          171685   171685 3    attempt-row "attempt row 3" [36]
+          172685   172685 3    lookup-hit "lookup: found completed" [37]
+          172685   172685 1    reply-replay "200 (replayed)" [38]
+          172685   182331 1>0  response "200 #2 (replayed)" [39,40]
+          182331   182331 0    order-ok "order 1 done: ok (200)" [41]
+    "#]]
+    .assert_eq(&timeline.summary());
+}
+
+/// A small XML well-formedness checker, written here rather than taken as a dependency: the
+/// export needs only elements, attributes, text, the five entities and numeric references,
+/// and this checks exactly those rules (plus one root and no duplicate attributes).
+mod xml {
+    pub fn check(doc: &str) -> Result<(), String> {
+        let mut stack: Vec<&str> = Vec::new();
+        let mut roots = 0;
+        let mut rest = doc
+            .strip_prefix("<?xml")
+            .map_or(doc, |r| r.split_once("?>").map_or("", |(_, after)| after));
+        while !rest.is_empty() {
+            let lt = rest.find('<').unwrap_or(rest.len());
+            let text = &rest[..lt];
+            check_text(text)?;
+            if stack.is_empty() && !text.trim().is_empty() {
+                return Err(format!("text outside the root: {text:?}"));
+            }
+            rest = &rest[lt..];
+            if rest.is_empty() {
+                break;
+            }
+            if let Some(after) = rest.strip_prefix("<!--") {
+                let (_, after) = after.split_once("-->").ok_or("unclosed comment")?;
+                rest = after;
+                continue;
+            }
+            let gt = rest.find('>').ok_or("unclosed tag")?;
+            let tag = &rest[1..gt];
+            rest = &rest[gt + 1..];
+            if let Some(name) = tag.strip_prefix('/') {
+                let open = stack.pop().ok_or(format!("</{name}> closes nothing"))?;
+                if open != name.trim_end() {
+                    return Err(format!("<{open}> closed by </{name}>"));
+                }
+                continue;
+            }
+            let (tag, empty) = match tag.strip_suffix('/') {
+                Some(tag) => (tag, true),
+                None => (tag, false),
+            };
+            let name = element(tag)?;
+            if stack.is_empty() {
+                roots += 1;
+            }
+            if !empty {
+                stack.push(name);
+            }
+        }
+        match (stack.last(), roots) {
+            (Some(open), _) => Err(format!("<{open}> never closed")),
+            (None, 1) => Ok(()),
+            (None, n) => Err(format!("{n} root elements")),
+        }
+    }
+
+    /// Checks a start tag's name and attributes; returns the name.
+    fn element(tag: &str) -> Result<&str, String> {
+        let name_end = tag.find(char::is_whitespace).unwrap_or(tag.len());
+        let name = &tag[..name_end];
+        check_name(name)?;
+        let mut rest = tag[name_end..].trim_start();
+        let mut seen: Vec<&str> = Vec::new();
+        while !rest.is_empty() {
+            let (attr, after) = rest
+                .split_once('=')
+                .ok_or(format!("bad attribute in <{tag}>"))?;
+            let attr = attr.trim();
+            check_name(attr)?;
+            if seen.contains(&attr) {
+                return Err(format!("duplicate attribute {attr} in <{name}>"));
+            }
+            seen.push(attr);
+            let after = after.trim_start();
+            let quote = after.chars().next().ok_or("attribute without value")?;
+            if quote != '"' && quote != '\'' {
+                return Err(format!("unquoted attribute {attr}"));
+            }
+            let (value, after) = after[1..].split_once(quote).ok_or("unclosed attribute")?;
+            if value.contains('<') {
+                return Err(format!("< in attribute {attr}"));
+            }
+            check_text(value)?;
+            if !after.is_empty() && !after.starts_with(char::is_whitespace) {
+                return Err(format!("no space after attribute {attr}"));
+            }
+            rest = after.trim_start();
+        }
+        Ok(name)
+    }
+
+    fn check_name(name: &str) -> Result<(), String> {
+        let mut chars = name.chars();
+        let first_ok = chars
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_' || c == ':');
+        let rest_ok = chars.all(|c| c.is_ascii_alphanumeric() || "_:.-".contains(c));
+        if first_ok && rest_ok {
+            Ok(())
+        } else {
+            Err(format!("bad name {name:?}"))
+        }
+    }
+
+    /// Every `&` must start one of the five entities or a numeric reference.
+    fn check_text(text: &str) -> Result<(), String> {
+        let mut rest = text;
+        while let Some(amp) = rest.find('&') {
+            rest = &rest[amp + 1..];
+            let semi = rest.find(';').ok_or("& without ;")?;
+            let entity = &rest[..semi];
+            let named = ["amp", "lt", "gt", "quot", "apos"].contains(&entity);
+            let numeric = entity.strip_prefix("#x").map_or_else(
+                || {
+                    entity
+                        .strip_prefix('#')
+                        .is_some_and(|d| !d.is_empty() && d.chars().all(|c| c.is_ascii_digit()))
+                },
+                |h| !h.is_empty() && h.chars().all(|c| c.is_ascii_hexdigit()),
+            );
+            if !named && !numeric {
+                return Err(format!("bad entity &{entity};"));
+            }
+            rest = &rest[semi + 1..];
+        }
+        Ok(())
+    }
+}
