@@ -10,6 +10,10 @@ use idemlab::sweep::Sweep;
 use idemlab::{Metrics, Trace};
 use serde::Serialize;
 
+/// A run of about 100,000 events: the size the page's timeline budget is set for.
+pub const LARGE_QUERY: &str =
+    "seed=1&preset=lost-ack&orders=5000&partition=none&events_max=1000000";
+
 /// Sweeps stop at this many seeds so that a typo cannot start a week-long run.
 const SWEEP_SEEDS_MAX: u64 = 100_000_000;
 
@@ -62,7 +66,11 @@ enum Command {
         markdown: bool,
     },
     /// List the presets with what they set.
-    Presets,
+    Presets {
+        /// Print the Markdown table that README embeds.
+        #[arg(long)]
+        markdown: bool,
+    },
 }
 
 pub fn main() -> ExitCode {
@@ -80,7 +88,11 @@ pub fn main() -> ExitCode {
             Ok(())
         }
         Command::Keys { markdown: false } => keys(),
-        Command::Presets => presets(),
+        Command::Presets { markdown: true } => {
+            print!("{}", idemlab::scenario::presets::markdown_table());
+            Ok(())
+        }
+        Command::Presets { markdown: false } => presets(),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -212,11 +224,23 @@ fn bench(seeds: u64) -> Result<(), String> {
     }
     println!(
         "{:<18} {:>8} {:>12} {:>10.3} {:>14.0}",
-        "all",
+        "all presets",
         seeds * PRESETS.len() as u64,
         events_all,
         secs_all,
         events_all as f64 / secs_all
+    );
+    // One long run, the size the page must stay responsive at.
+    let large = codec::decode(LARGE_QUERY)
+        .expect("the large query decodes")
+        .scenario;
+    let started = std::time::Instant::now();
+    let events = idemlab::sim::run(&large).events.len() as u64;
+    let secs = started.elapsed().as_secs_f64();
+    let rate = events as f64 / secs;
+    println!(
+        "{:<18} {:>8} {:>12} {:>10.3} {:>14.0}",
+        "large (1 run)", 1, events, secs, rate
     );
     std::io::stdout().flush().map_err(|e| e.to_string())
 }

@@ -6,7 +6,7 @@
 //! - `compare=KEYS`: configuration B, as keys applied over A (`compare=dedup%3Datomic`);
 //! - `cursor=N`: the playback cursor, an event index of A (absent means "the end");
 //! - `embed=1`: the compact view for iframes; `controls=a,b,c`: the only editable controls;
-//! - `tab=events|tables|sweep|lessons`, `speed=N` (events per second), `zoom=T0..T1` (ms).
+//! - `tab=events|tables|sweep|lessons`, `speed=N` (events per second), `zoom=T0..T1` (µs).
 
 use crate::scenario::codec::{self, CodecError, Problem};
 use crate::scenario::{decode_lenient, encode, Scenario};
@@ -26,8 +26,8 @@ pub struct PageState {
     pub controls: Option<Vec<String>>,
     pub tab: String,
     pub speed: u32,
-    /// The visible time window in milliseconds, when zoomed.
-    pub zoom: Option<(u32, u32)>,
+    /// The visible time window in microseconds, when zoomed.
+    pub zoom: Option<(u64, u64)>,
     /// View keys this page does not know but should keep (lessons, quiz), verbatim.
     pub extra: Vec<(String, String)>,
 }
@@ -111,7 +111,8 @@ impl PageState {
             }
             "zoom" => {
                 self.zoom = Some(
-                    parse_zoom(value).ok_or_else(|| malformed("T0..T1 in whole ms, T0 < T1"))?,
+                    parse_zoom(value)
+                        .ok_or_else(|| malformed("T0..T1 in whole microseconds, T0 < T1"))?,
                 )
             }
             _ => self.extra.push((key.to_string(), value.to_string())),
@@ -196,7 +197,7 @@ fn speeds_allowed() -> String {
     format!("one of {} (events per second)", speeds.join("|"))
 }
 
-fn parse_zoom(value: &str) -> Option<(u32, u32)> {
+fn parse_zoom(value: &str) -> Option<(u64, u64)> {
     let (a, b) = value.split_once("..")?;
     let (t0, t1) = (a.parse().ok()?, b.parse().ok()?);
     (t0 < t1).then_some((t0, t1))

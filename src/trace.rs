@@ -309,6 +309,11 @@ impl Trace {
         format!("{:016x}", hasher.0)
     }
 
+    /// The trace as JSON: the page's export and the CLI's `--trace` share this form.
+    pub fn json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a trace always serializes")
+    }
+
     pub fn pod_uid(&self, pod: u16) -> u32 {
         self.pods.get(usize::from(pod)).map(|p| p.uid).unwrap_or(0)
     }

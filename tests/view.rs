@@ -44,11 +44,16 @@ fn marks_of(timeline: &Timeline, class: Class) -> Vec<&Mark> {
 
 #[test]
 fn naive_race_has_a_race_region_and_a_duplicate_charge() {
-    // Seed 8 is one where the first attempt is still charging when the retry reads the key.
-    let query = "seed=8&preset=race&dedup=naive";
+    // With the race preset the retry reads the key while the first attempt is still charging.
+    let query = "seed=7&preset=race&dedup=naive";
     let (trace, timeline) = run(query);
     let races: Vec<&Mark> = marks_of(&timeline, Class::Race);
-    assert_eq!(races.len(), 1, "{query}");
+    assert!(!races.is_empty(), "{query}");
+    assert_eq!(
+        races.len() as u32,
+        idemlab::Metrics::of(&trace).races,
+        "{query}"
+    );
     let race = races[0];
     for &ix in &race.events[..2] {
         let kind = trace.events[ix as usize].kind;
@@ -65,15 +70,15 @@ fn naive_race_has_a_race_region_and_a_duplicate_charge() {
     };
     assert_ne!(reqs[0], reqs[1], "{query}: a race is between two requests");
     let dups = marks_of(&timeline, Class::ChargeDuplicate);
-    assert_eq!(dups.len(), 1, "{query}");
-    assert!(dups[0].label.contains("charge 2 of 2"), "{}", dups[0].label);
+    let dup = dups.first().expect("the race duplicates a charge");
+    assert!(dup.label.contains("charge 2 of"), "{}", dup.label);
     assert!(
-        dups[0].t1_us <= race.t1_us,
+        dup.t1_us <= race.t1_us,
         "{query}: the region covers both charges"
     );
     let first = (timeline.marks().iter())
-        .find(|mark| mark.label.contains("charge 1 of 2"))
-        .expect("the first charge says it is one of two");
+        .find(|mark| mark.order == dup.order && mark.label.contains("charge 1 of"))
+        .expect("the first charge says it is one of several");
     assert_eq!(first.class(), Class::Charge);
 }
 
@@ -548,40 +553,40 @@ fn layout_summary_of_one_raced_order() {
     let (_, timeline) = run("seed=8&preset=race&orders=1");
     expect![[r#"
         lanes: pod b55822d8 | API | payment service | database
-        end 182331 µs, 42 events, 33 marks, 1 races, 1 duplicates
+        end 132331 µs, 42 events, 33 marks, 1 races, 1 duplicates
                0        0 0    pod-start "pod b55822d8 starts" [0]
                0        0 0    order-start "order 1 starts" [1]
                0     7605 0>1  request "attempt 1" [2,3]
             7605     7605 3    attempt-row "attempt row 1" [4]
             8605     8605 3    lookup-miss "lookup: not found" [5]
-            8605   135673 1>3  race "race: order 1, attempts 1 and 2 both read not found" [5,15,2,3,4,6,7,8,9,10,11,12,13,14,16,17,18,19,20,21,22,23,24,25,26,27,28,29,30,31,32,33]
+            8605   110673 1>3  race "race: order 1, attempts 1 and 2 both read not found" [5,13,2,3,4,6,7,8,9,10,11,12,14,15,16,17,18,19,20,21,22,23,24,25,26,27,29,30,31,32,33,39]
             9605    21250 1>2  charge-call "charge (no key)" [6,7]
-           70000    70000 0    timeout "timeout" [8]
-           70000    70000 0    retry "attempt 2 in 5.457 ms" [9]
-           75457    84850 0>1  request "attempt 2" [10,13]
-           76735    76735 2    charge "order 1: charge 1 of 2 (#1)" [11]
-           76735    90456 2>1  charge-reply "charged #1" [12,17]
-           84850    84850 3    attempt-row "attempt row 2" [14]
-           85850    85850 3    lookup-miss "lookup: not found" [15]
-           86850    98492 1>2  charge-call "charge (no key)" [16,22]
-           90456    90456 3    ledger-row "ledger row #1" [18]
-           91456    91456 3    store "store 200" [19]
-           92456    92456 1    reply-ok "200" [20]
-           92456   104688 1>0  response ✕ late "200 #1" [21,23]
-          121348   121348 2    charge-duplicate duplicate "order 1: charge 2 of 2 (#2)" [24]
-          121348   134673 2>1  charge-reply "charged #2" [25,26]
-          134673   134673 3    ledger-row "ledger row #2" [27]
-          135673   135673 3    store "store 200" [28]
-          136673   136673 1    reply-ok "200" [29]
-          136673   151016 1>0  response ✕ late "200 #2" [30,33]
-          145457   145457 0    timeout "timeout" [31]
-          145457   145457 0    retry "attempt 3 in 13.481 ms" [32]
-          158938   171685 0>1  request "attempt 3" [34,35]
-          171685   171685 3    attempt-row "attempt row 3" [36]
-          172685   172685 3    lookup-hit "lookup: found completed" [37]
-          172685   172685 1    reply-replay "200 (replayed)" [38]
-          172685   182331 1>0  response "200 #2 (replayed)" [39,40]
-          182331   182331 0    order-ok "order 1 done: ok (200)" [41]
+           45000    45000 0    timeout "timeout" [8]
+           45000    45000 0    retry "attempt 2 in 5.457 ms" [9]
+           50457    59850 0>1  request "attempt 2" [10,11]
+           59850    59850 3    attempt-row "attempt row 2" [12]
+           60850    60850 3    lookup-miss "lookup: not found" [13]
+           61850    73492 1>2  charge-call "charge (no key)" [14,15]
+           76735    76735 2    charge "order 1: charge 1 of 2 (#1)" [16]
+           76735    90456 2>1  charge-reply "charged #1" [17,18]
+           90456    90456 3    ledger-row "ledger row #1" [19]
+           91456    91456 3    store "store 200" [20]
+           92456    92456 1    reply-ok "200" [21]
+           92456   104688 1>0  response ✕ late "200 #1" [22,27]
+           95457    95457 0    timeout "timeout" [23]
+           95457    95457 0    retry "attempt 3 in 13.481 ms" [24]
+           96348    96348 2    charge-duplicate duplicate "order 1: charge 2 of 2 (#2)" [25]
+           96348   109673 2>1  charge-reply "charged #2" [26,29]
+          108938   121685 0>1  request "attempt 3" [28,34]
+          109673   109673 3    ledger-row "ledger row #2" [30]
+          110673   110673 3    store "store 200" [31]
+          111673   111673 1    reply-ok "200" [32]
+          111673   126016 1>0  response ✕ late "200 #2" [33,39]
+          121685   121685 3    attempt-row "attempt row 3" [35]
+          122685   122685 3    lookup-hit "lookup: found completed" [36]
+          122685   122685 1    reply-replay "200 (replayed)" [37]
+          122685   132331 1>0  response "200 #2 (replayed)" [38,40]
+          132331   132331 0    order-ok "order 1 done: ok (200)" [41]
     "#]]
     .assert_eq(&timeline.summary());
 }

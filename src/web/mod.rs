@@ -1,8 +1,209 @@
-//! The browser layer (wasm32 only): mounts the page, wires controls, paints views.
+//! The browser layer (wasm32 only): it reads the URL, runs the core, paints what the core's
+//! views computed and wires the controls. It decides nothing the core could decide.
+//!
+//! State lives in one `App` behind a thread-local; every user action changes `App::page` and
+//! calls `refresh` (scenario changed: rerun) or `render` (only the view changed).
+
+mod controls;
+mod dom;
+mod embed;
+mod export;
+mod playback;
+mod runs;
+mod sweep;
+mod table;
+mod timeline;
+
+use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
 
-/// Runs a scenario query and returns its metrics and digest as a JS object.
+use crate::page::PageState;
+use crate::scenario::{codec, decode_lenient, encode, CodecError, Scenario};
+use crate::view::{layout, Timeline};
+use crate::{Metrics, Trace};
+
+/// One configuration's run and everything derived from it.
+pub(crate) struct Run {
+    pub scenario: Scenario,
+    pub trace: Trace,
+    pub metrics: Metrics,
+    pub timeline: Timeline,
+}
+
+impl Run {
+    fn of(scenario: Scenario) -> Run {
+        let (trace, metrics) = crate::run(&scenario);
+        let timeline = layout(&trace);
+        Run {
+            scenario,
+            trace,
+            metrics,
+            timeline,
+        }
+    }
+
+    /// How many of this run's events have happened by `time_us`.
+    pub fn events_by(&self, time_us: u64) -> usize {
+        self.trace.events.partition_point(|e| e.time_us <= time_us)
+    }
+}
+
+pub(crate) struct App {
+    pub page: PageState,
+    pub errors: Vec<CodecError>,
+    pub a: Run,
+    pub b: Option<Run>,
+    pub playing: bool,
+}
+
+impl App {
+    /// The index of the last event shown: the cursor, or the last event of A.
+    pub fn cursor(&self) -> usize {
+        let last = self.a.trace.events.len().saturating_sub(1);
+        self.page.cursor.map_or(last, |c| (c as usize).min(last))
+    }
+
+    /// The simulated time at the cursor.
+    pub fn cursor_time_us(&self) -> u64 {
+        self.a
+            .trace
+            .events
+            .get(self.cursor())
+            .map_or(0, |e| e.time_us)
+    }
+}
+
+thread_local! {
+    static APP: RefCell<Option<App>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` on the app. Handlers never nest, so the borrow cannot be taken twice.
+pub(crate) fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> R {
+    APP.with(|cell| f(cell.borrow_mut().as_mut().expect("the app is mounted")))
+}
+
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+    let query = dom::window().location().search().unwrap_or_default();
+    let (page, errors) = PageState::from_query(&query);
+    let b = page.compare_scenario().map(Run::of);
+    let a = Run::of(page.scenario.clone());
+    APP.with(|cell| {
+        *cell.borrow_mut() = Some(App {
+            page,
+            errors,
+            a,
+            b,
+            playing: false,
+        })
+    });
+    controls::mount();
+    runs::mount();
+    playback::mount();
+    table::mount();
+    sweep::mount();
+    embed::mount();
+    export::mount();
+    render();
+    dom::by_id::<web_sys::Element>("app")
+        .set_attribute("data-ready", "true")
+        .ok();
+}
+
+/// Sets one scenario key from a control. A bad value shows the banner and changes nothing.
+pub(crate) fn set_key(name: &str, value: &str) {
+    let query = with_app(|app| {
+        format!(
+            "{}&{name}={}",
+            encode(&app.page.scenario),
+            codec::percent_encode(value)
+        )
+    });
+    let (decoded, errors) = decode_lenient(&query);
+    with_app(|app| {
+        app.errors = errors;
+        if app.errors.is_empty() {
+            app.page.scenario = decoded.scenario;
+        }
+    });
+    refresh();
+}
+
+/// Replaces the scenario (a preset or a new seed) and reruns.
+pub(crate) fn set_scenario(scenario: Scenario) {
+    with_app(|app| {
+        app.page.scenario = scenario;
+        app.errors.clear();
+    });
+    refresh();
+}
+
+/// The scenario or the compare keys changed: rerun both configurations, then render.
+pub(crate) fn refresh() {
+    with_app(|app| {
+        app.playing = false;
+        app.page.cursor = None;
+        app.page.zoom = None;
+        app.a = Run::of(app.page.scenario.clone());
+        app.b = app.page.compare_scenario().map(Run::of);
+    });
+    render();
+}
+
+/// Brings every part of the page in line with the app state, and the URL with the page.
+pub(crate) fn render() {
+    controls::render();
+    runs::render();
+    playback::render();
+    table::render();
+    render_banner();
+    sync_url();
+}
+
+fn render_banner() {
+    let banner: web_sys::Element = dom::by_id("banner");
+    let lines: Vec<String> = with_app(|app| app.errors.iter().map(|e| e.to_string()).collect());
+    dom::clear(&banner);
+    dom::set_hidden(&banner, lines.is_empty());
+    if lines.is_empty() {
+        return;
+    }
+    let list = dom::El::new("ul");
+    let list = lines.iter().fold(list, |list, line| {
+        list.child(&dom::El::new("li").text(line).el())
+    });
+    banner
+        .append_child(
+            &dom::El::new("strong")
+                .text("Some of the link was not understood; the rest loaded.")
+                .el(),
+        )
+        .ok();
+    banner.append_child(&list.el()).ok();
+}
+
+/// The permalink for the current state, relative to this page.
+pub(crate) fn permalink() -> String {
+    let location = dom::window().location();
+    let base = format!(
+        "{}{}",
+        location.origin().unwrap_or_default(),
+        location.pathname().unwrap_or_default()
+    );
+    format!("{base}?{}", with_app(|app| app.page.to_query()))
+}
+
+fn sync_url() {
+    let query = with_app(|app| app.page.to_query());
+    if let Ok(history) = dom::window().history() {
+        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
+    }
+}
+
+/// Runs a query and returns its counts and digest: the small, copyable result that tests and
+/// automation need from the wasm build (see `tests/web.rs`).
 #[wasm_bindgen]
 pub fn run_query(query: &str) -> Result<JsValue, JsValue> {
     let decoded = crate::scenario::decode(query).map_err(|errors| {
@@ -10,6 +211,12 @@ pub fn run_query(query: &str) -> Result<JsValue, JsValue> {
         JsValue::from_str(&lines.join("\n"))
     })?;
     let (trace, metrics) = crate::run(&decoded.scenario);
-    let out = serde_wasm_bindgen::to_value(&(metrics, trace.digest()))?;
-    Ok(out)
+    let result = js_sys::Object::new();
+    let set =
+        |key: &str, value: JsValue| js_sys::Reflect::set(&result, &key.into(), &value).map(|_| ());
+    set("digest", trace.digest().into())?;
+    set("events", metrics.events.into())?;
+    set("duplicates", metrics.duplicates.into())?;
+    set("effects", metrics.effects.into())?;
+    Ok(result.into())
 }

@@ -1,0 +1,273 @@
+//! The controls: one per scenario key, built from the codec's own key table and grouped as it
+//! says, plus the toolbar (preset, seed, compare). Every edit goes back through the codec.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement};
+
+use super::dom::{self, El};
+use super::{set_key, set_scenario, with_app};
+use crate::scenario::codec::{self, Group, Input, KeySpec};
+use crate::scenario::presets::PRESETS;
+use crate::scenario::{decode_lenient, Scenario};
+
+/// Keys with their own place in the toolbar rather than in the side panel.
+const TOOLBAR_KEYS: [&str; 1] = ["seed"];
+
+pub fn mount() {
+    mount_presets();
+    mount_seed();
+    mount_compare();
+    let panel: Element = dom::by_id("controls");
+    for group in Group::ALL {
+        let keys: Vec<&KeySpec> = codec::keys()
+            .iter()
+            .filter(|spec| spec.group == group && !TOOLBAR_KEYS.contains(&spec.name))
+            .collect();
+        if keys.is_empty() {
+            continue;
+        }
+        let fieldset = El::new("fieldset")
+            .attr("data-group", group.title())
+            .child(&El::new("legend").text(group.title()).el());
+        let fieldset = keys
+            .iter()
+            .fold(fieldset, |set, spec| set.child(&control(spec)));
+        panel.append_child(&fieldset.el()).ok();
+    }
+}
+
+fn mount_presets() {
+    let select = dom::select("preset");
+    select
+        .append_child(&El::new("option").attr("value", "").text("(none)").el())
+        .ok();
+    for spec in PRESETS.iter() {
+        let option = El::new("option")
+            .attr("value", spec.name)
+            .attr("title", spec.summary)
+            .text(spec.name);
+        select.append_child(&option.el()).ok();
+    }
+    let target = select.clone();
+    dom::listen::<Event>(&select, "change", move |_| {
+        let seed = with_app(|app| app.page.scenario.seed);
+        let name = target.value();
+        let query = if name.is_empty() {
+            format!("seed={seed}")
+        } else {
+            format!("seed={seed}&preset={name}")
+        };
+        set_scenario(decode_lenient(&query).0.scenario);
+    });
+}
+
+fn mount_seed() {
+    let seed = dom::input("seed");
+    let target = seed.clone();
+    dom::listen::<Event>(&seed, "change", move |_| {
+        set_key("seed", target.value().trim())
+    });
+    dom::on_click("seed-new", new_seed);
+    dom::on_click("seed-same", || {
+        // The run is a pure function of the scenario: running it again gives the same trace,
+        // which is the point this button makes.
+        super::refresh();
+    });
+}
+
+/// A fresh seed: the one place the page uses randomness, and it only picks the seed.
+pub fn new_seed() {
+    let seed = (js_sys::Math::random() * 1e9).floor() as u64;
+    let mut scenario: Scenario = with_app(|app| app.page.scenario.clone());
+    scenario.seed = seed;
+    set_scenario(scenario);
+}
+
+fn mount_compare() {
+    let toggle = dom::input("compare-on");
+    let keys = dom::input("compare-keys");
+    let (toggle_target, keys_target) = (toggle.clone(), keys.clone());
+    dom::listen::<Event>(&toggle, "change", move |_| {
+        let on = toggle_target.checked();
+        let fix = default_fix();
+        with_app(|app| app.page.compare = on.then(|| app.page.compare.clone().unwrap_or(fix)));
+        super::refresh();
+    });
+    dom::listen::<Event>(&keys, "change", move |_| {
+        let text = keys_target.value().trim().to_string();
+        let (page, errors) = with_app(|app| {
+            let mut page = app.page.clone();
+            page.compare = Some(text.clone());
+            let query = page.to_query();
+            crate::page::PageState::from_query(&query)
+        });
+        with_app(|app| {
+            app.errors = errors;
+            if app.errors.is_empty() {
+                app.page.compare = page.compare;
+            }
+        });
+        super::refresh();
+    });
+}
+
+/// Configuration B defaults to the fix of the current preset, or atomic dedup.
+fn default_fix() -> String {
+    with_app(|app| app.page.scenario.preset.map(|p| p.spec().fix.to_string()))
+        .unwrap_or_else(|| "dedup=atomic".into())
+}
+
+/// One labelled control with its help text, wired to `set_key`.
+fn control(spec: &KeySpec) -> Element {
+    let id = format!("key-{}", spec.name);
+    let help_id = format!("help-{}", spec.name);
+    let field = input_for(spec, &id);
+    field.set_attribute("aria-describedby", &help_id).ok();
+    field.set_attribute("data-key", spec.name).ok();
+    field
+        .set_attribute(
+            "title",
+            &format!("{} Allowed: {}.", spec.help, (spec.allowed)()),
+        )
+        .ok();
+    let name = spec.name;
+    let target = field.clone();
+    dom::listen::<Event>(&field, "change", move |_| set_key(name, &value_of(&target)));
+    El::new("div")
+        .class("control")
+        .attr("data-control", spec.name)
+        .child(&El::new("label").attr("for", &id).text(spec.name).el())
+        .child(&field)
+        .child(&El::new("small").attr("id", &help_id).text(spec.help).el())
+        .el()
+}
+
+fn input_for(spec: &KeySpec, id: &str) -> Element {
+    match spec.input {
+        Input::Choice(names) => {
+            let select = El::new("select").attr("id", id);
+            names()
+                .into_iter()
+                .fold(select, |s, name| {
+                    s.child(&El::new("option").attr("value", name).text(name).el())
+                })
+                .el()
+        }
+        Input::Number { lo, hi } => El::new("input")
+            .attr("id", id)
+            .attr("type", "number")
+            .attr("min", &lo.to_string())
+            .attr("max", &hi.to_string())
+            .attr("step", "1")
+            .el(),
+        Input::Probability => El::new("input")
+            .attr("id", id)
+            .attr("type", "number")
+            .attr("min", "0")
+            .attr("max", "1")
+            .attr("step", "0.05")
+            .el(),
+        Input::Text { examples } => text_with_examples(id, examples),
+        Input::Toggle => El::new("input")
+            .attr("id", id)
+            .attr("type", "checkbox")
+            .el(),
+    }
+}
+
+fn text_with_examples(id: &str, examples: &[&str]) -> Element {
+    let list_id = format!("{id}-examples");
+    let list = El::new("datalist").attr("id", &list_id);
+    let list = examples.iter().fold(list, |l, ex| {
+        l.child(&El::new("option").attr("value", ex).el())
+    });
+    let input = El::new("input")
+        .attr("id", id)
+        .attr("type", "text")
+        .attr("list", &list_id)
+        .attr("autocomplete", "off")
+        .el();
+    dom::document()
+        .body()
+        .expect("body")
+        .append_child(&list.el())
+        .ok();
+    input
+}
+
+/// The codec text a control currently holds.
+fn value_of(field: &Element) -> String {
+    if let Some(select) = field.dyn_ref::<HtmlSelectElement>() {
+        return select.value();
+    }
+    let input = field
+        .dyn_ref::<HtmlInputElement>()
+        .expect("controls are inputs or selects");
+    if input.type_() == "checkbox" {
+        return if input.checked() { "1" } else { "0" }.into();
+    }
+    input.value().trim().to_string()
+}
+
+/// Shows each control's current value; locks the ones an embed did not open.
+pub fn render() {
+    let (scenario, page) = with_app(|app| (app.page.scenario.clone(), app.page.clone()));
+    let active = dom::document().active_element();
+    for spec in codec::keys() {
+        let Some(field) = dom::document().get_element_by_id(&format!("key-{}", spec.name)) else {
+            continue;
+        };
+        if active.as_ref() != Some(&field) {
+            set_value(&field, &spec.value(&scenario));
+        }
+        let open = page.control_open(spec.name);
+        lock(&field, !open);
+        if let Some(wrapper) = field.parent_element() {
+            dom::set_hidden(&wrapper, page.embed && page.controls.is_some() && !open);
+        }
+    }
+    render_toolbar(&scenario, &page);
+}
+
+fn set_value(field: &Element, value: &str) {
+    if let Some(select) = field.dyn_ref::<HtmlSelectElement>() {
+        select.set_value(value);
+    } else if let Some(input) = field.dyn_ref::<HtmlInputElement>() {
+        if input.type_() == "checkbox" {
+            input.set_checked(value == "1");
+        } else if input.value() != value {
+            input.set_value(value);
+        }
+    }
+}
+
+fn lock(field: &Element, locked: bool) {
+    if locked {
+        field.set_attribute("disabled", "").ok();
+    } else {
+        field.remove_attribute("disabled").ok();
+    }
+}
+
+fn render_toolbar(scenario: &Scenario, page: &crate::page::PageState) {
+    dom::select("preset").set_value(scenario.preset.map_or("", |p| p.name()));
+    let seed = dom::input("seed");
+    if dom::document().active_element().as_ref() != Some(seed.unchecked_ref::<Element>()) {
+        seed.set_value(&scenario.seed.to_string());
+    }
+    for (id, key) in [
+        ("preset", "preset"),
+        ("seed", "seed"),
+        ("seed-new", "seed"),
+        ("seed-same", "seed"),
+    ] {
+        lock(&dom::by_id::<Element>(id), !page.control_open(key));
+    }
+    let comparing = page.compare.is_some();
+    dom::input("compare-on").set_checked(comparing);
+    let keys = dom::input("compare-keys");
+    keys.unchecked_ref::<HtmlElement>().set_hidden(!comparing);
+    if dom::document().active_element().as_ref() != Some(keys.unchecked_ref::<Element>()) {
+        keys.set_value(page.compare.as_deref().unwrap_or(""));
+    }
+}

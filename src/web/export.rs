@@ -1,0 +1,83 @@
+//! Export and sharing: the permalink to the clipboard, the timeline as SVG or PNG, and the trace
+//! as JSON, all as downloads made in the page with nothing sent anywhere.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, Url};
+
+use super::dom;
+use super::with_app;
+
+pub fn mount() {
+    dom::on_click("copy-link", copy_link);
+    dom::on_click("export-svg", export_svg);
+    dom::on_click("export-png", export_png);
+    dom::on_click("export-json", export_json);
+}
+
+pub fn copy_link() {
+    copy_text(&super::permalink(), "copy-link");
+}
+
+/// Copies text and says so on the button, restoring its label after a moment.
+pub fn copy_text(text: &str, button_id: &str) {
+    let clipboard = dom::window().navigator().clipboard();
+    let _ = clipboard.write_text(text);
+    let button: web_sys::Element = dom::by_id(button_id);
+    let label = button.text_content().unwrap_or_default();
+    if label != "Copied" {
+        dom::set_text(&button, "Copied");
+        let id = button_id.to_string();
+        dom::later(1_500, move || dom::set_text(&dom::by_id(&id), &label));
+    }
+}
+
+fn export_svg() {
+    let svg = with_app(|app| {
+        let viewport = super::runs::viewport(app);
+        crate::view::svg(
+            &app.a.timeline,
+            &viewport,
+            &crate::view::SvgOptions::default(),
+        )
+    });
+    download(&svg, "image/svg+xml", "idemlab-timeline.svg");
+}
+
+fn export_json() {
+    let json = with_app(|app| app.a.trace.json());
+    download(&json, "application/json", "idemlab-trace.json");
+}
+
+fn export_png() {
+    let canvas: HtmlCanvasElement = dom::by_id("canvas-a");
+    let callback = Closure::once_into_js(move |blob: JsValue| {
+        if let Ok(blob) = blob.dyn_into::<Blob>() {
+            save_blob(&blob, "idemlab-timeline.png");
+        }
+    });
+    canvas.to_blob(callback.unchecked_ref()).ok();
+}
+
+fn download(text: &str, mime: &str, name: &str) {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    if let Ok(blob) = Blob::new_with_str_sequence_and_options(&parts, &options) {
+        save_blob(&blob, name);
+    }
+}
+
+fn save_blob(blob: &Blob, name: &str) {
+    let Ok(url) = Url::create_object_url_with_blob(blob) else {
+        return;
+    };
+    let anchor: HtmlAnchorElement = dom::document()
+        .create_element("a")
+        .expect("an anchor")
+        .unchecked_into();
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    let _ = Url::revoke_object_url(&url);
+}

@@ -1,0 +1,310 @@
+//! The text alternative to the timeline: the event table (virtualised, so 100,000 rows cost
+//! what 30 do) and the attempts and ledger tables as they stand at the cursor. Selecting a row
+//! moves the cursor, and the cursor selects its row.
+
+use std::fmt::Write as _;
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, Event, HtmlElement, KeyboardEvent};
+
+use super::dom::{self, El};
+use super::{render as render_all, with_app, App};
+use crate::trace::{node_name, EventKind, Trace};
+
+const ROW_PX: i32 = 26;
+/// Rows rendered beyond the visible ones, so fast scrolling shows no blank band.
+const OVERSCAN_ROWS: i32 = 10;
+/// The attempts and ledger tables list at most this many rows; the rest is summarised.
+const TABLE_ROWS_MAX: usize = 300;
+
+pub fn mount() {
+    let panel: Element = dom::by_id("panel-events");
+    let header = [
+        "#",
+        "time",
+        "lane",
+        "order",
+        "attempt",
+        "key",
+        "what happened",
+    ]
+    .iter()
+    .fold(El::new("tr"), |tr, h| {
+        tr.child(&El::new("th").attr("scope", "col").text(h).el())
+    });
+    let table = El::new("table")
+        .attr("id", "events")
+        .attr(
+            "aria-label",
+            "Trace events (select a row to move the cursor)",
+        )
+        .child(&El::new("thead").child(&header.el()).el())
+        .child(&El::new("tbody").attr("id", "events-body").el());
+    let scroll = El::new("div")
+        .class("events-scroll")
+        .attr("id", "events-scroll")
+        .child(
+            &El::new("div")
+                .attr("id", "events-spacer")
+                .class("spacer-rows")
+                .el(),
+        )
+        .child(&table.el());
+    panel.append_child(&scroll.el()).ok();
+    let scroll: Element = dom::by_id("events-scroll");
+    dom::listen::<Event>(&scroll, "scroll", |_| render_rows());
+    let body: Element = dom::by_id("events-body");
+    dom::listen::<Event>(&body, "click", |event| select_from(&event));
+    dom::listen::<KeyboardEvent>(&body, "keydown", |event| {
+        if event.key() == "Enter" || event.key() == " " {
+            event.prevent_default();
+            select_from(&event);
+        }
+    });
+    mount_tabs();
+}
+
+fn mount_tabs() {
+    for tab in crate::page::TABS {
+        let Some(button) = dom::document().get_element_by_id(&format!("tab-{tab}")) else {
+            continue;
+        };
+        dom::listen::<Event>(&button, "click", move |_| {
+            with_app(|app| app.page.tab = tab.to_string());
+            render_all();
+        });
+    }
+}
+
+fn select_from(event: &Event) {
+    let Some(row) = event
+        .target()
+        .and_then(|t| t.dyn_into::<Element>().ok())
+        .and_then(|t| t.closest("tr[data-index]").ok().flatten())
+    else {
+        return;
+    };
+    let index: u32 = row
+        .get_attribute("data-index")
+        .and_then(|i| i.parse().ok())
+        .unwrap_or(0);
+    with_app(|app| {
+        app.playing = false;
+        app.page.cursor = Some(index);
+    });
+    render_all();
+}
+
+pub fn render() {
+    render_tabs();
+    let (count, cursor) = with_app(|app| (app.a.trace.events.len(), app.cursor()));
+    let spacer: HtmlElement = dom::by_id("events-spacer");
+    spacer
+        .style()
+        .set_property("height", &format!("{}px", count as i32 * ROW_PX))
+        .ok();
+    scroll_into_view(cursor);
+    render_rows();
+    render_tables();
+}
+
+fn render_tabs() {
+    let current = with_app(|app| app.page.tab.clone());
+    for tab in crate::page::TABS {
+        let (Some(button), Some(panel)) = (
+            dom::document().get_element_by_id(&format!("tab-{tab}")),
+            dom::document().get_element_by_id(&format!("panel-{tab}")),
+        ) else {
+            continue;
+        };
+        let selected = tab == current;
+        button
+            .set_attribute("aria-selected", if selected { "true" } else { "false" })
+            .ok();
+        button
+            .set_attribute("tabindex", if selected { "0" } else { "-1" })
+            .ok();
+        dom::set_hidden(&panel, !selected);
+    }
+}
+
+/// Keeps the cursor's row on screen without jumping when it already is.
+fn scroll_into_view(cursor: usize) {
+    let scroll: HtmlElement = dom::by_id("events-scroll");
+    let top = cursor as i32 * ROW_PX;
+    let (view_top, height) = (scroll.scroll_top(), scroll.client_height().max(ROW_PX * 4));
+    if top < view_top || top + 2 * ROW_PX > view_top + height {
+        scroll.set_scroll_top((top - height / 2).max(0));
+    }
+}
+
+fn render_rows() {
+    let scroll: HtmlElement = dom::by_id("events-scroll");
+    let body: HtmlElement = dom::by_id("events-body");
+    let first = (scroll.scroll_top() / ROW_PX - OVERSCAN_ROWS).max(0);
+    let rows = scroll.client_height().max(ROW_PX * 12) / ROW_PX + 2 * OVERSCAN_ROWS;
+    dom::clear(&body);
+    with_app(|app| {
+        let count = app.a.trace.events.len() as i32;
+        let table: HtmlElement = dom::by_id("events");
+        table
+            .style()
+            .set_property("transform", &format!("translateY({}px)", first * ROW_PX))
+            .ok();
+        table
+            .set_attribute("aria-rowcount", &(count + 1).to_string())
+            .ok();
+        for index in first..(first + rows).min(count) {
+            body.append_child(&row(app, index as usize)).ok();
+        }
+    });
+}
+
+fn row(app: &App, index: usize) -> Element {
+    let trace = &app.a.trace;
+    let event = &trace.events[index];
+    let mut what = String::new();
+    let _ = crate::trace::describe(&mut what, &event.kind, trace);
+    let cells = [
+        (index + 1).to_string(),
+        crate::view::ms_text(event.time_us),
+        node_name(event.node, trace),
+        event.order.map(|o| o.to_string()).unwrap_or_default(),
+        event.attempt.map(|a| a.to_string()).unwrap_or_default(),
+        event.key.map(|k| k.to_string()).unwrap_or_default(),
+        what,
+    ];
+    let selected = app.page.cursor.is_some() && index == app.cursor();
+    let tr = El::new("tr")
+        .attr("data-index", &index.to_string())
+        .attr("aria-rowindex", &(index + 2).to_string())
+        .attr("aria-selected", if selected { "true" } else { "false" })
+        .attr("tabindex", "0")
+        .class(&row_class(app, index));
+    cells
+        .iter()
+        .fold(tr, |tr, cell| tr.child(&El::new("td").text(cell).el()))
+        .el()
+}
+
+/// Rows past the cursor are dimmed; duplicate charges and drops are marked.
+fn row_class(app: &App, index: usize) -> String {
+    let mut class = String::new();
+    if index > app.cursor() {
+        class.push_str("future ");
+    }
+    match app.a.trace.events[index].kind {
+        EventKind::Drop { .. } => class.push_str("drop"),
+        EventKind::Crash => class.push_str("crash"),
+        EventKind::Charge { replay: false, .. } => class.push_str("charge"),
+        _ => {}
+    }
+    class
+}
+
+/// The attempts and ledger tables as they stand at the cursor, from the events so far.
+fn render_tables() {
+    let panel: Element = dom::by_id("panel-tables");
+    dom::clear(&panel);
+    with_app(|app| {
+        let upto = app.cursor() + 1;
+        let (attempts, ledger) = tables_at(&app.a.trace, upto);
+        panel
+            .append_child(&table(
+                "Attempts (one row per request received, duplicates kept)",
+                &["row", "pod", "order", "attempt", "key"],
+                &attempts,
+            ))
+            .ok();
+        panel
+            .append_child(&table(
+                "Charges (the payment service's ledger of effects)",
+                &[
+                    "charge",
+                    "order",
+                    "attempt",
+                    "pod",
+                    "committed in the ledger",
+                ],
+                &ledger,
+            ))
+            .ok();
+    });
+}
+
+type Rows = Vec<[String; 5]>;
+
+fn tables_at(trace: &Trace, upto: usize) -> (Rows, Rows) {
+    let (mut attempts, mut charges) = (Vec::new(), Vec::new());
+    let mut committed = std::collections::BTreeSet::new();
+    let mut pending: std::collections::BTreeMap<u32, Vec<u32>> = Default::default();
+    for event in &trace.events[..upto.min(trace.events.len())] {
+        let pod = event
+            .pod
+            .map(|p| format!("{:08x}", trace.pod_uid(p)))
+            .unwrap_or_default();
+        let order = event.order.map(|o| o.to_string()).unwrap_or_default();
+        let attempt = event.attempt.map(|a| a.to_string()).unwrap_or_default();
+        match event.kind {
+            EventKind::AttemptRow { row } => attempts.push([
+                row.to_string(),
+                pod,
+                order,
+                attempt,
+                event.key.map(|k| k.to_string()).unwrap_or_default(),
+            ]),
+            EventKind::Charge {
+                number,
+                replay: false,
+            } => charges.push([number.to_string(), order, attempt, pod, String::new()]),
+            EventKind::LedgerRow { number, txn: None } => {
+                committed.insert(number);
+            }
+            EventKind::LedgerRow {
+                number,
+                txn: Some(txn),
+            } => pending.entry(txn).or_default().push(number),
+            EventKind::Commit { txn } => committed.extend(pending.remove(&txn).unwrap_or_default()),
+            EventKind::Rollback { txn, .. } => {
+                pending.remove(&txn);
+            }
+            _ => {}
+        }
+    }
+    for charge in &mut charges {
+        let number: u32 = charge[0].parse().unwrap_or(0);
+        charge[4] = if committed.contains(&number) {
+            "yes".into()
+        } else {
+            "no".into()
+        };
+    }
+    (attempts, charges)
+}
+
+fn table(caption: &str, headers: &[&str], rows: &Rows) -> Element {
+    let head = headers.iter().fold(El::new("tr"), |tr, h| {
+        tr.child(&El::new("th").attr("scope", "col").text(h).el())
+    });
+    let body = rows
+        .iter()
+        .take(TABLE_ROWS_MAX)
+        .fold(El::new("tbody"), |body, cells| {
+            body.child(
+                &cells
+                    .iter()
+                    .fold(El::new("tr"), |tr, c| tr.child(&El::new("td").text(c).el()))
+                    .el(),
+            )
+        });
+    let mut title = caption.to_string();
+    if rows.len() > TABLE_ROWS_MAX {
+        let _ = write!(title, " — first {TABLE_ROWS_MAX} of {}", rows.len());
+    }
+    El::new("table")
+        .class("data")
+        .child(&El::new("caption").text(&title).el())
+        .child(&El::new("thead").child(&head.el()).el())
+        .child(&body.el())
+        .el()
+}
