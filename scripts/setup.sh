@@ -1,18 +1,35 @@
 #!/usr/bin/env bash
 # Installs everything idemlab needs to build, serve and test on a fresh Debian 12 machine.
 # Idempotent: each tool is checked for the exact version first and skipped when it matches,
-# so running it twice costs a few seconds. Source it (`. scripts/setup.sh`) to get PATH too.
+# so running it twice costs a few seconds. Installers' output goes to target/setup/*.log; on a
+# failure the log's tail is printed. For the PATH it sets up, source scripts/env.sh.
+#   CARGO_INSTALL_ROOT=DIR  install trunk and wasm-bindgen into DIR/bin instead of ~/.cargo/bin.
 set -euo pipefail
 
 WASM_BINDGEN_VERSION=0.2.130 # must equal the `=0.2.130` pin in Cargo.toml and Cargo.lock
 TRUNK_VERSION=0.21.14        # 0.22 needs a newer rustc than this machine has
-ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+
+# shellcheck source=scripts/env.sh
+. "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+ROOT="$IDEMLAB_ROOT"
+LOG_DIR="$ROOT/target/setup"
 
 log() { printf '[setup] %s\n' "$*" >&2; }
 
-path_setup() {
-  # npm's binaryen must win over any Debian wasm-opt (108), which silently corrupts the output.
-  export PATH="$ROOT/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+# run_logged NAME CMD...: runs CMD with all its output in $LOG_DIR/NAME.log and prints one line;
+# on failure it prints the log's last lines instead, so CI shows why without the compile noise.
+run_logged() {
+  local name=$1 start=$SECONDS rc=0
+  shift
+  mkdir -p "$LOG_DIR"
+  "$@" >"$LOG_DIR/$name.log" 2>&1 </dev/null || rc=$?
+  if [ "$rc" -eq 0 ]; then
+    log "$name: done in $((SECONDS - start)) s (log: target/setup/$name.log)"
+  else
+    log "$name: FAILED with exit $rc after $((SECONDS - start)) s; last lines of $LOG_DIR/$name.log:"
+    tail -n 40 "$LOG_DIR/$name.log" >&2
+    return "$rc"
+  fi
 }
 
 apt_missing() {
@@ -23,11 +40,18 @@ apt_missing() {
   echo "${missing[@]:-}"
 }
 
+apt_install() {
+  export DEBIAN_FRONTEND=noninteractive
+  # The package lists may be missing or stale on a new machine: without them nothing is found.
+  apt-get update -qq && apt-get install -y -qq --no-install-recommends "$@"
+}
+
 install_apt() {
   local missing
   missing="$(apt_missing chromium chromium-driver nodejs npm curl ca-certificates gzip python3)"
   if [ -z "$missing" ]; then log "apt packages present"; return; fi
-  # nodejs/npm may come from elsewhere (for example a preinstalled Node); only ask apt for what has no binary.
+  # nodejs/npm may come from elsewhere (for example a preinstalled Node whose npm is not a
+  # Debian package); only ask apt for what has no binary.
   local wanted=()
   for pkg in $missing; do
     case "$pkg" in
@@ -37,11 +61,17 @@ install_apt() {
       *) wanted+=("$pkg") ;;
     esac
   done
-  [ ${#wanted[@]} -eq 0 ] && { log "apt packages present"; return; }
+  if [ ${#wanted[@]} -eq 0 ]; then log "apt packages present"; return; fi
+  if [ "$(id -u)" -ne 0 ]; then
+    log "missing apt packages: ${wanted[*]}; run this script as root (or install them) first"
+    exit 1
+  fi
   log "apt-get install ${wanted[*]}"
-  export DEBIAN_FRONTEND=noninteractive
-  apt-get update -qq
-  apt-get install -y -qq --no-install-recommends "${wanted[@]}" >/dev/null
+  run_logged apt-install apt_install "${wanted[@]}"
+  # The browser tests call these paths directly (CHROMEDRIVER=/usr/bin/chromedriver).
+  for bin in /usr/bin/chromium /usr/bin/chromedriver; do
+    [ -x "$bin" ] || { log "apt-get succeeded but $bin is missing"; exit 1; }
+  done
 }
 
 install_rust_parts() {
@@ -49,11 +79,11 @@ install_rust_parts() {
     log "rustup is missing: this script expects the machine's rustup-managed toolchain"; exit 1
   fi
   rustup target list --installed | grep -qx wasm32-unknown-unknown \
-    || { log "adding wasm32-unknown-unknown"; rustup target add wasm32-unknown-unknown; }
+    || { log "adding wasm32-unknown-unknown"; run_logged rustup-target rustup target add wasm32-unknown-unknown; }
   local comps
   comps="$(rustup component list --installed)"
   for c in rustfmt clippy; do
-    echo "$comps" | grep -q "^$c" || { log "adding $c"; rustup component add "$c"; }
+    echo "$comps" | grep -q "^$c" || { log "adding $c"; run_logged "rustup-$c" rustup component add "$c"; }
   done
 }
 
@@ -61,14 +91,30 @@ have_version() { # have_version CMD EXPECTED: true when `CMD --version` mentions
   command -v "$1" >/dev/null && "$1" --version 2>/dev/null | grep -qF "$2"
 }
 
+# After an install, the copy PATH finds must be the new one; otherwise the build would quietly
+# use another version (and Trunk, offline, would refuse it).
+check_installed() { # check_installed CMD EXPECTED
+  have_version "$1" "$2" && return
+  log "$1 $2 was installed into $IDEMLAB_TOOLS_BIN, but PATH finds $(command -v "$1" || echo nothing)"
+  exit 1
+}
+
+cargo_install_wasm_bindgen() {
+  # --locked fails for this version (the registry lacks a pinned transitive dependency); fall
+  # back to a fresh resolve.
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --locked --force \
+    || { echo "[setup] --locked failed; retrying without it"; \
+         cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force; }
+}
+
 install_wasm_bindgen() {
   if have_version wasm-bindgen "$WASM_BINDGEN_VERSION" && have_version wasm-bindgen-test-runner "$WASM_BINDGEN_VERSION"; then
     log "wasm-bindgen $WASM_BINDGEN_VERSION present"; return
   fi
   log "cargo install wasm-bindgen-cli $WASM_BINDGEN_VERSION (about 3 min on 2 cores)"
-  # --locked fails for this version (a yanked transitive dependency); fall back to a fresh resolve.
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --locked --force \
-    || cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --force
+  run_logged cargo-install-wasm-bindgen-cli cargo_install_wasm_bindgen
+  check_installed wasm-bindgen "$WASM_BINDGEN_VERSION"
+  check_installed wasm-bindgen-test-runner "$WASM_BINDGEN_VERSION"
 }
 
 install_trunk() {
@@ -76,7 +122,8 @@ install_trunk() {
   log "cargo install trunk $TRUNK_VERSION (5-11 min on 2 cores)"
   # LTO off and many codegen units roughly halve the build; trunk's own speed is irrelevant here.
   CARGO_PROFILE_RELEASE_LTO=off CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-    cargo install trunk --version "$TRUNK_VERSION" --locked --force
+    run_logged cargo-install-trunk cargo install trunk --version "$TRUNK_VERSION" --locked --force
+  check_installed trunk "$TRUNK_VERSION"
 }
 
 install_npm_tools() {
@@ -86,17 +133,21 @@ install_npm_tools() {
     log "npm tools present"; return
   fi
   log "npm ci (binaryen 132, playwright-core, axe-core)"
-  (cd "$ROOT" && npm ci --no-audit --no-fund --loglevel=error)
+  # npm ci installs exactly package-lock.json; the browser comes from apt, never from npm.
+  (cd "$ROOT" && run_logged npm-ci npm ci --no-audit --no-fund --loglevel=error)
+  check_installed wasm-opt "version 132"
 }
 
 main() {
-  path_setup
+  local start=$SECONDS
   install_apt
   install_rust_parts
   install_npm_tools
+  # One cargo install at a time: on 2 cores, two in parallel are slower than one after the other.
   install_wasm_bindgen
   install_trunk
-  log "ready: $(wasm-bindgen --version), $(trunk --version), $(wasm-opt --version | head -1)"
+  log "ready in $((SECONDS - start)) s: $(wasm-bindgen --version), $(trunk --version)," \
+    "$(wasm-opt --version | head -1), $(chromium --version 2>/dev/null | head -1)"
 }
 
 main "$@"
