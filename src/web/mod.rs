@@ -17,6 +17,7 @@ mod timeline;
 use std::cell::RefCell;
 
 use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
 
 use crate::page::PageState;
 use crate::scenario::{codec, decode_lenient, encode, CodecError, Scenario};
@@ -107,9 +108,28 @@ pub fn start() {
     embed::mount();
     export::mount();
     render();
-    dom::by_id::<web_sys::Element>("app")
-        .set_attribute("data-ready", "true")
-        .ok();
+    rerender_on_resize();
+    // Tests and embedders wait for this before reading the counters.
+    if let Some(root) = dom::document().document_element() {
+        root.set_attribute("data-state", "ready").ok();
+    }
+}
+
+/// The timelines are as wide as their column: repaint when it changes size.
+fn rerender_on_resize() {
+    let last_width = std::rc::Rc::new(std::cell::Cell::new(0));
+    let callback = Closure::<dyn FnMut()>::new(move || {
+        let width = dom::by_id::<web_sys::Element>("runs").client_width();
+        if width != last_width.replace(width) {
+            runs::render();
+        }
+    });
+    let observer =
+        web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).expect("ResizeObserver");
+    observer.observe(&dom::by_id::<web_sys::Element>("runs"));
+    // Both live as long as the page.
+    callback.forget();
+    std::mem::forget(observer);
 }
 
 /// Sets one scenario key from a control. A bad value shows the banner and changes nothing.

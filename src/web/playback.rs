@@ -136,7 +136,7 @@ pub fn render() {
     scrub.set_value(&cursor.to_string());
     scrub.set_attribute("aria-valuetext", &label).ok();
     let play: Element = dom::by_id("play");
-    dom::set_text(&play, if playing { "⏸" } else { "▶" });
+    dom::set_text(&play, if playing { "❚❚ Pause" } else { "▶ Play" });
     play.set_attribute(
         "aria-label",
         if playing {

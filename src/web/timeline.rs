@@ -8,6 +8,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
 use super::dom;
+use crate::trace::Node;
 use crate::view::Timeline;
 use crate::view::View;
 use crate::view::Viewport;
@@ -16,7 +17,7 @@ use crate::view::{ArrowEnd, Band, LaneIx, Mark, MarkKind, Point, Span};
 /// Lane labels sit in this gutter, left of time zero.
 pub const GUTTER_PX: f64 = 128.0;
 const AXIS_PX: f64 = 22.0;
-const LANE_PX: f64 = 46.0;
+const LANE_PX: f64 = 60.0;
 /// Labels are drawn only where they do not overlap the previous label on the same lane.
 const LABEL_GAP_PX: f64 = 4.0;
 
@@ -237,18 +238,35 @@ impl Frame<'_> {
         mark: &Mark,
         to_lane: LaneIx,
     ) {
-        let (lo, hi) = (mark.lane.min(to_lane), mark.lane.max(to_lane));
-        let (x0, x1) = (self.x(mark.t0_us), self.x(mark.t1_us));
-        let (y0, y1) = (lane_y(lo) - LANE_PX / 2.0, lane_y(hi) + LANE_PX / 2.0);
+        // Shade only the payment service and database lanes, where the two "not found" reads
+        // and the two charges happen; the API lane above stays readable.
+        let payment = self
+            .timeline
+            .lane_of(Node::Payment)
+            .unwrap_or(mark.lane.min(to_lane));
+        let (lo, hi) = (payment.max(mark.lane.min(to_lane)), mark.lane.max(to_lane));
+        let (x0, x1) = (
+            self.x(mark.t0_us),
+            self.x(mark.t1_us).max(self.x(mark.t0_us) + 2.0),
+        );
+        let (y0, y1) = (
+            lane_y(lo) - LANE_PX / 2.0 + 1.0,
+            lane_y(hi) + LANE_PX / 2.0 - 1.0,
+        );
         let alpha = ctx.global_alpha();
-        ctx.set_global_alpha(alpha * 0.22);
-        ctx.fill_rect(x0, y0, (x1 - x0).max(2.0), y1 - y0);
+        ctx.set_global_alpha(alpha * 0.16);
+        ctx.fill_rect(x0, y0, x1 - x0, y1 - y0);
         ctx.set_global_alpha(alpha);
         ctx.set_line_width(1.5);
-        ctx.stroke_rect(x0, y0, (x1 - x0).max(2.0), y1 - y0);
+        dashed(ctx, true);
+        ctx.stroke_rect(x0, y0, x1 - x0, y1 - y0);
+        dashed(ctx, false);
         ctx.set_fill_style_str(&palette.get("race-text"));
         ctx.set_text_align("left");
-        ctx.fill_text(&mark.label, x0 + 4.0, y0 + 9.0).ok();
+        ctx.set_font("600 12px system-ui, sans-serif");
+        ctx.fill_text("race: both read \"not found\"", x0 + 4.0, y1 - 8.0)
+            .ok();
+        ctx.set_font("12px system-ui, sans-serif");
     }
 
     fn paint_span(&self, ctx: &CanvasRenderingContext2d, mark: &Mark, span: Span) {
@@ -312,12 +330,8 @@ impl Frame<'_> {
             ctx.stroke();
         }
         let slot = &mut label_end_px[usize::from(mark.lane)];
-        let important = duplicate
-            || matches!(
-                point,
-                Point::Timeout | Point::Retry { .. } | Point::Charge { .. }
-            );
-        if mark.label.is_empty() || (x < *slot + LABEL_GAP_PX && !important) {
+        let crowded = x < *slot + LABEL_GAP_PX;
+        if mark.label.is_empty() || (!duplicate && (crowded || !self.worth_a_label(point))) {
             return;
         }
         ctx.set_fill_style_str(&palette.get(if duplicate {
@@ -337,6 +351,24 @@ impl Frame<'_> {
             .map(|m| m.width())
             .unwrap_or(0.0);
         *slot = slot.max(x + 5.0 + width);
+    }
+
+    /// Routine steps (attempt rows, ledger rows, commits, plain 200s) get a label only when the
+    /// view is zoomed in enough to have room; what tells the story is always labelled.
+    fn worth_a_label(&self, point: Point) -> bool {
+        let roomy = self.viewport.px_per_us() * 1_000.0 >= 14.0;
+        roomy
+            || match point {
+                Point::Timeout | Point::Retry { .. } | Point::Charge { .. } | Point::KeyExpired => {
+                    true
+                }
+                Point::Lookup { found } => found == crate::trace::Found::NotFound,
+                Point::Claim { result } => result != crate::trace::ClaimResult::Ok,
+                Point::Reply { status, replay } => replay || status != 200,
+                Point::OrderDone { outcome, .. } => outcome != crate::trace::Outcome::Ok,
+                Point::Rollback { .. } => true,
+                _ => false,
+            }
     }
 
     fn outline(&self, ctx: &CanvasRenderingContext2d, palette: &mut Palette, mark: &Mark) {
@@ -427,6 +459,15 @@ fn line(ctx: &CanvasRenderingContext2d, x0: f64, y0: f64, x1: f64, y1: f64) {
     ctx.move_to(x0, y0);
     ctx.line_to(x1, y1);
     ctx.stroke();
+}
+
+fn dashed(ctx: &CanvasRenderingContext2d, on: bool) {
+    let pattern = if on {
+        js_sys::Array::of2(&5.0.into(), &4.0.into())
+    } else {
+        js_sys::Array::new()
+    };
+    ctx.set_line_dash(&pattern).ok();
 }
 
 fn arrow_head(ctx: &CanvasRenderingContext2d, x0: f64, y0: f64, x1: f64, y1: f64) {
