@@ -66,3 +66,75 @@ fn golden_digests_match_native() {
     // One comparison of the whole list shows every mismatching line at once.
     assert_eq!(actual, expected);
 }
+
+/// The page's own markup (the body of www/index.html), written into the test page.
+fn mount_page(query: &str) {
+    let html = include_str!("../www/index.html");
+    let body =
+        &html[html.find("<body>").expect("a body") + 6..html.rfind("</body>").expect("a body end")];
+    let window = web_sys::window().unwrap();
+    let document = window.document().unwrap();
+    // Only this file's own static markup goes in as HTML; the page itself never does this. It
+    // goes in a container of its own, because the test runner reports through the body.
+    let container = document.create_element("div").unwrap();
+    container.set_inner_html(body);
+    document.body().unwrap().append_child(&container).unwrap();
+    let history = window.history().unwrap();
+    history
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(query))
+        .unwrap();
+    idemlab::web::mount();
+}
+
+fn counter(name: &str) -> String {
+    let document = web_sys::window().unwrap().document().unwrap();
+    let selector = format!("#counters-a [data-metric=\"{name}\"]");
+    document
+        .query_selector(&selector)
+        .unwrap()
+        .expect("the counter exists")
+        .text_content()
+        .unwrap()
+}
+
+#[wasm_bindgen_test]
+fn the_page_mounts_and_a_control_changes_the_counters() {
+    use wasm_bindgen::JsCast;
+    mount_page("?seed=7&preset=lost-ack");
+    let document = web_sys::window().unwrap().document().unwrap();
+    assert_eq!(
+        document
+            .document_element()
+            .unwrap()
+            .get_attribute("data-state")
+            .as_deref(),
+        Some("ready")
+    );
+    let native = compute("seed=7&preset=lost-ack");
+    assert_eq!(counter("duplicates"), native.duplicates.to_string());
+    assert_ne!(
+        counter("duplicates"),
+        "0",
+        "lost-ack duplicates without dedup"
+    );
+
+    let dedup: web_sys::HtmlSelectElement = document
+        .get_element_by_id("key-dedup")
+        .unwrap()
+        .dyn_into()
+        .unwrap();
+    dedup.set_value("atomic");
+    dedup
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    assert_eq!(
+        counter("duplicates"),
+        "0",
+        "atomic dedup stops the duplicates"
+    );
+    let url = web_sys::window().unwrap().location().search().unwrap();
+    assert!(
+        url.contains("dedup=atomic"),
+        "the permalink follows the control: {url}"
+    );
+}

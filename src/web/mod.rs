@@ -84,9 +84,18 @@ pub(crate) fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> R {
     APP.with(|cell| f(cell.borrow_mut().as_mut().expect("the app is mounted")))
 }
 
+/// Runs when the module loads: mounts the lab if this document is the lab's page (a test
+/// harness page, which has no `#app`, mounts it itself after writing the markup).
 #[wasm_bindgen(start)]
 pub fn start() {
     console_error_panic_hook::set_once();
+    if dom::document().get_element_by_id("app").is_some() {
+        mount();
+    }
+}
+
+/// Reads the URL, runs the scenario and wires every part of the page. Call once per document.
+pub fn mount() {
     let query = dom::window().location().search().unwrap_or_default();
     let (page, errors) = PageState::from_query(&query);
     let b = page.compare_scenario().map(Run::of);
