@@ -40,14 +40,15 @@ page_build() {
   echo "dist/: $(basename "$wasm") ($(wc -c <"$wasm") bytes) and index.html"
 }
 
-# === E2E TESTS GO HERE =========================================================================
-# Playwright tests will live in tests/e2e/*.test.mjs and run under node's test runner against
-# the release build in dist/ (built by the `page` check), served on 127.0.0.1. Each test gets:
+# --- end-to-end tests -------------------------------------------------------------------------
+# Playwright tests (tests/e2e/*.test.mjs) run under node's test runner against the release build
+# in dist/ (built by the `page` check), served on 127.0.0.1. Each test gets:
 #   BASE_URL       http://127.0.0.1:PORT/, serving dist/
 #   CHROMIUM_PATH  /usr/bin/chromium: launch playwright-core with executablePath: CHROMIUM_PATH
 #                  and the flags in webdriver.json (Playwright cannot download its own browser)
-# The page sets <html data-state="ready"> once its counters are filled: wait for that.
-# Until the first test exists this check is skipped.
+#   IDEMLAB_BIN    the native CLI, to compare the page's counts with `idemlab run`
+# The page sets <html data-state="ready"> once mounted: the tests wait for that. Screenshots go
+# to test-results/.
 e2e_tests() {
   local tests=""
   [ ! -d tests/e2e ] || tests="$(find tests/e2e -name '*.test.mjs' | sort)"
@@ -63,10 +64,11 @@ e2e_tests() {
   local url
   url="$(head -1 target/e2e-server.url)"
   [ -n "$url" ] || { echo "the static server did not start:"; cat target/e2e-server.log; return 1; }
+  # The tests compare the page's counts with `idemlab run` on the same URL.
+  cargo build --release --quiet --bin idemlab
   # shellcheck disable=SC2086 # one argument per test file
-  BASE_URL="$url" CHROMIUM_PATH=/usr/bin/chromium node --test $tests
+  BASE_URL="$url" CHROMIUM_PATH=/usr/bin/chromium IDEMLAB_BIN=target/release/idemlab node --test $tests
 }
-# ===============================================================================================
 
 passed=0 failed=0 skipped=0 failures=()
 

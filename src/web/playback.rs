@@ -195,13 +195,15 @@ fn shortcut(event: KeyboardEvent) {
     }
 }
 
+/// True when the key belongs to the focused element: typing in a field, or Space and Enter on
+/// a button (which press it). Arrow keys on a button still move the cursor.
 fn typing(event: &KeyboardEvent) -> bool {
     let Some(target) = event.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
         return false;
     };
     let tag = target.tag_name().to_ascii_lowercase();
-    matches!(
-        tag.as_str(),
-        "input" | "select" | "textarea" | "button" | "summary"
-    ) || target.closest("dialog").ok().flatten().is_some()
+    let presses = matches!(event.key().as_str(), " " | "Enter");
+    matches!(tag.as_str(), "input" | "select" | "textarea")
+        || (presses && matches!(tag.as_str(), "button" | "summary" | "tr"))
+        || target.closest("dialog").ok().flatten().is_some()
 }

@@ -317,7 +317,8 @@ pub fn viewport(app: &App) -> Viewport {
         .as_ref()
         .map_or(0, |b| b.timeline.end_us())
         .max(app.a.timeline.end_us());
-    Viewport::fit(end_us.max(1_000), width_px)
+    // A little room after the last event, so its label and arrowhead are not cut off.
+    Viewport::fit(end_us.max(1_000) + end_us / 25, width_px)
 }
 
 fn timeline_width_px() -> u32 {

@@ -85,6 +85,7 @@ pub fn mount() {
                 .attr("id", "sweep-histogram")
                 .class("histogram")
                 .attr("role", "img")
+                .attr("aria-label", "Duplicates per run: no sweep has run yet")
                 .el(),
         )
         .ok();

@@ -1,0 +1,65 @@
+// Shared set-up for the Playwright tests: Debian's Chromium driven by playwright-core (it cannot
+// download a browser here), a page that fails its test on any page error or console error, and
+// the native CLI, so the page's counts can be checked against `idemlab run` on the same URL.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+
+export const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:8080/';
+const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const IDEMLAB_BIN = process.env.IDEMLAB_BIN ?? 'target/release/idemlab';
+export const ARTIFACTS = 'test-results';
+
+// The same flags as webdriver.json: without the background-networking ones, Chromium keeps
+// trying hosts this machine cannot reach.
+const ARGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-dev-shm-usage',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run',
+];
+
+export async function launch() {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: ARGS });
+}
+
+/** A new page whose errors are collected; `assertClean()` fails the test if there were any. */
+export async function openPage(browser, options = {}) {
+  const context = await browser.newContext({ viewport: { width: 1400, height: 900 }, acceptDownloads: true, ...options });
+  const page = await context.newPage();
+  const problems = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error') problems.push(`console error: ${message.text()}`);
+  });
+  page.on('dialog', (dialog) => {
+    problems.push(`a dialog opened: ${dialog.message()}`);
+    dialog.dismiss();
+  });
+  page.assertClean = () => {
+    if (problems.length > 0) throw new Error(problems.join('\n'));
+  };
+  return page;
+}
+
+/** Opens the lab at `query` and waits until it has mounted. */
+export async function openLab(browser, query, options) {
+  const page = await openPage(browser, options);
+  await page.goto(`${BASE_URL}?${query}`);
+  await page.waitForSelector('html[data-state="ready"]', { timeout: 15_000 });
+  return page;
+}
+
+export const METRICS = ['orders', 'attempts', 'effects', 'duplicates', 'lost', 'races', 'ok', 'failed', 'unknown'];
+
+/** The counters of run `side` ("a" or "b") as numbers, keyed by their data-metric name. */
+export async function counters(page, side = 'a') {
+  const pairs = await page.$$eval(`#counters-${side} [data-metric]`, (elements) =>
+    elements.map((element) => [element.dataset.metric, Number(element.textContent)]));
+  return Object.fromEntries(pairs);
+}
+
+/** `idemlab run URL` from the native CLI, as the metrics the page shows. */
+export function cliCounts(url) {
+  const report = JSON.parse(execFileSync(IDEMLAB_BIN, ['run', url], { encoding: 'utf8' }));
+  return { ...report, ...report.outcomes };
+}

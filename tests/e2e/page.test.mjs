@@ -1,0 +1,148 @@
+// The page as a learner, an instructor and a test author meet it, in headless Chromium.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, test } from 'node:test';
+import AxeBuilder from '@axe-core/playwright';
+import { ARTIFACTS, BASE_URL, METRICS, cliCounts, counters, launch, openLab, openPage } from './lab.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+test('a permalink shows the same counts as idemlab run on the same URL', async () => {
+  for (const query of ['seed=7&preset=lost-ack', 'seed=3&preset=race', 'seed=11&preset=pod-rerun&clients=2']) {
+    const page = await openLab(browser, query);
+    const shown = await counters(page);
+    const cli = cliCounts(page.url());
+    for (const name of METRICS) assert.equal(shown[name], cli[name], `${query}: ${name}`);
+    const events = await page.getAttribute('#timeline-a', 'data-events');
+    assert.equal(Number(events), cli.events, `${query}: data-events`);
+    page.assertClean();
+    await page.close();
+  }
+});
+
+test('in lost-ack, switching dedup from none to atomic drops the duplicates to 0', async () => {
+  const page = await openLab(browser, 'seed=7&preset=lost-ack');
+  await page.screenshot({ path: `${ARTIFACTS}/default-lost-ack.png`, fullPage: true });
+  assert.ok((await counters(page)).duplicates > 0, 'lost-ack duplicates without dedup');
+  await page.selectOption('#key-dedup', 'atomic');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('dedup') === 'atomic');
+  assert.equal((await counters(page)).duplicates, 0);
+  page.assertClean();
+  await page.close();
+});
+
+test('the race preset shows the race and its duplicate', async () => {
+  const page = await openLab(browser, 'seed=3&preset=race');
+  await page.screenshot({ path: `${ARTIFACTS}/race.png`, fullPage: true });
+  const shown = await counters(page);
+  assert.ok(shown.races > 0 && shown.duplicates > 0, JSON.stringify(shown));
+  page.assertClean();
+  await page.close();
+});
+
+test('compare mode shows both runs and the difference', async () => {
+  const page = await openLab(browser, 'seed=3&preset=race&compare=dedup%3Datomic');
+  await page.screenshot({ path: `${ARTIFACTS}/compare.png`, fullPage: true });
+  assert.ok(await page.isVisible('#run-b canvas'), 'run B is drawn');
+  const [a, b] = [await counters(page, 'a'), await counters(page, 'b')];
+  assert.ok(a.duplicates > 0, 'naive duplicates');
+  assert.equal(b.duplicates, 0, 'atomic has none');
+  const diff = await page.textContent('#diff');
+  assert.match(diff, /dedup=naive: \d+ duplicates.*→ dedup=atomic: 0 duplicates/);
+  page.assertClean();
+  await page.close();
+});
+
+test('playback steps through events and the counters follow the cursor', async () => {
+  const page = await openLab(browser, 'seed=7&preset=lost-ack');
+  await page.click('#to-start');
+  const first = await counters(page);
+  assert.equal(first.effects, 0, 'nothing has happened at the first event');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('cursor') === '1');
+  await page.keyboard.press('End');
+  assert.equal((await counters(page)).effects, cliCounts(`${BASE_URL}?seed=7&preset=lost-ack`).effects);
+  page.assertClean();
+  await page.close();
+});
+
+test('an embed posts its height, locks the other controls and reopens the same state', async () => {
+  const page = await openPage(browser);
+  const src = `${BASE_URL}?seed=7&preset=lost-ack&embed=1&controls=dedup`;
+  await page.setContent(`<iframe id="lab" src="${src}" style="width:1000px;border:0"></iframe>
+    <script>window.heights = []; addEventListener('message', (e) => {
+      if (e.source === document.getElementById('lab').contentWindow) window.heights.push(e.data); });</script>`);
+  await page.waitForFunction(() => window.heights.some((m) => m.type === 'idemlab:height' && m.height > 200), null, { timeout: 15_000 });
+  const message = (await page.evaluate(() => window.heights))[0];
+  assert.deepEqual(Object.keys(message).sort(), ['height', 'type'], 'only the height is posted');
+  const frame = page.frame({ url: /embed=1/ });
+  assert.equal(await frame.isEnabled('#key-dedup'), true);
+  assert.equal(await frame.isDisabled('#key-store'), true);
+  assert.equal(await frame.isVisible('#key-store'), false);
+  assert.equal(await frame.isVisible('.chrome'), false, 'no page chrome in an embed');
+  page.assertClean();
+  await page.close();
+});
+
+test('the embed dialog writes a snippet that reopens the same state', async () => {
+  const page = await openLab(browser, 'seed=9&preset=restart&cursor=20');
+  await page.click('#embed-open');
+  await page.check('#embed-open-store');
+  const snippet = await page.inputValue('#embed-snippet');
+  assert.match(snippet, /<iframe id="idemlab-lab" src="[^"]*seed=9&amp;preset=restart&amp;cursor=20&amp;embed=1&amp;controls=[^"]*store/);
+  assert.match(snippet, /event\.source !== frame\.contentWindow/);
+  page.assertClean();
+  await page.close();
+});
+
+test('export gives a well-formed SVG and the trace as JSON', async () => {
+  const page = await openLab(browser, 'seed=7&preset=race');
+  const [svgDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-svg')]);
+  const svg = readFileSync(await svgDownload.path(), 'utf8');
+  const parsed = await page.evaluate((text) => {
+    const doc = new DOMParser().parseFromString(text, 'image/svg+xml');
+    return { error: doc.getElementsByTagName('parsererror').length, root: doc.documentElement.nodeName };
+  }, svg);
+  assert.deepEqual(parsed, { error: 0, root: 'svg' });
+  const [jsonDownload] = await Promise.all([page.waitForEvent('download'), page.click('#export-json')]);
+  const trace = JSON.parse(readFileSync(await jsonDownload.path(), 'utf8'));
+  assert.equal(trace.scenario, 'seed=7&preset=race');
+  assert.equal(trace.events.length, Number(await page.getAttribute('#timeline-a', 'data-events')));
+  assert.equal(trace.events[0].type, 'pod-start');
+  page.assertClean();
+  await page.close();
+});
+
+test('axe-core finds no serious or critical accessibility violations', async () => {
+  for (const query of ['seed=7&preset=lost-ack', 'seed=3&preset=race&compare=dedup%3Datomic&tab=sweep']) {
+    const page = await openLab(browser, query);
+    const results = await new AxeBuilder({ page }).analyze();
+    const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes.length} nodes: ${v.nodes[0]?.target}`), [], query);
+    page.assertClean();
+    await page.close();
+  }
+});
+
+test('a hostile URL shows the banner, runs no script and still loads the rest', async () => {
+  const hostile = [
+    'seed=%3Cscript%3Ewindow.pwned%3D1%3C%2Fscript%3E',
+    'preset=%3Cimg%20src%3Dx%20onerror%3D%22window.pwned%3D1%22%3E',
+    'orders=1e309', 'retries=NaN', 'timeout_ms=99999999999999999999', 'loss_resp=-1',
+    'compare=dedup%3D%3Csvg%20onload%3D%22window.pwned%3D1%22%3E', 'cursor=%22%3E%3Cb%3E',
+    'dedup=atomic',
+  ].join('&');
+  const page = await openLab(browser, hostile);
+  const banner = await page.textContent('#banner[role="alert"]');
+  for (const key of ['seed', 'preset', 'orders', 'retries', 'timeout_ms', 'loss_resp', 'compare: dedup', 'cursor']) {
+    assert.ok(banner.includes(`${key}`), `the banner names ${key}: ${banner}`);
+  }
+  assert.equal(await page.evaluate(() => window.pwned), undefined, 'no script ran');
+  assert.equal(await page.$$eval('#banner img, #banner script, #banner svg, #banner b', (e) => e.length), 0);
+  assert.equal(new URL(page.url()).searchParams.get('dedup'), 'atomic', 'the good key still loaded');
+  assert.equal((await counters(page)).orders, 4);
+  page.assertClean();
+  await page.close();
+});
