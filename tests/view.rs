@@ -311,7 +311,7 @@ fn every_transaction_is_a_span_that_ends_at_its_commit_or_rollback() {
 
 #[test]
 fn a_truncated_run_still_lays_out() {
-    let query = "seed=3&preset=lost-ack&events_max=100";
+    let query = "seed=3&preset=lost-ack&orders=20&events_max=100";
     let (trace, timeline) = run(query);
     assert!(trace.truncated && timeline.truncated(), "{query}");
     assert_eq!(marks_of(&timeline, Class::CapReached).len(), 1, "{query}");
@@ -552,41 +552,41 @@ fn every_band_kind_has_a_class() {
 fn layout_summary_of_one_raced_order() {
     let (_, timeline) = run("seed=8&preset=race&orders=1");
     expect![[r#"
-        lanes: pod b55822d8 | API | payment service | database
-        end 132331 µs, 42 events, 33 marks, 1 races, 1 duplicates
-               0        0 0    pod-start "pod b55822d8 starts" [0]
+        lanes: pod e89a74c4 | API | payment service | database
+        end 141230 µs, 42 events, 33 marks, 1 races, 1 duplicates
+               0        0 0    pod-start "pod e89a74c4 starts" [0]
                0        0 0    order-start "order 1 starts" [1]
-               0     7605 0>1  request "attempt 1" [2,3]
-            7605     7605 3    attempt-row "attempt row 1" [4]
-            8605     8605 3    lookup-miss "lookup: not found" [5]
-            8605   110673 1>3  race "race: order 1, attempts 1 and 2 both read not found" [5,13,2,3,4,6,7,8,9,10,11,12,14,15,16,17,18,19,20,21,22,23,24,25,26,27,29,30,31,32,33,39]
-            9605    21250 1>2  charge-call "charge (no key)" [6,7]
+               0    10075 0>1  request "attempt 1" [2,3]
+           10075    10075 3    attempt-row "attempt row 1" [4]
+           11075    11075 3    lookup-miss "lookup: not found" [5]
+           11075   131895 1>3  race "race: order 1, attempts 1 and 2 both read not found" [5,15,2,3,4,6,7,8,9,10,11,12,13,14,16,17,18,19,20,21,22,23,24,25,32,33,36,37,38,39,40,41]
+           12075    22241 1>2  charge-call "charge (no key)" [6,7]
            45000    45000 0    timeout "timeout" [8]
-           45000    45000 0    retry "attempt 2 in 5.457 ms" [9]
-           50457    59850 0>1  request "attempt 2" [10,11]
-           59850    59850 3    attempt-row "attempt row 2" [12]
-           60850    60850 3    lookup-miss "lookup: not found" [13]
-           61850    73492 1>2  charge-call "charge (no key)" [14,15]
-           76735    76735 2    charge "order 1: charge 1 of 2 (#1)" [16]
-           76735    90456 2>1  charge-reply "charged #1" [17,18]
-           90456    90456 3    ledger-row "ledger row #1" [19]
-           91456    91456 3    store "store 200" [20]
-           92456    92456 1    reply-ok "200" [21]
-           92456   104688 1>0  response ✕ late "200 #1" [22,27]
-           95457    95457 0    timeout "timeout" [23]
-           95457    95457 0    retry "attempt 3 in 13.481 ms" [24]
-           96348    96348 2    charge-duplicate duplicate "order 1: charge 2 of 2 (#2)" [25]
-           96348   109673 2>1  charge-reply "charged #2" [26,29]
-          108938   121685 0>1  request "attempt 3" [28,34]
-          109673   109673 3    ledger-row "ledger row #2" [30]
-          110673   110673 3    store "store 200" [31]
-          111673   111673 1    reply-ok "200" [32]
-          111673   126016 1>0  response ✕ late "200 #2" [33,39]
-          121685   121685 3    attempt-row "attempt row 3" [35]
-          122685   122685 3    lookup-hit "lookup: found completed" [36]
-          122685   122685 1    reply-replay "200 (replayed)" [37]
-          122685   132331 1>0  response "200 #2 (replayed)" [38,40]
-          132331   132331 0    order-ok "order 1 done: ok (200)" [41]
+           45000    45000 0    retry "attempt 2 in 5.557 ms" [9]
+           50557    59819 0>1  request "attempt 2" [10,13]
+           53085    53085 2    charge "order 1: charge 1 of 2 (#1)" [11]
+           53085    66918 2>1  charge-reply "charged #1" [12,17]
+           59819    59819 3    attempt-row "attempt row 2" [14]
+           60819    60819 3    lookup-miss "lookup: not found" [15]
+           61819    73025 1>2  charge-call "charge (no key)" [16,22]
+           66918    66918 3    ledger-row "ledger row #1" [18]
+           67918    67918 3    store "store 200" [19]
+           68918    68918 1    reply-ok "200" [20]
+           68918    77077 1>0  response ✕ late "200 #1" [21,23]
+           95557    95557 0    timeout "timeout" [24]
+           95557    95557 0    retry "attempt 3 in 13.16 ms" [25]
+          108717   118014 0>1  request "attempt 3" [26,27]
+          118014   118014 3    attempt-row "attempt row 3" [28]
+          119014   119014 3    lookup-hit "lookup: found completed" [29]
+          119014   119014 1    reply-replay "200 (replayed)" [30]
+          119014   129534 1>0  response "200 #1 (replayed)" [31,34]
+          124555   124555 2    charge-duplicate duplicate "order 1: charge 2 of 2 (#2)" [32]
+          124555   130895 2>1  charge-reply "charged #2" [33,36]
+          129534   129534 0    order-ok "order 1 done: ok (200)" [35]
+          130895   130895 3    ledger-row "ledger row #2" [37]
+          131895   131895 3    store "store 200" [38]
+          132895   132895 1    reply-ok "200" [39]
+          132895   141230 1>0  response ✕ late "200 #2" [40,41]
     "#]]
     .assert_eq(&timeline.summary());
 }

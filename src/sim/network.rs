@@ -49,7 +49,7 @@ impl World<'_> {
         (latency_us, lost)
     }
 
-    fn response_fate(&self, draw: &mut rand_pcg::Pcg64Mcg) -> Option<DropCause> {
+    fn response_fate(&self, draw: &mut rng::Draw) -> Option<DropCause> {
         // Draw the loss first so that adding a partition leaves other responses' fates alone.
         let lost = rng::chance(draw, self.s.loss_resp);
         let now_ms = self.now_us / 1_000;

@@ -4,6 +4,7 @@
 //! State lives in one `App` behind a thread-local; every user action changes `App::page` and
 //! calls `refresh` (scenario changed: rerun) or `render` (only the view changed).
 
+mod bench;
 mod controls;
 mod dom;
 mod embed;
@@ -19,9 +20,10 @@ use std::cell::RefCell;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::metrics::MetricsIndex;
 use crate::page::PageState;
 use crate::scenario::{codec, decode_lenient, encode, CodecError, Scenario};
-use crate::view::{layout, Timeline};
+use crate::view::{layout, Timeline, View, Viewport};
 use crate::{Metrics, Trace};
 
 /// One configuration's run and everything derived from it.
@@ -29,18 +31,43 @@ pub(crate) struct Run {
     pub scenario: Scenario,
     pub trace: Trace,
     pub metrics: Metrics,
+    /// Counts at any cursor without refolding the whole trace on every frame of a scrub.
+    pub index: MetricsIndex,
     pub timeline: Timeline,
+    /// The marks (or density) of the last viewport: a scrub moves the cursor, not the view.
+    view_cache: std::cell::RefCell<Option<(Viewport, std::rc::Rc<View>)>>,
 }
 
 impl Run {
     fn of(scenario: Scenario) -> Run {
         let (trace, metrics) = crate::run(&scenario);
         let timeline = layout(&trace);
+        let index = MetricsIndex::new(&trace);
         Run {
             scenario,
             trace,
             metrics,
+            index,
             timeline,
+            view_cache: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// Drops the cached view, so the next paint computes it again (the benchmark's cold draw).
+    pub fn forget_view(&self) {
+        self.view_cache.borrow_mut().take();
+    }
+
+    /// What `viewport` shows of this run, reusing the last answer when the viewport is the same.
+    pub fn view(&self, viewport: &Viewport) -> std::rc::Rc<View> {
+        let mut cache = self.view_cache.borrow_mut();
+        match cache.as_ref() {
+            Some((cached, view)) if cached == viewport => view.clone(),
+            _ => {
+                let view = std::rc::Rc::new(self.timeline.view(viewport));
+                *cache = Some((*viewport, view.clone()));
+                view
+            }
         }
     }
 
@@ -118,9 +145,13 @@ pub fn mount() {
     export::mount();
     render();
     rerender_on_resize();
-    // Tests and embedders wait for this before reading the counters.
+    // Tests and embedders wait for this before reading the counters; the benchmark reads the
+    // mark to measure load to interactive.
     if let Some(root) = dom::document().document_element() {
         root.set_attribute("data-state", "ready").ok();
+    }
+    if let Some(performance) = dom::window().performance() {
+        performance.mark("idemlab-ready").ok();
     }
 }
 
@@ -179,6 +210,8 @@ pub(crate) fn refresh() {
         app.b = app.page.compare_scenario().map(Run::of);
     });
     render();
+    // A changed scenario is a new permalink at once; only cursor moves are throttled.
+    write_url(dom::now_ms());
 }
 
 /// Brings every part of the page in line with the app state, and the URL with the page.
@@ -224,7 +257,29 @@ pub(crate) fn permalink() -> String {
     format!("{base}?{}", with_app(|app| app.page.to_query()))
 }
 
+thread_local! {
+    /// When the URL was last written, and whether a trailing write is already scheduled.
+    static URL_SYNC: std::cell::Cell<(f64, bool)> = const { std::cell::Cell::new((f64::MIN, false)) };
+}
+
+/// Browsers throttle (and complain about) more than about 100 history writes in 10 s, and a
+/// scrub renders 60 times a second; so the URL is written at most every 250 ms, with a trailing
+/// write that records where the cursor came to rest.
+const URL_SYNC_MS: f64 = 250.0;
+
 fn sync_url() {
+    let (last_ms, pending) = URL_SYNC.with(|s| s.get());
+    let now_ms = dom::now_ms();
+    if now_ms - last_ms >= URL_SYNC_MS {
+        write_url(now_ms);
+    } else if !pending {
+        URL_SYNC.with(|s| s.set((last_ms, true)));
+        dom::later(URL_SYNC_MS as i32, || write_url(dom::now_ms()));
+    }
+}
+
+fn write_url(now_ms: f64) {
+    URL_SYNC.with(|s| s.set((now_ms, false)));
     let query = with_app(|app| app.page.to_query());
     if let Ok(history) = dom::window().history() {
         let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));

@@ -211,7 +211,7 @@ fn render_side(side: &str) {
             run.trace.events.len()
         );
         canvas.set_attribute("aria-label", &label).ok();
-        frame(app, side, &canvas).paint();
+        with_frame(app, side, &canvas, |frame| frame.paint());
     });
 }
 
@@ -233,7 +233,7 @@ fn metrics_at_cursor(app: &App, run: &Run) -> Metrics {
     } else {
         run.events_by(app.cursor_time_us())
     };
-    Metrics::of_prefix(&run.trace, count)
+    run.index.at(&run.trace, count)
 }
 
 fn render_counters(side: &str, m: &Metrics) {
@@ -327,11 +327,30 @@ fn timeline_width_px() -> u32 {
     width.clamp(200.0, 8_000.0) as u32
 }
 
-fn frame<'a>(app: &'a App, side: &str, canvas: &'a HtmlCanvasElement) -> Frame<'a> {
+/// Paints one side's timeline, or finds the mark under a pointer, with the cached view.
+fn with_frame<R>(
+    app: &App,
+    side: &str,
+    canvas: &HtmlCanvasElement,
+    f: impl FnOnce(&Frame) -> R,
+) -> R {
+    let viewport = viewport(app);
+    let view = run_of(app, side).view(&viewport);
+    f(&frame(app, side, canvas, viewport, &view))
+}
+
+fn frame<'a>(
+    app: &'a App,
+    side: &str,
+    canvas: &'a HtmlCanvasElement,
+    viewport: Viewport,
+    view: &'a crate::view::View,
+) -> Frame<'a> {
     Frame {
         canvas,
         timeline: &run_of(app, side).timeline,
-        viewport: viewport(app),
+        viewport,
+        view,
         cursor_us: app.cursor_time_us(),
         selected_event: if side == "a" { app.page.cursor } else { None },
     }
@@ -384,8 +403,8 @@ fn wire_canvas(side: &'static str) {
 
 fn mark_at(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) -> Option<(usize, String)> {
     with_app(|app| {
-        let frame = frame(app, side, canvas);
-        let ix = frame.hit(f64::from(event.offset_x()), f64::from(event.offset_y()))?;
+        let (x, y) = (f64::from(event.offset_x()), f64::from(event.offset_y()));
+        let ix = with_frame(app, side, canvas, |frame| frame.hit(x, y))?;
         let mark = run_of(app, side).timeline.mark(ix as u32);
         Some((ix, describe_mark(run_of(app, side), mark)))
     })

@@ -103,9 +103,13 @@ pub fn render() {
         .style()
         .set_property("height", &format!("{}px", count as i32 * ROW_PX))
         .ok();
+    // The event table is the timeline's text alternative, so it always follows the cursor; the
+    // attempts and ledger tables are folded only while their tab is open.
     scroll_into_view(cursor);
     render_rows();
-    render_tables();
+    if with_app(|app| app.page.tab == "tables") {
+        render_tables();
+    }
 }
 
 fn render_tabs() {

@@ -64,6 +64,8 @@ pub struct Frame<'a> {
     pub canvas: &'a HtmlCanvasElement,
     pub timeline: &'a Timeline,
     pub viewport: Viewport,
+    /// What the viewport shows, computed once per viewport (see `Run::view`), not per frame.
+    pub view: &'a View,
     /// Marks that start after this time are drawn faded: they have not happened yet.
     pub cursor_us: u64,
     /// Marks of this event are outlined (the selected row of the event table).
@@ -89,9 +91,9 @@ impl Frame<'_> {
         let mut palette = Palette::new(self.canvas.unchecked_ref());
         self.paint_lanes(&ctx, &mut palette);
         self.paint_axis(&ctx, &mut palette);
-        match self.timeline.view(&self.viewport) {
-            View::Marks { marks } => self.paint_marks(&ctx, &mut palette, &marks),
-            View::Density(density) => self.paint_density(&ctx, &mut palette, &density),
+        match self.view {
+            View::Marks { marks } => self.paint_marks(&ctx, &mut palette, marks),
+            View::Density(density) => self.paint_density(&ctx, &mut palette, density),
         }
         self.paint_cursor(&ctx, &mut palette);
     }
@@ -101,20 +103,26 @@ impl Frame<'_> {
         let width_css = GUTTER_PX + f64::from(self.viewport.width_px());
         let height_css = canvas_height_px(self.timeline);
         let canvas = self.canvas;
-        canvas.set_width((width_css * ratio) as u32);
-        canvas.set_height((height_css * ratio) as u32);
-        let style = canvas.unchecked_ref::<web_sys::HtmlElement>().style();
-        style.set_property("width", &format!("{width_css}px")).ok();
-        style
-            .set_property("height", &format!("{height_css}px"))
-            .ok();
+        let (width_px, height_px) = ((width_css * ratio) as u32, (height_css * ratio) as u32);
+        // Resizing a canvas reallocates it: do it only when the size changed, not every frame.
+        if canvas.width() != width_px || canvas.height() != height_px {
+            canvas.set_width(width_px);
+            canvas.set_height(height_px);
+            let style = canvas.unchecked_ref::<web_sys::HtmlElement>().style();
+            style.set_property("width", &format!("{width_css}px")).ok();
+            style
+                .set_property("height", &format!("{height_css}px"))
+                .ok();
+        }
         let ctx = canvas
             .get_context("2d")
             .ok()
             .flatten()
             .expect("canvas 2d is available")
             .unchecked_into::<CanvasRenderingContext2d>();
-        ctx.scale(ratio, ratio).ok();
+        ctx.set_transform(ratio, 0.0, 0.0, ratio, 0.0, 0.0).ok();
+        ctx.set_global_alpha(1.0);
+        ctx.clear_rect(0.0, 0.0, width_css, height_css);
         ctx.set_font("12px system-ui, sans-serif");
         ctx.set_text_baseline("middle");
         ctx
@@ -426,11 +434,11 @@ impl Frame<'_> {
 
     /// The mark nearest to a point in CSS pixels, within a few pixels, for hover and click.
     pub fn hit(&self, x_css: f64, y_css: f64) -> Option<usize> {
-        let View::Marks { marks } = self.timeline.view(&self.viewport) else {
+        let View::Marks { marks } = self.view else {
             return None;
         };
         let mut best: Option<(f64, usize)> = None;
-        for ix in marks {
+        for &ix in marks {
             let mark = self.timeline.mark(ix);
             let distance = self.distance(mark, x_css, y_css);
             if distance <= 8.0 && best.is_none_or(|(d, _)| distance < d) {

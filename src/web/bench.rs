@@ -1,0 +1,69 @@
+//! Measurements for `scripts/bench.sh`, exported to JavaScript. They run the same code the page
+//! runs; the browser's clock is read here, in the web layer, never in the core.
+
+use wasm_bindgen::prelude::*;
+
+use super::dom;
+
+/// Runs seeds `first..first + seeds` of `query` and returns the events simulated; the caller
+/// times it, so the same seeds can be timed natively by `idemlab bench`.
+#[wasm_bindgen]
+pub fn bench_events(query: &str, first: u32, seeds: u32) -> Result<f64, JsValue> {
+    let mut scenario = crate::scenario::decode(query)
+        .map_err(|errors| JsValue::from_str(&errors[0].to_string()))?
+        .scenario;
+    let mut events = 0u64;
+    for seed in first..first.saturating_add(seeds) {
+        scenario.seed = u64::from(seed);
+        events += crate::sim::run(&scenario).events.len() as u64;
+    }
+    Ok(events as f64)
+}
+
+/// A whole sweep as the sweep panel runs it (simulate and fold the metrics), in milliseconds.
+#[wasm_bindgen]
+pub fn bench_sweep_ms(query: &str, seeds: u32) -> Result<f64, JsValue> {
+    let scenario = crate::scenario::decode(query)
+        .map_err(|errors| JsValue::from_str(&errors[0].to_string()))?
+        .scenario;
+    let started = dom::now_ms();
+    let totals = crate::sweep::sweep(&scenario, scenario.seed, u64::from(seeds));
+    let elapsed = dom::now_ms() - started;
+    if totals.runs != u64::from(seeds) {
+        return Err(JsValue::from_str("the sweep did not run every seed"));
+    }
+    Ok(elapsed)
+}
+
+/// Milliseconds to draw the mounted page's timelines from scratch (culling or density included)
+/// `repeats` times, one value each.
+#[wasm_bindgen]
+pub fn bench_draw_ms(repeats: u32) -> Vec<f64> {
+    (0..repeats)
+        .map(|_| {
+            super::with_app(|app| {
+                app.a.forget_view();
+                app.b.iter().for_each(|b| b.forget_view());
+            });
+            let started = dom::now_ms();
+            super::runs::render();
+            dom::now_ms() - started
+        })
+        .collect()
+}
+
+/// Milliseconds per frame while the cursor is dragged across the whole run in `frames` steps:
+/// each step is what the scrub bar does (move the cursor, render everything that follows it).
+#[wasm_bindgen]
+pub fn bench_scrub_ms(frames: u32) -> Vec<f64> {
+    let events = super::with_app(|app| app.a.trace.events.len()) as u64;
+    (0..frames)
+        .map(|frame| {
+            let cursor = (u64::from(frame) * events / u64::from(frames.max(1))) as u32;
+            let started = dom::now_ms();
+            super::with_app(|app| app.page.cursor = Some(cursor));
+            super::render();
+            dom::now_ms() - started
+        })
+        .collect()
+}
