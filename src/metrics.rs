@@ -24,7 +24,8 @@ pub struct Metrics {
     pub received: u32,
     /// Side effects: charges the payment service made, or writes that became durable.
     pub effects: u32,
-    /// Σ over orders of max(0, effects − 1); for `set`, only writes that changed the value.
+    /// Σ over orders of max(0, effects − 1), counting for a charge order the larger of its
+    /// charges and its committed ledger rows; for `set`, only writes that changed the value.
     pub duplicates: u32,
     /// Orders a client saw succeed that have no effect of their own (merged, or never applied).
     pub lost: u32,
@@ -84,6 +85,8 @@ impl MetricsIndex {
 struct OrderFold {
     started: bool,
     effects: u32,
+    /// Committed ledger rows: with a keyed provider a repeat may charge once yet be booked twice.
+    ledger_rows: u32,
     changes: u32,
     last_value: Option<u32>,
     outcome: Option<Outcome>,
@@ -115,7 +118,8 @@ struct Fold {
     orders: Vec<OrderFold>,
     /// Key → requests whose lookup read "not found" and that have not claimed or recorded yet.
     windows: BTreeMap<Key, Vec<u32>>,
-    ledger_pending: BTreeMap<u32, Vec<u32>>,
+    /// Transaction → (charge number, order) of its uncommitted ledger rows.
+    ledger_pending: BTreeMap<u32, Vec<(u32, Option<u32>)>>,
     ledger_committed: Vec<u32>,
     charges: Vec<u32>,
 }
@@ -150,20 +154,27 @@ impl Fold {
                 let order = self.order(event.order);
                 order.outcome = Some(best(order.outcome, outcome));
             }
-            EventKind::LedgerRow { number, txn: None } => self.ledger_committed.push(number),
+            EventKind::LedgerRow { number, txn: None } => self.ledger_row(number, event.order),
             EventKind::LedgerRow {
                 number,
                 txn: Some(txn),
-            } => self.ledger_pending.entry(txn).or_default().push(number),
+            } => (self.ledger_pending.entry(txn).or_default()).push((number, event.order)),
             EventKind::Commit { txn } => {
-                let rows = self.ledger_pending.remove(&txn).unwrap_or_default();
-                self.ledger_committed.extend(rows);
+                for (number, order) in self.ledger_pending.remove(&txn).unwrap_or_default() {
+                    self.ledger_row(number, order);
+                }
             }
             EventKind::Rollback { txn, .. } => {
                 self.ledger_pending.remove(&txn);
             }
             _ => self.race_event(event),
         }
+    }
+
+    /// A ledger row became durable.
+    fn ledger_row(&mut self, number: u32, order: Option<u32>) {
+        self.ledger_committed.push(number);
+        self.order(order).ledger_rows += 1;
     }
 
     fn applied(&mut self, order: Option<u32>, value: u32) {
@@ -213,11 +224,12 @@ impl Fold {
             m.orders += 1;
             m.effects += order.effects;
             m.effects_sq_sum += u64::from(order.effects) * u64::from(order.effects);
-            // A charge repeats harm every time; a set only when it changed the value.
+            // A charge repeats harm every time, whether the payment service charged again or the
+            // ledger recorded the order again; a set only when it changed the value.
             m.duplicates += if order.last_value.is_some() {
                 order.changes
             } else {
-                order.effects.saturating_sub(1)
+                order.effects.max(order.ledger_rows).saturating_sub(1)
             };
             match order.outcome {
                 Some(Outcome::Ok) => m.outcomes.ok += 1,
