@@ -11,7 +11,11 @@ use crate::trace::{ClaimResult, EventKind, Found, Key, Outcome, Payload, Trace};
 pub struct Outcomes {
     pub ok: u32,
     pub failed: u32,
+    /// The client gave up without an answer (retries exhausted).
     pub unknown: u32,
+    /// Started and not finished yet: only before the end of a run (the page's cursor) or when
+    /// the run was truncated.
+    pub in_flight: u32,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
@@ -234,7 +238,8 @@ impl Fold {
             match order.outcome {
                 Some(Outcome::Ok) => m.outcomes.ok += 1,
                 Some(Outcome::Failed) => m.outcomes.failed += 1,
-                Some(Outcome::Unknown) | None => m.outcomes.unknown += 1,
+                Some(Outcome::Unknown) => m.outcomes.unknown += 1,
+                None => m.outcomes.in_flight += 1,
             }
             if order.outcome == Some(Outcome::Ok) && order.effects == 0 {
                 m.lost += 1;

@@ -202,6 +202,18 @@ pub fn decode_lenient(input: &str) -> (Decoded, Vec<CodecError>) {
     (decoded, errors)
 }
 
+/// Sets one scenario key from its text, as a control does: the same parser and bounds as a
+/// query, with no other key touched.
+pub fn set_key(scenario: &mut Scenario, name: &str, value: &str) -> Result<(), CodecError> {
+    let Some(spec) = KEYS.iter().find(|spec| spec.name == name) else {
+        return Err(error(name, value, Problem::UnknownKey));
+    };
+    let mut changed = scenario.clone();
+    (spec.set)(&mut changed, value).map_err(|problem| error(name, value, problem))?;
+    *scenario = changed;
+    Ok(())
+}
+
 /// The canonical query: `seed`, then `preset` if any, then each key whose value differs from
 /// what the preset or the defaults give, in the order of `KEYS`.
 pub fn encode(scenario: &Scenario) -> String {

@@ -25,6 +25,8 @@ pub struct PresetSpec {
     pub keys: &'static str,
     /// Keys that turn this scenario into its fix, for the page's compare view.
     pub fix: &'static str,
+    /// Whether picking the preset on the page turns the compare view on with the fix.
+    pub compare: bool,
 }
 
 pub const PRESETS: [PresetSpec; 8] = [
@@ -34,6 +36,7 @@ pub const PRESETS: [PresetSpec; 8] = [
         summary: "Responses are lost on the way back; the client retries and every retry charges again.",
         keys: "orders=4&partition=0..400&loss_resp=0.2&retries=3&backoff_ms=40",
         fix: "dedup=atomic",
+        compare: false,
     },
     PresetSpec {
         preset: Preset::Race,
@@ -41,6 +44,7 @@ pub const PRESETS: [PresetSpec; 8] = [
         summary: "The client times out while the first attempt is still charging; with check-then-insert both copies read \"not found\".",
         keys: "orders=3&dedup=naive&timeout_ms=45&retries=3&backoff_ms=5&latency_ms=5..15",
         fix: "dedup=atomic",
+        compare: false,
     },
     PresetSpec {
         preset: Preset::Restart,
@@ -48,6 +52,7 @@ pub const PRESETS: [PresetSpec; 8] = [
         summary: "The API crashes after committing and before answering; its in-memory keys die with it, so the retry charges again.",
         keys: "orders=3&dedup=atomic&store=memory&crash=api@after-commit&restart_ms=60&backoff_ms=40",
         fix: "store=durable",
+        compare: false,
     },
     PresetSpec {
         preset: Preset::PodRerun,
@@ -55,6 +60,7 @@ pub const PRESETS: [PresetSpec; 8] = [
         summary: "An operator reruns the job in a new pod; keys made from the pod's UID miss the earlier work.",
         keys: "orders=3&dedup=atomic&key=process&rerun_ms=400",
         fix: "key=business",
+        compare: false,
     },
     PresetSpec {
         preset: Preset::LedgerReplaced,
@@ -62,6 +68,7 @@ pub const PRESETS: [PresetSpec; 8] = [
         summary: "The ledger pod is replaced and its emptyDir goes with it; a rerun afterwards is not recognised.",
         keys: "orders=3&dedup=atomic&store=pod&replace_db_ms=350&rerun_ms=400",
         fix: "store=durable",
+        compare: false,
     },
     PresetSpec {
         preset: Preset::KeyExpiry,
@@ -69,6 +76,7 @@ pub const PRESETS: [PresetSpec; 8] = [
         summary: "Keys are kept for 150 ms, but the client is still retrying after that; the late retry is treated as new.",
         keys: "orders=2&dedup=atomic&partition=0..700&retention_ms=150&retries=4&backoff_ms=60",
         fix: "retention_ms=86400000",
+        compare: false,
     },
     PresetSpec {
         preset: Preset::OutsideBoundary,
@@ -76,6 +84,7 @@ pub const PRESETS: [PresetSpec; 8] = [
         summary: "The API crashes after the charge and before the commit; the ledger rolls back, the payment service does not.",
         keys: "orders=3&dedup=atomic&crash=api@after-effect&restart_ms=40&backoff_ms=40",
         fix: "provider=keyed",
+        compare: false,
     },
     PresetSpec {
         preset: Preset::NaiveVsAtomic,
@@ -83,6 +92,7 @@ pub const PRESETS: [PresetSpec; 8] = [
         summary: "Eight orders whose retries overlap in flight: check-then-insert against a unique claim in one transaction.",
         keys: "orders=8&dedup=naive&timeout_ms=45&retries=3&backoff_ms=5&latency_ms=5..15&loss_resp=0.1",
         fix: "dedup=atomic",
+        compare: true,
     },
 ];
 

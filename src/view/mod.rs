@@ -29,6 +29,6 @@ pub use mark::{
     cause_label, ArrowEnd, ArrowPayload, Band, Class, Effect, EventIx, Lane, LaneIx, Mark,
     MarkKind, Point, Span, TxnEnd,
 };
-pub use paint::tooltip;
+pub use paint::{tooltip, Labels};
 pub use scale::{tick_step_us, Tick, Viewport, SPAN_US_MAX, SPAN_US_MIN, WIDTH_PX_MAX};
 pub use svg::{escape, svg, SvgOptions, STYLE};

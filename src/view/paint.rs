@@ -19,14 +19,15 @@ pub(super) const CHAR_PX: f64 = 6.2;
 const BLEED_PX: f64 = 8.0;
 
 /// Where labels already are: for each text baseline, the x where the last label on it ends.
+/// Both the SVG export and the page's canvas place their labels with it.
 #[derive(Default)]
-struct Labels {
+pub struct Labels {
     rows: BTreeMap<i64, f64>,
 }
 
 impl Labels {
     /// The first of `ys` with room at `x` for `width`, claimed; `None` if all are taken.
-    fn place(&mut self, x: f64, ys: &[f64], width: f64) -> Option<f64> {
+    pub fn place(&mut self, x: f64, ys: &[f64], width: f64) -> Option<f64> {
         for &y in ys {
             let end = self.rows.entry(y.round() as i64).or_insert(f64::MIN);
             if *end + 4.0 <= x {

@@ -57,7 +57,19 @@ fn mount_presets() {
         } else {
             format!("seed={seed}&preset={name}")
         };
-        set_scenario(decode_lenient(&query).0.scenario);
+        let scenario = decode_lenient(&query).0.scenario;
+        // A preset made for comparing opens with its fix beside it; others keep the compare
+        // view as it was.
+        let compare = scenario
+            .preset
+            .map(|p| p.spec())
+            .filter(|spec| spec.compare);
+        with_app(|app| {
+            if let Some(spec) = compare {
+                app.page.compare = Some(spec.fix.to_string());
+            }
+        });
+        set_scenario(scenario);
     });
 }
 
@@ -102,6 +114,7 @@ fn mount_compare() {
             crate::page::PageState::from_query(&query)
         });
         with_app(|app| {
+            app.errors_from_link = false;
             app.errors = errors;
             if app.errors.is_empty() {
                 app.page.compare = page.compare;
@@ -222,11 +235,32 @@ pub fn render() {
         }
         let open = page.control_open(spec.name);
         lock(&field, !open);
+        let invalid = with_app(|app| app.errors.iter().any(|e| e.key == spec.name));
+        field
+            .set_attribute("aria-invalid", if invalid { "true" } else { "false" })
+            .ok();
         if let Some(wrapper) = field.parent_element() {
             dom::set_hidden(&wrapper, page.embed && page.controls.is_some() && !open);
         }
     }
+    hide_empty_groups(&page);
     render_toolbar(&scenario, &page);
+}
+
+/// In an embed that opens only some controls, a group with none of them disappears.
+fn hide_empty_groups(page: &crate::page::PageState) {
+    let limited = page.embed && page.controls.is_some();
+    for group in Group::ALL {
+        let selector = format!("fieldset[data-group=\"{}\"]", group.title());
+        let Ok(Some(fieldset)) = dom::document().query_selector(&selector) else {
+            continue;
+        };
+        let keys = codec::keys().iter().filter(|spec| spec.group == group);
+        let open = keys
+            .filter(|spec| !TOOLBAR_KEYS.contains(&spec.name))
+            .any(|spec| page.control_open(spec.name));
+        dom::set_hidden(&fieldset, limited && !open);
+    }
 }
 
 fn set_value(field: &Element, value: &str) {

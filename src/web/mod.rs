@@ -22,7 +22,7 @@ use wasm_bindgen::JsCast;
 
 use crate::metrics::MetricsIndex;
 use crate::page::PageState;
-use crate::scenario::{codec, decode_lenient, encode, CodecError, Scenario};
+use crate::scenario::{codec, CodecError, Scenario};
 use crate::view::{layout, Timeline, View, Viewport};
 use crate::{Metrics, Trace};
 
@@ -39,6 +39,20 @@ pub(crate) struct Run {
 }
 
 impl Run {
+    /// A run with no events, standing in until the first real run: building the page's
+    /// controls needs an `App`, and the run comes a task later.
+    fn empty(scenario: Scenario) -> Run {
+        let trace = Trace::new(&scenario);
+        Run {
+            metrics: Metrics::of(&trace),
+            index: MetricsIndex::new(&trace),
+            timeline: layout(&trace),
+            scenario,
+            trace,
+            view_cache: std::cell::RefCell::new(None),
+        }
+    }
+
     fn of(scenario: Scenario) -> Run {
         let (trace, metrics) = crate::run(&scenario);
         let timeline = layout(&trace);
@@ -80,6 +94,9 @@ impl Run {
 pub(crate) struct App {
     pub page: PageState,
     pub errors: Vec<CodecError>,
+    /// Whether `errors` came from the link (some of it did not load) or from a control (the
+    /// value was refused); the banner words them differently.
+    pub errors_from_link: bool,
     pub a: Run,
     pub b: Option<Run>,
     pub playing: bool,
@@ -117,22 +134,35 @@ pub(crate) fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> R {
 pub fn start() {
     console_error_panic_hook::set_once();
     if dom::document().get_element_by_id("app").is_some() {
-        mount();
+        // Two tasks, not one: the controls appear first, and no single task blocks the page
+        // for long even when the linked scenario runs to 100,000 events.
+        mount_ui();
+        dom::later(0, run_and_show);
     }
 }
 
-/// Reads the URL, runs the scenario and wires every part of the page. Call once per document.
+/// Reads the URL, runs the scenario and wires every part of the page, in one go (tests use
+/// this; the page itself splits it in two tasks). Call once per document.
 pub fn mount() {
+    mount_ui();
+    run_and_show();
+}
+
+/// Reads the URL and builds every part of the page, with no run yet.
+fn mount_ui() {
+    if let Some(performance) = dom::window().performance() {
+        performance.mark("idemlab-mount").ok();
+    }
     let query = dom::window().location().search().unwrap_or_default();
     let (page, errors) = PageState::from_query(&query);
-    let b = page.compare_scenario().map(Run::of);
-    let a = Run::of(page.scenario.clone());
+    let a = Run::empty(page.scenario.clone());
     APP.with(|cell| {
         *cell.borrow_mut() = Some(App {
             page,
             errors,
+            errors_from_link: true,
             a,
-            b,
+            b: None,
             playing: false,
         })
     });
@@ -143,6 +173,14 @@ pub fn mount() {
     sweep::mount();
     embed::mount();
     export::mount();
+}
+
+/// Runs A (and B) for the linked state, keeping its cursor and zoom, and shows them.
+fn run_and_show() {
+    with_app(|app| {
+        app.a = Run::of(app.page.scenario.clone());
+        app.b = app.page.compare_scenario().map(Run::of);
+    });
     render();
     rerender_on_resize();
     // Tests and embedders wait for this before reading the counters; the benchmark reads the
@@ -174,19 +212,12 @@ fn rerender_on_resize() {
 
 /// Sets one scenario key from a control. A bad value shows the banner and changes nothing.
 pub(crate) fn set_key(name: &str, value: &str) {
-    let query = with_app(|app| {
-        format!(
-            "{}&{name}={}",
-            encode(&app.page.scenario),
-            codec::percent_encode(value)
-        )
-    });
-    let (decoded, errors) = decode_lenient(&query);
     with_app(|app| {
-        app.errors = errors;
-        if app.errors.is_empty() {
-            app.page.scenario = decoded.scenario;
-        }
+        app.errors_from_link = false;
+        app.errors = match codec::set_key(&mut app.page.scenario, name, value) {
+            Ok(()) => Vec::new(),
+            Err(error) => vec![error],
+        };
     });
     refresh();
 }
@@ -196,6 +227,7 @@ pub(crate) fn set_scenario(scenario: Scenario) {
     with_app(|app| {
         app.page.scenario = scenario;
         app.errors.clear();
+        app.errors_from_link = false;
     });
     refresh();
 }
@@ -226,7 +258,12 @@ pub(crate) fn render() {
 
 fn render_banner() {
     let banner: web_sys::Element = dom::by_id("banner");
-    let lines: Vec<String> = with_app(|app| app.errors.iter().map(|e| e.to_string()).collect());
+    let (lines, from_link) = with_app(|app| {
+        (
+            app.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
+            app.errors_from_link,
+        )
+    });
     dom::clear(&banner);
     dom::set_hidden(&banner, lines.is_empty());
     if lines.is_empty() {
@@ -239,7 +276,11 @@ fn render_banner() {
     banner
         .append_child(
             &dom::El::new("strong")
-                .text("Some of the link was not understood; the rest loaded.")
+                .text(if from_link {
+                    "Some of the link was not understood; the rest loaded."
+                } else {
+                    "That value was not accepted; the run is unchanged."
+                })
                 .el(),
         )
         .ok();

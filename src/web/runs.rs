@@ -12,7 +12,7 @@ use crate::view::Viewport;
 use crate::Metrics;
 
 /// The counters, with `data-metric` names as in `idemlab run`'s JSON.
-const COUNTERS: [(&str, &str, &str); 11] = [
+const COUNTERS: [(&str, &str, &str); 12] = [
     ("orders", "Orders", "Orders a client started"),
     (
         "attempts",
@@ -56,6 +56,11 @@ const COUNTERS: [(&str, &str, &str); 11] = [
         "Unknown",
         "Orders whose client gave up without an answer",
     ),
+    (
+        "in_flight",
+        "In flight",
+        "Orders started and not finished at the cursor",
+    ),
 ];
 
 const SIDES: [&str; 2] = ["a", "b"];
@@ -91,6 +96,11 @@ pub fn mount() {
                 .el(),
         );
     runs.append_child(&zoom.el()).ok();
+    let summary = El::new("p")
+        .attr("id", "preset-summary")
+        .class("summary")
+        .el();
+    runs.append_child(&summary).ok();
     runs.append_child(
         &El::new("p")
             .attr("id", "diff")
@@ -103,8 +113,9 @@ pub fn mount() {
         runs.append_child(&side_block(side)).ok();
     }
     runs.append_child(&legend()).ok();
-    dom::on_click("zoom-in", || zoom_by(0.5));
-    dom::on_click("zoom-out", || zoom_by(2.0));
+    // Viewport::zoom(2.0) shows half as much time: in.
+    dom::on_click("zoom-in", || zoom_by(2.0));
+    dom::on_click("zoom-out", || zoom_by(0.5));
     dom::on_click("zoom-fit", fit);
     for side in SIDES {
         wire_canvas(side);
@@ -165,6 +176,7 @@ fn legend() -> Element {
         ("charge", "charge"),
         ("charge-duplicate", "duplicate charge"),
         ("txn", "transaction"),
+        ("txn-rollback", "rolled back"),
         ("race", "race: both copies read \"not found\""),
         ("api-down", "API down"),
     ];
@@ -187,6 +199,15 @@ pub fn render() {
         render_side(side);
     }
     render_diff();
+    render_summary();
+}
+
+/// What the preset shows, in a sentence, above its timeline.
+fn render_summary() {
+    let text = with_app(|app| app.page.scenario.preset.map(|p| p.spec().summary));
+    let summary: Element = dom::by_id("preset-summary");
+    dom::set_hidden(&summary, text.is_none());
+    dom::set_text(&summary, text.unwrap_or(""));
 }
 
 fn render_side(side: &str) {
@@ -249,6 +270,7 @@ fn render_counters(side: &str, m: &Metrics) {
         m.outcomes.ok,
         m.outcomes.failed,
         m.outcomes.unknown,
+        m.outcomes.in_flight,
     ];
     let dl: Element = dom::by_id(&format!("counters-{side}"));
     for ((name, _, _), value) in COUNTERS.iter().zip(values) {
@@ -317,8 +339,10 @@ pub fn viewport(app: &App) -> Viewport {
         .as_ref()
         .map_or(0, |b| b.timeline.end_us())
         .max(app.a.timeline.end_us());
-    // A little room after the last event, so its label and arrowhead are not cut off.
-    Viewport::fit(end_us.max(1_000) + end_us / 25, width_px)
+    // Room after the last event for about one label (160 px), so it is not cut off.
+    let end_us = end_us.max(1_000);
+    let pad_us = end_us * 160 / u64::from(width_px.saturating_sub(160).max(1));
+    Viewport::fit(end_us + pad_us, width_px)
 }
 
 fn timeline_width_px() -> u32 {
@@ -376,8 +400,8 @@ fn set_zoom(app: &mut App, viewport: Viewport) {
 
 pub fn keyboard_zoom(key: &str) -> bool {
     match key {
-        "+" | "=" => zoom_by(0.5),
-        "-" | "_" => zoom_by(2.0),
+        "+" | "=" => zoom_by(2.0),
+        "-" | "_" => zoom_by(0.5),
         "0" => fit(),
         _ => return false,
     }
@@ -504,7 +528,8 @@ fn show_cursor_tooltip(side: &str) {
 
 fn wheel(canvas: &HtmlCanvasElement, event: &WheelEvent) {
     event.prevent_default();
-    let factor = if event.delta_y() > 0.0 { 1.25 } else { 0.8 };
+    // Wheel down (positive delta) zooms out, as in maps and editors.
+    let factor = if event.delta_y() > 0.0 { 0.8 } else { 1.25 };
     let anchor_px = f64::from(event.offset_x()) - GUTTER_PX;
     with_app(|app| {
         let viewport = viewport(app);

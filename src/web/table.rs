@@ -222,7 +222,7 @@ fn render_tables() {
             .ok();
         panel
             .append_child(&table(
-                "Charges (the payment service's ledger of effects)",
+                "Charges made by the payment service, and whether the database ledger committed a row for each",
                 &[
                     "charge",
                     "order",

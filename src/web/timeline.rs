@@ -10,16 +10,14 @@ use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 use super::dom;
 use crate::trace::Node;
 use crate::view::Timeline;
-use crate::view::View;
 use crate::view::Viewport;
 use crate::view::{ArrowEnd, Band, LaneIx, Mark, MarkKind, Point, Span};
+use crate::view::{Labels, View};
 
 /// Lane labels sit in this gutter, left of time zero.
 pub const GUTTER_PX: f64 = 128.0;
 const AXIS_PX: f64 = 22.0;
 const LANE_PX: f64 = 60.0;
-/// Labels are drawn only where they do not overlap the previous label on the same lane.
-const LABEL_GAP_PX: f64 = 4.0;
 
 /// Colours by class name, read from the `--tl-NAME` custom properties of the timeline element.
 struct Palette {
@@ -169,7 +167,7 @@ impl Frame<'_> {
             |k| matches!(k, MarkKind::Arrow { .. }),
             |k| matches!(k, MarkKind::Point { .. }),
         ];
-        let mut label_end_px = vec![f64::MIN; self.timeline.lanes().len()];
+        let mut labels = Labels::default();
         for layer in layers {
             for &ix in marks {
                 let mark = self.timeline.mark(ix);
@@ -178,7 +176,7 @@ impl Frame<'_> {
                 }
                 ctx.set_global_alpha(if self.faded(mark) { 0.18 } else { 1.0 });
                 let colour = palette.get(mark.class().name());
-                self.paint_mark(ctx, palette, mark, &colour, &mut label_end_px);
+                self.paint_mark(ctx, palette, mark, &colour, &mut labels);
                 if self
                     .selected_event
                     .is_some_and(|e| mark.events.contains(&e))
@@ -196,18 +194,18 @@ impl Frame<'_> {
         palette: &mut Palette,
         mark: &Mark,
         colour: &str,
-        label_end_px: &mut [f64],
+        labels: &mut Labels,
     ) {
         ctx.set_fill_style_str(colour);
         ctx.set_stroke_style_str(colour);
         match mark.kind {
             MarkKind::Band { band } => self.paint_band(ctx, palette, mark, band),
-            MarkKind::Race { to_lane, .. } => self.paint_race(ctx, palette, mark, to_lane),
+            MarkKind::Race { to_lane, .. } => self.paint_race(ctx, palette, mark, to_lane, labels),
             MarkKind::Span { span } => self.paint_span(ctx, mark, span),
             MarkKind::Arrow { to_lane, end, .. } => {
                 self.paint_arrow(ctx, palette, mark, to_lane, end)
             }
-            MarkKind::Point { point } => self.paint_point(ctx, palette, mark, point, label_end_px),
+            MarkKind::Point { point } => self.paint_point(ctx, palette, mark, point, labels),
         }
     }
 
@@ -245,6 +243,7 @@ impl Frame<'_> {
         palette: &mut Palette,
         mark: &Mark,
         to_lane: LaneIx,
+        labels: &mut Labels,
     ) {
         // Shade only the payment service and database lanes, where the two "not found" reads
         // and the two charges happen; the API lane above stays readable.
@@ -269,11 +268,15 @@ impl Frame<'_> {
         dashed(ctx, true);
         ctx.stroke_rect(x0, y0, x1 - x0, y1 - y0);
         dashed(ctx, false);
-        ctx.set_fill_style_str(&palette.get("race-text"));
-        ctx.set_text_align("left");
+        // One caption per stretch of overlapping races: the first one speaks for all.
         ctx.set_font("600 12px system-ui, sans-serif");
-        ctx.fill_text("race: both read \"not found\"", x0 + 4.0, y1 - 8.0)
-            .ok();
+        let caption = "race: both read \"not found\"";
+        let width = ctx.measure_text(caption).map(|m| m.width()).unwrap_or(0.0);
+        if labels.place(x0 + 4.0, &[y1 - 8.0], width).is_some() {
+            ctx.set_fill_style_str(&palette.get("race-text"));
+            ctx.set_text_align("left");
+            ctx.fill_text(caption, x0 + 4.0, y1 - 8.0).ok();
+        }
         ctx.set_font("12px system-ui, sans-serif");
     }
 
@@ -324,7 +327,7 @@ impl Frame<'_> {
         palette: &mut Palette,
         mark: &Mark,
         point: Point,
-        label_end_px: &mut [f64],
+        labels: &mut Labels,
     ) {
         let (x, y) = (self.x(mark.t0_us), lane_y(mark.lane));
         let duplicate = mark.is_duplicate();
@@ -337,28 +340,42 @@ impl Frame<'_> {
             ctx.set_stroke_style_str(&palette.get("text"));
             ctx.stroke();
         }
-        let slot = &mut label_end_px[usize::from(mark.lane)];
-        let crowded = x < *slot + LABEL_GAP_PX;
-        if mark.label.is_empty() || (!duplicate && (crowded || !self.worth_a_label(point))) {
+        if mark.label.is_empty() || !(duplicate || self.worth_a_label(point)) {
             return;
         }
-        ctx.set_fill_style_str(&palette.get(if duplicate {
-            "charge-duplicate"
+        // Two label rows per lane, above and below the dots (`Labels` keys them by baseline).
+        // A label goes in its preferred row,
+        // else the other; if both are taken it is left to the tooltip. A duplicate, which must
+        // always say what it is, falls back to its short form ("charge 2 of 2 (#4)").
+        let below = matches!(point, Point::Timeout | Point::Retry { .. });
+        let short = mark
+            .label
+            .split_once(": ")
+            .map_or(mark.label.as_str(), |(_, rest)| rest);
+        let texts: &[&str] = if duplicate {
+            &[&mark.label, short]
         } else {
-            "text"
-        }));
-        ctx.set_text_align("left");
-        let label_y = if matches!(point, Point::Timeout | Point::Retry { .. }) {
-            y + 12.0
-        } else {
-            y - 11.0
+            &[&mark.label]
         };
-        ctx.fill_text(&mark.label, x + 5.0, label_y).ok();
-        let width = ctx
-            .measure_text(&mark.label)
-            .map(|m| m.width())
-            .unwrap_or(0.0);
-        *slot = slot.max(x + 5.0 + width);
+        for text in texts {
+            let width = ctx.measure_text(text).map(|m| m.width()).unwrap_or(0.0);
+            let rows = if below {
+                [y + 13.0, y - 12.0]
+            } else {
+                [y - 12.0, y + 13.0]
+            };
+            if let Some(label_y) = labels.place(x + 5.0, &rows, width) {
+                let colour = if duplicate {
+                    "charge-duplicate"
+                } else {
+                    "text"
+                };
+                ctx.set_fill_style_str(&palette.get(colour));
+                ctx.set_text_align("left");
+                ctx.fill_text(text, x + 5.0, label_y).ok();
+                return;
+            }
+        }
     }
 
     /// Routine steps (attempt rows, ledger rows, commits, plain 200s) get a label only when the
@@ -417,7 +434,7 @@ impl Frame<'_> {
                 ctx.fill_rect(GUTTER_PX + column as f64, AXIS_PX, 1.0, 6.0);
             }
         }
-        let mut unused = vec![f64::MIN; self.timeline.lanes().len()];
+        let mut unused = Labels::default();
         for &ix in &density.bands {
             let mark = self.timeline.mark(ix);
             let colour = palette.get(mark.class().name());

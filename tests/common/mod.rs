@@ -160,13 +160,17 @@ fn check_counts(trace: &Trace) -> Result<(), String> {
     let received = count(&|k| matches!(k, EventKind::AttemptRow { .. }));
     let starts = count(&|k| matches!(k, EventKind::OrderStart));
     let ledger_rows = count(&|k| matches!(k, EventKind::LedgerRow { .. }));
-    let outcomes = m.outcomes.ok + m.outcomes.failed + m.outcomes.unknown;
+    let outcomes = m.outcomes.ok + m.outcomes.failed + m.outcomes.unknown + m.outcomes.in_flight;
     let problems = [
         (m.effects == effects, "effects"),
         (m.attempts == sent, "attempts"),
         (m.received == received, "received"),
         (m.events as usize == trace.events.len(), "events"),
         (outcomes == m.orders, "outcomes add up to orders"),
+        (
+            m.outcomes.in_flight == 0 || trace.truncated,
+            "no order left in flight at the end",
+        ),
         (m.orders <= starts, "orders"),
         (
             m.duplicates <= m.effects.max(ledger_rows),

@@ -49,7 +49,7 @@ export async function openLab(browser, query, options) {
   return page;
 }
 
-export const METRICS = ['orders', 'attempts', 'effects', 'duplicates', 'lost', 'races', 'ok', 'failed', 'unknown'];
+export const METRICS = ['orders', 'attempts', 'received', 'effects', 'duplicates', 'lost', 'races', 'unrecorded', 'ok', 'failed', 'unknown', 'in_flight'];
 
 /** The counters of run `side` ("a" or "b") as numbers, keyed by their data-metric name. */
 export async function counters(page, side = 'a') {

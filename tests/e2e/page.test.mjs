@@ -33,6 +33,41 @@ test('in lost-ack, switching dedup from none to atomic drops the duplicates to 0
   await page.close();
 });
 
+test('typing a seed runs that seed, and a refused value is marked and explained', async () => {
+  // Regression: a typed seed used to be appended as a second `seed=` and refused.
+  const page = await openLab(browser, 'seed=3&preset=race');
+  await page.fill('#seed', '7');
+  await page.press('#seed', 'Enter');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('seed') === '7');
+  assert.equal(await page.isVisible('#banner'), false);
+  assert.equal((await counters(page)).duplicates, cliCounts(`${BASE_URL}?seed=7&preset=race`).duplicates);
+  await page.fill('#key-retries', '99');
+  await page.press('#key-retries', 'Tab');
+  assert.match(await page.textContent('#banner'), /That value was not accepted.*retries=99.*0\.\.=20/s);
+  assert.equal(await page.getAttribute('#key-retries', 'aria-invalid'), 'true');
+  page.assertClean();
+  await page.close();
+});
+
+test('plus zooms in and minus zooms out', async () => {
+  const page = await openLab(browser, 'seed=3&preset=race');
+  const span = () => page.evaluate(() => {
+    const [t0, t1] = new URL(location.href).searchParams.get('zoom').split('..').map(Number);
+    return t1 - t0;
+  });
+  await page.click('#zoom-in');
+  await page.waitForFunction(() => new URL(location.href).searchParams.has('zoom'));
+  const zoomedIn = await span();
+  await page.click('#zoom-out');
+  await page.click('#zoom-out');
+  await page.waitForFunction((s) => {
+    const [t0, t1] = new URL(location.href).searchParams.get('zoom').split('..').map(Number);
+    return t1 - t0 > s;
+  }, zoomedIn);
+  page.assertClean();
+  await page.close();
+});
+
 test('the race preset shows the race and its duplicate', async () => {
   const page = await openLab(browser, 'seed=3&preset=race');
   await page.screenshot({ path: `${ARTIFACTS}/race.png`, fullPage: true });
@@ -165,6 +200,59 @@ test('a hostile URL shows the banner, runs no script and still loads the rest', 
   assert.equal(await page.$$eval('#banner img, #banner script, #banner svg, #banner b', (e) => e.length), 0);
   assert.equal(new URL(page.url()).searchParams.get('dedup'), 'atomic', 'the good key still loaded');
   assert.equal((await counters(page)).orders, 4);
+  page.assertClean();
+  await page.close();
+});
+
+const PAYLOADS = [
+  '<script>window.pwned=1</script>',
+  '"><img src=x onerror="window.pwned=1">',
+  '<iframe src="javascript:window.pwned=1"></iframe>',
+  '<svg onload="window.pwned=1">',
+  'javascript:window.pwned=1',
+  '𝔘𝔫𝔦𝔠𝔬𝔡𝔢 ✓ \u202e',
+  '-1', 'NaN', '1e309', '18446744073709551616',
+];
+const KEYS = ['seed', 'preset', 'orders', 'clients', 'op', 'key', 'dedup', 'store', 'timeout_ms', 'retries',
+  'backoff_ms', 'latency_ms', 'provider_ms', 'loss_req', 'loss_resp', 'partition', 'crash', 'restart_ms',
+  'replace_db_ms', 'rerun_ms', 'provider', 'retention_ms', 'body_change', 'order', 'events_max',
+  'compare', 'cursor', 'controls', 'tab', 'speed', 'zoom'];
+
+test('a hostile corpus in every key runs no script, shows the banner and raises no error', async () => {
+  const urls = PAYLOADS.map((payload) => KEYS.map((k) => `${k}=${encodeURIComponent(payload)}`).join('&'));
+  urls.push('seed=1&seed=2&dedup=atomic&dedup=none');
+  urls.push(`dedup=${'x'.repeat(10_240)}`);
+  urls.push(`${'a=1&'.repeat(100)}seed=3`);
+  for (const query of urls) {
+    const page = await openLab(browser, query);
+    const banner = await page.textContent('#banner[role="alert"]');
+    assert.ok(banner.length > 0, `a banner for ${query.slice(0, 80)}`);
+    assert.equal(await page.evaluate(() => window.pwned), undefined, `no script ran for ${query.slice(0, 80)}`);
+    assert.equal(await page.$$eval('#app img, #app iframe, #app script, #banner svg', (e) => e.length), 0);
+    assert.ok((await counters(page)).orders >= 1, 'the rest of the page still runs');
+    page.assertClean();
+    await page.close();
+  }
+});
+
+test('no task blocks the main thread for more than 200 ms while loading, scrubbing and sweeping', async () => {
+  const page = await openPage(browser);
+  await page.addInitScript(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => list.getEntries().forEach((e) => window.longTasks.push(e.duration)))
+      .observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${BASE_URL}?seed=3&preset=naive-vs-atomic&orders=200&compare=dedup%3Datomic`);
+  await page.waitForSelector('html[data-state="ready"]');
+  const scrub = await page.$('#scrub');
+  const box = await scrub.boundingBox();
+  for (let i = 0; i <= 20; i++) await page.mouse.click(box.x + (box.width * i) / 20, box.y + box.height / 2);
+  await page.click('#tab-sweep');
+  await page.fill('#sweep-seeds', '20000');
+  await page.click('#sweep-run');
+  await page.waitForFunction(() => document.querySelector('#sweep-summary').textContent.startsWith('20000 of 20000'), null, { timeout: 60_000 });
+  const longest = Math.max(0, ...(await page.evaluate(() => window.longTasks)));
+  assert.ok(longest <= 200, `the longest task took ${longest} ms`);
   page.assertClean();
   await page.close();
 });
