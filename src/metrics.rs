@@ -1,7 +1,7 @@
 //! Metrics: folds over the trace, and nothing else. The page's counters and the CLI's JSON are
 //! both this struct, so they cannot disagree.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
@@ -28,8 +28,8 @@ pub struct Metrics {
     pub received: u32,
     /// Side effects: charges the payment service made, or writes that became durable.
     pub effects: u32,
-    /// Σ over orders of max(0, effects − 1), counting for a charge order the larger of its
-    /// charges and its committed ledger rows; for `set`, only writes that changed the value.
+    /// For a charge order, each charge after the first plus each ledger row that books an
+    /// already booked charge again; for `set`, only writes that changed the value.
     pub duplicates: u32,
     /// Orders a client saw succeed that have no effect of their own (merged, or never applied).
     pub lost: u32,
@@ -47,34 +47,42 @@ pub struct Metrics {
 }
 
 /// Metrics at any prefix of one trace without refolding it from the start: the fold's state is
-/// kept every `CHECKPOINT_EVENTS` events, so `at` folds fewer than that many. The page asks
-/// for the counts at its cursor on every frame of a scrub, on traces of 100,000 events.
+/// kept every `interval` events, so `at` folds fewer than that many. The page asks for the
+/// counts at its cursor on every frame of a scrub, on traces of 100,000 events.
 pub struct MetricsIndex {
     checkpoints: Vec<Fold>,
+    interval: usize,
 }
 
-/// Events between two checkpoints: bounds the work of one `at`.
+/// The shortest interval between checkpoints. Longer traces space them out so that there are
+/// at most `CHECKPOINTS_MAX` of them: each holds per-order state, and 1,000,000 events over
+/// 10,000 orders at one per 4,096 events would take about 70 MB.
 pub const CHECKPOINT_EVENTS: usize = 4_096;
+pub const CHECKPOINTS_MAX: usize = 64;
 
 impl MetricsIndex {
     pub fn new(trace: &Trace) -> MetricsIndex {
+        let interval = CHECKPOINT_EVENTS.max(trace.events.len().div_ceil(CHECKPOINTS_MAX));
         let mut fold = Fold::default();
         let mut checkpoints = vec![fold.clone()];
-        for chunk in trace.events.chunks(CHECKPOINT_EVENTS) {
+        for chunk in trace.events.chunks(interval) {
             for event in chunk {
                 fold.event(event);
             }
             checkpoints.push(fold.clone());
         }
-        MetricsIndex { checkpoints }
+        MetricsIndex {
+            checkpoints,
+            interval,
+        }
     }
 
     /// The same as `Metrics::of_prefix(trace, count)` for the trace this index was built from.
     pub fn at(&self, trace: &Trace, count: usize) -> Metrics {
         let count = count.min(trace.events.len());
-        let base = count / CHECKPOINT_EVENTS;
+        let base = count / self.interval;
         let mut fold = self.checkpoints[base].clone();
-        for event in &trace.events[base * CHECKPOINT_EVENTS..count] {
+        for event in &trace.events[base * self.interval..count] {
             fold.event(event);
         }
         let mut metrics = fold.finish();
@@ -84,13 +92,50 @@ impl MetricsIndex {
     }
 }
 
+/// The ledger rows (event indices) that, once committed, booked a charge number that was
+/// already booked: the timeline marks them as duplicates by the same rule as `Metrics`.
+pub fn rebooked_rows(trace: &Trace) -> BTreeSet<usize> {
+    let mut booked = BTreeSet::new();
+    let mut pending: BTreeMap<u32, Vec<(usize, u32)>> = BTreeMap::new();
+    let mut rebooked = BTreeSet::new();
+    let book =
+        |ix: usize, number: u32, booked: &mut BTreeSet<u32>, rebooked: &mut BTreeSet<usize>| {
+            if !booked.insert(number) {
+                rebooked.insert(ix);
+            }
+        };
+    for (ix, event) in trace.events.iter().enumerate() {
+        match event.kind {
+            EventKind::LedgerRow { number, txn: None } => {
+                book(ix, number, &mut booked, &mut rebooked)
+            }
+            EventKind::LedgerRow {
+                number,
+                txn: Some(txn),
+            } => pending.entry(txn).or_default().push((ix, number)),
+            EventKind::Commit { txn } => {
+                for (row, number) in pending.remove(&txn).unwrap_or_default() {
+                    book(row, number, &mut booked, &mut rebooked);
+                }
+            }
+            EventKind::Rollback { txn, .. } => {
+                pending.remove(&txn);
+            }
+            EventKind::Replace { wiped: true, .. } => booked.clear(),
+            _ => {}
+        }
+    }
+    rebooked
+}
+
 /// What one order accumulated over the run.
 #[derive(Clone, Debug, Default)]
 struct OrderFold {
     started: bool,
     effects: u32,
-    /// Committed ledger rows: with a keyed provider a repeat may charge once yet be booked twice.
-    ledger_rows: u32,
+    /// Ledger rows that booked a charge already booked: with a keyed provider a repeat can
+    /// charge once and still be recorded twice.
+    rebooked: u32,
     changes: u32,
     last_value: Option<u32>,
     outcome: Option<Outcome>,
@@ -124,6 +169,8 @@ struct Fold {
     windows: BTreeMap<Key, Vec<u32>>,
     /// Transaction → (charge number, order) of its uncommitted ledger rows.
     ledger_pending: BTreeMap<u32, Vec<(u32, Option<u32>)>>,
+    /// Charge numbers with a committed ledger row, to spot a second booking of the same charge.
+    booked: BTreeSet<u32>,
     ledger_committed: Vec<u32>,
     charges: Vec<u32>,
 }
@@ -171,14 +218,21 @@ impl Fold {
             EventKind::Rollback { txn, .. } => {
                 self.ledger_pending.remove(&txn);
             }
+            // A pod-lifetime ledger is gone with its pod: what it recorded is recorded no more.
+            EventKind::Replace { wiped: true, .. } => {
+                self.booked.clear();
+                self.ledger_committed.clear();
+            }
             _ => self.race_event(event),
         }
     }
 
-    /// A ledger row became durable.
+    /// A ledger row became durable; booking a charge that is already booked is a duplicate.
     fn ledger_row(&mut self, number: u32, order: Option<u32>) {
         self.ledger_committed.push(number);
-        self.order(order).ledger_rows += 1;
+        if !self.booked.insert(number) {
+            self.order(order).rebooked += 1;
+        }
     }
 
     fn applied(&mut self, order: Option<u32>, value: u32) {
@@ -228,12 +282,12 @@ impl Fold {
             m.orders += 1;
             m.effects += order.effects;
             m.effects_sq_sum += u64::from(order.effects) * u64::from(order.effects);
-            // A charge repeats harm every time, whether the payment service charged again or the
-            // ledger recorded the order again; a set only when it changed the value.
+            // A charge repeats harm every time: each extra charge, and each extra booking of the
+            // same charge in the ledger. A set does harm only when it changed the value.
             m.duplicates += if order.last_value.is_some() {
                 order.changes
             } else {
-                order.effects.max(order.ledger_rows).saturating_sub(1)
+                order.effects.saturating_sub(1) + order.rebooked
             };
             match order.outcome {
                 Some(Outcome::Ok) => m.outcomes.ok += 1,

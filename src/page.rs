@@ -6,14 +6,14 @@
 //! - `compare=KEYS`: configuration B, as keys applied over A (`compare=dedup%3Datomic`);
 //! - `cursor=N`: the playback cursor, an event index of A (absent means "the end");
 //! - `embed=1`: the compact view for iframes; `controls=a,b,c`: the only editable controls;
-//! - `tab=events|tables|sweep|lessons`, `speed=N` (events per second), `zoom=T0..T1` (µs).
+//! - `tab=events|tables|sweep`, `speed=N` (events per second), `zoom=T0..T1` (µs).
 
 use crate::scenario::codec::{self, CodecError, Problem};
 use crate::scenario::{decode_lenient, encode, Scenario};
 
 /// Playback speeds offered, in events per second.
 pub const SPEEDS: [u32; 5] = [2, 5, 10, 25, 100];
-pub const TABS: [&str; 4] = ["events", "tables", "sweep", "lessons"];
+pub const TABS: [&str; 3] = ["events", "tables", "sweep"];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PageState {
@@ -123,24 +123,33 @@ impl PageState {
     /// The scenario of configuration B: A's scenario with the compare keys applied on top.
     pub fn compare_scenario(&self) -> Option<Scenario> {
         let compare = self.compare.as_ref()?;
-        let query = format!("{}&{compare}", encode(&self.scenario));
-        Some(decode_lenient(&query).0.scenario)
+        Some(self.apply_compare(compare).0)
+    }
+
+    /// A's scenario with each compare pair set on top of it, key by key, so that B may change
+    /// a key A sets too (A `dedup=naive`, B `dedup=atomic`).
+    fn apply_compare(&self, compare: &str) -> (Scenario, Vec<CodecError>) {
+        let mut scenario = self.scenario.clone();
+        let mut errors = Vec::new();
+        for pair in compare.split('&').filter(|pair| !pair.is_empty()) {
+            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+            if let Err(error) = codec::set_key(&mut scenario, key, value) {
+                errors.push(CodecError {
+                    key: format!("compare: {}", error.key),
+                    ..error
+                });
+            }
+        }
+        (scenario, errors)
     }
 
     fn compare_errors(&self, compare: &str) -> Result<(), Vec<CodecError>> {
-        let query = format!("{}&{compare}", encode(&self.scenario));
-        let (_, errors) = decode_lenient(&query);
+        let (_, errors) = self.apply_compare(compare);
         if errors.is_empty() {
-            return Ok(());
+            Ok(())
+        } else {
+            Err(errors)
         }
-        let errors = errors
-            .into_iter()
-            .map(|e| CodecError {
-                key: format!("compare: {}", e.key),
-                ..e
-            })
-            .collect();
-        Err(errors)
     }
 
     /// The permalink query: the canonical scenario, then the page keys that differ from the

@@ -82,7 +82,8 @@ pub enum DropCause {
     Partition,
     /// The API was down when the request arrived.
     ApiDown,
-    /// The API process that was waiting for this reply has crashed.
+    /// No handler waits for this reply any more: its process crashed, or its transaction was
+    /// aborted when the ledger pod was replaced.
     CallerGone,
     /// The client had already timed out this attempt and stopped listening.
     Late,
@@ -184,7 +185,7 @@ pub enum EventKind {
     Claim {
         result: ClaimResult,
     },
-    /// A completed key had outlived `retention_ms` and was removed before use.
+    /// A key row (completed or in progress) had outlived `retention_ms` and was removed.
     KeyExpired,
     /// The payment service charges (or, with a known key, returns the first charge).
     Charge {
@@ -494,7 +495,7 @@ pub fn drop_cause(cause: DropCause) -> &'static str {
         DropCause::Loss => "lost on the network",
         DropCause::Partition => "partition",
         DropCause::ApiDown => "API is down",
-        DropCause::CallerGone => "the API process that asked has crashed",
+        DropCause::CallerGone => "no handler is waiting for it any more",
         DropCause::Late => "client already timed out",
     }
 }

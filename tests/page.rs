@@ -29,6 +29,17 @@ fn bad_page_keys_are_reported_and_the_rest_still_loads() {
 }
 
 #[test]
+fn compare_may_change_a_key_that_a_sets_too() {
+    // Regression: B was built by appending its keys to A's query, which the codec refused as
+    // a repeated key whenever A set the same key explicitly.
+    let (page, errors) =
+        PageState::from_query("seed=4&dedup=naive&compare=dedup%3Datomic%26retries%3D5");
+    assert!(errors.is_empty(), "{errors:?}");
+    let b = page.compare_scenario().unwrap();
+    assert_eq!((b.dedup, b.retries, b.seed), (Dedup::Atomic, 5, 4));
+}
+
+#[test]
 fn the_cli_reads_a_page_url_as_its_scenario() {
     let url = "http://127.0.0.1:8080/?seed=7&preset=race&compare=dedup%3Datomic&cursor=12";
     let cli = idemlab::scenario::decode(url).unwrap().scenario;

@@ -32,6 +32,11 @@ fn sweep_queries() -> Vec<String> {
         queries.push(format!(
             "seed={seed}&preset=naive-vs-atomic&op=set&body_change=true"
         ));
+        // A keyed provider with no dedup at the API: one charge, booked twice in the ledger.
+        queries.push(format!("seed={seed}&preset=lost-ack&provider=keyed"));
+        queries.push(format!(
+            "seed={seed}&preset=outside-boundary&dedup=none&provider=keyed"
+        ));
     }
     queries
 }

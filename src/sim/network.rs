@@ -56,7 +56,7 @@ impl World<'_> {
         let partitioned = self
             .s
             .partition
-            .is_some_and(|p| (u64::from(p.lo)..u64::from(p.hi)).contains(&now_ms));
+            .is_some_and(|p| (u64::from(p.lo)..=u64::from(p.hi)).contains(&now_ms));
         if partitioned {
             Some(DropCause::Partition)
         } else {

@@ -8,9 +8,9 @@
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
 
-/// The generator behind every decision. PCG32 keeps its state in 64 bits: a 128-bit generator
-/// (Pcg64Mcg) costs emulated 128-bit multiplies on wasm32 and ran the page's simulator at a
-/// quarter of native speed.
+/// The generator behind every decision. PCG32 keeps its state in 64 bits, which wasm32 has
+/// natively; a 128-bit generator needs emulated multiplies there (measured: no faster or
+/// slower in the page either way, so the smaller state wins).
 pub type Draw = Pcg32;
 
 /// Which kind of decision a draw is for; part of the identity that seeds it.

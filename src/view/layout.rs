@@ -177,6 +177,8 @@ struct Builder<'t> {
     /// msg → index of its arrow in `marks`; messages are numbered densely from 0.
     arrows: Vec<Option<usize>>,
     txns: BTreeMap<u32, usize>,
+    /// Ledger rows that book an already booked charge (the same rule as `Metrics`).
+    rebooked: std::collections::BTreeSet<usize>,
     /// req → index of its open blocked span.
     blocked: BTreeMap<u32, usize>,
     api_down: Option<usize>,
@@ -191,6 +193,7 @@ impl<'t> Builder<'t> {
             totals,
             arrows: Vec::new(),
             txns: BTreeMap::new(),
+            rebooked: crate::metrics::rebooked_rows(trace),
             blocked: BTreeMap::new(),
             api_down: None,
         }
@@ -473,9 +476,23 @@ impl<'t> Builder<'t> {
                 (Point::Lookup { found }, label)
             }
             EventKind::KeyExpired => (Point::KeyExpired, "key expired".into()),
-            EventKind::LedgerRow { number, .. } => {
-                (Point::LedgerRow { number }, format!("ledger row #{number}"))
-            }
+            EventKind::LedgerRow { number, .. } if self.rebooked.contains(&(ix as usize)) => (
+                Point::LedgerRow {
+                    number,
+                    rebooked: true,
+                },
+                format!(
+                    "order {}: charge #{number} booked again",
+                    event.order.unwrap_or(0)
+                ),
+            ),
+            EventKind::LedgerRow { number, .. } => (
+                Point::LedgerRow {
+                    number,
+                    rebooked: false,
+                },
+                format!("ledger row #{number}"),
+            ),
             EventKind::Write { value, .. } => (Point::Write { value }, format!("write {value}")),
             EventKind::Store { status } => {
                 self.unblock(ix, event);

@@ -124,8 +124,10 @@ pub enum Point {
         replay: bool,
         effect: Option<Effect>,
     },
+    /// `rebooked` when the row books a charge the ledger already booked: a duplicate.
     LedgerRow {
         number: u32,
+        rebooked: bool,
     },
     Write {
         value: u32,
@@ -328,6 +330,9 @@ impl Mark {
             | MarkKind::Point {
                 point: Point::Applied { effect, .. },
             } => effect.duplicate,
+            MarkKind::Point {
+                point: Point::LedgerRow { rebooked, .. },
+            } => rebooked,
             _ => false,
         }
     }
@@ -372,6 +377,7 @@ fn point_class(point: Point) -> Class {
             ..
         } => Class::ChargeDuplicate,
         Point::Charge { .. } => Class::Charge,
+        Point::LedgerRow { rebooked: true, .. } => Class::ChargeDuplicate,
         Point::LedgerRow { .. } => Class::LedgerRow,
         Point::Write { .. } => Class::Write,
         Point::Applied { effect, .. } if effect.duplicate => Class::AppliedDuplicate,
@@ -392,7 +398,7 @@ pub fn cause_label(cause: DropCause) -> &'static str {
         DropCause::Loss => "loss",
         DropCause::Partition => "partition",
         DropCause::ApiDown => "API down",
-        DropCause::CallerGone => "caller gone",
+        DropCause::CallerGone => "no one waiting",
         DropCause::Late => "late",
     }
 }

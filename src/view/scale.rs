@@ -38,6 +38,9 @@ pub struct Tick {
 impl Viewport {
     /// A window of at least `SPAN_US_MIN` and at most `SPAN_US_MAX`, 1 to `WIDTH_PX_MAX` wide.
     pub fn new(t0_us: u64, t1_us: u64, width_px: u32) -> Viewport {
+        // A start so late that the window would not fit (a hand-made `zoom=` in a URL) is
+        // pulled back, so every time in the window is representable.
+        let t0_us = t0_us.min(u64::MAX - SPAN_US_MAX);
         let span_us = t1_us.saturating_sub(t0_us).clamp(SPAN_US_MIN, SPAN_US_MAX);
         Viewport {
             t0_us,
@@ -121,9 +124,9 @@ impl Viewport {
     /// Ticks at a round step, at least `spacing_px_min` apart, within the window.
     pub fn ticks(&self, spacing_px_min: u32) -> Vec<Tick> {
         let step_us = tick_step_us(self.span_us(), self.width_px, spacing_px_min);
-        let first_us = self.t0_us.div_ceil(step_us) * step_us;
+        let first_us = self.t0_us.div_ceil(step_us).saturating_mul(step_us);
         (0..TICKS_MAX)
-            .map(|i| first_us + u64::from(i) * step_us)
+            .map(|i| first_us.saturating_add(u64::from(i).saturating_mul(step_us)))
             .take_while(|&time_us| time_us <= self.t1_us)
             .map(|time_us| Tick {
                 time_us,

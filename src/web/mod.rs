@@ -234,6 +234,8 @@ pub(crate) fn set_scenario(scenario: Scenario) {
 
 /// The scenario or the compare keys changed: rerun both configurations, then render.
 pub(crate) fn refresh() {
+    // A sweep in progress belongs to the old scenario.
+    sweep::stop();
     with_app(|app| {
         app.playing = false;
         app.page.cursor = None;

@@ -81,16 +81,29 @@ fn toggle_play() {
     });
     super::render();
     if start {
-        schedule_tick();
+        // A new chain of ticks; one still pending from before a pause finds itself outdated.
+        let chain = CHAIN.with(|c| {
+            c.set(c.get() + 1);
+            c.get()
+        });
+        schedule_tick(chain);
     }
 }
 
-fn schedule_tick() {
-    let delay_ms = with_app(|app| 1_000 / app.page.speed.max(1)) as i32;
-    dom::later(delay_ms, tick);
+thread_local! {
+    /// The current chain of playback ticks; pause-then-play must not leave two running.
+    static CHAIN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }
 
-fn tick() {
+fn schedule_tick(chain: u32) {
+    let delay_ms = with_app(|app| 1_000 / app.page.speed.max(1)) as i32;
+    dom::later(delay_ms, move || tick(chain));
+}
+
+fn tick(chain: u32) {
+    if CHAIN.with(|c| c.get()) != chain {
+        return;
+    }
     let playing = with_app(|app| {
         if !app.playing {
             return false;
@@ -103,7 +116,7 @@ fn tick() {
     });
     super::render();
     if playing {
-        schedule_tick();
+        schedule_tick(chain);
     }
 }
 
@@ -176,7 +189,7 @@ fn shortcut(event: KeyboardEvent) {
             go_to(usize::MAX);
             true
         }
-        "n" | "N" => {
+        "n" | "N" if with_app(|app| app.page.control_open("seed")) => {
             super::controls::new_seed();
             true
         }

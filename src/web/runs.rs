@@ -120,6 +120,7 @@ pub fn mount() {
     for side in SIDES {
         wire_canvas(side);
     }
+    wire_drag_window();
 }
 
 fn side_block(side: &str) -> Element {
@@ -331,9 +332,6 @@ fn compare_keys_in(scenario: &crate::Scenario, compare: &str) -> String {
 /// The shared time axis: the zoom window, or the whole of the longer run.
 pub fn viewport(app: &App) -> Viewport {
     let width_px = timeline_width_px();
-    if let Some((t0, t1)) = app.page.zoom {
-        return Viewport::new(t0, t1, width_px);
-    }
     let end_us = app
         .b
         .as_ref()
@@ -342,7 +340,12 @@ pub fn viewport(app: &App) -> Viewport {
     // Room after the last event for about one label (160 px), so it is not cut off.
     let end_us = end_us.max(1_000);
     let pad_us = end_us * 160 / u64::from(width_px.saturating_sub(160).max(1));
-    Viewport::fit(end_us + pad_us, width_px)
+    let whole = Viewport::fit(end_us + pad_us, width_px);
+    match app.page.zoom {
+        // A zoom from the URL is kept inside the run, whatever numbers it came with.
+        Some((t0, t1)) => Viewport::new(t0, t1, width_px).clamp_to(whole.t1_us()),
+        None => whole,
+    }
 }
 
 fn timeline_width_px() -> u32 {
@@ -550,6 +553,10 @@ fn wire_drag(canvas: &HtmlCanvasElement) {
         let viewport = with_app(|app| viewport(app));
         DRAG.with(|d| *d.borrow_mut() = Some((f64::from(event.client_x()), viewport, false)));
     });
+}
+
+/// The window's move and up listeners, once for both canvases.
+fn wire_drag_window() {
     let window: web_sys::EventTarget = dom::window().unchecked_into();
     dom::listen::<MouseEvent>(&window, "mousemove", |event| {
         let Some((x0, start, _)) = DRAG.with(|d| *d.borrow()) else {

@@ -116,7 +116,7 @@ fn start() {
     dom::later(0, slice);
 }
 
-fn stop() {
+pub fn stop() {
     GENERATION.with(|g| g.set(g.get() + 1));
 }
 

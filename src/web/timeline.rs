@@ -300,10 +300,7 @@ impl Frame<'_> {
         end: ArrowEnd,
     ) {
         let (x0, y0) = (self.x(mark.t0_us), lane_y(mark.lane));
-        let (x1, mut y1) = (self.x(mark.t1_us), lane_y(to_lane));
-        if let ArrowEnd::Dropped { midway: true, .. } = end {
-            y1 = (y0 + y1) / 2.0;
-        }
+        let (x1, y1) = (self.x(mark.t1_us), arrow_end_y(mark.lane, to_lane, end));
         ctx.set_line_width(1.4);
         line(ctx, x0, y0, x1, y1);
         match end {
@@ -468,9 +465,14 @@ impl Frame<'_> {
     fn distance(&self, mark: &Mark, x: f64, y: f64) -> f64 {
         let (x0, y0) = (self.x(mark.t0_us), lane_y(mark.lane));
         match mark.kind {
-            MarkKind::Arrow { to_lane, .. } => {
-                segment_distance(x, y, x0, y0, self.x(mark.t1_us), lane_y(to_lane))
-            }
+            MarkKind::Arrow { to_lane, end, .. } => segment_distance(
+                x,
+                y,
+                x0,
+                y0,
+                self.x(mark.t1_us),
+                arrow_end_y(mark.lane, to_lane, end),
+            ),
             MarkKind::Point { .. } => ((x - x0).powi(2) + (y - y0).powi(2)).sqrt(),
             // Backgrounds are picked only when nothing sharper is near.
             _ if x >= x0 && x <= self.x(mark.t1_us) + 2.0 && (y - y0).abs() < LANE_PX / 2.0 => 7.5,
@@ -484,6 +486,14 @@ fn line(ctx: &CanvasRenderingContext2d, x0: f64, y0: f64, x1: f64, y1: f64) {
     ctx.move_to(x0, y0);
     ctx.line_to(x1, y1);
     ctx.stroke();
+}
+
+/// Where an arrow's line ends: on the destination lane, or half-way for a message lost in flight.
+fn arrow_end_y(lane: LaneIx, to_lane: LaneIx, end: ArrowEnd) -> f64 {
+    match end {
+        ArrowEnd::Dropped { midway: true, .. } => (lane_y(lane) + lane_y(to_lane)) / 2.0,
+        _ => lane_y(to_lane),
+    }
 }
 
 fn dashed(ctx: &CanvasRenderingContext2d, on: bool) {

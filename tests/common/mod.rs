@@ -173,8 +173,8 @@ fn check_counts(trace: &Trace) -> Result<(), String> {
         ),
         (m.orders <= starts, "orders"),
         (
-            m.duplicates <= m.effects.max(ledger_rows),
-            "duplicates <= effects or ledger rows",
+            m.duplicates <= m.effects + ledger_rows,
+            "duplicates <= effects + ledger rows",
         ),
         (m.lost <= m.outcomes.ok, "lost <= ok"),
     ];
