@@ -132,7 +132,7 @@ fn run(query: &str, with_trace: bool, text: bool) -> Result<(), String> {
         return Ok(());
     }
     let report = RunReport {
-        scenario: &trace.scenario,
+        scenario: &trace.query(),
         seed: trace.seed,
         metrics: &metrics,
         digest: trace.digest(),

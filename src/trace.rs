@@ -260,8 +260,11 @@ pub struct Pod {
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Trace {
-    /// The canonical query of the scenario that produced this trace.
-    pub scenario: String,
+    /// The scenario that produced this trace; it is written out as its canonical query. It is
+    /// kept as data, not text, because encoding it cost as much as simulating a small run, and
+    /// a sweep never reads it.
+    #[serde(serialize_with = "canonical_query")]
+    pub scenario: Scenario,
     pub seed: u64,
     pub pods: Vec<Pod>,
     pub events: Vec<Event>,
@@ -272,7 +275,7 @@ pub struct Trace {
 impl Trace {
     pub fn new(scenario: &Scenario) -> Trace {
         Trace {
-            scenario: codec::encode(scenario),
+            scenario: scenario.clone(),
             seed: scenario.seed,
             pods: Vec::new(),
             events: Vec::new(),
@@ -283,7 +286,7 @@ impl Trace {
     /// The readable form: one line per event.
     pub fn text(&self) -> String {
         let mut out = String::new();
-        let _ = writeln!(out, "# {}", self.scenario);
+        let _ = writeln!(out, "# {}", self.query());
         for event in &self.events {
             let _ = writeln!(out, "{}", EventLine(event, self));
         }
@@ -298,7 +301,7 @@ impl Trace {
     pub fn digest(&self) -> String {
         let mut hasher = Fnv1a::default();
         let mut line = String::new();
-        let _ = writeln!(hasher, "# {}", self.scenario);
+        let _ = writeln!(hasher, "# {}", self.query());
         for event in &self.events {
             line.clear();
             let _ = writeln!(line, "{}", EventLine(event, self));
@@ -315,9 +318,21 @@ impl Trace {
         serde_json::to_string_pretty(self).expect("a trace always serializes")
     }
 
+    /// The canonical query of the scenario that produced this trace.
+    pub fn query(&self) -> String {
+        codec::encode(&self.scenario)
+    }
+
     pub fn pod_uid(&self, pod: u16) -> u32 {
         self.pods.get(usize::from(pod)).map(|p| p.uid).unwrap_or(0)
     }
+}
+
+fn canonical_query<S: serde::Serializer>(
+    scenario: &Scenario,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&codec::encode(scenario))
 }
 
 /// UIDs and UUIDs are shown as hex everywhere: in the text form, the JSON and the page.
