@@ -274,11 +274,15 @@ pub struct Trace {
 
 impl Trace {
     pub fn new(scenario: &Scenario) -> Trace {
+        Trace::with_capacity(scenario, 0)
+    }
+
+    pub fn with_capacity(scenario: &Scenario, events: usize) -> Trace {
         Trace {
             scenario: scenario.clone(),
             seed: scenario.seed,
             pods: Vec::new(),
-            events: Vec::new(),
+            events: Vec::with_capacity(events),
             truncated: false,
         }
     }

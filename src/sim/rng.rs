@@ -5,7 +5,7 @@
 //! to attempt 2 of order 3 from pod 0". So changing `dedup` leaves every network fate of the
 //! same attempt unchanged, and "same seed, other configuration" compares like with like.
 
-use rand::{Rng, SeedableRng};
+use rand::Rng;
 use rand_pcg::Pcg32;
 
 /// The generator behind every decision. PCG32 keeps its state in 64 bits, which wasm32 has
@@ -34,7 +34,10 @@ pub fn for_decision(seed: u64, stream: Stream, a: u64, b: u64, c: u64) -> Draw {
     for part in [stream as u64, a, b, c] {
         h = mix(h ^ part);
     }
-    Pcg32::seed_from_u64(h)
+    // The mixed hash is already well spread, so it seeds the state and picks the stream
+    // directly; `seed_from_u64` would run four more PCG steps, which showed up as a seventh
+    // of the page's simulation time in a profile.
+    Pcg32::new(h, h.rotate_left(32))
 }
 
 /// True with probability `ppm` parts per million.
