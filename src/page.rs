@@ -6,14 +6,14 @@
 //! - `compare=KEYS`: configuration B, as keys applied over A (`compare=dedup%3Datomic`);
 //! - `cursor=N`: the playback cursor, an event index of A (absent means "the end");
 //! - `embed=1`: the compact view for iframes; `controls=a,b,c`: the only editable controls;
-//! - `tab=events|tables|sweep`, `speed=N` (events per second), `zoom=T0..T1` (µs).
+//! - `tab=events|tables|sweep|lessons`, `speed=N` (events per second), `zoom=T0..T1` (µs).
 
 use crate::scenario::codec::{self, CodecError, Problem};
 use crate::scenario::{decode_lenient, encode, Scenario};
 
 /// Playback speeds offered, in events per second.
 pub const SPEEDS: [u32; 5] = [2, 5, 10, 25, 100];
-pub const TABS: [&str; 3] = ["events", "tables", "sweep"];
+pub const TABS: [&str; 4] = ["events", "tables", "sweep", "lessons"];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PageState {

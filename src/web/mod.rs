@@ -9,6 +9,7 @@ mod controls;
 mod dom;
 mod embed;
 mod export;
+mod lessons;
 mod playback;
 mod runs;
 mod sweep;
@@ -173,6 +174,7 @@ fn mount_ui() {
     sweep::mount();
     embed::mount();
     export::mount();
+    lessons::mount();
 }
 
 /// Runs A (and B) for the linked state, keeping its cursor and zoom, and shows them.
@@ -254,6 +256,7 @@ pub(crate) fn render() {
     runs::render();
     playback::render();
     table::render();
+    lessons::render();
     render_banner();
     sync_url();
 }

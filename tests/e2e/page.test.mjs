@@ -256,3 +256,19 @@ test('no task blocks the main thread for more than 200 ms while loading, scrubbi
   page.assertClean();
   await page.close();
 });
+
+test('a lesson step opens from a link, shows what it claims, and steps on', async () => {
+  const page = await openLab(browser, 'lesson=a&step=5');
+  assert.equal(await page.isVisible('#panel-lessons'), true);
+  assert.match(await page.textContent('#lesson-step h3'), /Step 5 of 8: Fix 1/);
+  assert.equal((await counters(page, 'a')).duplicates, 1);
+  assert.equal((await counters(page, 'b')).duplicates, 0);
+  await page.screenshot({ path: `${ARTIFACTS}/lesson-a5.png`, fullPage: true });
+  await page.click('text=Next step →');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '6');
+  assert.equal(new URL(page.url()).searchParams.get('preset'), 'restart');
+  assert.equal((await counters(page, 'a')).duplicates, 1);
+  assert.equal((await counters(page, 'b')).duplicates, 0);
+  page.assertClean();
+  await page.close();
+});

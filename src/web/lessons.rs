@@ -1,0 +1,211 @@
+//! The Lessons tab: each step sets its scenario (and its fix as configuration B), says what to
+//! look for, and lists the counts it promises, which the counters above then show. The step is
+//! part of the permalink (`lesson=a&step=3`), so an instructor can link to any of them.
+
+use web_sys::{Element, Event};
+
+use super::dom::{self, El};
+use super::with_app;
+use crate::lessons::{Lesson, Side, LESSONS};
+use crate::scenario::decode_lenient;
+
+pub fn mount() {
+    let panel: Element = dom::by_id("panel-lessons");
+    let picker = LESSONS.iter().fold(
+        El::new("div")
+            .class("lesson-picker")
+            .attr("role", "group")
+            .attr("aria-label", "Lessons"),
+        |div, lesson| {
+            div.child(
+                &El::new("button")
+                    .attr("type", "button")
+                    .attr("data-lesson", lesson.id)
+                    .text(&format!(
+                        "Lesson {}: {}",
+                        lesson.id.to_uppercase(),
+                        lesson.title
+                    ))
+                    .el(),
+            )
+        },
+    );
+    panel.append_child(&picker.el()).ok();
+    panel
+        .append_child(
+            &El::new("ol")
+                .attr("id", "lesson-steps")
+                .class("lesson-steps")
+                .el(),
+        )
+        .ok();
+    panel
+        .append_child(
+            &El::new("article")
+                .attr("id", "lesson-step")
+                .class("lesson-step")
+                .attr("aria-live", "polite")
+                .el(),
+        )
+        .ok();
+    dom::listen::<Event>(&panel, "click", on_click);
+    open_linked_step();
+}
+
+/// A link that names a lesson step but no scenario of its own opens that step's scenario.
+fn open_linked_step() {
+    let search = dom::window().location().search().unwrap_or_default();
+    let names_scenario = search.contains("seed=") || search.contains("preset=");
+    if let Some((lesson, step)) = current() {
+        if !names_scenario {
+            go(lesson, step);
+        }
+    }
+}
+
+fn on_click(event: Event) {
+    let Some(target) = event
+        .target()
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<Element>(t).ok())
+    else {
+        return;
+    };
+    if let Some(id) = target.get_attribute("data-lesson") {
+        if let Some(lesson) = Lesson::by_id(&id) {
+            go(lesson, 0);
+        }
+    } else if let Some(step) = target
+        .get_attribute("data-step")
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        if let Some((lesson, _)) = current() {
+            go(lesson, step);
+        }
+    }
+}
+
+/// The lesson and step index named by the page's `lesson=` and `step=` keys.
+pub fn current() -> Option<(&'static Lesson, usize)> {
+    with_app(|app| {
+        let get = |key: &str| {
+            app.page
+                .extra
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+        };
+        let lesson = Lesson::by_id(&get("lesson")?)?;
+        let step = get("step")
+            .and_then(|s| s.parse::<usize>().ok())
+            .unwrap_or(1)
+            .clamp(1, lesson.steps.len());
+        Some((lesson, step - 1))
+    })
+}
+
+/// Opens step `index` of `lesson`: its scenario, its fix as B, and the Lessons tab.
+fn go(lesson: &'static Lesson, index: usize) {
+    let index = index.min(lesson.steps.len() - 1);
+    let step = &lesson.steps[index];
+    with_app(|app| {
+        app.page.scenario = decode_lenient(step.query).0.scenario;
+        app.page.compare = step.compare.map(String::from);
+        app.page.tab = "lessons".into();
+        app.page.extra.retain(|(k, _)| k != "lesson" && k != "step");
+        app.page.extra.push(("lesson".into(), lesson.id.into()));
+        app.page
+            .extra
+            .push(("step".into(), (index + 1).to_string()));
+        app.errors.clear();
+    });
+    super::refresh();
+}
+
+pub fn render() {
+    let steps: Element = dom::by_id("lesson-steps");
+    let article: Element = dom::by_id("lesson-step");
+    dom::clear(&steps);
+    dom::clear(&article);
+    let Some((lesson, index)) = current() else {
+        article.append_child(&El::new("p").text("Pick a lesson. Each step sets up a situation on the timeline above and says what to look for.").el()).ok();
+        return;
+    };
+    for (i, step) in lesson.steps.iter().enumerate() {
+        let button = El::new("button")
+            .attr("type", "button")
+            .attr("data-step", &i.to_string())
+            .text(step.title);
+        let button = if i == index {
+            button.attr("aria-current", "step")
+        } else {
+            button
+        };
+        steps
+            .append_child(&El::new("li").child(&button.el()).el())
+            .ok();
+    }
+    let step = &lesson.steps[index];
+    article
+        .append_child(
+            &El::new("h3")
+                .text(&format!(
+                    "Step {} of {}: {}",
+                    index + 1,
+                    lesson.steps.len(),
+                    step.title
+                ))
+                .el(),
+        )
+        .ok();
+    article
+        .append_child(&El::new("p").text(step.text).el())
+        .ok();
+    let look = step
+        .claims
+        .iter()
+        .fold(El::new("ul").class("claims"), |ul, claim| {
+            let side = match (claim.side, step.compare) {
+                (Side::A, Some(_)) => "A",
+                (Side::A, None) => "the run",
+                (Side::B, _) => "B",
+            };
+            ul.child(
+                &El::new("li")
+                    .text(&format!("{}: {} = {}", side, claim.metric, claim.value))
+                    .el(),
+            )
+        });
+    article
+        .append_child(
+            &El::new("p")
+                .class("look-for")
+                .text("Check on the counters:")
+                .el(),
+        )
+        .ok();
+    article.append_child(&look.el()).ok();
+    let nav = El::new("div").class("lesson-nav");
+    let nav = if index > 0 {
+        nav.child(
+            &El::new("button")
+                .attr("type", "button")
+                .attr("data-step", &(index - 1).to_string())
+                .text("← Previous step")
+                .el(),
+        )
+    } else {
+        nav
+    };
+    let nav = if index + 1 < lesson.steps.len() {
+        nav.child(
+            &El::new("button")
+                .attr("type", "button")
+                .attr("data-step", &(index + 1).to_string())
+                .text("Next step →")
+                .el(),
+        )
+    } else {
+        nav
+    };
+    article.append_child(&nav.el()).ok();
+}

@@ -1,0 +1,57 @@
+//! Every lesson step shows what its text says: each claimed count is checked against a run of
+//! the step's scenario (and of its fix), and each claimed number appears in the text.
+
+use idemlab::lessons::{metric, Side, LESSONS};
+use idemlab::page::PageState;
+
+#[test]
+fn every_lesson_step_shows_the_counts_its_text_claims() {
+    for lesson in &LESSONS {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let place = format!("lesson {} step {}", lesson.id, index + 1);
+            let mut query = step.query.to_string();
+            if let Some(compare) = step.compare {
+                query.push_str(&format!(
+                    "&compare={}",
+                    idemlab::scenario::codec::percent_encode(compare)
+                ));
+            }
+            let (page, errors) = PageState::from_query(&query);
+            assert!(errors.is_empty(), "{place}: {errors:?}");
+            let a = idemlab::run(&page.scenario).1;
+            let b = page.compare_scenario().map(|s| idemlab::run(&s).1);
+            assert!(!step.claims.is_empty(), "{place} claims nothing");
+            for claim in step.claims {
+                let metrics = match claim.side {
+                    Side::A => &a,
+                    Side::B => b
+                        .as_ref()
+                        .unwrap_or_else(|| panic!("{place}: a claim about B without compare")),
+                };
+                let value = metric(metrics, claim.metric)
+                    .unwrap_or_else(|| panic!("{place}: no metric {}", claim.metric));
+                assert_eq!(
+                    value, claim.value,
+                    "{place} ({}): {} in {:?}",
+                    step.title, claim.metric, claim.side
+                );
+                assert!(
+                    step.text.contains(&claim.value.to_string()),
+                    "{place}: the text never says {}",
+                    claim.value
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn lesson_ids_are_unique_and_steps_titled() {
+    assert_eq!(LESSONS.iter().map(|l| l.id).collect::<Vec<_>>(), ["a", "b"]);
+    for lesson in &LESSONS {
+        assert!(lesson
+            .steps
+            .iter()
+            .all(|s| !s.title.is_empty() && s.text.len() < 500));
+    }
+}
