@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::trace::{ClaimResult, EventKind, Found, Key, Outcome, Payload, Trace};
+use crate::trace::{ClaimResult, Event, EventKind, Found, Key, Outcome, Payload, Trace};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Outcomes {
@@ -95,27 +95,36 @@ impl MetricsIndex {
 /// The ledger rows (event indices) that, once committed, booked a charge number that was
 /// already booked: the timeline marks them as duplicates by the same rule as `Metrics`.
 pub fn rebooked_rows(trace: &Trace) -> BTreeSet<usize> {
+    let mut rebooked = BTreeSet::new();
+    walk_ledger(&trace.events, |ix, _, already| {
+        if already {
+            rebooked.insert(ix);
+        }
+    });
+    rebooked
+}
+
+/// Walks the ledger as the events make it durable: `on_row(event index, charge number,
+/// already booked)` is called for each ledger row when it commits (at once without a
+/// transaction); rolled-back rows never are, and a wiped pod ledger forgets what it had.
+/// Returns the charge numbers booked at the end of `events`.
+pub fn walk_ledger(events: &[Event], mut on_row: impl FnMut(usize, u32, bool)) -> BTreeSet<u32> {
     let mut booked = BTreeSet::new();
     let mut pending: BTreeMap<u32, Vec<(usize, u32)>> = BTreeMap::new();
-    let mut rebooked = BTreeSet::new();
-    let book =
-        |ix: usize, number: u32, booked: &mut BTreeSet<u32>, rebooked: &mut BTreeSet<usize>| {
-            if !booked.insert(number) {
-                rebooked.insert(ix);
-            }
-        };
-    for (ix, event) in trace.events.iter().enumerate() {
+    let mut book = |ix: usize, number: u32, booked: &mut BTreeSet<u32>| {
+        let already = !booked.insert(number);
+        on_row(ix, number, already);
+    };
+    for (ix, event) in events.iter().enumerate() {
         match event.kind {
-            EventKind::LedgerRow { number, txn: None } => {
-                book(ix, number, &mut booked, &mut rebooked)
-            }
+            EventKind::LedgerRow { number, txn: None } => book(ix, number, &mut booked),
             EventKind::LedgerRow {
                 number,
                 txn: Some(txn),
             } => pending.entry(txn).or_default().push((ix, number)),
             EventKind::Commit { txn } => {
                 for (row, number) in pending.remove(&txn).unwrap_or_default() {
-                    book(row, number, &mut booked, &mut rebooked);
+                    book(row, number, &mut booked);
                 }
             }
             EventKind::Rollback { txn, .. } => {
@@ -125,7 +134,7 @@ pub fn rebooked_rows(trace: &Trace) -> BTreeSet<usize> {
             _ => {}
         }
     }
-    rebooked
+    booked
 }
 
 /// What one order accumulated over the run.

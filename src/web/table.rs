@@ -240,9 +240,9 @@ type Rows = Vec<[String; 5]>;
 
 fn tables_at(trace: &Trace, upto: usize) -> (Rows, Rows) {
     let (mut attempts, mut charges) = (Vec::new(), Vec::new());
-    let mut committed = std::collections::BTreeSet::new();
-    let mut pending: std::collections::BTreeMap<u32, Vec<u32>> = Default::default();
-    for event in &trace.events[..upto.min(trace.events.len())] {
+    let events = &trace.events[..upto.min(trace.events.len())];
+    let committed = crate::metrics::walk_ledger(events, |_, _, _| {});
+    for event in events {
         let pod = event
             .pod
             .map(|p| format!("{:08x}", trace.pod_uid(p)))
@@ -261,17 +261,6 @@ fn tables_at(trace: &Trace, upto: usize) -> (Rows, Rows) {
                 number,
                 replay: false,
             } => charges.push([number.to_string(), order, attempt, pod, String::new()]),
-            EventKind::LedgerRow { number, txn: None } => {
-                committed.insert(number);
-            }
-            EventKind::LedgerRow {
-                number,
-                txn: Some(txn),
-            } => pending.entry(txn).or_default().push(number),
-            EventKind::Commit { txn } => committed.extend(pending.remove(&txn).unwrap_or_default()),
-            EventKind::Rollback { txn, .. } => {
-                pending.remove(&txn);
-            }
             _ => {}
         }
     }
