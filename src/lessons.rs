@@ -27,6 +27,8 @@ pub struct Step {
     pub compare: Option<&'static str>,
     pub text: &'static str,
     pub claims: &'static [Claim],
+    /// Whether the step shows the key-storage calculator.
+    pub calculator: bool,
 }
 
 pub struct Lesson {
@@ -62,6 +64,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=7&preset=lost-ack&orders=2",
                 compare: None,
                 text: "The partition drops the API's answers on the way back (the ✕ on the arrows to the client). The client only sees a timeout, which looks exactly like a lost request, so it sends the order again and the payment service charges again. The 2 orders end with 5 charges: 3 of them duplicates.",
+                calculator: false,
                 claims: &[a("orders", 2), a("effects", 5), a("duplicates", 3)],
             },
             Step {
@@ -69,6 +72,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=7&preset=lost-ack&op=set",
                 compare: Some("op=charge"),
                 text: "The same lost answers and the same retries, two kinds of request. Setting a field to a value (A) leaves the same state however often it runs: 7 writes, 0 duplicates. Adding a charge (B) moves money on every repeat: 3 duplicates.",
+                calculator: false,
                 claims: &[a("effects", 7), a("duplicates", 0), b("duplicates", 3)],
             },
             Step {
@@ -76,6 +80,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=1&orders=50&loss_resp=0.2&retries=3&timeout_ms=500",
                 compare: None,
                 text: "With one answer in five lost and up to three retries, 50 orders make 60 charges here. Open the Sweep tab and run 10,000 seeds: the mean effects per order settles next to the closed form, about 1.25, because each lost answer costs one more charge.",
+                calculator: false,
                 claims: &[a("orders", 50), a("effects", 60), a("duplicates", 10)],
             },
             Step {
@@ -83,6 +88,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=3&preset=race",
                 compare: None,
                 text: "The client gives up after 45 ms while the first attempt is still charging. The retry looks the key up before the first attempt has recorded it, so both read \"not found\" (the shaded region) and both charge: 1 race, 1 duplicate.",
+                calculator: false,
                 claims: &[a("races", 1), a("duplicates", 1)],
             },
             Step {
@@ -90,6 +96,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=3&preset=race",
                 compare: Some("dedup=atomic"),
                 text: "Same seed, same timing: A still charges one order twice (1 duplicate). In B the first attempt inserts the key under a unique constraint inside its transaction; the retry's insert waits on that key and, once the first commits, gets the stored answer back instead of charging: 3 charges for 3 orders, 0 duplicates.",
+                calculator: false,
                 claims: &[a("duplicates", 1), b("duplicates", 0), b("effects", 3)],
             },
             Step {
@@ -97,6 +104,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=1&preset=restart",
                 compare: Some("store=durable"),
                 text: "The API crashes after committing and before answering. With its keys in process memory (A) the restart forgets them and the retry charges again: 1 duplicate. With a durable store (B) the retry finds the key and gets the first answer back: 0.",
+                calculator: false,
                 claims: &[a("duplicates", 1), b("duplicates", 0)],
             },
             Step {
@@ -104,6 +112,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=1&preset=key-expiry",
                 compare: Some("retention_ms=86400000"),
                 text: "Keys here expire after 150 ms, but the client is still retrying after that, so late retries are treated as new orders: 2 duplicates. Keeping keys a day (B) covers the whole retry window: 0. Storage grows with rate × retention × entry size, and the stored response is most of each entry.",
+                calculator: true,
                 claims: &[a("duplicates", 2), b("duplicates", 0)],
             },
             Step {
@@ -111,6 +120,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=3&preset=race&dedup=atomic&order=begin,lookup,effect,claim,commit,respond",
                 compare: Some("order=begin,lookup,claim,effect,commit,respond"),
                 text: "A charges before it claims the key, so the race slips through even inside a transaction: 1 duplicate, and the loser's rollback leaves 1 charge the ledger never recorded. B claims first, then charges, then stores the answer and commits: 0.",
+                calculator: false,
                 claims: &[a("duplicates", 1), a("unrecorded", 1), b("duplicates", 0)],
             },
         ],
@@ -124,6 +134,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=1&preset=pod-rerun&key=business",
                 compare: None,
                 text: "An operator reruns the job at 400 ms: a new pod with a new UID sends the same three orders (same case_id and work_id). The key is made from the work, so every repeat gets the first charge back: 6 requests, 6 attempt rows, 3 charges, 0 duplicates.",
+                calculator: false,
                 claims: &[a("attempts", 6), a("received", 6), a("effects", 3), a("duplicates", 0)],
             },
             Step {
@@ -131,6 +142,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=1&preset=pod-rerun",
                 compare: Some("key=business"),
                 text: "In A each pod makes its keys from its own UID, as a UUID generated at start-up would. The rerun's keys are new, so every order is charged again: 3 duplicates. The business key (B) recognises the same work from any pod: 0.",
+                calculator: false,
                 claims: &[a("duplicates", 3), b("duplicates", 0)],
             },
             Step {
@@ -138,6 +150,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=1&preset=pod-rerun&key=business",
                 compare: None,
                 text: "Open the Tables tab and move the cursor. Every request gets a row in the attempts table, repeats included, so nothing observed is lost; the charges stay one per order. 6 attempt rows, 3 charges.",
+                calculator: false,
                 claims: &[a("received", 6), a("effects", 3)],
             },
             Step {
@@ -145,6 +158,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=1&orders=4&dedup=atomic&key=constant",
                 compare: None,
                 text: "One key for everything looks safe: 0 duplicates. But orders 2 to 4 get order 1's answer back and are never charged, while their clients see success: 3 orders of lost work. Test that different keys are each processed, not only that repeats merge.",
+                calculator: false,
                 claims: &[a("duplicates", 0), a("lost", 3), a("effects", 1)],
             },
             Step {
@@ -152,6 +166,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=1&preset=ledger-replaced",
                 compare: Some("store=durable"),
                 text: "The ledger's database sits on its pod's own disk (an emptyDir). When that pod is replaced (the band on the database lane: a new UID and boot id), the keys go with it, and a rerun afterwards charges every order again: 3 duplicates. A durable store (B) keeps them: 0.",
+                calculator: false,
                 claims: &[a("duplicates", 3), b("duplicates", 0)],
             },
             Step {
@@ -159,6 +174,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=1&preset=outside-boundary",
                 compare: Some("provider=keyed"),
                 text: "The API crashes after the charge and before its commit. The ledger rolls back; the payment service does not. The retry charges again: 1 duplicate, and 1 charge the ledger never recorded. Forwarding the key to a payment service that honours it (B) protects that boundary too: 0.",
+                calculator: false,
                 claims: &[a("duplicates", 1), a("unrecorded", 1), b("duplicates", 0)],
             },
             Step {
@@ -166,6 +182,7 @@ pub const LESSONS: [Lesson; 2] = [
                 query: "seed=1&preset=pod-rerun",
                 compare: Some("key=business"),
                 text: "A CronJob's concurrencyPolicy: Forbid only stops two of its own Jobs overlapping. A Job started by hand, another CronJob or a rerun still arrives, as here at 400 ms: 3 duplicates with pod keys. Only the business key, checked where the effect is recorded, catches every path: 0.",
+                calculator: false,
                 claims: &[a("duplicates", 3), b("duplicates", 0)],
             },
         ],
@@ -194,4 +211,27 @@ pub fn metric(m: &crate::Metrics, name: &str) -> Option<u32> {
         "unknown" => m.outcomes.unknown,
         _ => return None,
     })
+}
+
+/// Bytes a key store holds in steady state: every request's entry is kept for the whole
+/// retention window. In u128 and saturating, so no number a learner types can overflow.
+pub fn key_storage_bytes(requests_per_s: u64, retention_s: u64, entry_bytes: u64) -> u128 {
+    (u128::from(requests_per_s) * u128::from(retention_s)).saturating_mul(u128::from(entry_bytes))
+}
+
+/// Bytes in decimal units, as storage is sold: `864 GB`, `1.5 TB`.
+pub fn bytes_text(bytes: u128) -> String {
+    const UNITS: [&str; 7] = ["B", "KB", "MB", "GB", "TB", "PB", "EB"];
+    let mut unit = 0;
+    let mut scaled = bytes.saturating_mul(10);
+    while scaled >= 10_000 && unit + 1 < UNITS.len() {
+        scaled /= 1_000;
+        unit += 1;
+    }
+    let (whole, tenth) = (scaled / 10, scaled % 10);
+    if tenth == 0 || whole >= 100 {
+        format!("{whole} {}", UNITS[unit])
+    } else {
+        format!("{whole}.{tenth} {}", UNITS[unit])
+    }
 }

@@ -46,6 +46,24 @@ fn every_lesson_step_shows_the_counts_its_text_claims() {
 }
 
 #[test]
+fn the_storage_calculator_gives_the_textbook_figure() {
+    use idemlab::lessons::{bytes_text, key_storage_bytes};
+    // 10,000 requests/s kept 24 h at 1 KB each: 864 GB.
+    let bytes = key_storage_bytes(10_000, 24 * 3_600, 1_000);
+    assert_eq!(bytes, 864_000_000_000);
+    assert_eq!(bytes_text(bytes), "864 GB");
+    assert_eq!(bytes_text(key_storage_bytes(100, 3_600, 1_500)), "540 MB");
+    assert_eq!(bytes_text(1_500), "1.5 KB");
+    assert_eq!(bytes_text(0), "0 B");
+    assert_eq!(
+        bytes_text(key_storage_bytes(u64::MAX, u64::MAX, u64::MAX))
+            .split(' ')
+            .nth(1),
+        Some("EB")
+    );
+}
+
+#[test]
 fn lesson_ids_are_unique_and_steps_titled() {
     assert_eq!(LESSONS.iter().map(|l| l.id).collect::<Vec<_>>(), ["a", "b"]);
     for lesson in &LESSONS {

@@ -49,6 +49,7 @@ pub fn mount() {
         )
         .ok();
     dom::listen::<Event>(&panel, "click", on_click);
+    dom::listen::<Event>(&panel, "input", |_| update_calculator());
     open_linked_step();
 }
 
@@ -121,7 +122,17 @@ fn go(lesson: &'static Lesson, index: usize) {
     super::refresh();
 }
 
+thread_local! {
+    /// The step the panel shows, so that it is rebuilt only when the step changes, not on
+    /// every frame of playback (and the calculator keeps what the learner typed).
+    static SHOWN: std::cell::Cell<Option<(&'static str, usize)>> = const { std::cell::Cell::new(None) };
+}
+
 pub fn render() {
+    let now = current().map(|(lesson, index)| (lesson.id, index));
+    if SHOWN.with(|shown| shown.replace(now)) == now && now.is_some() {
+        return;
+    }
     let steps: Element = dom::by_id("lesson-steps");
     let article: Element = dom::by_id("lesson-step");
     dom::clear(&steps);
@@ -184,6 +195,10 @@ pub fn render() {
         )
         .ok();
     article.append_child(&look.el()).ok();
+    if step.calculator {
+        article.append_child(&calculator()).ok();
+        update_calculator();
+    }
     let nav = El::new("div").class("lesson-nav");
     let nav = if index > 0 {
         nav.child(
@@ -208,4 +223,56 @@ pub fn render() {
         nav
     };
     article.append_child(&nav.el()).ok();
+}
+
+/// Inputs for rate, retention and entry size; the storage they need is computed by the core.
+const CALCULATOR: [(&str, &str, &str); 3] = [
+    ("calc-rate", "Requests per second", "10000"),
+    ("calc-hours", "Keys kept for (hours)", "24"),
+    (
+        "calc-bytes",
+        "Bytes per entry (key plus stored response)",
+        "1000",
+    ),
+];
+
+fn calculator() -> Element {
+    let legend = El::new("legend")
+        .text("How much storage do the keys need?")
+        .el();
+    let form = El::new("fieldset").class("calculator").child(&legend);
+    let form = CALCULATOR.iter().fold(form, |form, (id, label, value)| {
+        let input = El::new("input")
+            .attr("id", id)
+            .attr("type", "number")
+            .attr("min", "0")
+            .attr("value", value);
+        form.child(&El::new("label").text(label).child(&input.el()).el())
+    });
+    form.child(
+        &El::new("output")
+            .attr("id", "calc-out")
+            .attr("aria-live", "polite")
+            .el(),
+    )
+    .el()
+}
+
+fn update_calculator() {
+    let Some(out) = dom::document().get_element_by_id("calc-out") else {
+        return;
+    };
+    let read = |id: &str| {
+        let input = dom::document().get_element_by_id(id)?;
+        let input = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(input).ok()?;
+        input.value().trim().parse::<u64>().ok()
+    };
+    let text = match (read("calc-rate"), read("calc-hours"), read("calc-bytes")) {
+        (Some(rate), Some(hours), Some(bytes)) => {
+            let total = crate::lessons::key_storage_bytes(rate, hours.saturating_mul(3_600), bytes);
+            format!("= {} held at any moment", crate::lessons::bytes_text(total))
+        }
+        _ => "Enter whole numbers, 0 or more.".to_string(),
+    };
+    dom::set_text(&out, &text);
 }

@@ -272,3 +272,34 @@ test('a lesson step opens from a link, shows what it claims, and steps on', asyn
   page.assertClean();
   await page.close();
 });
+
+test('walking Lesson A from start to end, every step shows the counts it lists', async () => {
+  const page = await openLab(browser, 'lesson=a&step=1');
+  for (let step = 1; ; step++) {
+    await page.waitForFunction((n) => new URL(location.href).searchParams.get('step') === String(n), step);
+    const claims = await page.$$eval('#lesson-step .claims li', (items) => items.map((li) => li.textContent));
+    assert.ok(claims.length > 0, `step ${step} lists what to check`);
+    for (const claim of claims) {
+      const [, side, metric, value] = claim.match(/^(A|B|the run): (\w+) = (\d+)$/);
+      const shown = await counters(page, side === 'B' ? 'b' : 'a');
+      assert.equal(shown[metric], Number(value), `step ${step}: ${claim}`);
+    }
+    const next = await page.$('text=Next step →');
+    if (!next) break;
+    await next.click();
+  }
+  assert.match(await page.textContent('#lesson-step h3'), /Step 8 of 8/);
+  page.assertClean();
+  await page.close();
+});
+
+test('the retention step sizes the key store: 10,000 requests/s for 24 h at 1 KB is 864 GB', async () => {
+  const page = await openLab(browser, 'lesson=a&step=7');
+  assert.match(await page.textContent('#calc-out'), /= 864 GB/);
+  await page.fill('#calc-rate', '100');
+  assert.match(await page.textContent('#calc-out'), /= 8\.6 GB/);
+  await page.fill('#calc-rate', '');
+  assert.match(await page.textContent('#calc-out'), /whole numbers/);
+  page.assertClean();
+  await page.close();
+});
