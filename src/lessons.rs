@@ -54,7 +54,8 @@ const fn b(metric: &'static str, value: u32) -> Claim {
     }
 }
 
-pub const LESSONS: [Lesson; 2] = [
+// A static, not a const: a const would be copied into the binary at every place that uses it.
+pub static LESSONS: [Lesson; 2] = [
     Lesson {
         id: "a",
         title: "The lost acknowledgement",
@@ -214,13 +215,16 @@ pub fn metric(m: &crate::Metrics, name: &str) -> Option<u32> {
 }
 
 /// Bytes a key store holds in steady state: every request's entry is kept for the whole
-/// retention window. In u128 and saturating, so no number a learner types can overflow.
-pub fn key_storage_bytes(requests_per_s: u64, retention_s: u64, entry_bytes: u64) -> u128 {
-    (u128::from(requests_per_s) * u128::from(retention_s)).saturating_mul(u128::from(entry_bytes))
+/// retention window. Saturating at u64::MAX (18 EB), so no number a learner types can
+/// overflow; u64 rather than u128 keeps 128-bit arithmetic and formatting out of the page.
+pub fn key_storage_bytes(requests_per_s: u64, retention_s: u64, entry_bytes: u64) -> u64 {
+    requests_per_s
+        .saturating_mul(retention_s)
+        .saturating_mul(entry_bytes)
 }
 
 /// Bytes in decimal units, as storage is sold: `864 GB`, `1.5 TB`.
-pub fn bytes_text(bytes: u128) -> String {
+pub fn bytes_text(bytes: u64) -> String {
     const UNITS: [&str; 7] = ["B", "KB", "MB", "GB", "TB", "PB", "EB"];
     let mut unit = 0;
     let mut scaled = bytes.saturating_mul(10);

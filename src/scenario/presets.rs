@@ -29,7 +29,8 @@ pub struct PresetSpec {
     pub compare: bool,
 }
 
-pub const PRESETS: [PresetSpec; 8] = [
+// A static, not a const: a const would be copied into the binary at every place that uses it.
+pub static PRESETS: [PresetSpec; 8] = [
     PresetSpec {
         preset: Preset::LostAck,
         name: "lost-ack",
