@@ -60,7 +60,7 @@ impl PageState {
             if let Err(problem) = page.set_view_key(&key, &value) {
                 errors.push(CodecError {
                     key,
-                    value: short(&value),
+                    value: codec::quote(&value),
                     problem,
                 });
             }
@@ -98,7 +98,7 @@ impl PageState {
                 if let Some(bad) = names.iter().find(|name| !known(name)) {
                     let allowed = format!(
                         "a comma-separated list of scenario keys; `{}` is not one",
-                        short(bad)
+                        codec::quote(bad)
                     );
                     return Err(Problem::Malformed { allowed });
                 }
@@ -210,8 +210,4 @@ fn parse_zoom(value: &str) -> Option<(u64, u64)> {
     let (a, b) = value.split_once("..")?;
     let (t0, t1) = (a.parse().ok()?, b.parse().ok()?);
     (t0 < t1).then_some((t0, t1))
-}
-
-fn short(text: &str) -> String {
-    text.chars().take(40).collect()
 }

@@ -304,16 +304,7 @@ impl Trace {
     /// of the toolchain, because it hashes text rather than memory layout.
     pub fn digest(&self) -> String {
         let mut hasher = Fnv1a::default();
-        let mut line = String::new();
-        let _ = writeln!(hasher, "# {}", self.query());
-        for event in &self.events {
-            line.clear();
-            let _ = writeln!(line, "{}", EventLine(event, self));
-            hasher.eat(line.as_bytes());
-        }
-        if self.truncated {
-            hasher.eat(b"# truncated at events_max\n");
-        }
+        hasher.eat(self.text().as_bytes());
         format!("{:016x}", hasher.0)
     }
 
@@ -362,13 +353,6 @@ impl Fnv1a {
             self.0 ^= u64::from(*byte);
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
         }
-    }
-}
-
-impl fmt::Write for Fnv1a {
-    fn write_str(&mut self, text: &str) -> fmt::Result {
-        self.eat(text.as_bytes());
-        Ok(())
     }
 }
 

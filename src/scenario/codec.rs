@@ -292,7 +292,7 @@ fn error(key: &str, value: &str, problem: Problem) -> CodecError {
 }
 
 /// Shortens a value and escapes control characters so it can be echoed safely as plain text.
-fn quote(text: &str) -> String {
+pub fn quote(text: &str) -> String {
     let mut out = String::new();
     for (count, ch) in text.chars().enumerate() {
         if count == QUOTE_LEN_MAX {

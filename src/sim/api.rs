@@ -160,9 +160,7 @@ impl World<'_> {
     }
 
     fn step_lookup(&mut self, req: u32) -> Flow {
-        if self.dedup() == Dedup::None {
-            return Flow::Advance;
-        }
+        // `program` lists lookup and claim only when the scenario deduplicates.
         let Some(key) = self.reqs[req as usize].key else {
             return self.finish_with(req, 400, None, false);
         };
@@ -189,7 +187,7 @@ impl World<'_> {
     }
 
     fn step_claim(&mut self, req: u32) -> Flow {
-        if self.dedup() == Dedup::None || self.reqs[req as usize].handler.claim != Claim::None {
+        if self.reqs[req as usize].handler.claim != Claim::None {
             return Flow::Advance;
         }
         let Some(key) = self.reqs[req as usize].key else {

@@ -30,6 +30,14 @@ pub(super) struct Current {
 }
 
 impl World<'_> {
+    /// Starts one pod per client: at the beginning, or for an operator's rerun.
+    pub(super) fn start_pods(&mut self, rerun: bool) {
+        for client in 0..self.s.clients {
+            let client = u16::try_from(client).expect("clients is bounded far below u16::MAX");
+            self.start_pod(client, rerun);
+        }
+    }
+
     /// Starts a client pod; its lane and its exec share the index.
     pub(super) fn start_pod(&mut self, client: u16, rerun: bool) {
         let pod = u16::try_from(self.trace.pods.len()).expect("pods are bounded by clients * 2");

@@ -84,9 +84,6 @@ impl World<'_> {
 
     /// An operator reruns the job: a new pod per client, same orders, same business keys.
     pub(super) fn rerun(&mut self) {
-        for client in 0..self.s.clients {
-            let client = u16::try_from(client).expect("clients is bounded far below u16::MAX");
-            self.start_pod(client, true);
-        }
+        self.start_pods(true);
     }
 }

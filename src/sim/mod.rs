@@ -138,10 +138,7 @@ impl<'s> World<'s> {
     }
 
     fn start(&mut self) {
-        for client in 0..self.s.clients {
-            let client = u16::try_from(client).expect("clients is bounded far below u16::MAX");
-            self.start_pod(client, false);
-        }
+        self.start_pods(false);
         faults::schedule(self);
     }
 

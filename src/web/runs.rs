@@ -420,8 +420,7 @@ fn wire_canvas(side: &'static str) {
     let target = canvas.clone();
     dom::listen::<MouseEvent>(&canvas, "click", move |event| click(side, &target, &event));
     dom::listen::<MouseEvent>(&canvas, "mouseleave", move |_| hide_tooltip(side));
-    let target = canvas.clone();
-    dom::listen::<WheelEvent>(&canvas, "wheel", move |event| wheel(&target, &event));
+    dom::listen::<WheelEvent>(&canvas, "wheel", move |event| wheel(&event));
     wire_drag(&canvas);
     dom::listen::<web_sys::FocusEvent>(&canvas, "focus", move |_| show_cursor_tooltip(side));
     dom::listen::<web_sys::FocusEvent>(&canvas, "blur", move |_| hide_tooltip(side));
@@ -529,7 +528,7 @@ fn show_cursor_tooltip(side: &str) {
     }
 }
 
-fn wheel(canvas: &HtmlCanvasElement, event: &WheelEvent) {
+fn wheel(event: &WheelEvent) {
     event.prevent_default();
     // Wheel down (positive delta) zooms out, as in maps and editors.
     let factor = if event.delta_y() > 0.0 { 0.8 } else { 1.25 };
@@ -538,7 +537,6 @@ fn wheel(canvas: &HtmlCanvasElement, event: &WheelEvent) {
         let viewport = viewport(app);
         set_zoom(app, viewport.zoom(factor, anchor_px.max(0.0)));
     });
-    let _ = canvas;
     super::render();
 }
 
