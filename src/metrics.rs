@@ -29,7 +29,8 @@ pub struct Metrics {
     /// Side effects: charges the payment service made, or writes that became durable.
     pub effects: u32,
     /// For a charge order, each charge after the first plus each ledger row that books an
-    /// already booked charge again; for `set`, only writes that changed the value.
+    /// already booked charge again; for `set`, only writes that changed the value. With a
+    /// queue, also each receipt after the first for one event (`duplicate_receipts`).
     pub duplicates: u32,
     /// Orders a client saw succeed that have no effect of their own (merged, or never applied).
     pub lost: u32,
@@ -38,6 +39,14 @@ pub struct Metrics {
     pub races: u32,
     /// Charges with no committed ledger row: money moved that the ledger does not show.
     pub unrecorded: u32,
+    /// Receipts the queue's consumer mailed (`consumer=plain|inbox`), redeliveries included.
+    pub receipts: u32,
+    /// Receipts after the first for the same queue event: the consumer's own duplicates.
+    pub duplicate_receipts: u32,
+    /// Times the queue delivered an event again because no acknowledgement came back.
+    pub redeliveries: u32,
+    /// Events the queue gave up on after `deliveries_max` deliveries.
+    pub dead_letters: u32,
     pub outcomes: Outcomes,
     pub events: u32,
     pub truncated: bool,
@@ -182,6 +191,8 @@ struct Fold {
     booked: BTreeSet<u32>,
     ledger_committed: Vec<u32>,
     charges: Vec<u32>,
+    /// Receipts so far per queue event id.
+    receipts: Vec<u32>,
 }
 
 impl Fold {
@@ -227,6 +238,9 @@ impl Fold {
             EventKind::Rollback { txn, .. } => {
                 self.ledger_pending.remove(&txn);
             }
+            EventKind::Receipt { event: id, .. } => self.receipt(id),
+            EventKind::Redeliver { .. } => m.redeliveries += 1,
+            EventKind::DeadLetter { .. } => m.dead_letters += 1,
             // A pod-lifetime ledger is gone with its pod: what it recorded is recorded no more.
             EventKind::Replace { wiped: true, .. } => {
                 self.booked.clear();
@@ -241,6 +255,18 @@ impl Fold {
         self.ledger_committed.push(number);
         if !self.booked.insert(number) {
             self.order(order).rebooked += 1;
+        }
+    }
+
+    fn receipt(&mut self, event: u32) {
+        let slot = event as usize;
+        if self.receipts.len() <= slot {
+            self.receipts.resize(slot + 1, 0);
+        }
+        self.receipts[slot] += 1;
+        self.metrics.receipts += 1;
+        if self.receipts[slot] > 1 {
+            self.metrics.duplicate_receipts += 1;
         }
     }
 
@@ -308,6 +334,7 @@ impl Fold {
                 m.lost += 1;
             }
         }
+        m.duplicates += m.duplicate_receipts;
         self.ledger_committed.sort_unstable();
         m.unrecorded = (self.charges.iter())
             .filter(|number| self.ledger_committed.binary_search(number).is_err())

@@ -20,6 +20,10 @@ pub enum Node {
     Api,
     Payment,
     Db,
+    /// The at-least-once queue (`consumer=plain|inbox`).
+    Queue,
+    /// The queue's consumer, which mails a receipt per charge event.
+    Consumer,
 }
 
 /// The idempotency key a request carries. Keys order and compare by value, so a `BTreeMap` of
@@ -71,6 +75,12 @@ pub enum Payload {
     Charge { keyed: bool },
     /// Payment service to API.
     Charged { number: u32 },
+    /// The ledger's outbox relay to the queue: one event per committed ledger row.
+    Publish { event: u32 },
+    /// Queue to consumer; `delivery` counts from 1, and above 1 it is a redelivery.
+    Delivery { event: u32, delivery: u16 },
+    /// Consumer to queue: done with this delivery.
+    Ack { event: u32 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -231,6 +241,25 @@ pub enum EventKind {
         boot: u32,
         wiped: bool,
     },
+    /// The consumer inserts the event id into its inbox table; `fresh` unless it was there.
+    Inbox {
+        event: u32,
+        fresh: bool,
+    },
+    /// The consumer's side effect: a receipt mailed for the charge behind `event`.
+    Receipt {
+        event: u32,
+        number: u32,
+    },
+    /// No acknowledgement within `visibility_ms`: the queue delivers the event again.
+    Redeliver {
+        event: u32,
+        delivery: u16,
+    },
+    /// The event used up `deliveries_max` without an acknowledgement and was parked.
+    DeadLetter {
+        event: u32,
+    },
     /// The run reached `events_max` and stopped here.
     CapReached,
 }
@@ -362,6 +391,8 @@ pub fn node_name(node: Node, trace: &Trace) -> String {
         Node::Api => "api".into(),
         Node::Payment => "payment".into(),
         Node::Db => "db".into(),
+        Node::Queue => "queue".into(),
+        Node::Consumer => "consumer".into(),
     }
 }
 
@@ -459,6 +490,20 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
                 ", durable store kept"
             }
         ),
+        EventKind::Inbox { event, fresh: true } => write!(f, "inbox insert e{event}: new"),
+        EventKind::Inbox {
+            event,
+            fresh: false,
+        } => {
+            write!(f, "inbox insert e{event}: already there, skip")
+        }
+        EventKind::Receipt { event, number } => {
+            write!(f, "mails the receipt for charge #{number} (e{event})")
+        }
+        EventKind::Redeliver { event, delivery } => {
+            write!(f, "no ack for e{event}: delivery {delivery}")
+        }
+        EventKind::DeadLetter { event } => write!(f, "e{event} moved to the dead-letter queue"),
         EventKind::CapReached => write!(f, "event cap reached: the run stops here"),
     }
 }
@@ -483,6 +528,11 @@ fn describe_payload(f: &mut impl fmt::Write, payload: &Payload) -> fmt::Result {
         Payload::Charge { keyed: true } => write!(f, "charge (key forwarded)"),
         Payload::Charge { keyed: false } => write!(f, "charge (no key)"),
         Payload::Charged { number } => write!(f, "charged #{number}"),
+        Payload::Publish { event } => write!(f, "publish e{event}"),
+        Payload::Delivery { event, delivery } => {
+            write!(f, "deliver e{event} (delivery {delivery})")
+        }
+        Payload::Ack { event } => write!(f, "ack e{event}"),
     }
 }
 

@@ -297,3 +297,67 @@ fn counts_at_any_cursor_match_a_fold_of_the_prefix() {
         );
     }
 }
+
+/// The queue of Lesson A step 7: a charge that is booked once, then delivered at least once.
+const QUEUE: &str = "orders=6&dedup=atomic&store=durable&key=business&consumer=plain&ack_loss=0.3";
+
+#[test]
+fn a_lost_ack_makes_the_queue_redeliver_and_a_plain_consumer_mail_twice() {
+    let failure = first_failing(QUEUE, seeds(1_000), |m| {
+        m.receipts == m.effects + m.duplicate_receipts && m.duplicates == m.duplicate_receipts
+    });
+    assert_eq!(failure, None, "every duplicate is a repeated receipt");
+    let plain = sweep(QUEUE, 1_000);
+    assert!(plain.duplicates_total > 0, "{plain:?}");
+}
+
+#[test]
+fn an_inbox_consumer_mails_one_receipt_per_event_on_the_same_redeliveries() {
+    let inbox = QUEUE.replace("consumer=plain", "consumer=inbox");
+    let mut plain_s = scenario(QUEUE);
+    let mut inbox_s = scenario(&inbox);
+    for seed in 0..seeds(1_000) {
+        (plain_s.seed, inbox_s.seed) = (seed, seed);
+        let plain = idemlab::run(&plain_s).1;
+        let inboxed = idemlab::run(&inbox_s).1;
+        // The network's fates depend on the seed alone, so the same acks are lost.
+        assert_eq!(plain.redeliveries, inboxed.redeliveries, "seed {seed}");
+        assert_eq!(inboxed.receipts, inboxed.effects, "{inbox} seed {seed}");
+        assert_eq!(inboxed.duplicates, 0, "{inbox} seed {seed}");
+    }
+}
+
+#[test]
+fn an_inbox_cannot_catch_a_duplicate_charge_made_upstream() {
+    // Without API dedup a lost response makes a second charge, which the outbox publishes as a
+    // second event with its own id: the inbox sees two different events and mails both.
+    let query = "preset=lost-ack&dedup=none&consumer=inbox";
+    let upstream = sweep(query, 200);
+    assert!(upstream.duplicates_total > 0, "{upstream:?}");
+    let failure = first_failing(query, seeds(200), |m| {
+        m.duplicate_receipts == 0 && m.receipts == m.effects
+    });
+    assert_eq!(
+        failure, None,
+        "one receipt per charge, duplicate charges included"
+    );
+}
+
+#[test]
+fn the_queue_dead_letters_an_event_after_deliveries_max() {
+    let query = "orders=3&consumer=plain&ack_loss=1&deliveries_max=4";
+    let (trace, m) = run(query);
+    assert_eq!(m.dead_letters, 3);
+    assert_eq!(m.receipts, 12, "4 deliveries of each of 3 events");
+    assert_eq!(m.redeliveries, 9);
+    let last = trace.events.iter().rev().find(|e| {
+        matches!(
+            e.kind,
+            EventKind::DeadLetter { .. } | EventKind::Redeliver { .. }
+        )
+    });
+    assert!(matches!(
+        last.map(|e| e.kind),
+        Some(EventKind::DeadLetter { .. })
+    ));
+}

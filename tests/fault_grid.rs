@@ -1,14 +1,14 @@
 //! The fault grid: seeds crossed with every fault the model has. The fixed configuration must
 //! survive all of it; each wrong setting, taken alone, must be caught somewhere in it.
-//! CI runs 16 faults × 700 seeds = 11,200 runs of the fix; `TEST_MODE=long` runs 100 times
-//! that (1,120,000) and prints the totals.
+//! CI runs 17 faults × 700 seeds = 11,900 runs of the fix; `TEST_MODE=long` runs 100 times
+//! that (1,190,000) and prints the totals.
 
 mod common;
 
 use common::{long_mode, overlay, scenario};
 
 /// Every fault, one per cell, over a small workload with retries that outlast the faults.
-const FAULTS: [&str; 16] = [
+const FAULTS: [&str; 17] = [
     "loss_req=0.3",
     "loss_resp=0.3",
     "partition=0..400",
@@ -25,13 +25,15 @@ const FAULTS: [&str; 16] = [
     "timeout_ms=45&backoff_ms=5",
     "body_change=1&loss_resp=0.5",
     "clients=3&orders=6&loss_resp=0.2",
+    "ack_loss=0.3&loss_resp=0.2",
 ];
 
 const BASE: &str = "orders=4&retries=6&backoff_ms=30&timeout_ms=200";
-const FIXED: &str = "dedup=atomic&store=durable&key=business&provider=keyed&retention_ms=604800000";
+const FIXED: &str =
+    "dedup=atomic&store=durable&key=business&provider=keyed&retention_ms=604800000&consumer=inbox";
 
 /// Each wrong setting alone, over the fix.
-const WRONG: [&str; 9] = [
+const WRONG: [&str; 10] = [
     "dedup=none",
     "dedup=naive",
     "store=memory&provider=plain",
@@ -41,6 +43,7 @@ const WRONG: [&str; 9] = [
     "key=constant",
     "provider=plain",
     "retention_ms=100",
+    "consumer=plain",
 ];
 
 fn seeds() -> u64 {
@@ -87,7 +90,7 @@ fn the_fix_survives_every_fault_in_the_grid() {
     if long_mode() {
         println!("fault grid, fixed configuration: {totals:?}");
     }
-    assert!(totals.runs >= 11_200, "{totals:?}");
+    assert!(totals.runs >= 11_900, "{totals:?}");
 }
 
 #[test]

@@ -5,7 +5,7 @@ mod common;
 
 use common::{check_trace, long_mode};
 use idemlab::scenario::{
-    decode, decode_lenient, encode, Dedup, KeyStrategy, Provider, Step, Store,
+    decode, decode_lenient, encode, Consumer, Dedup, KeyStrategy, Provider, Step, Store,
 };
 use proptest::prelude::*;
 
@@ -56,8 +56,15 @@ fn query() -> impl Strategy<Value = String> {
             steps.iter().map(|d| d.to_string()).collect::<String>()
         }),
     );
-    (any::<u64>(), 1u32..12, 1u32..4, 0u32..=1_000, 0u32..=1_000, timing, faults, modes).prop_map(
-        |(seed, orders, clients, q, r, timing, faults, modes)| {
+    let queue = (
+        prop::sample::select(vec!["off", "plain", "inbox"]),
+        0u32..=1_000,
+        1u32..300,
+        1u32..8,
+    );
+    let parts = (any::<u64>(), 1u32..12, 1u32..4, 0u32..=1_000, 0u32..=1_000);
+    (parts, timing, faults, modes, queue).prop_map(
+        |((seed, orders, clients, q, r), timing, faults, modes, queue)| {
             let (timeout, retries, backoff, lat_lo, lat_span, prov_lo, prov_span) = timing;
             let (partition, crash, replace, rerun, retention) = faults;
             let (op, key, dedup, store, provider, body_change, order) = modes;
@@ -84,6 +91,11 @@ fn query() -> impl Strategy<Value = String> {
             if let Some(ms) = rerun {
                 q += &format!("&rerun_ms={ms}");
             }
+            let (consumer, ack_loss, visibility, deliveries) = queue;
+            q += &format!(
+                "&consumer={consumer}&ack_loss={}&visibility_ms={visibility}&deliveries_max={deliveries}",
+                ack_loss as f64 / 1000.0
+            );
             q
         },
     )
@@ -119,6 +131,9 @@ proptest! {
         scenario.body_change = false;
         scenario.order = Step::CORRECT;
         scenario.retention_ms = 604_800_000;
+        if scenario.consumer == Consumer::Plain {
+            scenario.consumer = Consumer::Inbox;
+        }
         let (trace, metrics) = idemlab::run(&scenario);
         prop_assume!(!metrics.truncated);
         prop_assert!(metrics.duplicates == 0 && metrics.lost == 0, "{}: {:?}", encode(&scenario), metrics);

@@ -11,7 +11,8 @@ use std::fmt;
 use serde::Serialize;
 
 use super::presets::Preset;
-use super::{bounds, Crash, Dedup, KeyStrategy, Op, Provider, RangeMs, Scenario, Step, Store};
+use super::Store;
+use super::{bounds, Consumer, Crash, Dedup, KeyStrategy, Op, Provider, RangeMs, Scenario, Step};
 use super::{Ppm, PPM_ONE};
 
 /// Longer input is refused before any parsing, so a hostile link costs nothing.
@@ -92,16 +93,18 @@ pub enum Group {
     Server,
     Faults,
     Key,
+    Queue,
 }
 
 impl Group {
-    pub const ALL: [Group; 6] = [
+    pub const ALL: [Group; 7] = [
         Group::Run,
         Group::Client,
         Group::Network,
         Group::Server,
         Group::Faults,
         Group::Key,
+        Group::Queue,
     ];
 
     pub fn title(self) -> &'static str {
@@ -112,6 +115,7 @@ impl Group {
             Group::Server => "Server & store",
             Group::Faults => "Faults",
             Group::Key => "Key",
+            Group::Queue => "Queue & consumer",
         }
     }
 }
@@ -545,6 +549,13 @@ impl Choice for Provider {
     const CHOICES: &'static [(&'static str, Self)] =
         &[("plain", Provider::Plain), ("keyed", Provider::Keyed)];
 }
+impl Choice for Consumer {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("off", Consumer::Off),
+        ("plain", Consumer::Plain),
+        ("inbox", Consumer::Inbox),
+    ];
+}
 impl Choice for Step {
     const CHOICES: &'static [(&'static str, Self)] = &[
         ("begin", Step::Begin),
@@ -652,7 +663,7 @@ macro_rules! key {
 
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
-static KEYS: [KeySpec; 24] = [
+static KEYS: [KeySpec; 28] = [
     key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
         "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
@@ -768,6 +779,26 @@ static KEYS: [KeySpec; 24] = [
         order_allowed,
         |s| format_order(s.order),
         |s, v| { s.order = parse_order(v)?; Ok(()) }),
+    key!("consumer", Queue, Input::Choice(choice_names::<Consumer>),
+        "Feed each booked charge to an at-least-once queue whose consumer mails a receipt: off, plain, or with an inbox table.",
+        choice_allowed::<Consumer>,
+        |s| choice_name(s.consumer),
+        |s, v| { s.consumer = parse_choice(v)?; Ok(()) }),
+    key!("ack_loss", Queue, Input::Probability,
+        "Chance that the consumer's acknowledgement is lost (or it dies before sending it), so the queue delivers again.",
+        || "a probability 0..=1 with at most 6 decimals".into(),
+        |s| format_ppm(s.ack_loss),
+        |s, v| { s.ack_loss = parse_ppm(v)?; Ok(()) }),
+    key!("visibility_ms", Queue, Input::Number { lo: bounds::VISIBILITY_MS.0, hi: bounds::VISIBILITY_MS.1 },
+        "How long the queue waits for an acknowledgement before it delivers the event again.",
+        || range_allowed(bounds::VISIBILITY_MS),
+        |s| s.visibility_ms.to_string(),
+        |s, v| { s.visibility_ms = parse_u32_in(v, bounds::VISIBILITY_MS)?; Ok(()) }),
+    key!("deliveries_max", Queue, Input::Number { lo: bounds::DELIVERIES_MAX.0, hi: bounds::DELIVERIES_MAX.1 },
+        "Deliveries of one event before the queue moves it to the dead-letter queue.",
+        || range_allowed(bounds::DELIVERIES_MAX),
+        |s| s.deliveries_max.to_string(),
+        |s, v| { s.deliveries_max = parse_u32_in(v, bounds::DELIVERIES_MAX)?; Ok(()) }),
     key!("events_max", Run, Input::Number { lo: bounds::EVENTS_MAX.0, hi: bounds::EVENTS_MAX.1 },
         "The event cap: a run that reaches it stops and says so.",
         || range_allowed(bounds::EVENTS_MAX),

@@ -75,6 +75,20 @@ pub enum Provider {
     Keyed,
 }
 
+/// Whether charges feed an at-least-once queue, and how its consumer handles a redelivery.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Consumer {
+    /// No queue: the run ends at the ledger.
+    Off,
+    /// Each committed ledger row publishes an event; the consumer sends a receipt for every
+    /// delivery, redeliveries included.
+    Plain,
+    /// As `plain`, but the consumer inserts the event id into its inbox table (primary key) in
+    /// the same transaction as the receipt, so a redelivery finds the row and only acks.
+    Inbox,
+}
+
 /// One of the six steps of handling a keyed request. `order` lists them in the order the server
 /// runs them; the correct order is `Step::CORRECT`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -165,6 +179,14 @@ pub struct Scenario {
     pub body_change: bool,
     /// The order in which an atomic handler runs its six steps.
     pub order: [Step; 6],
+    pub consumer: Consumer,
+    /// Chance that the consumer's acknowledgement never reaches the queue, which then
+    /// redelivers the event once `visibility_ms` has passed.
+    pub ack_loss: Ppm,
+    /// How long the queue waits for an acknowledgement before it delivers the event again.
+    pub visibility_ms: u32,
+    /// Deliveries of one event before the queue gives up and parks it in a dead-letter queue.
+    pub deliveries_max: u32,
     pub events_max: u32,
 }
 
@@ -195,6 +217,10 @@ impl Default for Scenario {
             retention_ms: 86_400_000,
             body_change: false,
             order: Step::CORRECT,
+            consumer: Consumer::Off,
+            ack_loss: 0,
+            visibility_ms: 100,
+            deliveries_max: 5,
             events_max: 250_000,
         }
     }
@@ -215,6 +241,8 @@ pub mod bounds {
     pub const FAULT_MS: (u32, u32) = (0, 3_600_000);
     pub const RETENTION_MS: (u32, u32) = (1, 604_800_000);
     pub const EVENTS_MAX: (u32, u32) = (100, 1_000_000);
+    pub const VISIBILITY_MS: (u32, u32) = (1, 600_000);
+    pub const DELIVERIES_MAX: (u32, u32) = (1, 20);
     /// Backoff doubles per retry, but never beyond this factor, so long retry chains stay finite.
     pub const BACKOFF_FACTOR_MAX: u64 = 1 << 10;
 }

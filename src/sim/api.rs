@@ -63,6 +63,8 @@ pub(super) struct Handler {
 pub(super) struct Pending {
     pub write: Option<u32>,
     pub store: Option<(u16, Option<u32>)>,
+    /// The charge whose ledger row waits for the commit, and with it its outbox event.
+    pub outbox: Option<u32>,
 }
 
 /// What a step asks of the engine next.
@@ -223,6 +225,10 @@ impl World<'_> {
         self.reqs[req as usize].handler.number = Some(number);
         let txn = self.reqs[req as usize].handler.txn;
         self.emit_req(Node::Db, req, EventKind::LedgerRow { number, txn });
+        match txn {
+            Some(_) => self.reqs[req as usize].handler.pending.outbox = Some(number),
+            None => self.publish(req, number),
+        }
         self.advance(req, Some(Step::Effect));
     }
 

@@ -7,6 +7,7 @@
 
 mod api;
 mod client;
+mod consumer;
 mod faults;
 mod network;
 mod provider;
@@ -67,6 +68,15 @@ enum Action {
     RestartApi,
     ReplaceDb,
     Rerun,
+    /// The queue's wait for the acknowledgement of one delivery ends.
+    Visibility {
+        event: u32,
+        delivery: u16,
+    },
+    /// The consumer handles a delivery of `event`.
+    Consume {
+        event: u32,
+    },
 }
 
 /// One message on the wire; `req` ties it to the attempt it belongs to.
@@ -115,6 +125,7 @@ struct World<'s> {
     api: api::Api,
     store: store::Store,
     provider: provider::PaymentService,
+    queue_state: consumer::Queue,
     /// Actions processed; bounded so that even a bug cannot make a run spin forever.
     actions_done: u64,
 }
@@ -133,6 +144,7 @@ impl<'s> World<'s> {
             api: api::Api::default(),
             store: store::Store::new(),
             provider: provider::PaymentService::default(),
+            queue_state: consumer::Queue::default(),
             actions_done: 0,
         }
     }
@@ -171,6 +183,8 @@ impl<'s> World<'s> {
             Action::RestartApi => self.restart_api(),
             Action::ReplaceDb => self.replace_db(),
             Action::Rerun => self.rerun(),
+            Action::Visibility { event, delivery } => self.visibility(event, delivery),
+            Action::Consume { event } => self.consume(event),
         }
     }
 

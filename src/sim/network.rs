@@ -11,7 +11,10 @@ impl World<'_> {
         let msg = u32::try_from(self.msgs.len()).expect("messages are bounded by events_max");
         self.msgs.push(Message { to, req, payload });
         self.emit_req(from, req, EventKind::Send { msg, to, payload });
-        let (latency_us, lost) = self.fate(from, to, req);
+        let (latency_us, lost) = match self.queue_fate(payload) {
+            Some(fate) => fate,
+            None => self.fate(from, to, req),
+        };
         match lost {
             // Lost in flight: the cross is drawn half-way along the arrow.
             Some(cause) => self.at(latency_us / 2, Action::Lose { msg, cause }),
@@ -69,6 +72,8 @@ impl World<'_> {
             Node::Api => self.api_receives(msg),
             Node::Payment => self.provider_receives(msg),
             Node::Client(pod) => self.client_receives(msg, pod),
+            Node::Queue => self.queue_receives(msg),
+            Node::Consumer => self.consumer_receives(msg),
             Node::Db => unreachable!("nothing is sent to the database over the network"),
         }
     }

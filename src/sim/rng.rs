@@ -26,6 +26,7 @@ pub enum Stream {
     AttemptUuid = 7,
     ReplaceDb = 8,
     ProviderWork = 9,
+    Queue = 10,
 }
 
 /// A generator for one decision, seeded from the run seed and the decision's identity.

@@ -253,6 +253,9 @@ impl World<'_> {
         if let Some(value) = pending.write {
             self.emit_req(Node::Db, req, EventKind::Applied { value });
         }
+        if let Some(number) = pending.outbox {
+            self.publish(req, number);
+        }
         let key = self.reqs[req as usize].key;
         if let (Some(key), true) = (key, held || pending.store.is_some()) {
             let body = self.reqs[req as usize].body;

@@ -117,21 +117,27 @@ fn lanes(trace: &Trace) -> Vec<Lane> {
             rerun: p.rerun,
         })
         .collect();
-    for (node, label) in [
+    let queued = trace.scenario.consumer != crate::scenario::Consumer::Off;
+    let servers = [
         (Node::Api, "API"),
         (Node::Payment, "payment service"),
         (Node::Db, "database"),
-    ] {
-        lanes.push(Lane {
-            node,
-            label: label.into(),
-            rerun: false,
-        });
-    }
+    ];
+    let queue = [
+        (Node::Queue, "queue"),
+        (Node::Consumer, "consumer (receipts)"),
+    ];
+    let shown = servers.iter().chain(queue.iter().filter(|_| queued));
+    lanes.extend(shown.map(|&(node, label)| Lane {
+        node,
+        label: label.into(),
+        rerun: false,
+    }));
     lanes
 }
 
-/// Client lanes come first in pod order, then the API, the payment service and the database.
+/// Client lanes come first in pod order, then the API, the payment service and the database,
+/// and last the queue and its consumer when the run has them.
 pub(super) fn lane_of(trace: &Trace, node: Node) -> LaneIx {
     let pods = trace.pods.len() as LaneIx;
     match node {
@@ -139,6 +145,8 @@ pub(super) fn lane_of(trace: &Trace, node: Node) -> LaneIx {
         Node::Api => pods,
         Node::Payment => pods + 1,
         Node::Db => pods + 2,
+        Node::Queue => pods + 3,
+        Node::Consumer => pods + 4,
     }
 }
 
@@ -179,6 +187,8 @@ struct Builder<'t> {
     txns: BTreeMap<u32, usize>,
     /// Ledger rows that book an already booked charge (the same rule as `Metrics`).
     rebooked: std::collections::BTreeSet<usize>,
+    /// Receipts mailed so far per queue event id, to mark the second one as a duplicate.
+    receipts: Vec<u32>,
     /// req → index of its open blocked span.
     blocked: BTreeMap<u32, usize>,
     api_down: Option<usize>,
@@ -194,6 +204,7 @@ impl<'t> Builder<'t> {
             arrows: Vec::new(),
             txns: BTreeMap::new(),
             rebooked: crate::metrics::rebooked_rows(trace),
+            receipts: Vec::new(),
             blocked: BTreeMap::new(),
             api_down: None,
         }
@@ -502,9 +513,46 @@ impl<'t> Builder<'t> {
                 self.unblock(ix, event);
                 reply(status, replay)
             }
+            EventKind::Inbox { event: id, fresh } => inbox(id, fresh),
+            EventKind::Receipt { event: id, number } => self.receipt(id, number),
+            EventKind::Redeliver {
+                event: id,
+                delivery,
+            } => (
+                Point::Redeliver {
+                    event: id,
+                    delivery,
+                },
+                format!("no ack: e{id} again (delivery {delivery})"),
+            ),
+            EventKind::DeadLetter { event: id } => (
+                Point::DeadLetter { event: id },
+                format!("e{id} to the dead-letter queue"),
+            ),
             _ => unreachable!("event() routes every other kind elsewhere"),
         };
         self.point(ix, event, point, label);
+    }
+
+    /// A receipt, marked as a duplicate when its event already had one.
+    fn receipt(&mut self, event: u32, number: u32) -> (Point, String) {
+        let slot = event as usize;
+        if self.receipts.len() <= slot {
+            self.receipts.resize(slot + 1, 0);
+        }
+        self.receipts[slot] += 1;
+        let duplicate = self.receipts[slot] > 1;
+        let label = if duplicate {
+            format!("receipt #{number} again (e{event})")
+        } else {
+            format!("receipt #{number}")
+        };
+        let point = Point::Receipt {
+            event,
+            number,
+            duplicate,
+        };
+        (point, label)
     }
 
     /// Closes what is still open at the end of the trace and hands the marks over.
@@ -543,6 +591,15 @@ fn arrow_label(event: &Event, payload: Payload) -> (ArrowPayload, String) {
         Payload::Charge { keyed: true } => (ArrowPayload::Charge, "charge (key forwarded)".into()),
         Payload::Charge { keyed: false } => (ArrowPayload::Charge, "charge (no key)".into()),
         Payload::Charged { number } => (ArrowPayload::Charged, format!("charged #{number}")),
+        Payload::Publish { event } => (ArrowPayload::Event, format!("publish e{event}")),
+        Payload::Delivery { event, delivery: 1 } => {
+            (ArrowPayload::Event, format!("deliver e{event}"))
+        }
+        Payload::Delivery { event, delivery } => (
+            ArrowPayload::Event,
+            format!("deliver e{event} (#{delivery})"),
+        ),
+        Payload::Ack { event } => (ArrowPayload::Ack, format!("ack e{event}")),
     }
 }
 
@@ -571,6 +628,15 @@ fn order_done(event: &Event, outcome: Outcome, status: Option<u16>) -> (Point, S
         label.push_str(&format!(" ({status})"));
     }
     (Point::OrderDone { outcome, status }, label)
+}
+
+fn inbox(event: u32, fresh: bool) -> (Point, String) {
+    let label = if fresh {
+        format!("inbox: e{event} new")
+    } else {
+        format!("inbox: e{event} seen, skip")
+    };
+    (Point::Inbox { event, fresh }, label)
 }
 
 fn reply(status: u16, replay: bool) -> (Point, String) {

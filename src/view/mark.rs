@@ -74,6 +74,10 @@ pub enum ArrowPayload {
     Charge,
     /// Payment service to API.
     Charged,
+    /// Outbox to queue, or queue to consumer: one event of a booked charge.
+    Event,
+    /// Consumer to queue.
+    Ack,
 }
 
 /// How an arrow ends.
@@ -149,6 +153,24 @@ pub enum Point {
     Reply {
         status: u16,
         replay: bool,
+    },
+    /// The consumer's inbox insert; `fresh` unless the event id was already there.
+    Inbox {
+        event: u32,
+        fresh: bool,
+    },
+    /// A receipt mailed; `duplicate` when the same event already had one.
+    Receipt {
+        event: u32,
+        number: u32,
+        duplicate: bool,
+    },
+    Redeliver {
+        event: u32,
+        delivery: u16,
+    },
+    DeadLetter {
+        event: u32,
     },
 }
 
@@ -239,6 +261,14 @@ pub enum Class {
     Rerun,
     CapReached,
     Race,
+    QueueEvent,
+    QueueAck,
+    InboxNew,
+    InboxHit,
+    Receipt,
+    ReceiptDuplicate,
+    Redeliver,
+    DeadLetter,
 }
 
 impl Class {
@@ -285,6 +315,14 @@ impl Class {
             Rerun => "rerun",
             CapReached => "cap-reached",
             Race => "race",
+            QueueEvent => "queue-event",
+            QueueAck => "queue-ack",
+            InboxNew => "inbox-new",
+            InboxHit => "inbox-hit",
+            Receipt => "receipt",
+            ReceiptDuplicate => "receipt-duplicate",
+            Redeliver => "redeliver",
+            DeadLetter => "dead-letter",
         }
     }
 }
@@ -297,6 +335,8 @@ impl Mark {
                 ArrowPayload::Response => Class::Response,
                 ArrowPayload::Charge => Class::ChargeCall,
                 ArrowPayload::Charged => Class::ChargeReply,
+                ArrowPayload::Event => Class::QueueEvent,
+                ArrowPayload::Ack => Class::QueueAck,
             },
             MarkKind::Point { point } => point_class(point),
             MarkKind::Span { span } => match span {
@@ -333,6 +373,9 @@ impl Mark {
             MarkKind::Point {
                 point: Point::LedgerRow { rebooked, .. },
             } => rebooked,
+            MarkKind::Point {
+                point: Point::Receipt { duplicate, .. },
+            } => duplicate,
             _ => false,
         }
     }
@@ -389,6 +432,14 @@ fn point_class(point: Point) -> Class {
         Point::Reply { status: 409, .. } => Class::ReplyConflict,
         Point::Reply { status, .. } if status >= 400 => Class::ReplyError,
         Point::Reply { .. } => Class::ReplyOk,
+        Point::Inbox { fresh: true, .. } => Class::InboxNew,
+        Point::Inbox { fresh: false, .. } => Class::InboxHit,
+        Point::Receipt {
+            duplicate: true, ..
+        } => Class::ReceiptDuplicate,
+        Point::Receipt { .. } => Class::Receipt,
+        Point::Redeliver { .. } => Class::Redeliver,
+        Point::DeadLetter { .. } => Class::DeadLetter,
     }
 }
 

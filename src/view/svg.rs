@@ -57,6 +57,11 @@ pub const STYLE: &str = "
 .idemlab .response,.idemlab .order-ok,.idemlab .reply-ok,.idemlab .commit,.idemlab .claim-ok{--c:var(--resp)}
 .idemlab .charge-call,.idemlab .charge,.idemlab .applied,.idemlab .ledger-row,.idemlab .write{--c:var(--call)}
 .idemlab .charge-reply{--c:var(--reply)}
+.idemlab .queue-event,.idemlab .receipt{--c:var(--call)}
+.idemlab .queue-ack,.idemlab .inbox-new{--c:var(--resp)}
+.idemlab .inbox-hit{--c:var(--req)}
+.idemlab .redeliver{--c:var(--warn)}
+.idemlab .receipt-duplicate,.idemlab .dead-letter{--c:var(--bad)}
 .idemlab .lookup-miss,.idemlab .lookup-hit,.idemlab .store{--c:var(--req)}
 .idemlab .timeout,.idemlab .order-unknown,.idemlab .reply-conflict,.idemlab .claim-blocked,.idemlab .blocked{--c:var(--warn)}
 .idemlab .order-failed,.idemlab .reply-error,.idemlab .claim-conflict,.idemlab .rollback,.idemlab .key-expired,.idemlab .charge-duplicate,.idemlab .applied-duplicate,.idemlab .txn-rollback,.idemlab .api-down{--c:var(--bad)}

@@ -12,7 +12,7 @@ use crate::view::Viewport;
 use crate::Metrics;
 
 /// The counters, with `data-metric` names as in `idemlab run`'s JSON.
-const COUNTERS: [(&str, &str, &str); 12] = [
+const COUNTERS: [(&str, &str, &str); 16] = [
     ("orders", "Orders", "Orders a client started"),
     (
         "attempts",
@@ -61,6 +61,34 @@ const COUNTERS: [(&str, &str, &str); 12] = [
         "In flight",
         "Orders started and not finished at the cursor",
     ),
+    (
+        "receipts",
+        "Receipts",
+        "Receipts the queue's consumer mailed, repeats included",
+    ),
+    (
+        "duplicate_receipts",
+        "Duplicate receipts",
+        "Receipts beyond the first for the same queue event",
+    ),
+    (
+        "redeliveries",
+        "Redeliveries",
+        "Events the queue delivered again because no acknowledgement came back",
+    ),
+    (
+        "dead_letters",
+        "Dead letters",
+        "Events the queue gave up on after deliveries_max deliveries",
+    ),
+];
+
+/// The counters that only mean something when the run has a queue (`consumer=plain|inbox`).
+const QUEUE_COUNTERS: [&str; 4] = [
+    "receipts",
+    "duplicate_receipts",
+    "redeliveries",
+    "dead_letters",
 ];
 
 const SIDES: [&str; 2] = ["a", "b"];
@@ -221,7 +249,8 @@ fn render_side(side: &str) {
     with_app(|app| {
         let run = run_of(app, side);
         let metrics = metrics_at_cursor(app, run);
-        render_counters(side, &metrics);
+        let queued = run.trace.scenario.consumer != crate::scenario::Consumer::Off;
+        render_counters(side, &metrics, queued);
         dom::set_text(&dom::by_id(&format!("title-{side}")), &title(app, side));
         let root: Element = dom::by_id(&format!("timeline-{side}"));
         root.set_attribute("data-events", &run.trace.events.len().to_string())
@@ -258,7 +287,7 @@ fn metrics_at_cursor(app: &App, run: &Run) -> Metrics {
     run.index.at(&run.trace, count)
 }
 
-fn render_counters(side: &str, m: &Metrics) {
+fn render_counters(side: &str, m: &Metrics, queued: bool) {
     let values = [
         m.orders,
         m.attempts,
@@ -272,10 +301,17 @@ fn render_counters(side: &str, m: &Metrics) {
         m.outcomes.failed,
         m.outcomes.unknown,
         m.outcomes.in_flight,
+        m.receipts,
+        m.duplicate_receipts,
+        m.redeliveries,
+        m.dead_letters,
     ];
     let dl: Element = dom::by_id(&format!("counters-{side}"));
     for ((name, _, _), value) in COUNTERS.iter().zip(values) {
         if let Ok(Some(dd)) = dl.query_selector(&format!("[data-metric=\"{name}\"]")) {
+            if let Some(row) = dd.parent_element() {
+                dom::set_hidden(&row, QUEUE_COUNTERS.contains(name) && !queued);
+            }
             dom::set_text(&dd, &value.to_string());
             dd.set_class_name(if (*name == "duplicates" || *name == "lost") && value > 0 {
                 "bad"

@@ -388,7 +388,8 @@ impl Frame<'_> {
                 Point::Claim { result } => result != crate::trace::ClaimResult::Ok,
                 Point::Reply { status, replay } => replay || status != 200,
                 Point::OrderDone { outcome, .. } => outcome != crate::trace::Outcome::Ok,
-                Point::Rollback { .. } => true,
+                Point::Rollback { .. } | Point::Redeliver { .. } | Point::DeadLetter { .. } => true,
+                Point::Inbox { fresh, .. } => !fresh,
                 _ => false,
             }
     }

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use idemlab::scenario::{decode, Scenario};
+use idemlab::scenario::{decode, Consumer, Scenario};
 use idemlab::sweep::Sweep;
 use idemlab::trace::{EventKind, Node, Payload, Trace};
 use idemlab::Metrics;
@@ -78,7 +78,96 @@ pub fn check_trace(trace: &Trace) -> Result<(), String> {
     check_time_order(trace)?;
     check_messages(trace)?;
     check_effects_reached_server(trace)?;
+    check_queue(trace)?;
     check_counts(trace)
+}
+
+/// The queue publishes one event per durable ledger row, delivers each at most
+/// `deliveries_max` times, mails receipts only for delivered events, and with an inbox never
+/// mails two for one event. At the end every event is acknowledged or dead-lettered.
+fn check_queue(trace: &Trace) -> Result<(), String> {
+    let s = &trace.scenario;
+    let mut deliveries: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut receipts: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut settled = std::collections::BTreeSet::new();
+    let mut acks: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut published = 0;
+    for event in &trace.events {
+        match event.kind {
+            EventKind::Send {
+                payload: Payload::Publish { .. },
+                ..
+            } => published += 1,
+            EventKind::Send {
+                payload: Payload::Delivery { event: id, .. },
+                ..
+            } => {
+                *deliveries.entry(id).or_default() += 1;
+            }
+            EventKind::Receipt { event: id, .. } if !deliveries.contains_key(&id) => {
+                return Err(format!("receipt for e{id} before any delivery"));
+            }
+            EventKind::Receipt { event: id, .. } => *receipts.entry(id).or_default() += 1,
+            EventKind::Send {
+                msg,
+                payload: Payload::Ack { event: id },
+                ..
+            } => {
+                acks.insert(msg, id);
+            }
+            EventKind::Deliver { msg } => {
+                if let Some(id) = acks.remove(&msg) {
+                    settled.insert(id);
+                }
+            }
+            EventKind::DeadLetter { event: id } => {
+                settled.insert(id);
+            }
+            _ => {}
+        }
+    }
+    let durable_rows = durable_ledger_rows(trace);
+    let expected = if s.consumer == Consumer::Off {
+        0
+    } else {
+        durable_rows
+    };
+    if published != expected && !trace.truncated {
+        return Err(format!(
+            "{published} events published for {expected} durable ledger rows"
+        ));
+    }
+    if let Some((id, n)) = deliveries.iter().find(|(_, &n)| n > s.deliveries_max) {
+        return Err(format!("e{id} delivered {n} times, over deliveries_max"));
+    }
+    if s.consumer == Consumer::Inbox && receipts.values().any(|&n| n > 1) {
+        return Err("an inbox consumer mailed two receipts for one event".into());
+    }
+    if !trace.truncated && settled.len() != deliveries.len() {
+        return Err(format!(
+            "{} events delivered, {} settled",
+            deliveries.len(),
+            settled.len()
+        ));
+    }
+    Ok(())
+}
+
+fn receipted_events(trace: &Trace) -> u32 {
+    let ids: std::collections::BTreeSet<u32> = (trace.events.iter())
+        .filter_map(|e| match e.kind {
+            EventKind::Receipt { event, .. } => Some(event),
+            _ => None,
+        })
+        .collect();
+    ids.len() as u32
+}
+
+/// Ledger rows that became durable, counting those a wiped pod ledger forgot afterwards.
+fn durable_ledger_rows(trace: &Trace) -> u32 {
+    let mut rows = 0;
+    idemlab::metrics::walk_ledger(&trace.events, |_, _, _| rows += 1);
+    rows
 }
 
 fn check_time_order(trace: &Trace) -> Result<(), String> {
@@ -160,6 +249,7 @@ fn check_counts(trace: &Trace) -> Result<(), String> {
     let received = count(&|k| matches!(k, EventKind::AttemptRow { .. }));
     let starts = count(&|k| matches!(k, EventKind::OrderStart));
     let ledger_rows = count(&|k| matches!(k, EventKind::LedgerRow { .. }));
+    let receipts = count(&|k| matches!(k, EventKind::Receipt { .. }));
     let outcomes = m.outcomes.ok + m.outcomes.failed + m.outcomes.unknown + m.outcomes.in_flight;
     let problems = [
         (m.effects == effects, "effects"),
@@ -173,8 +263,17 @@ fn check_counts(trace: &Trace) -> Result<(), String> {
         ),
         (m.orders <= starts, "orders"),
         (
-            m.duplicates <= m.effects + ledger_rows,
-            "duplicates <= effects + ledger rows",
+            m.duplicates <= m.effects + ledger_rows + m.receipts,
+            "duplicates <= effects + ledger rows + receipts",
+        ),
+        (m.receipts == receipts, "receipts"),
+        (
+            m.duplicate_receipts == receipts - receipted_events(trace),
+            "duplicate receipts = receipts - events with a receipt",
+        ),
+        (
+            m.redeliveries == count(&|k| matches!(k, EventKind::Redeliver { .. })),
+            "redeliveries",
         ),
         (m.lost <= m.outcomes.ok, "lost <= ok"),
     ];

@@ -260,7 +260,7 @@ test('no task blocks the main thread for more than 200 ms while loading, scrubbi
 test('a lesson step opens from a link, shows what it claims, and steps on', async () => {
   const page = await openLab(browser, 'lesson=a&step=5');
   assert.equal(await page.isVisible('#panel-lessons'), true);
-  assert.match(await page.textContent('#lesson-step h3'), /Step 5 of 8: Fix 1/);
+  assert.match(await page.textContent('#lesson-step h3'), /Step 5 of 9: Fix 1/);
   assert.equal((await counters(page, 'a')).duplicates, 1);
   assert.equal((await counters(page, 'b')).duplicates, 0);
   await page.screenshot({ path: `${ARTIFACTS}/lesson-a5.png`, fullPage: true });
@@ -288,7 +288,7 @@ test('walking Lesson A from start to end, every step shows the counts it lists',
     if (!next) break;
     await next.click();
   }
-  assert.match(await page.textContent('#lesson-step h3'), /Step 8 of 8/);
+  assert.match(await page.textContent('#lesson-step h3'), /Step 9 of 9/);
   page.assertClean();
   await page.close();
 });
