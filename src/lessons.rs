@@ -3,6 +3,9 @@
 //! see. `tests/lessons.rs` runs every step and checks those counts, so the text and the model
 //! cannot drift apart. Pure data; the page's Lessons tab shows it.
 
+use crate::trace::DropCause;
+use crate::view::Find;
+
 /// Which run a claim is about: the step's scenario (A) or its fix (B).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -19,6 +22,32 @@ pub struct Claim {
     pub value: u32,
 }
 
+/// A phrase of a step's text that names marks on the timeline: the page makes it a button
+/// that outlines them. `tests/lessons.rs` checks the phrase is in the text and names at least
+/// one mark of its run.
+#[derive(Clone, Copy, Debug)]
+pub struct Pointer {
+    pub phrase: &'static str,
+    pub side: Side,
+    pub find: Find,
+}
+
+const fn pa(phrase: &'static str, find: Find) -> Pointer {
+    Pointer {
+        phrase,
+        side: Side::A,
+        find,
+    }
+}
+
+const fn pb(phrase: &'static str, find: Find) -> Pointer {
+    Pointer {
+        phrase,
+        side: Side::B,
+        find,
+    }
+}
+
 pub struct Step {
     pub title: &'static str,
     /// The scenario, in the codec's form.
@@ -27,6 +56,8 @@ pub struct Step {
     pub compare: Option<&'static str>,
     pub text: &'static str,
     pub claims: &'static [Claim],
+    /// Phrases of `text` that point at marks, in the order they appear.
+    pub pointers: &'static [Pointer],
     /// Whether the step shows the key-storage calculator.
     pub calculator: bool,
 }
@@ -66,6 +97,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "The partition drops the API's answers on the way back (the ✕ on the arrows to the client). The client only sees a timeout, which looks exactly like a lost request, so it sends the order again and the payment service charges again. The 2 orders end with 5 charges: 3 of them duplicates.",
                 calculator: false,
+                pointers: &[pa("the ✕ on the arrows to the client", Find::Drop(DropCause::Partition)), pa("a timeout", Find::Timeout), pa("the payment service charges again", Find::Duplicate)],
                 claims: &[a("orders", 2), a("effects", 5), a("duplicates", 3)],
             },
             Step {
@@ -74,6 +106,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("op=charge"),
                 text: "The same lost answers and the same retries, two kinds of request. Setting a field to a value (A) leaves the same state however often it runs: 7 writes, 0 duplicates. Adding a charge (B) moves money on every repeat: 3 duplicates.",
                 calculator: false,
+                pointers: &[pa("7 writes", Find::Effect), pb("moves money on every repeat", Find::Duplicate)],
                 claims: &[a("effects", 7), a("duplicates", 0), b("duplicates", 3)],
             },
             Step {
@@ -82,6 +115,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "With one answer in five lost and up to three retries, 50 orders make 60 charges here. Open the Sweep tab and run 10,000 seeds: the mean effects per order settles next to the closed form, about 1.25, because each lost answer costs one more charge.",
                 calculator: false,
+                pointers: &[pa("60 charges", Find::Effect)],
                 claims: &[a("orders", 50), a("effects", 60), a("duplicates", 10)],
             },
             Step {
@@ -90,6 +124,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "The client gives up after 45 ms while the first attempt is still charging. The retry looks the key up before the first attempt has recorded it, so both read \"not found\" (the shaded region) and both charge: 1 race, 1 duplicate.",
                 calculator: false,
+                pointers: &[pa("both read \"not found\" (the shaded region)", Find::Race), pa("both charge", Find::Duplicate)],
                 claims: &[a("races", 1), a("duplicates", 1)],
             },
             Step {
@@ -98,6 +133,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("dedup=atomic"),
                 text: "Same seed, same timing: A still charges one order twice (1 duplicate). In B the first attempt inserts the key under a unique constraint inside its transaction; the retry's insert waits on that key and, once the first commits, gets the stored answer back instead of charging: 3 charges for 3 orders, 0 duplicates.",
                 calculator: false,
+                pointers: &[pa("A still charges one order twice", Find::Duplicate), pb("the retry's insert waits on that key", Find::Blocked), pb("gets the stored answer back", Find::Replay)],
                 claims: &[a("duplicates", 1), b("duplicates", 0), b("effects", 3)],
             },
             Step {
@@ -106,6 +142,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("store=durable"),
                 text: "The API crashes after committing and before answering. With its keys in process memory (A) the restart forgets them and the retry charges again: 1 duplicate. With a durable store (B) the retry finds the key and gets the first answer back: 0.",
                 calculator: false,
+                pointers: &[pa("The API crashes after committing and before answering", Find::Crash), pa("the retry charges again", Find::Duplicate), pb("the retry finds the key and gets the first answer back", Find::Replay)],
                 claims: &[a("duplicates", 1), b("duplicates", 0)],
             },
             Step {
@@ -114,6 +151,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("retention_ms=86400000"),
                 text: "Keys here expire after 150 ms, but the client is still retrying after that, so late retries are treated as new orders: 2 duplicates. Keeping keys a day (B) covers the whole retry window: 0. Storage grows with rate × retention × entry size, and the stored response is most of each entry.",
                 calculator: true,
+                pointers: &[pa("Keys here expire after 150 ms", Find::KeyExpired), pa("late retries are treated as new orders", Find::Duplicate)],
                 claims: &[a("duplicates", 2), b("duplicates", 0)],
             },
             Step {
@@ -122,6 +160,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("consumer=inbox"),
                 text: "Each booked charge now leaves through an outbox to a queue, and a consumer mails a receipt. The queue delivers at least once: when an ack is lost (✕ on the arrows back to the queue), it delivers again after visibility_ms. The plain consumer (A) mails 7 receipts for 4 charges: 3 duplicates. With an inbox table (B) it inserts the event id in the receipt's transaction, so the 3 redeliveries find it and only ack: 0.",
                 calculator: false,
+                pointers: &[pa("✕ on the arrows back to the queue", Find::Drop(DropCause::Loss)), pa("it delivers again after visibility_ms", Find::Redeliver), pa("mails 7 receipts for 4 charges", Find::Duplicate), pb("the 3 redeliveries find it and only ack", Find::InboxHit)],
                 claims: &[
                     a("effects", 4),
                     a("receipts", 7),
@@ -136,6 +175,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("order=begin,lookup,claim,effect,commit,respond"),
                 text: "A charges before it claims the key, so the race slips through even inside a transaction: 1 duplicate, and the loser's rollback leaves 1 charge the ledger never recorded. B claims first, then charges, then stores the answer and commits: 0.",
                 calculator: false,
+                pointers: &[pa("the loser's rollback", Find::Rollback)],
                 claims: &[a("duplicates", 1), a("unrecorded", 1), b("duplicates", 0)],
             },
         ],
@@ -150,6 +190,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "An operator reruns the job at 400 ms: a new pod with a new UID sends the same three orders (same case_id and work_id). The key is made from the work, so every repeat gets the first charge back: 6 requests, 6 attempt rows, 3 charges, 0 duplicates.",
                 calculator: false,
+                pointers: &[pa("An operator reruns the job at 400 ms", Find::Rerun), pa("every repeat gets the first charge back", Find::Replay)],
                 claims: &[a("attempts", 6), a("received", 6), a("effects", 3), a("duplicates", 0)],
             },
             Step {
@@ -158,6 +199,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("key=business"),
                 text: "In A each pod makes its keys from its own UID, as a UUID generated at start-up would. The rerun's keys are new, so every order is charged again: 3 duplicates. The business key (B) recognises the same work from any pod: 0.",
                 calculator: false,
+                pointers: &[pa("every order is charged again", Find::Duplicate)],
                 claims: &[a("duplicates", 3), b("duplicates", 0)],
             },
             Step {
@@ -166,6 +208,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "Open the Tables tab and move the cursor. Every request gets a row in the attempts table, repeats included, so nothing observed is lost; the charges stay one per order. 6 attempt rows, 3 charges.",
                 calculator: false,
+                pointers: &[pa("Every request gets a row in the attempts table", Find::AttemptRow)],
                 claims: &[a("received", 6), a("effects", 3)],
             },
             Step {
@@ -174,6 +217,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "One key for everything looks safe: 0 duplicates. But orders 2 to 4 get order 1's answer back and are never charged, while their clients see success: 3 orders of lost work. Test that different keys are each processed, not only that repeats merge.",
                 calculator: false,
+                pointers: &[pa("orders 2 to 4 get order 1's answer back", Find::Replay)],
                 claims: &[a("duplicates", 0), a("lost", 3), a("effects", 1)],
             },
             Step {
@@ -182,6 +226,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("store=durable"),
                 text: "The ledger's database sits on its pod's own disk (an emptyDir). When that pod is replaced (the band on the database lane: a new UID and boot id), the keys go with it, and a rerun afterwards charges every order again: 3 duplicates. A durable store (B) keeps them: 0.",
                 calculator: false,
+                pointers: &[pa("When that pod is replaced", Find::LedgerReplaced), pa("charges every order again", Find::Duplicate)],
                 claims: &[a("duplicates", 3), b("duplicates", 0)],
             },
             Step {
@@ -190,6 +235,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("provider=keyed"),
                 text: "The API crashes after the charge and before its commit. The ledger rolls back; the payment service does not. The retry charges again: 1 duplicate, and 1 charge the ledger never recorded. Forwarding the key to a payment service that honours it (B) protects that boundary too: 0.",
                 calculator: false,
+                pointers: &[pa("The API crashes after the charge and before its commit", Find::Crash), pa("The ledger rolls back", Find::Rollback), pa("The retry charges again", Find::Duplicate)],
                 claims: &[a("duplicates", 1), a("unrecorded", 1), b("duplicates", 0)],
             },
             Step {
@@ -198,6 +244,7 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("key=business"),
                 text: "A CronJob's concurrencyPolicy: Forbid only stops two of its own Jobs overlapping. A Job started by hand, another CronJob or a rerun still arrives, as here at 400 ms: 3 duplicates with pod keys. Only the business key, checked where the effect is recorded, catches every path: 0.",
                 calculator: false,
+                pointers: &[pa("a rerun still arrives", Find::Rerun), pa("3 duplicates with pod keys", Find::Duplicate)],
                 claims: &[a("duplicates", 3), b("duplicates", 0)],
             },
         ],

@@ -73,3 +73,47 @@ fn lesson_ids_are_unique_and_steps_titled() {
             .all(|s| !s.title.is_empty() && s.text.len() < 500));
     }
 }
+
+#[test]
+fn every_pointer_is_in_its_text_in_order_and_names_marks_of_its_run() {
+    for lesson in &LESSONS {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let place = format!("lesson {} step {}", lesson.id, index + 1);
+            let mut query = step.query.to_string();
+            if let Some(compare) = step.compare {
+                query.push_str(&format!(
+                    "&compare={}",
+                    idemlab::scenario::codec::percent_encode(compare)
+                ));
+            }
+            let page = PageState::from_query(&query).0;
+            let a = idemlab::view::layout(&idemlab::run(&page.scenario).0);
+            let b = (page.compare_scenario()).map(|s| idemlab::view::layout(&idemlab::run(&s).0));
+            let mut from = 0;
+            for pointer in step.pointers {
+                let at = step.text[from..].find(pointer.phrase).unwrap_or_else(|| {
+                    panic!(
+                        "{place}: `{}` is not in the text after the previous pointer",
+                        pointer.phrase
+                    )
+                });
+                from += at + pointer.phrase.len();
+                let timeline = match pointer.side {
+                    Side::A => &a,
+                    Side::B => b.as_ref().expect("a B pointer needs compare"),
+                };
+                let named = timeline
+                    .marks()
+                    .iter()
+                    .filter(|m| pointer.find.matches(m))
+                    .count();
+                assert!(
+                    named > 0,
+                    "{place}: `{}` names no {:?} mark",
+                    pointer.phrase,
+                    pointer.find
+                );
+            }
+        }
+    }
+}

@@ -15,6 +15,7 @@
 //!   `Timeline::duplicates()` and `Timeline::races()` equal the metrics' counts.
 
 mod cull;
+mod find;
 mod layout;
 mod mark;
 mod paint;
@@ -24,6 +25,7 @@ mod summary;
 mod svg;
 
 pub use cull::{pan_sweep, Density, View, MARKS_PER_COLUMN_MAX};
+pub use find::Find;
 pub use layout::{layout, ms_text, Timeline};
 pub use mark::{
     cause_label, ArrowEnd, ArrowPayload, Band, Class, Effect, EventIx, Lane, LaneIx, Mark,

@@ -57,6 +57,14 @@ impl El {
         self
     }
 
+    /// Appends a text node after what the element already holds.
+    pub fn append_text(self, text: &str) -> El {
+        self.0
+            .insert_adjacent_text("beforeend", text)
+            .expect("beforeend is a valid position");
+        self
+    }
+
     pub fn child(self, child: &Element) -> El {
         self.0.append_child(child).expect("append a fresh element");
         self

@@ -49,6 +49,7 @@ pub fn mount() {
         )
         .ok();
     dom::listen::<Event>(&panel, "click", on_click);
+    dom::listen::<web_sys::KeyboardEvent>(&panel, "keydown", on_pointer_key);
     dom::listen::<Event>(&panel, "input", |_| update_calculator());
     open_linked_step();
 }
@@ -75,6 +76,11 @@ fn on_click(event: Event) {
         if let Some(lesson) = Lesson::by_id(&id) {
             go(lesson, 0);
         }
+    } else if let Some(pointer) = target
+        .get_attribute("data-pointer")
+        .and_then(|s| s.parse::<usize>().ok())
+    {
+        toggle_pointer(pointer);
     } else if let Some(step) = target
         .get_attribute("data-step")
         .and_then(|s| s.parse::<usize>().ok())
@@ -118,8 +124,99 @@ fn go(lesson: &'static Lesson, index: usize) {
             .extra
             .push(("step".into(), (index + 1).to_string()));
         app.errors.clear();
+        app.highlight = None;
     });
     super::refresh();
+}
+
+/// Enter or Space on a pointer phrase acts like a click, as on a real button.
+fn on_pointer_key(event: web_sys::KeyboardEvent) {
+    if event.key() != "Enter" && event.key() != " " {
+        return;
+    }
+    let pointer = (event.target())
+        .and_then(|t| wasm_bindgen::JsCast::dyn_into::<Element>(t).ok())
+        .and_then(|t| t.get_attribute("data-pointer"))
+        .and_then(|s| s.parse::<usize>().ok());
+    if let Some(pointer) = pointer {
+        event.prevent_default();
+        toggle_pointer(pointer);
+    }
+}
+
+/// Outlines the marks a phrase of the current step names, or stops if it already does.
+fn toggle_pointer(index: usize) {
+    let Some((lesson, step)) = current() else {
+        return;
+    };
+    let Some(pointer) = lesson.steps[step].pointers.get(index) else {
+        return;
+    };
+    let wanted = Some((pointer.side, pointer.find));
+    let status = with_app(|app| {
+        app.highlight = if app.highlight == wanted {
+            None
+        } else {
+            wanted
+        };
+        app.highlight.map(|(side, find)| {
+            let run = match side {
+                Side::A => Some(&app.a),
+                Side::B => app.b.as_ref(),
+            };
+            let count = run.map_or(0, |run| {
+                (run.timeline.marks().iter())
+                    .filter(|mark| find.matches(mark))
+                    .count()
+            });
+            let on = if app.b.is_some() {
+                format!(" on timeline {side:?}")
+            } else {
+                String::new()
+            };
+            format!("{} outlined{on}.", find.count_text(count))
+        })
+    });
+    mark_pressed(index, status.is_some());
+    dom::set_text(&dom::by_id("pointer-status"), &status.unwrap_or_default());
+    super::render();
+}
+
+fn mark_pressed(index: usize, on: bool) {
+    let article: Element = dom::by_id("lesson-step");
+    for i in 0.. {
+        let selector = format!("[data-pointer=\"{i}\"]");
+        let Ok(Some(button)) = article.query_selector(&selector) else {
+            break;
+        };
+        let pressed = on && i == index;
+        button
+            .set_attribute("aria-pressed", if pressed { "true" } else { "false" })
+            .ok();
+    }
+}
+
+/// The step's text, with each pointer phrase as a button that outlines what it names.
+fn step_text(step: &crate::lessons::Step) -> Element {
+    let mut paragraph = El::new("p").class("step-text");
+    let mut rest = step.text;
+    for (index, pointer) in step.pointers.iter().enumerate() {
+        let Some(at) = rest.find(pointer.phrase) else {
+            continue;
+        };
+        // A span, not a <button>: a button cannot wrap across lines inside a sentence.
+        let button = El::new("span")
+            .attr("role", "button")
+            .attr("tabindex", "0")
+            .class("pointer")
+            .attr("data-pointer", &index.to_string())
+            .attr("aria-pressed", "false")
+            .attr("title", "Outline what this names on the timeline")
+            .text(pointer.phrase);
+        paragraph = paragraph.append_text(&rest[..at]).child(&button.el());
+        rest = &rest[at + pointer.phrase.len()..];
+    }
+    paragraph.append_text(rest).el()
 }
 
 thread_local! {
@@ -133,6 +230,7 @@ pub fn render() {
     if SHOWN.with(|shown| shown.replace(now)) == now && now.is_some() {
         return;
     }
+    with_app(|app| app.highlight = None);
     let steps: Element = dom::by_id("lesson-steps");
     let article: Element = dom::by_id("lesson-step");
     dom::clear(&steps);
@@ -168,9 +266,26 @@ pub fn render() {
                 .el(),
         )
         .ok();
+    article.append_child(&step_text(step)).ok();
     article
-        .append_child(&El::new("p").text(step.text).el())
+        .append_child(
+            &El::new("p")
+                .attr("id", "pointer-status")
+                .class("pointer-status")
+                .attr("aria-live", "polite")
+                .el(),
+        )
         .ok();
+    if !step.pointers.is_empty() {
+        article
+            .append_child(
+                &El::new("p")
+                    .class("look-for")
+                    .text("Click an underlined phrase to outline what it names on the timeline.")
+                    .el(),
+            )
+            .ok();
+    }
     let look = step
         .claims
         .iter()

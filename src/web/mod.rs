@@ -101,6 +101,8 @@ pub(crate) struct App {
     pub a: Run,
     pub b: Option<Run>,
     pub playing: bool,
+    /// The marks a lesson sentence outlines, and on which run; cleared when the step changes.
+    pub highlight: Option<(crate::lessons::Side, crate::view::Find)>,
 }
 
 impl App {
@@ -165,6 +167,7 @@ fn mount_ui() {
             a,
             b: None,
             playing: false,
+            highlight: None,
         })
     });
     controls::mount();

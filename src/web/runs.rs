@@ -7,6 +7,7 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, MouseEvent
 use super::dom::{self, El};
 use super::timeline::{Frame, GUTTER_PX};
 use super::{with_app, App, Run};
+use crate::lessons::Side;
 use crate::scenario::codec;
 use crate::view::Viewport;
 use crate::Metrics;
@@ -416,6 +417,10 @@ fn frame<'a>(
         view,
         cursor_us: app.cursor_time_us(),
         selected_event: if side == "a" { app.page.cursor } else { None },
+        highlight: app.highlight.and_then(|(on, find)| {
+            let this = if side == "a" { Side::A } else { Side::B };
+            (on == this).then_some(find)
+        }),
     }
 }
 

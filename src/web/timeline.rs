@@ -68,6 +68,8 @@ pub struct Frame<'a> {
     pub cursor_us: u64,
     /// Marks of this event are outlined (the selected row of the event table).
     pub selected_event: Option<u32>,
+    /// Marks of this kind are outlined too (a lesson sentence the learner clicked).
+    pub highlight: Option<crate::view::Find>,
 }
 
 pub fn canvas_height_px(timeline: &Timeline) -> f64 {
@@ -177,10 +179,10 @@ impl Frame<'_> {
                 ctx.set_global_alpha(if self.faded(mark) { 0.18 } else { 1.0 });
                 let colour = palette.get(mark.class().name());
                 self.paint_mark(ctx, palette, mark, &colour, &mut labels);
-                if self
+                let selected = self
                     .selected_event
-                    .is_some_and(|e| mark.events.contains(&e))
-                {
+                    .is_some_and(|e| mark.events.contains(&e));
+                if selected || self.highlight.is_some_and(|find| find.matches(mark)) {
                     self.outline(ctx, palette, mark);
                 }
             }

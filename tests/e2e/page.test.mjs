@@ -293,6 +293,23 @@ test('walking Lesson A from start to end, every step shows the counts it lists',
   await page.close();
 });
 
+test('clicking a phrase of a lesson outlines the marks it names, and the keyboard works too', async () => {
+  const page = await openLab(browser, 'lesson=a&step=8');
+  const phrase = page.locator('#lesson-step [data-pointer="3"]');
+  assert.match(await phrase.textContent(), /redeliveries find it/);
+  await phrase.click();
+  assert.equal(await page.textContent('#pointer-status'), '3 inbox hits outlined on timeline B.');
+  assert.equal(await phrase.getAttribute('aria-pressed'), 'true');
+  await page.focus('#lesson-step [data-pointer="2"]');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.textContent('#pointer-status'), '3 duplicates outlined on timeline A.');
+  assert.equal(await phrase.getAttribute('aria-pressed'), 'false');
+  await page.keyboard.press(' ');
+  assert.equal(await page.textContent('#pointer-status'), '', 'a second press turns it off');
+  page.assertClean();
+  await page.close();
+});
+
 test('the retention step sizes the key store: 10,000 requests/s for 24 h at 1 KB is 864 GB', async () => {
   const page = await openLab(browser, 'lesson=a&step=7');
   assert.match(await page.textContent('#calc-out'), /= 864 GB/);

@@ -1,0 +1,104 @@
+//! What a lesson's sentence points at: a kind of mark on the timeline. The Lessons tab turns a
+//! phrase such as "both read \"not found\"" into a button that outlines the marks it names;
+//! `tests/lessons.rs` checks that each phrase names at least one mark of its run.
+
+use super::mark::{ArrowEnd, Band, Mark, MarkKind, Point, Span, TxnEnd};
+use crate::trace::DropCause;
+
+/// A kind of mark a sentence can name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Find {
+    /// An arrow that ends in a ✕ for this cause.
+    Drop(DropCause),
+    Timeout,
+    /// A charge or a write that took effect.
+    Effect,
+    /// Anything the counts call a duplicate: a repeated charge, a rebooked ledger row, a
+    /// repeated receipt.
+    Duplicate,
+    /// The shaded region of a check-then-insert race.
+    Race,
+    /// An insert waiting on the unique index.
+    Blocked,
+    /// A stored answer (or a provider's first charge) handed back instead of a new effect.
+    Replay,
+    /// The API's outage band.
+    Crash,
+    KeyExpired,
+    /// A rolled-back transaction.
+    Rollback,
+    Rerun,
+    LedgerReplaced,
+    AttemptRow,
+    Redeliver,
+    /// A consumer's inbox insert that found the event already there.
+    InboxHit,
+}
+
+impl Find {
+    pub fn matches(self, mark: &Mark) -> bool {
+        match (self, mark.kind) {
+            (Find::Duplicate, _) => mark.is_duplicate(),
+            (Find::Drop(cause), MarkKind::Arrow { end, .. }) => {
+                matches!(end, ArrowEnd::Dropped { cause: c, .. } if c == cause)
+            }
+            (Find::Race, MarkKind::Race { .. }) => true,
+            (Find::Blocked, MarkKind::Span { span }) => span == Span::Blocked,
+            (Find::Rollback, MarkKind::Span { span }) => matches!(
+                span,
+                Span::Txn {
+                    end: TxnEnd::Rollback { .. },
+                    ..
+                }
+            ),
+            (Find::Crash, MarkKind::Band { band }) => band == Band::ApiDown,
+            (Find::Rerun, MarkKind::Band { band }) => band == Band::Rerun,
+            (Find::LedgerReplaced, MarkKind::Band { band }) => {
+                matches!(band, Band::LedgerReplaced { .. })
+            }
+            (_, MarkKind::Point { point }) => self.matches_point(point),
+            _ => false,
+        }
+    }
+
+    fn matches_point(self, point: Point) -> bool {
+        match self {
+            Find::Timeout => point == Point::Timeout,
+            Find::Effect => matches!(
+                point,
+                Point::Charge { replay: false, .. } | Point::Applied { .. }
+            ),
+            Find::Replay => matches!(
+                point,
+                Point::Reply { replay: true, .. } | Point::Charge { replay: true, .. }
+            ),
+            Find::KeyExpired => point == Point::KeyExpired,
+            Find::AttemptRow => matches!(point, Point::AttemptRow { .. }),
+            Find::Redeliver => matches!(point, Point::Redeliver { .. }),
+            Find::InboxHit => matches!(point, Point::Inbox { fresh: false, .. }),
+            _ => false,
+        }
+    }
+
+    /// What the page announces after outlining: "1 race", "3 duplicates".
+    pub fn count_text(self, count: usize) -> String {
+        let (one, many) = match self {
+            Find::Drop(_) => ("dropped message", "dropped messages"),
+            Find::Timeout => ("timeout", "timeouts"),
+            Find::Effect => ("effect", "effects"),
+            Find::Duplicate => ("duplicate", "duplicates"),
+            Find::Race => ("race", "races"),
+            Find::Blocked => ("blocked wait", "blocked waits"),
+            Find::Replay => ("replayed answer", "replayed answers"),
+            Find::Crash => ("crash", "crashes"),
+            Find::KeyExpired => ("expired key", "expired keys"),
+            Find::Rollback => ("rollback", "rollbacks"),
+            Find::Rerun => ("rerun", "reruns"),
+            Find::LedgerReplaced => ("ledger replacement", "ledger replacements"),
+            Find::AttemptRow => ("attempt row", "attempt rows"),
+            Find::Redeliver => ("redelivery", "redeliveries"),
+            Find::InboxHit => ("inbox hit", "inbox hits"),
+        };
+        format!("{count} {}", if count == 1 { one } else { many })
+    }
+}
