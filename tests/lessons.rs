@@ -4,20 +4,24 @@
 use idemlab::lessons::{metric, Side, LESSONS};
 use idemlab::page::PageState;
 
+/// The page state a step opens: its scenario as A and its fix as B.
+fn step_page(step: &idemlab::lessons::Step, place: &str) -> PageState {
+    let mut query = step.query.to_string();
+    if let Some(compare) = step.compare {
+        let keys = idemlab::scenario::codec::percent_encode(compare);
+        query.push_str(&format!("&compare={keys}"));
+    }
+    let (page, errors) = PageState::from_query(&query);
+    assert!(errors.is_empty(), "{place}: {errors:?}");
+    page
+}
+
 #[test]
 fn every_lesson_step_shows_the_counts_its_text_claims() {
     for lesson in &LESSONS {
         for (index, step) in lesson.steps.iter().enumerate() {
             let place = format!("lesson {} step {}", lesson.id, index + 1);
-            let mut query = step.query.to_string();
-            if let Some(compare) = step.compare {
-                query.push_str(&format!(
-                    "&compare={}",
-                    idemlab::scenario::codec::percent_encode(compare)
-                ));
-            }
-            let (page, errors) = PageState::from_query(&query);
-            assert!(errors.is_empty(), "{place}: {errors:?}");
+            let page = step_page(step, &place);
             let a = idemlab::run(&page.scenario).1;
             let b = page.compare_scenario().map(|s| idemlab::run(&s).1);
             assert!(!step.claims.is_empty(), "{place} claims nothing");
@@ -79,14 +83,7 @@ fn every_pointer_is_in_its_text_in_order_and_names_marks_of_its_run() {
     for lesson in &LESSONS {
         for (index, step) in lesson.steps.iter().enumerate() {
             let place = format!("lesson {} step {}", lesson.id, index + 1);
-            let mut query = step.query.to_string();
-            if let Some(compare) = step.compare {
-                query.push_str(&format!(
-                    "&compare={}",
-                    idemlab::scenario::codec::percent_encode(compare)
-                ));
-            }
-            let page = PageState::from_query(&query).0;
+            let page = step_page(step, &place);
             let a = idemlab::view::layout(&idemlab::run(&page.scenario).0);
             let b = (page.compare_scenario()).map(|s| idemlab::view::layout(&idemlab::run(&s).0));
             let mut from = 0;
