@@ -206,7 +206,8 @@ fn row_class(app: &App, index: usize) -> String {
     class
 }
 
-/// The attempts and ledger tables as they stand at the cursor, from the events so far.
+/// The attempts and ledger tables (and, with a queue, the receipts) as they stand at the
+/// cursor, from the events so far.
 fn render_tables() {
     let panel: Element = dom::by_id("panel-tables");
     dom::clear(&panel);
@@ -233,7 +234,60 @@ fn render_tables() {
                 &ledger,
             ))
             .ok();
+        if app.a.trace.scenario.consumer != crate::scenario::Consumer::Off {
+            panel
+                .append_child(&table(
+                    "Receipts the consumer mailed, one row per receipt (a repeat is a duplicate)",
+                    &[
+                        "event",
+                        "charge",
+                        "order",
+                        "receipt for this event",
+                        "inbox row",
+                    ],
+                    &receipts_at(&app.a.trace, upto),
+                ))
+                .ok();
+        }
     });
+}
+
+/// The consumer's receipts up to `upto`, numbered per queue event, with whether its inbox
+/// held the event at that moment.
+fn receipts_at(trace: &Trace, upto: usize) -> Rows {
+    let mut per_event: Vec<u32> = Vec::new();
+    let mut inboxed: Vec<bool> = Vec::new();
+    let mut rows = Vec::new();
+    for event in &trace.events[..upto.min(trace.events.len())] {
+        let id = match event.kind {
+            EventKind::Inbox { event: id, .. } | EventKind::Receipt { event: id, .. } => id,
+            _ => continue,
+        } as usize;
+        if per_event.len() <= id {
+            per_event.resize(id + 1, 0);
+            inboxed.resize(id + 1, false);
+        }
+        match event.kind {
+            EventKind::Inbox { .. } => inboxed[id] = true,
+            EventKind::Receipt { number, .. } => {
+                per_event[id] += 1;
+                let nth = per_event[id];
+                rows.push([
+                    format!("e{id}"),
+                    format!("#{number}"),
+                    event.order.map(|o| o.to_string()).unwrap_or_default(),
+                    if nth == 1 {
+                        "first".into()
+                    } else {
+                        format!("repeat {nth} (duplicate)")
+                    },
+                    if inboxed[id] { "yes" } else { "no inbox" }.into(),
+                ]);
+            }
+            _ => {}
+        }
+    }
+    rows
 }
 
 type Rows = Vec<[String; 5]>;
