@@ -73,3 +73,13 @@ fn lesson_ids_are_unique_and_steps_titled() {
             .all(|s| !s.title.is_empty() && s.text.len() < 500));
     }
 }
+
+#[test]
+fn the_ordering_exercise_sits_in_exactly_one_step_of_lesson_a() {
+    let holders: Vec<(&str, &str)> = LESSONS
+        .iter()
+        .flat_map(|l| l.steps.iter().map(move |s| (l.id, s.title)))
+        .filter(|(_, title)| *title == idemlab::lessons::ORDERING_STEP_TITLE)
+        .collect();
+    assert_eq!(holders, [("a", "The order of the steps matters")]);
+}
