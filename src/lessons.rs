@@ -170,12 +170,15 @@ pub static LESSONS: [Lesson; 2] = [
                 ],
             },
             Step {
-                title: "The order of the steps matters",
+                title: ORDERING_STEP_TITLE,
                 query: "seed=3&preset=race&dedup=atomic&order=begin,lookup,effect,claim,commit,respond",
                 compare: Some("order=begin,lookup,claim,effect,commit,respond"),
-                text: "A charges before it claims the key, so the race slips through even inside a transaction: 1 duplicate, and the loser's rollback leaves 1 charge the ledger never recorded. B claims first, then charges, then stores the answer and commits: 0.",
+                text: "A charges before it claims the key, so both copies in the race charge: 1 duplicate, and the loser's rollback leaves 1 charge the ledger never recorded. B claims, charges, commits, then answers: 0. Now put the steps in order yourself and run them. Each order faces lost answers, overlapping copies, a rerun and crashes; it is safe only if it survives them all.",
                 calculator: false,
-                pointers: &[pa("the loser's rollback", Find::Rollback)],
+                pointers: &[
+                    pa("both copies in the race charge", Find::Duplicate),
+                    pa("the loser's rollback", Find::Rollback),
+                ],
                 claims: &[a("duplicates", 1), a("unrecorded", 1), b("duplicates", 0)],
             },
         ],
@@ -250,6 +253,16 @@ pub static LESSONS: [Lesson; 2] = [
         ],
     },
 ];
+
+/// The step that holds the ordering exercise (`crate::ordering`, `web::ordering`), found by
+/// title so that inserting a step before it does not move the exercise.
+pub const ORDERING_STEP_TITLE: &str = "The order of the steps matters";
+
+impl Step {
+    pub fn has_ordering_exercise(&self) -> bool {
+        self.title == ORDERING_STEP_TITLE
+    }
+}
 
 impl Lesson {
     pub fn by_id(id: &str) -> Option<&'static Lesson> {

@@ -7,6 +7,7 @@
 
 pub mod lessons;
 pub mod metrics;
+pub mod ordering;
 pub mod page;
 pub mod scenario;
 pub mod sim;

@@ -114,3 +114,13 @@ fn every_pointer_is_in_its_text_in_order_and_names_marks_of_its_run() {
         }
     }
 }
+
+#[test]
+fn the_ordering_exercise_sits_in_exactly_one_step_of_lesson_a() {
+    let holders: Vec<(&str, &str)> = LESSONS
+        .iter()
+        .flat_map(|l| l.steps.iter().map(move |s| (l.id, s.title)))
+        .filter(|(_, title)| *title == idemlab::lessons::ORDERING_STEP_TITLE)
+        .collect();
+    assert_eq!(holders, [("a", "The order of the steps matters")]);
+}

@@ -314,6 +314,9 @@ pub fn render() {
         article.append_child(&calculator()).ok();
         update_calculator();
     }
+    if step.has_ordering_exercise() {
+        article.append_child(&super::ordering::exercise()).ok();
+    }
     let nav = El::new("div").class("lesson-nav");
     let nav = if index > 0 {
         nav.child(

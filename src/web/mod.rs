@@ -10,6 +10,7 @@ mod dom;
 mod embed;
 mod export;
 mod lessons;
+mod ordering;
 mod playback;
 mod runs;
 mod sweep;
