@@ -305,7 +305,7 @@ pub fn render() {
         .append_child(
             &El::new("p")
                 .class("look-for")
-                .text("Check on the counters:")
+                .text("Check on the counters (as the step opens; click its title in the list to reopen it):")
                 .el(),
         )
         .ok();
