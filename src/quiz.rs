@@ -344,7 +344,11 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
     let explanation = format!(
         "Order {order} is charged {n} times, at {times}; the last is at the cursor, labelled \"order {order}: charge {n} of {n}\". Each extra charge follows an answer lost on its way back (a ✕ on an arrow to the client): the client saw only a timeout, could not tell a lost request from a lost answer, and sent the order again.",
         n = own.len(),
-        times = times.join(", "),
+        times = match times.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        },
     );
     let mut question = number_question(
         Kind::ChargesForOrder,
