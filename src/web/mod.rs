@@ -11,6 +11,7 @@ mod embed;
 mod export;
 mod lessons;
 mod playback;
+mod quiz;
 mod runs;
 mod sweep;
 mod table;
