@@ -2,6 +2,7 @@
 // (the counters, the Tables tab, or each choice shown as B), never taken from the quiz's code.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import AxeBuilder from '@axe-core/playwright';
 import { ARTIFACTS, cliCounts, counters, launch, openLab } from './lab.mjs';
 
 let browser;
@@ -165,4 +166,20 @@ test('a bad quiz seed and corrupt progress are explained, never a crash', async 
   assert.match(await page.textContent('#quiz'), /could not be read, so it starts afresh/);
   page.assertClean();
   await page.close();
+});
+
+test('axe-core finds no serious or critical violations in a question, before and after answering', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const page = await openLab(browser, 'lesson=b&quiz=8', { colorScheme: scheme });
+    await page.click('#quiz-start');
+    await page.waitForSelector('#quiz-form[data-question="1"]');
+    for (const moment of ['before', 'after']) {
+      if (moment === 'after') await give(page, await readAnswer(page));
+      const results = await new AxeBuilder({ page }).include('#panel-lessons').analyze();
+      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes[0]?.target}`), [], `${scheme}, ${moment}`);
+    }
+    page.assertClean();
+    await page.close();
+  }
 });
