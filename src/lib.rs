@@ -9,6 +9,7 @@ pub mod lessons;
 pub mod metrics;
 pub mod ordering;
 pub mod page;
+pub mod quiz;
 pub mod scenario;
 pub mod sim;
 pub mod sweep;

@@ -6,7 +6,8 @@
 //! - `compare=KEYS`: configuration B, as keys applied over A (`compare=dedup%3Datomic`);
 //! - `cursor=N`: the playback cursor, an event index of A (absent means "the end");
 //! - `embed=1`: the compact view for iframes; `controls=a,b,c`: the only editable controls;
-//! - `tab=events|tables|sweep|lessons`, `speed=N` (events per second), `zoom=T0..T1` (µs).
+//! - `tab=events|tables|sweep|lessons`, `speed=N` (events per second), `zoom=T0..T1` (µs);
+//! - `lesson=`, `step=` and `quiz=SEED` (the mastery check's seed), kept for the Lessons tab.
 
 use crate::scenario::codec::{self, CodecError, Problem};
 use crate::scenario::{decode_lenient, encode, Scenario};
@@ -103,6 +104,14 @@ impl PageState {
                     return Err(Problem::Malformed { allowed });
                 }
                 self.controls = Some(names);
+            }
+            // Kept verbatim for the Lessons tab, but checked here so that a bad seed in an
+            // instructor's link is reported in the banner instead of silently ignored.
+            "quiz" => {
+                value.parse::<u64>().map_err(|_| {
+                    malformed("a quiz seed, a whole number 0..=18446744073709551615")
+                })?;
+                self.extra.push((key.to_string(), value.to_string()));
             }
             "tab" if TABS.contains(&value) => self.tab = value.into(),
             "tab" => return Err(malformed(&format!("one of {}", TABS.join("|")))),

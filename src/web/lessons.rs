@@ -48,6 +48,7 @@ pub fn mount() {
                 .el(),
         )
         .ok();
+    super::quiz::mount(&panel);
     dom::listen::<Event>(&panel, "click", on_click);
     dom::listen::<web_sys::KeyboardEvent>(&panel, "keydown", on_pointer_key);
     dom::listen::<Event>(&panel, "input", |_| update_calculator());
@@ -55,12 +56,18 @@ pub fn mount() {
 }
 
 /// A link that names a lesson step but no scenario of its own opens that step's scenario.
+/// A link with `quiz=` opens the tab on the mastery check instead.
 fn open_linked_step() {
     let search = dom::window().location().search().unwrap_or_default();
     let names_scenario = search.contains("seed=") || search.contains("preset=");
-    if let Some((lesson, step)) = current() {
+    if super::quiz::active() {
+        with_app(|app| app.page.tab = "lessons".into());
+    } else if let Some((lesson, step)) = current() {
         if !names_scenario {
+            // Opening the step must not hide what the link got wrong (a bad `quiz=`, say).
+            let errors = with_app(|app| std::mem::take(&mut app.errors));
             go(lesson, step);
+            with_app(|app| app.errors = errors);
         }
     }
 }
@@ -72,7 +79,11 @@ fn on_click(event: Event) {
     else {
         return;
     };
-    if let Some(id) = target.get_attribute("data-lesson") {
+    if target.has_attribute("data-quiz-start") {
+        if let Some((lesson, _)) = current() {
+            super::quiz::start(lesson);
+        }
+    } else if let Some(id) = target.get_attribute("data-lesson") {
         if let Some(lesson) = Lesson::by_id(&id) {
             go(lesson, 0);
         }
@@ -110,15 +121,18 @@ pub fn current() -> Option<(&'static Lesson, usize)> {
     })
 }
 
-/// Opens step `index` of `lesson`: its scenario, its fix as B, and the Lessons tab.
-fn go(lesson: &'static Lesson, index: usize) {
+/// Opens step `index` of `lesson`: its scenario, its fix as B, and the Lessons tab. Leaves
+/// any mastery check (`quiz=`).
+pub(super) fn go(lesson: &'static Lesson, index: usize) {
     let index = index.min(lesson.steps.len() - 1);
     let step = &lesson.steps[index];
     with_app(|app| {
         app.page.scenario = decode_lenient(step.query).0.scenario;
         app.page.compare = step.compare.map(String::from);
         app.page.tab = "lessons".into();
-        app.page.extra.retain(|(k, _)| k != "lesson" && k != "step");
+        app.page
+            .extra
+            .retain(|(k, _)| k != "lesson" && k != "step" && k != "quiz");
         app.page.extra.push(("lesson".into(), lesson.id.into()));
         app.page
             .extra
@@ -226,13 +240,23 @@ thread_local! {
 }
 
 pub fn render() {
+    let steps: Element = dom::by_id("lesson-steps");
+    let article: Element = dom::by_id("lesson-step");
+    let quiz = super::quiz::active();
+    dom::set_hidden(&steps, quiz);
+    dom::set_hidden(&article, quiz);
+    dom::set_hidden(&dom::by_id("quiz"), !quiz);
+    if quiz {
+        // Forget the step shown, so that leaving the check rebuilds it.
+        SHOWN.with(|shown| shown.set(None));
+        super::quiz::render();
+        return;
+    }
     let now = current().map(|(lesson, index)| (lesson.id, index));
     if SHOWN.with(|shown| shown.replace(now)) == now && now.is_some() {
         return;
     }
     with_app(|app| app.highlight = None);
-    let steps: Element = dom::by_id("lesson-steps");
-    let article: Element = dom::by_id("lesson-step");
     dom::clear(&steps);
     dom::clear(&article);
     let Some((lesson, index)) = current() else {
@@ -338,9 +362,21 @@ pub fn render() {
                 .el(),
         )
     } else {
-        nav
+        nav.child(
+            &El::new("button")
+                .attr("type", "button")
+                .attr("data-quiz-start", "")
+                .text("Take the mastery check →")
+                .el(),
+        )
     };
     article.append_child(&nav.el()).ok();
+    if index + 1 == lesson.steps.len() {
+        let status = format!("Mastery check: {}", super::quiz::status(lesson));
+        article
+            .append_child(&El::new("p").class("quiz-status").text(&status).el())
+            .ok();
+    }
 }
 
 /// Inputs for rate, retention and entry size; the storage they need is computed by the core.

@@ -12,6 +12,7 @@ mod export;
 mod lessons;
 mod ordering;
 mod playback;
+mod quiz;
 mod runs;
 mod sweep;
 mod table;

@@ -1,0 +1,642 @@
+//! The mastery check: four questions per lesson, each posed on a fresh variant of one of the
+//! lesson's situations and answered by running the simulator, never by a table of answers.
+//!
+//! `generate(lesson, quiz_seed)` draws every parameter from the quiz seed, so an instructor's
+//! `quiz=SEED` gives a whole class the same questions. A drawn variant is kept only if it is
+//! well-posed (a number question has a duplicate to point at; a "which change" question has
+//! exactly one choice that ends with 0 duplicates and 0 lost); otherwise the next draw is tried,
+//! at most `DRAWS_MAX` times, then a fixed fallback draw that `tests/quiz.rs` checks. Pure: no
+//! IO, no clock; the page keeps the learner's progress (`progress`) in its own storage.
+
+pub mod progress;
+
+use std::fmt::Write as _;
+
+use rand::{Rng, RngCore, SeedableRng};
+use rand_pcg::Pcg32;
+
+use crate::lessons::Lesson;
+use crate::scenario::{codec, decode, encode, Scenario};
+use crate::trace::{EventKind, Outcome, Trace};
+use crate::Metrics;
+
+/// Questions in one check.
+pub const QUESTIONS: usize = 4;
+/// The share of right answers that masters a lesson: with four questions, all four.
+pub const MASTERY_PERCENT: u32 = 80;
+/// Parameter draws per question before its fallback. Each draw costs at most four runs of a
+/// few hundred events, so a whole check stays within a few milliseconds even at the limit.
+pub const DRAWS_MAX: u32 = 24;
+/// The largest number a number question accepts as an answer.
+pub const NUMBER_MAX: u32 = 999;
+
+/// What a question asks. Each lesson's check has one question of each of its four kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// Lesson A: lost answers, no dedup: how many charges does order K get?
+    ChargesForOrder,
+    /// Lesson A: the check-then-insert race: which dedup setting ends it?
+    DedupForRace,
+    /// Lesson A: a crash after the commit with keys in memory: which change stops the repeat?
+    StoreForCrash,
+    /// Lesson A: keys kept shorter than the client retries: how many duplicates?
+    DuplicatesAfterExpiry,
+    /// Lesson B: an operator rerun: which key strategy recognises the same work?
+    KeyForRerun,
+    /// Lesson B: one key for every order: how many orders are lost?
+    LostWithOneKey,
+    /// Lesson B: an API crash and a ledger pod replacement: where must keys live?
+    StoreForBothFaults,
+    /// Lesson B: a crash between the charge and the commit: which change stops the repeat?
+    ProviderAfterCrash,
+}
+
+pub const LESSON_A_KINDS: [Kind; QUESTIONS] = [
+    Kind::ChargesForOrder,
+    Kind::DedupForRace,
+    Kind::StoreForCrash,
+    Kind::DuplicatesAfterExpiry,
+];
+pub const LESSON_B_KINDS: [Kind; QUESTIONS] = [
+    Kind::KeyForRerun,
+    Kind::LostWithOneKey,
+    Kind::StoreForBothFaults,
+    Kind::ProviderAfterCrash,
+];
+
+impl Kind {
+    pub const ALL: [Kind; 8] = [
+        Kind::ChargesForOrder,
+        Kind::DedupForRace,
+        Kind::StoreForCrash,
+        Kind::DuplicatesAfterExpiry,
+        Kind::KeyForRerun,
+        Kind::LostWithOneKey,
+        Kind::StoreForBothFaults,
+        Kind::ProviderAfterCrash,
+    ];
+
+    /// The name the page puts in `data-kind`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::ChargesForOrder => "charges-for-order",
+            Kind::DedupForRace => "dedup-for-race",
+            Kind::StoreForCrash => "store-for-crash",
+            Kind::DuplicatesAfterExpiry => "duplicates-after-expiry",
+            Kind::KeyForRerun => "key-for-rerun",
+            Kind::LostWithOneKey => "lost-with-one-key",
+            Kind::StoreForBothFaults => "store-for-both-faults",
+            Kind::ProviderAfterCrash => "provider-after-crash",
+        }
+    }
+}
+
+/// The seed of the draw used for a kind when `DRAWS_MAX` draws from the quiz seed were all
+/// ill-posed; `tests/quiz.rs` checks that it poses every kind.
+pub const FALLBACK_SEED: u64 = 0;
+
+/// The kinds of a lesson's check, in the order they are asked.
+pub fn kinds(lesson: &Lesson) -> [Kind; QUESTIONS] {
+    match lesson.id {
+        "a" => LESSON_A_KINDS,
+        "b" => LESSON_B_KINDS,
+        other => panic!("lesson {other} has no mastery check; add its kinds in quiz.rs"),
+    }
+}
+
+/// How a question is answered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// A whole number, 0..=NUMBER_MAX.
+    Number,
+    /// One of these; the answer is an index.
+    Choices(Vec<Choice>),
+}
+
+/// One choice of a "which change" question: keys applied over the question's scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Choice {
+    /// In the codec's syntax, as the page's `compare=` takes it: `dedup=atomic`.
+    pub keys: String,
+    /// What the change means, for the learner.
+    pub label: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Question {
+    pub kind: Kind,
+    /// The scenario the question is about, in canonical form.
+    pub query: String,
+    pub prompt: String,
+    pub form: Form,
+    /// The right answer: the number, or the index of the right choice.
+    pub answer: u32,
+    /// Why, naming the events that prove it.
+    pub explanation: String,
+    /// The event of the question's run (A) that proves the answer: the page's cursor goes here.
+    pub proof_event: u32,
+    pub proof_time_us: u64,
+    /// Configuration B to show beside A once answered: the right choice, if any.
+    pub proof_compare: Option<String>,
+    /// The order a per-order question asks about.
+    pub order: Option<u32>,
+}
+
+impl Question {
+    pub fn is_right(&self, answer: u32) -> bool {
+        answer == self.answer
+    }
+
+    /// The right answer as the learner would give it: the number, or the choice's keys.
+    pub fn answer_text(&self) -> String {
+        answer_text(&self.form, self.answer)
+    }
+}
+
+/// A given answer as text: the number, or the chosen keys (`?` for an index out of range).
+pub fn answer_text(form: &Form, answer: u32) -> String {
+    match form {
+        Form::Number => answer.to_string(),
+        Form::Choices(choices) => choices
+            .get(answer as usize)
+            .map_or_else(|| "?".into(), |c| c.keys.clone()),
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Quiz {
+    /// The lesson's `lesson=` id.
+    pub lesson: &'static str,
+    pub seed: u64,
+    pub questions: Vec<Question>,
+}
+
+/// A graded check. `mastered` needs every question answered and `MASTERY_PERCENT` right.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Score {
+    pub right: u32,
+    pub answered: u32,
+    pub total: u32,
+    pub percent: u32,
+    pub mastered: bool,
+}
+
+/// The check for `lesson` drawn from `quiz_seed`: the same seed gives the same questions.
+pub fn generate(lesson: &'static Lesson, quiz_seed: u64) -> Quiz {
+    let questions = kinds(lesson)
+        .iter()
+        .map(|&kind| question(kind, quiz_seed))
+        .collect();
+    Quiz {
+        lesson: lesson.id,
+        seed: quiz_seed,
+        questions,
+    }
+}
+
+/// Grades `answers` (one per question, `None` when not answered yet) against `quiz`.
+pub fn grade(quiz: &Quiz, answers: &[Option<u32>]) -> Score {
+    let total = quiz.questions.len() as u32;
+    let given = quiz
+        .questions
+        .iter()
+        .zip(answers)
+        .filter_map(|(q, a)| Some((q, (*a)?)));
+    let (mut right, mut answered) = (0, 0);
+    for (question, answer) in given {
+        answered += 1;
+        right += u32::from(question.is_right(answer));
+    }
+    let percent = (right * 100).checked_div(total).unwrap_or(0);
+    Score {
+        right,
+        answered,
+        total,
+        percent,
+        mastered: total > 0 && answered == total && percent >= MASTERY_PERCENT,
+    }
+}
+
+/// The question of `kind` for this quiz seed: the first well-posed draw, else the fallback.
+pub fn question(kind: Kind, quiz_seed: u64) -> Question {
+    let base = Pcg32::seed_from_u64(quiz_seed).next_u64();
+    for draw in 0..DRAWS_MAX {
+        let identity = (kind as u64) << 32 | u64::from(draw);
+        if let Some(question) = pose(kind, &mut Pcg32::seed_from_u64(base ^ identity)) {
+            return question;
+        }
+    }
+    let mut dice = Pcg32::seed_from_u64(FALLBACK_SEED);
+    pose(kind, &mut dice).expect("every fallback draw is well-posed (tests/quiz.rs)")
+}
+
+/// One draw of `kind`'s parameters, posed as a question if it is well-posed.
+pub fn pose(kind: Kind, dice: &mut Pcg32) -> Option<Question> {
+    match kind {
+        Kind::ChargesForOrder => charges_for_order(dice),
+        Kind::DedupForRace => dedup_for_race(dice),
+        Kind::StoreForCrash => store_for_crash(dice),
+        Kind::DuplicatesAfterExpiry => duplicates_after_expiry(dice),
+        Kind::KeyForRerun => key_for_rerun(dice),
+        Kind::LostWithOneKey => lost_with_one_key(dice),
+        Kind::StoreForBothFaults => store_for_both_faults(dice),
+        Kind::ProviderAfterCrash => provider_after_crash(dice),
+    }
+}
+
+/// The criterion every "which change" question states: the run ends with neither harm.
+pub fn is_safe(metrics: &Metrics) -> bool {
+    metrics.duplicates == 0 && metrics.lost == 0
+}
+
+/// The scenario with `keys` (codec syntax, `&`-separated) set over it, as `compare=` does.
+pub fn with_keys(scenario: &Scenario, keys: &str) -> Scenario {
+    let mut changed = scenario.clone();
+    for pair in keys.split('&').filter(|pair| !pair.is_empty()) {
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        codec::set_key(&mut changed, key, value).expect("the quiz's own keys are valid");
+    }
+    changed
+}
+
+/// A run of one of the quiz's own queries, which are in bounds by construction.
+fn run(query: &str) -> (Scenario, Trace, Metrics) {
+    let scenario = decode(query)
+        .expect("the quiz's own queries decode")
+        .scenario;
+    let (trace, metrics) = crate::run(&scenario);
+    (scenario, trace, metrics)
+}
+
+/// A scenario seed for a drawn variant.
+fn scenario_seed(dice: &mut Pcg32) -> u64 {
+    dice.random_range(1..=999_999)
+}
+
+/// Microseconds as the page's cursor label shows them: `245.3 ms`.
+pub fn ms_text(time_us: u64) -> String {
+    format!("{}.{} ms", time_us / 1_000, time_us % 1_000 / 100)
+}
+
+/// Fresh (not replayed) charges in `trace`: (event index, order), in order of time.
+fn charges(trace: &Trace) -> impl Iterator<Item = (usize, u32)> + '_ {
+    (trace.events.iter().enumerate())
+        .filter(|(_, event)| matches!(event.kind, EventKind::Charge { replay: false, .. }))
+        .map(|(ix, event)| (ix, event.order.unwrap_or(0)))
+}
+
+/// The first charge that repeats an order's charge: (event index, order, which charge of it).
+fn first_repeat_charge(trace: &Trace) -> Option<(usize, u32, u32)> {
+    let mut seen: Vec<u32> = Vec::new();
+    for (ix, order) in charges(trace) {
+        let count = seen.iter().filter(|&&o| o == order).count() as u32 + 1;
+        if count >= 2 {
+            return Some((ix, order, count));
+        }
+        seen.push(order);
+    }
+    None
+}
+
+fn number_question(kind: Kind, query: String, prompt: String, answer: u32) -> Question {
+    Question {
+        kind,
+        query,
+        prompt,
+        form: Form::Number,
+        answer,
+        explanation: String::new(),
+        proof_event: 0,
+        proof_time_us: 0,
+        proof_compare: None,
+        order: None,
+    }
+}
+
+fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(2..=4u32);
+    let loss_tenths = dice.random_range(3..=5u32);
+    let retries = dice.random_range(2..=4u32);
+    // Above the worst round trip (148 ms at these latencies), so only lost answers time out.
+    let timeout_ms = dice.random_range(15..=30u32) * 10;
+    let backoff_ms = dice.random_range(2..=6u32) * 10;
+    let query = format!("seed={seed}&orders={orders}&loss_resp=0.{loss_tenths}&retries={retries}&timeout_ms={timeout_ms}&backoff_ms={backoff_ms}");
+    let (scenario, trace, _) = run(&query);
+    // Only an order charged more than once has a repeat to point at on the timeline.
+    let repeated: Vec<u32> = (1..=orders)
+        .filter(|&o| charges(&trace).filter(|&(_, c)| c == o).count() >= 2)
+        .collect();
+    let pick = dice.random_range(0..repeated.len().max(1) as u32);
+    let order = *repeated.get(pick as usize)?;
+    let own: Vec<usize> = charges(&trace)
+        .filter(|&(_, o)| o == order)
+        .map(|(ix, _)| ix)
+        .collect();
+    let &last = own.last()?;
+    let times: Vec<String> = own
+        .iter()
+        .map(|&ix| ms_text(trace.events[ix].time_us))
+        .collect();
+    let prompt = format!(
+        "Answers are lost on the way back (loss_resp=0.{loss_tenths}) and the client retries up to {retries} times; the API does not check keys (dedup=none). How many times does the payment service charge order {order}?"
+    );
+    let explanation = format!(
+        "Order {order} is charged {n} times, at {times}; the last is at the cursor, labelled \"order {order}: charge {n} of {n}\". Each extra charge follows an answer lost on its way back (a ✕ on an arrow to the client): the client saw only a timeout, could not tell a lost request from a lost answer, and sent the order again.",
+        n = own.len(),
+        times = match times.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+            None => String::new(),
+        },
+    );
+    let mut question = number_question(
+        Kind::ChargesForOrder,
+        encode(&scenario),
+        prompt,
+        own.len() as u32,
+    );
+    question.order = Some(order);
+    Some(prove(question, &trace, last, explanation))
+}
+
+fn prove(mut question: Question, trace: &Trace, event: usize, explanation: String) -> Question {
+    question.proof_event = event as u32;
+    question.proof_time_us = trace.events[event].time_us;
+    question.explanation = explanation;
+    question
+}
+
+fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(1..=3u32);
+    let partition_ms = dice.random_range(5..=9u32) * 100;
+    let retention_ms = dice.random_range(10..=25u32) * 10;
+    let backoff_ms = dice.random_range(4..=8u32) * 10;
+    let query = format!("seed={seed}&orders={orders}&dedup=atomic&partition=0..{partition_ms}&retention_ms={retention_ms}&retries=4&backoff_ms={backoff_ms}");
+    let (scenario, trace, metrics) = run(&query);
+    let (ix, order, nth) = first_repeat_charge(&trace)?;
+    let fixed = crate::run(&with_keys(&scenario, "retention_ms=86400000")).1;
+    if metrics.duplicates == 0 || !is_safe(&fixed) {
+        return None;
+    }
+    let expired = trace.events[..ix]
+        .iter()
+        .rev()
+        .find(|e| e.kind == EventKind::KeyExpired && e.order == Some(order));
+    let expired = expired.map_or_else(String::new, |e| {
+        format!(
+            "its key expired at {} (key-expired on the database lane), and ",
+            ms_text(e.time_us)
+        )
+    });
+    let prompt = format!(
+        "The API keeps keys for {retention_ms} ms (retention_ms), but the answers are cut for the first {partition_ms} ms and the client keeps retrying. How many duplicates does this run count?"
+    );
+    let explanation = format!(
+        "{d}. The first: order {order} was charged a {nth} time at {t} (the cursor): {expired}a retry after that looked like new work. Keeping keys longer than the client retries (retention_ms=86400000) gives 0.",
+        d = plural(metrics.duplicates, "duplicate", "duplicates"),
+        nth = ordinal(nth),
+        t = ms_text(trace.events[ix].time_us),
+    );
+    let question = number_question(
+        Kind::DuplicatesAfterExpiry,
+        encode(&scenario),
+        prompt,
+        metrics.duplicates,
+    );
+    Some(prove(question, &trace, ix, explanation))
+}
+
+fn lost_with_one_key(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(2..=6u32);
+    let clients = dice.random_range(1..=3u32).min(orders);
+    let query = format!("seed={seed}&orders={orders}&clients={clients}&dedup=atomic&key=constant");
+    let (scenario, trace, metrics) = run(&query);
+    let charged: Vec<u32> = charges(&trace).map(|(_, order)| order).collect();
+    let first_lost = trace.events.iter().position(|e| {
+        matches!(
+            e.kind,
+            EventKind::OrderDone {
+                outcome: Outcome::Ok,
+                ..
+            }
+        ) && e.order.is_some_and(|o| !charged.contains(&o))
+    })?;
+    if metrics.lost == 0 {
+        return None;
+    }
+    let event = &trace.events[first_lost];
+    let prompt = format!(
+        "Every order is sent with the same key (key=constant) to an API with atomic dedup. How many of the {orders} orders are lost: their client saw success, yet they were never charged?"
+    );
+    let explanation = format!(
+        "{lost} lost. Order {o} finished ok at {t} (the cursor) with the answer stored for another order under the shared key: a replay, with no charge of its own. The run shows 0 duplicates and {e} for {orders} orders: a key too coarse merges different work.",
+        lost = plural(metrics.lost, "order is", "orders are"),
+        o = event.order.unwrap_or(0),
+        t = ms_text(event.time_us),
+        e = plural(metrics.effects, "charge", "charges"),
+    );
+    let question = number_question(
+        Kind::LostWithOneKey,
+        encode(&scenario),
+        prompt,
+        metrics.lost,
+    );
+    Some(prove(question, &trace, first_lost, explanation))
+}
+
+/// The parts of a "which change" question that each kind draws.
+struct Which {
+    kind: Kind,
+    query: String,
+    prompt: String,
+    /// (keys, label), in the order drawn; `pose_which` shuffles them.
+    choices: Vec<(String, &'static str)>,
+    /// Why the right change works, in a sentence.
+    why: &'static str,
+}
+
+/// Poses a "which change" question if the drawn run is harmed, exactly one choice is safe, and
+/// that choice also finishes every order.
+fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
+    let (scenario, trace, metrics) = run(&which.query);
+    let (ix, order, nth) = first_repeat_charge(&trace)?;
+    let mut choices = which.choices;
+    shuffle(&mut choices, dice);
+    let results: Vec<Metrics> = choices
+        .iter()
+        .map(|(keys, _)| crate::run(&with_keys(&scenario, keys)).1)
+        .collect();
+    let mut safe = results.iter().enumerate().filter(|(_, m)| is_safe(m));
+    let (answer, right) = safe.next()?;
+    if safe.next().is_some() || is_safe(&metrics) || right.outcomes.ok != right.orders {
+        return None;
+    }
+    let mut explanation = format!(
+        "In the run shown (A), order {order} is charged a {} time at {} (the red dot at the cursor). {} With {} (B) the run ends with 0 duplicates and 0 lost. The others:",
+        ordinal(nth),
+        ms_text(trace.events[ix].time_us),
+        which.why,
+        choices[answer].0,
+    );
+    for ((keys, _), m) in choices.iter().zip(&results).filter(|(_, m)| !is_safe(m)) {
+        let (d, l) = (m.duplicates, m.lost);
+        let _ = write!(
+            explanation,
+            " {keys}: {}, {l} lost;",
+            plural(d, "duplicate", "duplicates")
+        );
+    }
+    explanation.pop();
+    explanation.push('.');
+    let question = Question {
+        kind: which.kind,
+        query: encode(&scenario),
+        prompt: which.prompt,
+        form: Form::Choices(
+            (choices.iter())
+                .map(|(keys, label)| Choice {
+                    keys: keys.clone(),
+                    label: label.to_string(),
+                })
+                .collect(),
+        ),
+        answer: answer as u32,
+        explanation: String::new(),
+        proof_event: 0,
+        proof_time_us: 0,
+        proof_compare: Some(choices[answer].0.clone()),
+        order: None,
+    };
+    Some(prove(question, &trace, ix, explanation))
+}
+
+/// `1 duplicate`, `3 duplicates`.
+fn plural(n: u32, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn ordinal(n: u32) -> String {
+    match n {
+        2 => "second".into(),
+        3 => "third".into(),
+        4 => "fourth".into(),
+        _ => format!("{n}th"),
+    }
+}
+
+/// Fisher–Yates with the question's own dice, so the right choice is not always first. Drawn
+/// as u32, so that wasm32 and 64-bit targets shuffle alike.
+fn shuffle<T>(items: &mut [T], dice: &mut Pcg32) {
+    for i in (1..items.len() as u32).rev() {
+        items.swap(i as usize, dice.random_range(0..=i) as usize);
+    }
+}
+
+const SAFE_PROMPT: &str = "Show each choice as B and read the counters:";
+
+fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(2..=5u32);
+    let timeout_ms = dice.random_range(35..=55u32);
+    let backoff_ms = dice.random_range(2..=10u32);
+    let (lo, hi) = (dice.random_range(3..=6u32), dice.random_range(12..=18u32));
+    let query = format!("seed={seed}&orders={orders}&dedup=naive&timeout_ms={timeout_ms}&retries=3&backoff_ms={backoff_ms}&latency_ms={lo}..{hi}");
+    let which = Which {
+        kind: Kind::DedupForRace,
+        query,
+        prompt: format!("The client gives up after {timeout_ms} ms while the first attempt may still be charging, and retries. {SAFE_PROMPT} which dedup setting ends this run with 0 duplicates and 0 lost orders?"),
+        choices: vec![
+            ("dedup=none".into(), "no check: every request charges"),
+            ("dedup=naive".into(), "look the key up, charge, then record the key"),
+            ("dedup=atomic".into(), "claim the key under a unique constraint, in one transaction with the charge"),
+        ],
+        why: "With check-then-insert both copies of the order read \"not found\" before either recorded the key (the race region). An atomic claim makes the second copy wait on the key and then replay the first answer.",
+    };
+    pose_which(which, dice)
+}
+
+fn store_for_crash(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(2..=4u32);
+    let restart_ms = dice.random_range(3..=12u32) * 10;
+    let backoff_ms = dice.random_range(3..=8u32) * 10;
+    let timeout_ms = dice.random_range(15..=30u32) * 10;
+    let query = format!("seed={seed}&orders={orders}&dedup=atomic&store=memory&crash=api@after-commit&restart_ms={restart_ms}&backoff_ms={backoff_ms}&timeout_ms={timeout_ms}");
+    let which = Which {
+        kind: Kind::StoreForCrash,
+        query,
+        prompt: format!("The API keeps its keys in memory and crashes right after a commit, before it answers. {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?"),
+        choices: vec![
+            ("store=durable".into(), "keep the keys in a durable database"),
+            (format!("timeout_ms={}", timeout_ms * 2), "wait twice as long for each answer"),
+            ("retries=6".into(), "retry more times"),
+        ],
+        why: "The crash wiped the keys held in the API's memory, so after the restart the retry looked new. Keys in a durable store survive the crash, and the retry gets the first answer back.",
+    };
+    pose_which(which, dice)
+}
+
+fn key_for_rerun(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(2..=4u32);
+    let clients = dice.random_range(1..=2u32);
+    let rerun_ms = dice.random_range(3..=7u32) * 100;
+    let query = format!("seed={seed}&orders={orders}&clients={clients}&dedup=atomic&key=process&rerun_ms={rerun_ms}");
+    let which = Which {
+        kind: Kind::KeyForRerun,
+        query,
+        prompt: format!("An operator reruns the job at {rerun_ms} ms: a new pod with a new UID sends the same orders again. {SAFE_PROMPT} which key strategy ends this run with 0 duplicates and 0 lost orders?"),
+        choices: vec![
+            ("key=business".into(), "the business key: case_id + work_id"),
+            ("key=process".into(), "a UUID made when the pod starts, plus the work id"),
+            ("key=attempt".into(), "a fresh UUID for every attempt"),
+        ],
+        why: "The rerun's pod has a new UID, so keys made from the pod look new to the API. Only a key made from the work itself is the same from any pod.",
+    };
+    pose_which(which, dice)
+}
+
+fn store_for_both_faults(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(2..=3u32);
+    let restart_ms = dice.random_range(3..=8u32) * 10;
+    let replace_ms = dice.random_range(25..=40u32) * 10;
+    let rerun_ms = replace_ms + dice.random_range(5..=20u32) * 10;
+    let query = format!("seed={seed}&orders={orders}&dedup=atomic&store=pod&crash=api@after-commit&restart_ms={restart_ms}&replace_db_ms={replace_ms}&rerun_ms={rerun_ms}&backoff_ms=40");
+    let which = Which {
+        kind: Kind::StoreForBothFaults,
+        query,
+        prompt: format!("The API crashes after a commit, the ledger pod is replaced at {replace_ms} ms, and the job is rerun at {rerun_ms} ms. {SAFE_PROMPT} where must the keys live for 0 duplicates and 0 lost orders?"),
+        choices: vec![
+            ("store=memory".into(), "in the API process's memory"),
+            ("store=pod".into(), "on the ledger pod's own disk (an emptyDir)"),
+            ("store=durable".into(), "in a durable database"),
+        ],
+        why: "Memory dies with the API's crash, and the ledger pod's disk dies with the pod's replacement; only a durable store survives both.",
+    };
+    pose_which(which, dice)
+}
+
+fn provider_after_crash(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(2..=4u32);
+    let restart_ms = dice.random_range(3..=10u32) * 10;
+    let backoff_ms = dice.random_range(3..=8u32) * 10;
+    let timeout_ms = dice.random_range(15..=30u32) * 10;
+    let query = format!("seed={seed}&orders={orders}&dedup=atomic&crash=api@after-effect&restart_ms={restart_ms}&backoff_ms={backoff_ms}&timeout_ms={timeout_ms}");
+    let which = Which {
+        kind: Kind::ProviderAfterCrash,
+        query,
+        prompt: format!("The API crashes after the payment service charged and before the ledger committed; keys are atomic and durable. {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?"),
+        choices: vec![
+            ("provider=keyed".into(), "forward the key to a payment service that honours it"),
+            (format!("timeout_ms={}", timeout_ms * 2), "wait twice as long for each answer"),
+            ("retries=6".into(), "retry more times"),
+        ],
+        why: "The ledger rolled back with the crash but the payment service did not, so the API's key never recorded that charge. A payment service that honours the forwarded key returns the first charge instead of making a second.",
+    };
+    pose_which(which, dice)
+}

@@ -1,0 +1,327 @@
+//! The mastery check: every question of every drawn quiz is well-posed and its answer is what
+//! the simulator says, derived again here from the trace and through the page's own compare
+//! path, apart from the quiz's code. Also: one seed, one quiz; the 80% rule; stored progress.
+
+mod common;
+
+use idemlab::lessons::LESSONS;
+use idemlab::page::PageState;
+use idemlab::quiz::progress::{Progress, VERSION};
+use idemlab::quiz::{self, Form, Kind, Question, Quiz, FALLBACK_SEED, NUMBER_MAX, QUESTIONS};
+use idemlab::scenario::codec::percent_encode;
+use idemlab::trace::{EventKind, Outcome, Trace};
+use idemlab::Metrics;
+use rand::SeedableRng;
+
+/// Quiz seeds per lesson: enough to meet every kind's rarer draws, ten times more in long mode.
+fn quiz_seeds() -> u64 {
+    common::seeds(150)
+}
+
+/// Runs the question's scenario with `keys` as configuration B, the way the page does.
+fn run_with(query: &str, keys: Option<&str>) -> (Trace, Metrics) {
+    let mut link = query.to_string();
+    if let Some(keys) = keys {
+        link.push_str(&format!("&compare={}", percent_encode(keys)));
+    }
+    let (page, errors) = PageState::from_query(&link);
+    assert!(errors.is_empty(), "{link}: {errors:?}");
+    let scenario = match keys {
+        Some(_) => page.compare_scenario().expect("compare keys were given"),
+        None => page.scenario,
+    };
+    idemlab::run(&scenario)
+}
+
+/// Fresh charges of `order` in the trace, counted from the events themselves.
+fn charges_of(trace: &Trace, order: u32) -> u32 {
+    let fresh = |kind: &EventKind| matches!(kind, EventKind::Charge { replay: false, .. });
+    (trace.events.iter())
+        .filter(|e| fresh(&e.kind) && e.order == Some(order))
+        .count() as u32
+}
+
+/// Orders that finished ok and were never charged, counted from the events themselves.
+fn lost_orders(trace: &Trace) -> u32 {
+    let charged = |order| charges_of(trace, order) > 0;
+    let mut lost: Vec<u32> = (trace.events.iter())
+        .filter(|e| {
+            matches!(
+                e.kind,
+                EventKind::OrderDone {
+                    outcome: Outcome::Ok,
+                    ..
+                }
+            )
+        })
+        .filter_map(|e| e.order)
+        .filter(|&order| !charged(order))
+        .collect();
+    lost.dedup();
+    lost.len() as u32
+}
+
+/// The answer to `question`, found again from the simulator alone.
+fn rederive(question: &Question, place: &str) -> u32 {
+    let (trace, metrics) = run_with(&question.query, None);
+    match &question.form {
+        Form::Number => match question.kind {
+            Kind::ChargesForOrder => charges_of(&trace, question.order.expect("an order")),
+            Kind::DuplicatesAfterExpiry => metrics.duplicates,
+            Kind::LostWithOneKey => lost_orders(&trace),
+            other => panic!("{place}: {other:?} is not a number kind"),
+        },
+        Form::Choices(choices) => {
+            let safe = |m: &Metrics| m.duplicates == 0 && m.lost == 0;
+            assert!(!safe(&metrics), "{place}: the run shown is already safe");
+            let safe_choices: Vec<usize> = (choices.iter().enumerate())
+                .filter(|(_, choice)| safe(&run_with(&question.query, Some(&choice.keys)).1))
+                .map(|(index, _)| index)
+                .collect();
+            assert_eq!(
+                safe_choices.len(),
+                1,
+                "{place}: safe choices {safe_choices:?}"
+            );
+            safe_choices[0] as u32
+        }
+    }
+}
+
+/// Everything a question must be besides right: its proof points at a real event, its text
+/// names the answer and the proof's time, its scenario is canonical.
+fn check_shape(question: &Question, place: &str) {
+    let (trace, _) = run_with(&question.query, None);
+    let decoded = idemlab::scenario::decode(&question.query).expect("decodes");
+    assert_eq!(
+        idemlab::scenario::encode(&decoded.scenario),
+        question.query,
+        "{place}"
+    );
+    let event = trace.events.get(question.proof_event as usize);
+    let event = event.unwrap_or_else(|| panic!("{place}: proof event out of range"));
+    assert_eq!(event.time_us, question.proof_time_us, "{place}");
+    match question.kind {
+        Kind::LostWithOneKey => {
+            assert!(matches!(
+                event.kind,
+                EventKind::OrderDone {
+                    outcome: Outcome::Ok,
+                    ..
+                }
+            ))
+        }
+        _ => assert!(
+            matches!(event.kind, EventKind::Charge { replay: false, .. }),
+            "{place}: the proof is {:?}, not a charge",
+            event.kind
+        ),
+    }
+    if question.kind == Kind::ChargesForOrder {
+        assert_eq!(
+            event.order, question.order,
+            "{place}: the proof is another order's"
+        );
+    }
+    let time = quiz::ms_text(question.proof_time_us);
+    assert!(question.explanation.contains(&time), "{place}: no {time}");
+    assert!(
+        question.explanation.contains(&question.answer_text()),
+        "{place}"
+    );
+    assert!(
+        !question.prompt.is_empty() && question.explanation.len() < 800,
+        "{place}"
+    );
+    match &question.form {
+        Form::Number => assert!(question.answer <= NUMBER_MAX && question.proof_compare.is_none()),
+        Form::Choices(choices) => {
+            let mut keys: Vec<&str> = choices.iter().map(|c| c.keys.as_str()).collect();
+            keys.sort_unstable();
+            keys.dedup();
+            assert_eq!(keys.len(), 3, "{place}: three distinct choices");
+            let right = &choices[question.answer as usize].keys;
+            assert_eq!(question.proof_compare.as_ref(), Some(right), "{place}");
+        }
+    }
+}
+
+#[test]
+fn every_question_is_well_posed_and_the_simulator_gives_its_answer() {
+    for lesson in &LESSONS {
+        for seed in 0..quiz_seeds() {
+            let quiz = quiz::generate(lesson, seed);
+            assert_eq!(quiz.questions.len(), QUESTIONS);
+            for (index, question) in quiz.questions.iter().enumerate() {
+                let place = format!("lesson={}&quiz={seed} question {}", lesson.id, index + 1);
+                assert_eq!(question.kind, quiz::kinds(lesson)[index], "{place}");
+                check_shape(question, &place);
+                assert_eq!(rederive(question, &place), question.answer, "{place}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_fallback_draw_poses_every_kind() {
+    for kind in Kind::ALL {
+        let mut dice = rand_pcg::Pcg32::seed_from_u64(FALLBACK_SEED);
+        let question = quiz::pose(kind, &mut dice);
+        let question = question.unwrap_or_else(|| panic!("{kind:?}: the fallback is ill-posed"));
+        let place = format!("{kind:?} fallback");
+        check_shape(&question, &place);
+        assert_eq!(rederive(&question, &place), question.answer, "{place}");
+    }
+}
+
+#[test]
+fn the_same_seed_gives_the_same_quiz() {
+    for lesson in &LESSONS {
+        for seed in [0, 1, 42, 123_456_789, u64::MAX] {
+            assert_eq!(quiz::generate(lesson, seed), quiz::generate(lesson, seed));
+        }
+    }
+}
+
+#[test]
+fn different_seeds_give_different_variants() {
+    for lesson in &LESSONS {
+        let quizzes: Vec<Quiz> = (0..40).map(|seed| quiz::generate(lesson, seed)).collect();
+        for index in 0..QUESTIONS {
+            let mut queries: Vec<&str> = (quizzes.iter())
+                .map(|q| q.questions[index].query.as_str())
+                .collect();
+            queries.sort_unstable();
+            queries.dedup();
+            assert_eq!(
+                queries.len(),
+                quizzes.len(),
+                "lesson {} question {}",
+                lesson.id,
+                index + 1
+            );
+            let mut answers: Vec<u32> = quizzes.iter().map(|q| q.questions[index].answer).collect();
+            answers.sort_unstable();
+            answers.dedup();
+            // A right answer always in the same place could be learned without the lesson.
+            assert!(
+                answers.len() >= 2,
+                "lesson {} question {}: always {answers:?}",
+                lesson.id,
+                index + 1
+            );
+        }
+    }
+}
+
+/// Answers with the first `right` of them right and the rest wrong.
+fn answers(quiz: &Quiz, right: usize) -> Vec<Option<u32>> {
+    (quiz.questions.iter().enumerate())
+        .map(|(index, q)| {
+            Some(if index < right {
+                q.answer
+            } else {
+                q.answer + 1
+            })
+        })
+        .collect()
+}
+
+#[test]
+fn four_of_four_masters_and_three_of_four_does_not() {
+    let quiz = quiz::generate(&LESSONS[0], 7);
+    let all = quiz::grade(&quiz, &answers(&quiz, 4));
+    assert_eq!((all.right, all.percent, all.mastered), (4, 100, true));
+    let three = quiz::grade(&quiz, &answers(&quiz, 3));
+    assert_eq!((three.right, three.percent, three.mastered), (3, 75, false));
+    let mut partial = answers(&quiz, 4);
+    partial[3] = None;
+    let partial = quiz::grade(&quiz, &partial);
+    assert_eq!(
+        (partial.right, partial.answered, partial.mastered),
+        (3, 3, false)
+    );
+    assert!(!quiz::grade(&quiz, &[]).mastered);
+    let mut out_of_range = answers(&quiz, 4);
+    out_of_range[1] = Some(u32::MAX);
+    assert!(!quiz::grade(&quiz, &out_of_range).mastered);
+}
+
+#[test]
+fn progress_keeps_mastery_the_best_score_and_the_current_answers() {
+    let quiz = quiz::generate(&LESSONS[0], 11);
+    let mut progress = Progress::new();
+    let mut given = vec![None; QUESTIONS];
+    given[0] = Some(quiz.questions[0].answer);
+    progress.record(&quiz, &given);
+    let (read, note) = Progress::parse(Some(&progress.to_json()));
+    assert_eq!((read.answers_for(&quiz), note), (given, None));
+    assert!(
+        !read.lesson("a").unwrap().mastered,
+        "an unfinished check masters nothing"
+    );
+    progress.record(&quiz, &answers(&quiz, 4));
+    let other = quiz::generate(&LESSONS[0], 12);
+    assert_eq!(progress.answers_for(&other), vec![None; QUESTIONS]);
+    progress.record(&other, &answers(&other, 2));
+    let lesson = progress.lesson("a").unwrap();
+    assert_eq!(
+        (lesson.mastered, lesson.best, lesson.quiz.as_str()),
+        (true, 4, "12")
+    );
+}
+
+#[test]
+fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
+    let fresh = Progress::new();
+    assert_eq!(Progress::parse(None), (fresh.clone(), None));
+    let long = "x".repeat(20_000);
+    let future = format!("{{\"version\":{},\"lessons\":{{}}}}", VERSION + 1);
+    for bad in [
+        "",
+        "{",
+        "null",
+        "[1,2]",
+        "{\"version\":\"1\"}",
+        &future,
+        &long,
+    ] {
+        let (progress, note) = Progress::parse(Some(bad));
+        assert_eq!(progress, fresh, "{bad:.40}");
+        assert!(
+            note.is_some_and(|n| n.contains("starts afresh")),
+            "{bad:.40}"
+        );
+    }
+    // Hand-edited but readable: unknown lessons go, answers are cut to the check's length.
+    let edited = r#"{"version":1,"lessons":{"a":{"mastered":true,"best":99,"quiz":"5","answers":[1,2,3,4,5,6]},"zz":{"mastered":true,"best":4,"quiz":"1","answers":[]}}}"#;
+    let (progress, note) = Progress::parse(Some(edited));
+    assert_eq!(note, None);
+    let lesson = progress.lesson("a").unwrap();
+    assert_eq!(
+        (lesson.best, lesson.answers.len()),
+        (QUESTIONS as u32, QUESTIONS)
+    );
+    assert!(progress.lesson("zz").is_none());
+    let bad_seed = r#"{"version":1,"lessons":{"b":{"mastered":false,"best":1,"quiz":"banana","answers":[0]}}}"#;
+    let lesson = Progress::parse(Some(bad_seed))
+        .0
+        .lesson("b")
+        .cloned()
+        .unwrap();
+    assert!(lesson.answers.is_empty() && lesson.quiz.is_empty());
+}
+
+#[test]
+fn a_quiz_seed_in_the_link_is_kept_and_a_bad_one_is_reported() {
+    let (page, errors) = PageState::from_query("seed=3&lesson=a&quiz=12345");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(page.to_query(), "seed=3&lesson=a&quiz=12345");
+    let (page, errors) = PageState::from_query("seed=3&lesson=a&quiz=banana");
+    assert_eq!(errors.len(), 1);
+    assert_eq!(
+        errors[0].to_string(),
+        "`quiz=banana` is not valid: expected a quiz seed, a whole number 0..=18446744073709551615"
+    );
+    assert_eq!(page.to_query(), "seed=3&lesson=a");
+}
