@@ -41,6 +41,10 @@ pub enum Kind {
     StoreForCrash,
     /// Lesson A: keys kept shorter than the client retries: how many duplicates?
     DuplicatesAfterExpiry,
+    /// Lesson A: an at-least-once queue and a consumer without an inbox: how many receipts?
+    ReceiptsWithoutInbox,
+    /// Lesson A: three orders of the handler's six steps: which one is safe here?
+    SafeOrder,
     /// Lesson B: an operator rerun: which key strategy recognises the same work?
     KeyForRerun,
     /// Lesson B: one key for every order: how many orders are lost?
@@ -51,13 +55,16 @@ pub enum Kind {
     ProviderAfterCrash,
 }
 
-pub const LESSON_A_KINDS: [Kind; QUESTIONS] = [
+/// Lesson A's situations, in the lesson's order; a check asks about `QUESTIONS` of them.
+pub const LESSON_A_KINDS: [Kind; 6] = [
     Kind::ChargesForOrder,
     Kind::DedupForRace,
     Kind::StoreForCrash,
     Kind::DuplicatesAfterExpiry,
+    Kind::ReceiptsWithoutInbox,
+    Kind::SafeOrder,
 ];
-pub const LESSON_B_KINDS: [Kind; QUESTIONS] = [
+pub const LESSON_B_KINDS: [Kind; 4] = [
     Kind::KeyForRerun,
     Kind::LostWithOneKey,
     Kind::StoreForBothFaults,
@@ -65,11 +72,13 @@ pub const LESSON_B_KINDS: [Kind; QUESTIONS] = [
 ];
 
 impl Kind {
-    pub const ALL: [Kind; 8] = [
+    pub const ALL: [Kind; 10] = [
         Kind::ChargesForOrder,
         Kind::DedupForRace,
         Kind::StoreForCrash,
         Kind::DuplicatesAfterExpiry,
+        Kind::ReceiptsWithoutInbox,
+        Kind::SafeOrder,
         Kind::KeyForRerun,
         Kind::LostWithOneKey,
         Kind::StoreForBothFaults,
@@ -83,6 +92,8 @@ impl Kind {
             Kind::DedupForRace => "dedup-for-race",
             Kind::StoreForCrash => "store-for-crash",
             Kind::DuplicatesAfterExpiry => "duplicates-after-expiry",
+            Kind::ReceiptsWithoutInbox => "receipts-without-inbox",
+            Kind::SafeOrder => "safe-order",
             Kind::KeyForRerun => "key-for-rerun",
             Kind::LostWithOneKey => "lost-with-one-key",
             Kind::StoreForBothFaults => "store-for-both-faults",
@@ -95,14 +106,30 @@ impl Kind {
 /// ill-posed; `tests/quiz.rs` checks that it poses every kind.
 pub const FALLBACK_SEED: u64 = 0;
 
-/// The kinds of a lesson's check, in the order they are asked.
-pub fn kinds(lesson: &Lesson) -> [Kind; QUESTIONS] {
-    match lesson.id {
-        "a" => LESSON_A_KINDS,
-        "b" => LESSON_B_KINDS,
+/// The kinds of a lesson's check, in the order they are asked: `QUESTIONS` of the lesson's
+/// situations drawn from the quiz seed, kept in the lesson's order, so different seeds ask
+/// about different parts of a lesson with more situations than questions.
+pub fn kinds(lesson: &Lesson, quiz_seed: u64) -> [Kind; QUESTIONS] {
+    let pool: &[Kind] = match lesson.id {
+        "a" => &LESSON_A_KINDS,
+        "b" => &LESSON_B_KINDS,
         other => panic!("lesson {other} has no mastery check; add its kinds in quiz.rs"),
-    }
+    };
+    let mut picks: Vec<usize> = (0..pool.len()).collect();
+    shuffle(
+        &mut picks,
+        &mut Pcg32::seed_from_u64(quiz_seed ^ KINDS_STREAM),
+    );
+    picks.truncate(QUESTIONS);
+    picks.sort_unstable();
+    let kinds: Vec<Kind> = picks.iter().map(|&i| pool[i]).collect();
+    kinds
+        .try_into()
+        .expect("every pool holds at least QUESTIONS kinds")
 }
+
+/// Keeps the draw of kinds apart from the draws of each question's parameters.
+const KINDS_STREAM: u64 = 0x6b69_6e64_7321; // "kinds!"
 
 /// How a question is answered.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -118,7 +145,7 @@ pub enum Form {
 pub struct Choice {
     /// In the codec's syntax, as the page's `compare=` takes it: `dedup=atomic`.
     pub keys: String,
-    /// What the change means, for the learner.
+    /// What the change means, for the learner; empty when the keys say it all.
     pub label: String,
 }
 
@@ -183,7 +210,7 @@ pub struct Score {
 
 /// The check for `lesson` drawn from `quiz_seed`: the same seed gives the same questions.
 pub fn generate(lesson: &'static Lesson, quiz_seed: u64) -> Quiz {
-    let questions = kinds(lesson)
+    let questions = kinds(lesson, quiz_seed)
         .iter()
         .map(|&kind| question(kind, quiz_seed))
         .collect();
@@ -237,6 +264,8 @@ pub fn pose(kind: Kind, dice: &mut Pcg32) -> Option<Question> {
         Kind::DedupForRace => dedup_for_race(dice),
         Kind::StoreForCrash => store_for_crash(dice),
         Kind::DuplicatesAfterExpiry => duplicates_after_expiry(dice),
+        Kind::ReceiptsWithoutInbox => receipts_without_inbox(dice),
+        Kind::SafeOrder => safe_order(dice),
         Kind::KeyForRerun => key_for_rerun(dice),
         Kind::LostWithOneKey => lost_with_one_key(dice),
         Kind::StoreForBothFaults => store_for_both_faults(dice),
@@ -453,7 +482,7 @@ struct Which {
     query: String,
     prompt: String,
     /// (keys, label), in the order drawn; `pose_which` shuffles them.
-    choices: Vec<(String, &'static str)>,
+    choices: Vec<(String, String)>,
     /// Why the right change works, in a sentence.
     why: &'static str,
 }
@@ -499,7 +528,7 @@ fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
             (choices.iter())
                 .map(|(keys, label)| Choice {
                     keys: keys.clone(),
-                    label: label.to_string(),
+                    label: label.clone(),
                 })
                 .collect(),
         ),
@@ -549,9 +578,9 @@ fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
         query,
         prompt: format!("The client gives up after {timeout_ms} ms while the first attempt may still be charging, and retries. {SAFE_PROMPT} which dedup setting ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![
-            ("dedup=none".into(), "no check: every request charges"),
-            ("dedup=naive".into(), "look the key up, charge, then record the key"),
-            ("dedup=atomic".into(), "claim the key under a unique constraint, in one transaction with the charge"),
+            ("dedup=none".into(), "no check: every request charges".into()),
+            ("dedup=naive".into(), "look the key up, charge, then record the key".into()),
+            ("dedup=atomic".into(), "claim the key under a unique constraint, in one transaction with the charge".into()),
         ],
         why: "With check-then-insert both copies of the order read \"not found\" before either recorded the key (the race region). An atomic claim makes the second copy wait on the key and then replay the first answer.",
     };
@@ -570,9 +599,9 @@ fn store_for_crash(dice: &mut Pcg32) -> Option<Question> {
         query,
         prompt: format!("The API keeps its keys in memory and crashes right after a commit, before it answers. {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![
-            ("store=durable".into(), "keep the keys in a durable database"),
-            (format!("timeout_ms={}", timeout_ms * 2), "wait twice as long for each answer"),
-            ("retries=6".into(), "retry more times"),
+            ("store=durable".into(), "keep the keys in a durable database".into()),
+            (format!("timeout_ms={}", timeout_ms * 2), "wait twice as long for each answer".into()),
+            ("retries=6".into(), "retry more times".into()),
         ],
         why: "The crash wiped the keys held in the API's memory, so after the restart the retry looked new. Keys in a durable store survive the crash, and the retry gets the first answer back.",
     };
@@ -590,9 +619,9 @@ fn key_for_rerun(dice: &mut Pcg32) -> Option<Question> {
         query,
         prompt: format!("An operator reruns the job at {rerun_ms} ms: a new pod with a new UID sends the same orders again. {SAFE_PROMPT} which key strategy ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![
-            ("key=business".into(), "the business key: case_id + work_id"),
-            ("key=process".into(), "a UUID made when the pod starts, plus the work id"),
-            ("key=attempt".into(), "a fresh UUID for every attempt"),
+            ("key=business".into(), "the business key: case_id + work_id".into()),
+            ("key=process".into(), "a UUID made when the pod starts, plus the work id".into()),
+            ("key=attempt".into(), "a fresh UUID for every attempt".into()),
         ],
         why: "The rerun's pod has a new UID, so keys made from the pod look new to the API. Only a key made from the work itself is the same from any pod.",
     };
@@ -611,9 +640,9 @@ fn store_for_both_faults(dice: &mut Pcg32) -> Option<Question> {
         query,
         prompt: format!("The API crashes after a commit, the ledger pod is replaced at {replace_ms} ms, and the job is rerun at {rerun_ms} ms. {SAFE_PROMPT} where must the keys live for 0 duplicates and 0 lost orders?"),
         choices: vec![
-            ("store=memory".into(), "in the API process's memory"),
-            ("store=pod".into(), "on the ledger pod's own disk (an emptyDir)"),
-            ("store=durable".into(), "in a durable database"),
+            ("store=memory".into(), "in the API process's memory".into()),
+            ("store=pod".into(), "on the ledger pod's own disk (an emptyDir)".into()),
+            ("store=durable".into(), "in a durable database".into()),
         ],
         why: "Memory dies with the API's crash, and the ledger pod's disk dies with the pod's replacement; only a durable store survives both.",
     };
@@ -632,11 +661,112 @@ fn provider_after_crash(dice: &mut Pcg32) -> Option<Question> {
         query,
         prompt: format!("The API crashes after the payment service charged and before the ledger committed; keys are atomic and durable. {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![
-            ("provider=keyed".into(), "forward the key to a payment service that honours it"),
-            (format!("timeout_ms={}", timeout_ms * 2), "wait twice as long for each answer"),
-            ("retries=6".into(), "retry more times"),
+            ("provider=keyed".into(), "forward the key to a payment service that honours it".into()),
+            (format!("timeout_ms={}", timeout_ms * 2), "wait twice as long for each answer".into()),
+            ("retries=6".into(), "retry more times".into()),
         ],
         why: "The ledger rolled back with the crash but the payment service did not, so the API's key never recorded that charge. A payment service that honours the forwarded key returns the first charge instead of making a second.",
+    };
+    pose_which(which, dice)
+}
+
+fn receipts_without_inbox(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(2..=5u32);
+    let loss_tenths = dice.random_range(2..=5u32);
+    let visibility_ms = dice.random_range(6..=15u32) * 10;
+    let query = format!("seed={seed}&orders={orders}&dedup=atomic&consumer=plain&ack_loss=0.{loss_tenths}&visibility_ms={visibility_ms}");
+    let (scenario, trace, metrics) = run(&query);
+    let (ix, event) = first_repeat_receipt(&trace)?;
+    let prompt = format!(
+        "Each booked charge goes to a queue that delivers at least once. The consumer mails a receipt for every delivery it gets (consumer=plain), and each acknowledgement is lost with chance 0.{loss_tenths}. How many receipts does the consumer mail in this run?"
+    );
+    let explanation = format!(
+        "{n} for {c}: {d} of them repeat one. The first repeat is at {t} (the cursor): the ack for e{event} was lost, so after visibility_ms ({visibility_ms} ms) the queue delivered e{event} again and the consumer mailed again. With an inbox table (consumer=inbox) it would mail {effects}.",
+        n = plural(metrics.receipts, "receipt", "receipts"),
+        c = plural(metrics.effects, "charge", "charges"),
+        d = metrics.duplicate_receipts,
+        t = ms_text(trace.events[ix].time_us),
+        effects = metrics.effects,
+    );
+    let question = number_question(
+        Kind::ReceiptsWithoutInbox,
+        encode(&scenario),
+        prompt,
+        metrics.receipts,
+    );
+    Some(prove(question, &trace, ix, explanation))
+}
+
+/// The first receipt for a queue event that already had one: (event index, event id).
+fn first_repeat_receipt(trace: &Trace) -> Option<(usize, u32)> {
+    let mut seen: Vec<u32> = Vec::new();
+    for (ix, event) in trace.events.iter().enumerate() {
+        if let EventKind::Receipt { event: id, .. } = event.kind {
+            if seen.contains(&id) {
+                return Some((ix, id));
+            }
+            seen.push(id);
+        }
+    }
+    None
+}
+
+/// Situations in which a handler that runs its steps out of order charges twice, as
+/// (what the learner is told, keys over the ordering exercise's base).
+const ORDER_SITUATIONS: [(&str, &str); 3] = [
+    (
+        "answers are cut on the way back for the first 300 ms",
+        "partition=0..300",
+    ),
+    (
+        "the client gives up after 45 ms and retries while the first attempt may still be charging",
+        "timeout_ms=45&backoff_ms=5&latency_ms=5..15",
+    ),
+    ("an operator reruns the job 20 ms in", "rerun_ms=20"),
+];
+
+/// Orders tried for each wrong choice of a `SafeOrder` question before the draw is given up.
+const ORDER_PICKS_MAX: u32 = 8;
+
+fn safe_order(dice: &mut Pcg32) -> Option<Question> {
+    use crate::ordering::{self, broken_rules, order_text};
+    use crate::scenario::Step;
+    let seed = scenario_seed(dice);
+    let (situation, keys) = ORDER_SITUATIONS[dice.random_range(0..3u32) as usize];
+    let orders = ordering::all_orders();
+    let pick = |dice: &mut Pcg32, ok: &dyn Fn(&[Step; 6]) -> bool| {
+        let candidates: Vec<&[Step; 6]> = orders.iter().filter(|o| ok(o)).collect();
+        *candidates[dice.random_range(0..candidates.len() as u32) as usize]
+    };
+    let pos = |o: &[Step; 6], step| o.iter().position(|&s| s == step);
+    // Laid over the base as the exercise does: the situation may override a base key.
+    let base = decode(ordering::BASE)
+        .expect("the exercise's base decodes")
+        .scenario;
+    let situation_run = |order: [Step; 6]| {
+        let overlay = format!("{keys}&seed={seed}&order={}", order_text(order));
+        with_keys(&base, &overlay)
+    };
+    let harmed = |order: [Step; 6]| !is_safe(&crate::run(&situation_run(order)).1);
+    // The run shown charges before it claims, the mistake that duplicates in these situations;
+    // the other wrong order is one that also does harm here, so exactly one choice is safe.
+    let shown = (0..ORDER_PICKS_MAX)
+        .map(|_| pick(dice, &|o| pos(o, Step::Effect) < pos(o, Step::Claim)))
+        .find(|&o| harmed(o))?;
+    let safe = pick(dice, &|o| broken_rules(*o).next().is_none());
+    let other = (0..ORDER_PICKS_MAX)
+        .map(|_| pick(dice, &|o| broken_rules(*o).next().is_some() && *o != shown))
+        .find(|&o| harmed(o))?;
+    let query = encode(&situation_run(shown));
+    // The keys say it all; a label describing an order would give the answer away.
+    let choice = |order: [Step; 6]| (format!("order={}", order_text(order)), String::new());
+    let which = Which {
+        kind: Kind::SafeOrder,
+        query,
+        prompt: format!("The API runs the six steps of a keyed request in the order order= gives, with atomic dedup, durable keys and a plain payment service; {situation}. {SAFE_PROMPT} which order ends this run with 0 duplicates and 0 lost orders?"),
+        choices: vec![choice(safe), choice(shown), choice(other)],
+        why: "A safe order begins the transaction, claims the key, charges, commits, and only then answers; a lookup is harmless anywhere except between the charge and the commit.",
     };
     pose_which(which, dice)
 }

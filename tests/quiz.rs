@@ -69,6 +69,9 @@ fn rederive(question: &Question, place: &str) -> u32 {
             Kind::ChargesForOrder => charges_of(&trace, question.order.expect("an order")),
             Kind::DuplicatesAfterExpiry => metrics.duplicates,
             Kind::LostWithOneKey => lost_orders(&trace),
+            Kind::ReceiptsWithoutInbox => (trace.events.iter())
+                .filter(|e| matches!(e.kind, EventKind::Receipt { .. }))
+                .count() as u32,
             other => panic!("{place}: {other:?} is not a number kind"),
         },
         Form::Choices(choices) => {
@@ -111,6 +114,11 @@ fn check_shape(question: &Question, place: &str) {
                 }
             ))
         }
+        Kind::ReceiptsWithoutInbox => assert!(
+            matches!(event.kind, EventKind::Receipt { .. }),
+            "{place}: the proof is {:?}, not a receipt",
+            event.kind
+        ),
         _ => assert!(
             matches!(event.kind, EventKind::Charge { replay: false, .. }),
             "{place}: the proof is {:?}, not a charge",
@@ -154,7 +162,7 @@ fn every_question_is_well_posed_and_the_simulator_gives_its_answer() {
             assert_eq!(quiz.questions.len(), QUESTIONS);
             for (index, question) in quiz.questions.iter().enumerate() {
                 let place = format!("lesson={}&quiz={seed} question {}", lesson.id, index + 1);
-                assert_eq!(question.kind, quiz::kinds(lesson)[index], "{place}");
+                assert_eq!(question.kind, quiz::kinds(lesson, seed)[index], "{place}");
                 check_shape(question, &place);
                 assert_eq!(rederive(question, &place), question.answer, "{place}");
             }

@@ -583,7 +583,11 @@ fn choice_fields(question: &Question, choices: &[quiz::Choice], answer: Option<u
                         .child(&El::new("code").text(&choice.keys).el())
                         .child(
                             &El::new("span")
-                                .text(&format!(": {}{mark}", choice.label))
+                                .text(&if choice.label.is_empty() {
+                                    mark.to_string()
+                                } else {
+                                    format!(": {}{mark}", choice.label)
+                                })
                                 .el(),
                         )
                         .el(),

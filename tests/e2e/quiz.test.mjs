@@ -51,7 +51,7 @@ async function readAnswer(page) {
   if (kind === 'charges-for-order') {
     return { kind, number: await chargesInTable(page, await form.getAttribute('data-order')) };
   }
-  const metric = { 'duplicates-after-expiry': 'duplicates', 'lost-with-one-key': 'lost' }[kind];
+  const metric = { 'duplicates-after-expiry': 'duplicates', 'lost-with-one-key': 'lost', 'receipts-without-inbox': 'receipts' }[kind];
   assert.ok(metric, `a number question of unknown kind ${kind}`);
   return { kind, number: (await counters(page))[metric] };
 }
@@ -157,7 +157,7 @@ test('a bad quiz seed and corrupt progress are explained, never a crash', async 
   const page = await openLab(browser, 'lesson=a&quiz=banana');
   assert.match(await page.textContent('#banner'), /quiz=banana.*quiz seed/s);
   await page.evaluate(() => localStorage.setItem('idemlab.progress', '{oops'));
-  await page.goto(new URL('?lesson=a&step=8', page.url()).href);
+  await page.goto(new URL('?lesson=a&step=9', page.url()).href);
   await page.waitForSelector('html[data-state="ready"]');
   assert.match(await page.textContent('#lesson-step'), /Mastery check:/);
   await page.click('text=Take the mastery check');
