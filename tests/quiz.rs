@@ -262,7 +262,7 @@ fn progress_keeps_mastery_the_best_score_and_the_current_answers() {
     let mut given = vec![None; QUESTIONS];
     given[0] = Some(quiz.questions[0].answer);
     progress.record(&quiz, &given);
-    let (read, note) = Progress::parse(Some(&progress.to_json()));
+    let (read, note) = Progress::parse(Some(&progress.to_text()));
     assert_eq!((read.answers_for(&quiz), note), (given, None));
     assert!(
         !read.lesson("a").unwrap().mastered,
@@ -284,13 +284,20 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
     let fresh = Progress::new();
     assert_eq!(Progress::parse(None), (fresh.clone(), None));
     let long = "x".repeat(20_000);
-    let future = format!("{{\"version\":{},\"lessons\":{{}}}}", VERSION + 1);
+    let future = format!("idemlab-progress {}\n", VERSION + 1);
+    let json = r#"{"version":1,"lessons":{}}"#;
+    let twice = "idemlab-progress 2\nlesson=a mastered=0 best=0 quiz= answers=\nlesson=a mastered=1 best=4 quiz= answers=";
     for bad in [
         "",
         "{",
-        "null",
-        "[1,2]",
-        "{\"version\":\"1\"}",
+        "idemlab-progress",
+        "idemlab-progress two",
+        "idemlab-progress 2\nlesson=a",
+        "idemlab-progress 2\nlesson=a mastered=yes best=0 quiz= answers=",
+        "idemlab-progress 2\nlesson=a mastered=1 best=0 quiz= answers=1,x",
+        "idemlab-progress 2\nlesson=a mastered=1 best=0 quiz= answers= extra=1",
+        json,
+        twice,
         &future,
         &long,
     ] {
@@ -302,7 +309,7 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
         );
     }
     // Hand-edited but readable: unknown lessons go, answers are cut to the check's length.
-    let edited = r#"{"version":1,"lessons":{"a":{"mastered":true,"best":99,"quiz":"5","answers":[1,2,3,4,5,6]},"zz":{"mastered":true,"best":4,"quiz":"1","answers":[]}}}"#;
+    let edited = "idemlab-progress 2\nlesson=a mastered=1 best=99 quiz=5 answers=1,2,3,-,5,6\nlesson=zz mastered=1 best=4 quiz=1 answers=\n";
     let (progress, note) = Progress::parse(Some(edited));
     assert_eq!(note, None);
     let lesson = progress.lesson("a").unwrap();
@@ -311,7 +318,7 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
         (QUESTIONS as u32, QUESTIONS)
     );
     assert!(progress.lesson("zz").is_none());
-    let bad_seed = r#"{"version":1,"lessons":{"b":{"mastered":false,"best":1,"quiz":"banana","answers":[0]}}}"#;
+    let bad_seed = "idemlab-progress 2\nlesson=b mastered=0 best=1 quiz=banana answers=0";
     let lesson = Progress::parse(Some(bad_seed))
         .0
         .lesson("b")

@@ -95,7 +95,7 @@ fn load_progress() -> Progress {
 fn save_progress(quiz: &Quiz, answers: &[Option<u32>]) {
     let mut progress = load_progress();
     progress.record(quiz, answers);
-    let saved = storage().is_some_and(|s| s.set_item(STORAGE_KEY, &progress.to_json()).is_ok());
+    let saved = storage().is_some_and(|s| s.set_item(STORAGE_KEY, &progress.to_text()).is_ok());
     if !saved {
         let note = "This browser would not keep the progress; it lasts until the page closes.";
         NOTE.with(|n| *n.borrow_mut() = Some(note.into()));
