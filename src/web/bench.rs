@@ -67,3 +67,35 @@ pub fn bench_scrub_ms(frames: u32) -> Vec<f64> {
         })
         .collect()
 }
+
+/// Milliseconds to judge the textbook step order `repeats` times, one value each: a safe order
+/// runs every probe over every seed, the most work a click on "Run this order" can cost.
+#[wasm_bindgen]
+pub fn bench_judge_ms(repeats: u32) -> Vec<f64> {
+    (0..repeats)
+        .map(|_| {
+            let started = dom::now_ms();
+            let verdict =
+                crate::ordering::judge(crate::scenario::Step::CORRECT, crate::ordering::SEEDS_PAGE);
+            let elapsed = dom::now_ms() - started;
+            debug_assert!(verdict.is_safe());
+            elapsed
+        })
+        .collect()
+}
+
+/// Milliseconds to draw the mastery check of `lesson` for quiz seeds `0..seeds`, one value each.
+#[wasm_bindgen]
+pub fn bench_quiz_ms(lesson: &str, seeds: u32) -> Result<Vec<f64>, JsValue> {
+    let lesson = crate::lessons::Lesson::by_id(lesson)
+        .ok_or_else(|| JsValue::from_str("lesson must be a or b"))?;
+    Ok((0..seeds)
+        .map(|seed| {
+            let started = dom::now_ms();
+            let quiz = crate::quiz::generate(lesson, u64::from(seed));
+            let elapsed = dom::now_ms() - started;
+            debug_assert_eq!(quiz.questions.len(), crate::quiz::QUESTIONS);
+            elapsed
+        })
+        .collect())
+}

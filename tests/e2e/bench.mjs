@@ -52,6 +52,14 @@ async function pageFigures(browser) {
   return { sweepMs, draw, scrub };
 }
 
+async function lessonFigures(browser) {
+  const page = await openLab(browser, 'seed=1');
+  const judge = await page.evaluate(() => window.wasmBindings.bench_judge_ms(15));
+  const quiz = await page.evaluate(() => [...window.wasmBindings.bench_quiz_ms('a', 200), ...window.wasmBindings.bench_quiz_ms('b', 200)]);
+  await page.close();
+  return { judge, quiz };
+}
+
 async function loadToInteractive(browser) {
   const times = [];
   for (let i = 0; i < 7; i++) {
@@ -83,6 +91,9 @@ try {
   const ratio = draw['100k'].ms / draw['10k'].ms;
   row('draw time 100k / 10k', ratio.toFixed(2), '<= 12', ratio <= 12);
   row('scrub frame p95 at 100k events', `${p95(scrub).toFixed(2)} ms`, '< 16 ms', p95(scrub) < 16);
+  const { judge, quiz } = await lessonFigures(browser);
+  row('ordering verdict, textbook order (9 probes x 200 seeds)', `${median(judge).toFixed(1)} ms median, ${Math.max(...judge).toFixed(1)} ms max`, '< 200 ms', Math.max(...judge) < 200);
+  row('mastery check drawn, 400 quiz seeds', `${(quiz.reduce((a, b) => a + b, 0) / quiz.length).toFixed(2)} ms mean, ${Math.max(...quiz).toFixed(1)} ms max`, '< 200 ms', Math.max(...quiz) < 200);
   const bytes = pageBytes();
   for (const f of bytes.files) row(`dist/${f.name}`, `${(f.gzip / 1024).toFixed(1)} KB gzipped (${(f.raw / 1024).toFixed(1)} KB raw)`, '', undefined);
   row('whole page', `${(bytes.total / 1024).toFixed(1)} KB gzipped`, '<= 120 KB', bytes.total <= 120 * 1024);
