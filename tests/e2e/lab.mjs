@@ -49,7 +49,8 @@ export async function openLab(browser, query, options) {
   return page;
 }
 
-export const METRICS = ['orders', 'attempts', 'received', 'effects', 'duplicates', 'lost', 'races', 'unrecorded', 'ok', 'failed', 'unknown', 'in_flight'];
+export const METRICS = ['orders', 'attempts', 'received', 'effects', 'duplicates', 'lost', 'races', 'unrecorded', 'ok', 'failed', 'unknown', 'in_flight',
+  'receipts', 'duplicate_receipts', 'redeliveries', 'dead_letters'];
 
 /** The counters of run `side` ("a" or "b") as numbers, keyed by their data-metric name. */
 export async function counters(page, side = 'a') {

@@ -10,7 +10,8 @@ before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 test('a permalink shows the same counts as idemlab run on the same URL', async () => {
-  for (const query of ['seed=7&preset=lost-ack', 'seed=3&preset=race', 'seed=11&preset=pod-rerun&clients=2']) {
+  const queue = 'seed=5&preset=lost-ack&consumer=plain&ack_loss=0.4&deliveries_max=2';
+  for (const query of ['seed=7&preset=lost-ack', 'seed=3&preset=race', 'seed=11&preset=pod-rerun&clients=2', queue]) {
     const page = await openLab(browser, query);
     const shown = await counters(page);
     const cli = cliCounts(page.url());
@@ -99,6 +100,16 @@ test('playback steps through events and the counters follow the cursor', async (
   await page.waitForFunction(() => new URL(location.href).searchParams.get('cursor') === '1');
   await page.keyboard.press('End');
   assert.equal((await counters(page)).effects, cliCounts(`${BASE_URL}?seed=7&preset=lost-ack`).effects);
+  page.assertClean();
+  await page.close();
+});
+
+test('a narrow embed stacks the timeline above its few controls', async () => {
+  const page = await openLab(browser, 'lesson=a&step=4&embed=1&controls=dedup', { viewport: { width: 900, height: 800 } });
+  const stage = await page.$eval('main.stage', (el) => el.getBoundingClientRect());
+  const controls = await page.$eval('#controls', (el) => el.getBoundingClientRect());
+  assert.ok(stage.width > 800, `the timeline column is ${stage.width} px wide`);
+  assert.ok(controls.top >= stage.bottom, 'the controls follow the timeline');
   page.assertClean();
   await page.close();
 });
