@@ -764,7 +764,7 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::SafeOrder,
         query,
-        prompt: format!("The API runs the six steps of a keyed request in the order order= gives, with atomic dedup, durable keys and a plain payment service; {situation}. {SAFE_PROMPT} which order ends this run with 0 duplicates and 0 lost orders?"),
+        prompt: format!("The API runs the six steps of a keyed request in the order its order= setting gives, with atomic dedup, durable keys and a plain payment service; {situation}. {SAFE_PROMPT} which order ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![choice(safe), choice(shown), choice(other)],
         why: "A safe order begins the transaction, claims the key, charges, commits, and only then answers; a lookup is harmless anywhere except between the charge and the commit.",
     };

@@ -3,7 +3,7 @@
 //! `tests/lessons.rs` checks that each phrase names at least one mark of its run.
 
 use super::mark::{ArrowEnd, Band, Mark, MarkKind, Point, Span, TxnEnd};
-use crate::trace::DropCause;
+use crate::trace::{DropCause, RollbackCause};
 
 /// A kind of mark a sentence can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -25,7 +25,7 @@ pub enum Find {
     /// The API's outage band.
     Crash,
     KeyExpired,
-    /// A rolled-back transaction.
+    /// A transaction rolled back with writes to undo (not a read-only one).
     Rollback,
     Rerun,
     LedgerReplaced,
@@ -44,12 +44,13 @@ impl Find {
             }
             (Find::Race, MarkKind::Race { .. }) => true,
             (Find::Blocked, MarkKind::Span { span }) => span == Span::Blocked,
+            // A read-only rollback (a replay that wrote nothing) undoes nothing worth pointing at.
             (Find::Rollback, MarkKind::Span { span }) => matches!(
                 span,
                 Span::Txn {
-                    end: TxnEnd::Rollback { .. },
+                    end: TxnEnd::Rollback { cause },
                     ..
-                }
+                } if cause != RollbackCause::ReadOnly
             ),
             (Find::Crash, MarkKind::Band { band }) => band == Band::ApiDown,
             (Find::Rerun, MarkKind::Band { band }) => band == Band::Rerun,

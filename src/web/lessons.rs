@@ -97,6 +97,7 @@ fn on_click(event: Event) {
         .and_then(|s| s.parse::<usize>().ok())
     {
         if let Some((lesson, _)) = current() {
+            FOCUS_HEADING.with(|focus| focus.set(true));
             go(lesson, step);
         }
     }
@@ -194,6 +195,26 @@ fn toggle_pointer(index: usize) {
     mark_pressed(index, status.is_some());
     dom::set_text(&dom::by_id("pointer-status"), &status.unwrap_or_default());
     super::render();
+    if let Some((side, _)) = with_app(|app| app.highlight) {
+        show_timeline(side);
+    }
+}
+
+/// Scrolls the outlined timeline into view when any of it is off-screen: the step's text sits
+/// below the timelines, so the marks a phrase names are often above the window.
+fn show_timeline(side: Side) {
+    let id = match side {
+        Side::A => "canvas-a",
+        Side::B => "canvas-b",
+    };
+    let canvas: Element = dom::by_id(id);
+    let rect = canvas.get_bounding_client_rect();
+    let height_px = (dom::window().inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    if rect.top() < 0.0 || rect.bottom() > height_px {
+        canvas.scroll_into_view_with_bool(rect.top() < 0.0);
+    }
 }
 
 fn mark_pressed(index: usize, on: bool) {
@@ -237,6 +258,9 @@ thread_local! {
     /// The step the panel shows, so that it is rebuilt only when the step changes, not on
     /// every frame of playback (and the calculator keeps what the learner typed).
     static SHOWN: std::cell::Cell<Option<(&'static str, usize)>> = const { std::cell::Cell::new(None) };
+    /// Set when the learner moved to another step, so the new step's heading takes the focus
+    /// (and scrolls into view); a step opened by a link leaves the page where it loads.
+    static FOCUS_HEADING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 pub fn render() {
@@ -281,6 +305,8 @@ pub fn render() {
     article
         .append_child(
             &El::new("h3")
+                .attr("id", "lesson-heading")
+                .attr("tabindex", "-1")
                 .text(&format!(
                     "Step {} of {}: {}",
                     index + 1,
@@ -291,6 +317,10 @@ pub fn render() {
         )
         .ok();
     article.append_child(&step_text(step)).ok();
+    if FOCUS_HEADING.with(|focus| focus.replace(false)) {
+        let heading: web_sys::HtmlElement = dom::by_id("lesson-heading");
+        heading.focus().ok();
+    }
     article
         .append_child(
             &El::new("p")

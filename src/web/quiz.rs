@@ -412,7 +412,7 @@ fn intro(check: &Check, body: &Element, nav: &Element) {
     body.append_child(&title(&format!("Mastery check: {}", lesson_name(check))))
         .ok();
     let text = format!(
-        "{QUESTIONS} questions, each about a fresh run that appears on the timeline above: read the answer there (the counters, the Tables tab, or a choice shown as B), then answer. One attempt per question; {MASTERY_PERCENT}% or more ({QUESTIONS} of {QUESTIONS}) masters the lesson. Quiz seed {}: the same link gives the same questions.",
+        "{QUESTIONS} questions, each about a fresh run that appears on the timeline above: read the answer there (the counters, the Tables tab, or a choice shown as B), then answer. One attempt per question; all {QUESTIONS} right masters the lesson (the bar is {MASTERY_PERCENT}%). Quiz seed {}: the same link gives the same questions.",
         check.quiz.seed
     );
     body.append_child(&El::new("p").text(&text).el()).ok();
@@ -439,7 +439,7 @@ fn question_view(check: &Check, index: usize, body: &Element, nav: &Element) {
     match answer {
         None => dom::set_text(
             &feedback,
-            "Read the answer off the run above, then check it. It counts once.",
+            &format!("Read the answer off the run above (its counters are at the end of the run), then check it. One attempt per question; all {QUESTIONS} right masters the lesson."),
         ),
         Some(given) => {
             let verdict = if question.is_right(given) {

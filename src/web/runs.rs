@@ -182,6 +182,12 @@ fn side_block(side: &str) -> Element {
         .class("run")
         .attr("id", &format!("run-{side}"))
         .child(&El::new("h2").attr("id", &format!("title-{side}")).el())
+        .child(
+            &El::new("p")
+                .attr("id", &format!("counts-at-{side}"))
+                .class("counts-at")
+                .el(),
+        )
         .child(&counters.el())
         .child(
             &El::new("div")
@@ -232,9 +238,18 @@ pub fn render() {
     render_summary();
 }
 
-/// What the preset shows, in a sentence, above its timeline.
+/// What the preset shows, in a sentence, above its timeline: only while the scenario is the
+/// preset as it stands (seed aside), since a changed key can make the sentence untrue (with
+/// `op=set`, lost-ack's "every retry charges again" is false).
 fn render_summary() {
-    let text = with_app(|app| app.page.scenario.preset.map(|p| p.spec().summary));
+    let text = with_app(|app| {
+        let scenario = &app.page.scenario;
+        let unchanged = codec::encode(scenario).split('&').count() <= 2;
+        scenario
+            .preset
+            .filter(|_| unchanged)
+            .map(|p| p.spec().summary)
+    });
     let summary: Element = dom::by_id("preset-summary");
     dom::set_hidden(&summary, text.is_none());
     dom::set_text(&summary, text.unwrap_or(""));
@@ -253,6 +268,7 @@ fn render_side(side: &str) {
         let queued = run.trace.scenario.consumer != crate::scenario::Consumer::Off;
         render_counters(side, &metrics, queued);
         dom::set_text(&dom::by_id(&format!("title-{side}")), &title(app, side));
+        dom::set_text(&dom::by_id(&format!("counts-at-{side}")), &counts_at(app));
         let root: Element = dom::by_id(&format!("timeline-{side}"));
         root.set_attribute("data-events", &run.trace.events.len().to_string())
             .ok();
@@ -320,6 +336,20 @@ fn render_counters(side: &str, m: &Metrics, queued: bool) {
                 ""
             });
         }
+    }
+}
+
+/// Which moment the counters describe: the end of the run, or the cursor's time, which playback,
+/// the scrub bar and the mastery check's proofs all move.
+fn counts_at(app: &App) -> String {
+    let last = app.a.trace.events.len().saturating_sub(1);
+    match app.page.cursor {
+        None => "Counts at the end of the run:".into(),
+        Some(_) if app.cursor() >= last => "Counts at the end of the run:".into(),
+        Some(_) => format!(
+            "Counts at {} (the cursor; ▶| shows the end):",
+            crate::view::ms_text(app.cursor_time_us())
+        ),
     }
 }
 
@@ -416,6 +446,10 @@ fn frame<'a>(
         viewport,
         view,
         cursor_us: app.cursor_time_us(),
+        fade_after_us: match (side, app.page.cursor) {
+            ("b", None) => u64::MAX,
+            _ => app.cursor_time_us(),
+        },
         selected_event: if side == "a" { app.page.cursor } else { None },
         highlight: app.highlight.and_then(|(on, find)| {
             let this = if side == "a" { Side::A } else { Side::B };

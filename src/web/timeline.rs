@@ -64,8 +64,11 @@ pub struct Frame<'a> {
     pub viewport: Viewport,
     /// What the viewport shows, computed once per viewport (see `Run::view`), not per frame.
     pub view: &'a View,
-    /// Marks that start after this time are drawn faded: they have not happened yet.
+    /// Where the cursor line is drawn: the time of the cursor event of A.
     pub cursor_us: u64,
+    /// Marks that start after this are drawn faded: the cursor's time, except for B with the
+    /// cursor at the end of A, where B's own later events have happened too.
+    pub fade_after_us: u64,
     /// Marks of this event are outlined (the selected row of the event table).
     pub selected_event: Option<u32>,
     /// Marks of this kind are outlined too (a lesson sentence the learner clicked).
@@ -154,7 +157,7 @@ impl Frame<'_> {
     }
 
     fn faded(&self, mark: &Mark) -> bool {
-        mark.t0_us > self.cursor_us
+        mark.t0_us > self.fade_after_us
     }
 
     fn paint_marks(&self, ctx: &CanvasRenderingContext2d, palette: &mut Palette, marks: &[u32]) {
