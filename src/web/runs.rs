@@ -28,12 +28,12 @@ const COUNTERS: [(&str, &str, &str); 16] = [
     (
         "effects",
         "Effects",
-        "Charges made by the payment service, or writes that took effect",
+        "Charges made by the payment service (op=charge), or writes that took effect (op=set)",
     ),
     (
         "duplicates",
         "Duplicates",
-        "Effects beyond the first for the same order",
+        "Repeated harm: each charge after an order's first, each ledger row that books a charge again, and each receipt after an event's first",
     ),
     (
         "lost",
