@@ -257,7 +257,8 @@ fn step_text(step: &crate::lessons::Step) -> Element {
 thread_local! {
     /// The step the panel shows, so that it is rebuilt only when the step changes, not on
     /// every frame of playback (and the calculator keeps what the learner typed).
-    static SHOWN: std::cell::Cell<Option<(&'static str, usize)>> = const { std::cell::Cell::new(None) };
+    /// `None` until the panel is first built; then the step it shows, if any.
+    static SHOWN: std::cell::Cell<Option<Option<(&'static str, usize)>>> = const { std::cell::Cell::new(None) };
     /// Set when the learner moved to another step, so the new step's heading takes the focus
     /// (and scrolls into view); a step opened by a link leaves the page where it loads.
     static FOCUS_HEADING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -277,7 +278,8 @@ pub fn render() {
         return;
     }
     let now = current().map(|(lesson, index)| (lesson.id, index));
-    if SHOWN.with(|shown| shown.replace(now)) == now && now.is_some() {
+    // With no lesson open this used to rebuild the panel on every frame of playback.
+    if SHOWN.with(|shown| shown.replace(Some(now))) == Some(now) {
         return;
     }
     with_app(|app| app.highlight = None);

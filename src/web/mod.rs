@@ -204,7 +204,8 @@ fn run_and_show() {
 fn rerender_on_resize() {
     let last_width = std::rc::Rc::new(std::cell::Cell::new(0));
     let callback = Closure::<dyn FnMut()>::new(move || {
-        let width = dom::by_id::<web_sys::Element>("runs").client_width();
+        // A resize observer runs after layout, so measuring here forces nothing.
+        let width = runs::measure_width();
         if width != last_width.replace(width) {
             runs::render();
         }

@@ -52,7 +52,12 @@ pub fn mount() {
         .child(&table.el());
     panel.append_child(&scroll.el()).ok();
     let scroll: Element = dom::by_id("events-scroll");
-    dom::listen::<Event>(&scroll, "scroll", |_| render_rows());
+    dom::listen::<Event>(&scroll, "scroll", |_| {
+        // A scroll event comes after layout, so reading the position here forces nothing.
+        let scroll: HtmlElement = dom::by_id("events-scroll");
+        SCROLL_TOP_PX.with(|top| top.set(scroll.scroll_top()));
+        render_rows();
+    });
     let body: Element = dom::by_id("events-body");
     dom::listen::<Event>(&body, "click", |event| select_from(&event));
     dom::listen::<KeyboardEvent>(&body, "keydown", |event| {
@@ -132,21 +137,30 @@ fn render_tabs() {
     }
 }
 
+thread_local! {
+    /// The event list's scroll position, kept from its scroll events and our own scrolling, so
+    /// a frame never reads it back after writing the page (that forced a layout per frame).
+    static SCROLL_TOP_PX: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
+}
+
+/// The event list's height: fixed by the stylesheet (`.events-scroll`), so read from there.
+const VIEW_HEIGHT_PX: i32 = 340;
+
 /// Keeps the cursor's row on screen without jumping when it already is.
 fn scroll_into_view(cursor: usize) {
-    let scroll: HtmlElement = dom::by_id("events-scroll");
     let top = cursor as i32 * ROW_PX;
-    let (view_top, height) = (scroll.scroll_top(), scroll.client_height().max(ROW_PX * 4));
-    if top < view_top || top + 2 * ROW_PX > view_top + height {
-        scroll.set_scroll_top((top - height / 2).max(0));
+    let view_top = SCROLL_TOP_PX.with(std::cell::Cell::get);
+    if top < view_top || top + 2 * ROW_PX > view_top + VIEW_HEIGHT_PX {
+        let new_top = (top - VIEW_HEIGHT_PX / 2).max(0);
+        SCROLL_TOP_PX.with(|cell| cell.set(new_top));
+        dom::by_id::<HtmlElement>("events-scroll").set_scroll_top(new_top);
     }
 }
 
 fn render_rows() {
-    let scroll: HtmlElement = dom::by_id("events-scroll");
     let body: HtmlElement = dom::by_id("events-body");
-    let first = (scroll.scroll_top() / ROW_PX - OVERSCAN_ROWS).max(0);
-    let rows = scroll.client_height().max(ROW_PX * 12) / ROW_PX + 2 * OVERSCAN_ROWS;
+    let first = (SCROLL_TOP_PX.with(std::cell::Cell::get) / ROW_PX - OVERSCAN_ROWS).max(0);
+    let rows = VIEW_HEIGHT_PX / ROW_PX + 2 * OVERSCAN_ROWS;
     dom::clear(&body);
     with_app(|app| {
         let count = app.a.trace.events.len() as i32;
