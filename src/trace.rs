@@ -441,7 +441,11 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
         EventKind::Deliver { msg } => write!(f, "receives m{msg}"),
         EventKind::Drop { msg, cause } => write!(f, "m{msg} dropped: {}", drop_cause(*cause)),
         EventKind::Timeout => write!(f, "times out"),
-        EventKind::Retry { delay_us } => write!(f, "retries after {}us", delay_us),
+        EventKind::Retry { delay_us } => {
+            // In ms like every other time the text shows; microseconds read as a typo.
+            let (ms, frac_us) = (delay_us / 1_000, delay_us % 1_000);
+            write!(f, "retries after {ms}.{frac_us:03} ms")
+        }
         EventKind::OrderDone { outcome, status } => {
             write!(f, "order done: {outcome:?}")?;
             match status {
