@@ -368,9 +368,13 @@ fn render_diff() {
         let (b, compare) = (app.b.as_ref()?, app.page.compare.as_ref()?);
         let a_label = compare_keys_in(&app.a.scenario, compare);
         let (ma, mb) = (&app.a.metrics, &b.metrics);
+        let dups = |n: u32| format!("{n} duplicate{}", if n == 1 { "" } else { "s" });
         Some(format!(
-            "{a_label}: {} duplicates, {} lost → {compare}: {} duplicates, {} lost",
-            ma.duplicates, ma.lost, mb.duplicates, mb.lost
+            "{a_label}: {}, {} lost → {compare}: {}, {} lost",
+            dups(ma.duplicates),
+            ma.lost,
+            dups(mb.duplicates),
+            mb.lost
         ))
     });
     let diff: Element = dom::by_id("diff");
