@@ -113,6 +113,25 @@ impl PageState {
                 })?;
                 self.extra.push((key.to_string(), value.to_string()));
             }
+            "lesson" => {
+                let ids: Vec<&str> = crate::lessons::LESSONS.iter().map(|l| l.id).collect();
+                if !ids.contains(&value) {
+                    return Err(malformed(&format!("a lesson, one of {}", ids.join("|"))));
+                }
+                self.extra.push((key.to_string(), value.to_string()));
+            }
+            "step" => {
+                let steps_max = (crate::lessons::LESSONS.iter())
+                    .map(|l| l.steps.len())
+                    .max()
+                    .unwrap_or(1);
+                let allowed = format!("a step number 1..={steps_max}");
+                match value.parse::<usize>() {
+                    Ok(step) if (1..=steps_max).contains(&step) => {}
+                    _ => return Err(malformed(&allowed)),
+                }
+                self.extra.push((key.to_string(), value.to_string()));
+            }
             "tab" if TABS.contains(&value) => self.tab = value.into(),
             "tab" => return Err(malformed(&format!("one of {}", TABS.join("|")))),
             "speed" => {

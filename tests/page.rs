@@ -5,7 +5,7 @@ use idemlab::scenario::Dedup;
 
 #[test]
 fn a_permalink_round_trips_the_whole_state() {
-    let query = "seed=7&preset=race&compare=dedup%3Datomic&cursor=12&embed=1&controls=dedup,store&tab=sweep&speed=25&zoom=10..90&lesson=a3";
+    let query = "seed=7&preset=race&compare=dedup%3Datomic&cursor=12&embed=1&controls=dedup,store&tab=sweep&speed=25&zoom=10..90&lesson=a&step=3";
     let (page, errors) = PageState::from_query(query);
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(page.to_query(), query);
@@ -44,4 +44,23 @@ fn the_cli_reads_a_page_url_as_its_scenario() {
     let url = "http://127.0.0.1:8080/?seed=7&preset=race&compare=dedup%3Datomic&cursor=12";
     let cli = idemlab::scenario::decode(url).unwrap().scenario;
     assert_eq!(cli, PageState::from_query(url).0.scenario);
+}
+
+#[test]
+fn an_unknown_lesson_or_step_is_reported_not_ignored() {
+    let (page, errors) = PageState::from_query("seed=3&lesson=z&step=0");
+    let said: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(said.len(), 2, "{said:?}");
+    assert!(
+        said[0].contains("lesson") && said[0].contains("a|b"),
+        "{said:?}"
+    );
+    assert!(
+        said[1].contains("step") && said[1].contains("1..=9"),
+        "{said:?}"
+    );
+    assert_eq!(page.to_query(), "seed=3");
+    let (page, errors) = PageState::from_query("seed=3&lesson=b&step=7");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(page.to_query(), "seed=3&lesson=b&step=7");
 }
