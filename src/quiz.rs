@@ -588,24 +588,54 @@ fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
 }
 
 fn store_for_crash(dice: &mut Pcg32) -> Option<Question> {
-    let seed = scenario_seed(dice);
-    let orders = dice.random_range(2..=4u32);
-    let restart_ms = dice.random_range(3..=12u32) * 10;
-    let backoff_ms = dice.random_range(3..=8u32) * 10;
-    let timeout_ms = dice.random_range(15..=30u32) * 10;
-    let query = format!("seed={seed}&orders={orders}&dedup=atomic&store=memory&crash=api@after-commit&restart_ms={restart_ms}&backoff_ms={backoff_ms}&timeout_ms={timeout_ms}");
-    let which = Which {
+    let crash = CrashWhich {
         kind: Kind::StoreForCrash,
-        query,
-        prompt: format!("The API keeps its keys in memory and crashes right after a commit, before it answers. {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?"),
-        choices: vec![
-            ("store=durable".into(), "keep the keys in a durable database".into()),
-            (format!("timeout_ms={}", timeout_ms * 2), "wait twice as long for each answer".into()),
-            ("retries=6".into(), "retry more times".into()),
-        ],
+        keys: "dedup=atomic&store=memory&crash=api@after-commit",
+        restart_tens: 3..=12,
+        situation: "The API keeps its keys in memory and crashes right after a commit, before it answers.",
+        fix: ("store=durable", "keep the keys in a durable database"),
         why: "The crash wiped the keys held in the API's memory, so after the restart the retry looked new. Keys in a durable store survive the crash, and the retry gets the first answer back.",
     };
-    pose_which(which, dice)
+    crash.pose(dice)
+}
+
+/// A "which one change" question about a crash, where the wrong changes are the client's usual
+/// reflexes: wait twice as long, or retry more.
+struct CrashWhich {
+    kind: Kind,
+    /// The situation's keys, before the drawn ones.
+    keys: &'static str,
+    /// The API's downtime is drawn from this range, in tens of milliseconds.
+    restart_tens: std::ops::RangeInclusive<u32>,
+    situation: &'static str,
+    /// The right change: (keys, label).
+    fix: (&'static str, &'static str),
+    why: &'static str,
+}
+
+impl CrashWhich {
+    fn pose(self, dice: &mut Pcg32) -> Option<Question> {
+        let seed = scenario_seed(dice);
+        let orders = dice.random_range(2..=4u32);
+        let restart_ms = dice.random_range(self.restart_tens) * 10;
+        let backoff_ms = dice.random_range(3..=8u32) * 10;
+        let timeout_ms = dice.random_range(15..=30u32) * 10;
+        let keys = self.keys;
+        let query = format!("seed={seed}&orders={orders}&{keys}&restart_ms={restart_ms}&backoff_ms={backoff_ms}&timeout_ms={timeout_ms}");
+        let (fix, label) = self.fix;
+        let which = Which {
+            kind: self.kind,
+            query,
+            prompt: format!("{} {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?", self.situation),
+            choices: vec![
+                (fix.into(), label.into()),
+                (format!("timeout_ms={}", timeout_ms * 2), "wait twice as long for each answer".into()),
+                ("retries=6".into(), "retry more times".into()),
+            ],
+            why: self.why,
+        };
+        pose_which(which, dice)
+    }
 }
 
 fn key_for_rerun(dice: &mut Pcg32) -> Option<Question> {
@@ -650,24 +680,15 @@ fn store_for_both_faults(dice: &mut Pcg32) -> Option<Question> {
 }
 
 fn provider_after_crash(dice: &mut Pcg32) -> Option<Question> {
-    let seed = scenario_seed(dice);
-    let orders = dice.random_range(2..=4u32);
-    let restart_ms = dice.random_range(3..=10u32) * 10;
-    let backoff_ms = dice.random_range(3..=8u32) * 10;
-    let timeout_ms = dice.random_range(15..=30u32) * 10;
-    let query = format!("seed={seed}&orders={orders}&dedup=atomic&crash=api@after-effect&restart_ms={restart_ms}&backoff_ms={backoff_ms}&timeout_ms={timeout_ms}");
-    let which = Which {
+    let crash = CrashWhich {
         kind: Kind::ProviderAfterCrash,
-        query,
-        prompt: format!("The API crashes after the payment service charged and before the ledger committed; keys are atomic and durable. {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?"),
-        choices: vec![
-            ("provider=keyed".into(), "forward the key to a payment service that honours it".into()),
-            (format!("timeout_ms={}", timeout_ms * 2), "wait twice as long for each answer".into()),
-            ("retries=6".into(), "retry more times".into()),
-        ],
+        keys: "dedup=atomic&crash=api@after-effect",
+        restart_tens: 3..=10,
+        situation: "The API crashes after the payment service charged and before the ledger committed; keys are atomic and durable.",
+        fix: ("provider=keyed", "forward the key to a payment service that honours it"),
         why: "The ledger rolled back with the crash but the payment service did not, so the API's key never recorded that charge. A payment service that honours the forwarded key returns the first charge instead of making a second.",
     };
-    pose_which(which, dice)
+    crash.pose(dice)
 }
 
 fn receipts_without_inbox(dice: &mut Pcg32) -> Option<Question> {
