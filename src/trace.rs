@@ -79,8 +79,8 @@ pub enum Payload {
     Publish { event: u32 },
     /// Queue to consumer; `delivery` counts from 1, and above 1 it is a redelivery.
     Delivery { event: u32, delivery: u16 },
-    /// Consumer to queue: done with this delivery.
-    Ack { event: u32 },
+    /// Consumer to queue: done with this delivery of the event.
+    Ack { event: u32, delivery: u16 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -536,7 +536,7 @@ fn describe_payload(f: &mut impl fmt::Write, payload: &Payload) -> fmt::Result {
         Payload::Delivery { event, delivery } => {
             write!(f, "deliver e{event} (delivery {delivery})")
         }
-        Payload::Ack { event } => write!(f, "ack e{event}"),
+        Payload::Ack { event, .. } => write!(f, "ack e{event}"),
     }
 }
 

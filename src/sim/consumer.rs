@@ -61,10 +61,9 @@ impl World<'_> {
         let (event, delivery, hop) = match payload {
             Payload::Publish { event } => (event, 0, Hop::Publish),
             Payload::Delivery { event, delivery } => (event, delivery, Hop::Deliver),
-            Payload::Ack { event } => {
-                let delivery = self.queue_state.events[event as usize].deliveries;
-                (event, delivery, Hop::Ack)
-            }
+            // Keyed by the delivery it acknowledges, so the acks of two deliveries in flight
+            // at once are lost (or not) independently.
+            Payload::Ack { event, delivery } => (event, delivery, Hop::Ack),
             _ => return None,
         };
         let mut draw = rng::for_decision(
@@ -89,7 +88,7 @@ impl World<'_> {
         self.emit_req(Node::Queue, m.req, EventKind::Deliver { msg });
         match m.payload {
             Payload::Publish { event } => self.deliver(event),
-            Payload::Ack { event } => self.queue_state.events[event as usize].acked = true,
+            Payload::Ack { event, .. } => self.queue_state.events[event as usize].acked = true,
             _ => unreachable!("the queue only receives publishes and acks"),
         }
     }
@@ -130,15 +129,15 @@ impl World<'_> {
     pub(super) fn consumer_receives(&mut self, msg: u32) {
         let m = self.msgs[msg as usize];
         self.emit_req(Node::Consumer, m.req, EventKind::Deliver { msg });
-        let Payload::Delivery { event, .. } = m.payload else {
+        let Payload::Delivery { event, delivery } = m.payload else {
             unreachable!("the consumer only receives deliveries");
         };
-        self.at(costs::DB_STATEMENT_US, Action::Consume { event });
+        self.at(costs::DB_STATEMENT_US, Action::Consume { event, delivery });
     }
 
     /// Handles one delivery. With an inbox, the insert and the receipt share one transaction,
     /// so one action does both: no other delivery can slip between them.
-    pub(super) fn consume(&mut self, event: u32) {
+    pub(super) fn consume(&mut self, event: u32, delivery: u16) {
         let Queued { req, number, .. } = self.queue_state.events[event as usize];
         let fresh = match self.s.consumer {
             Consumer::Inbox => {
@@ -152,6 +151,11 @@ impl World<'_> {
         if fresh {
             self.emit_req(Node::Consumer, req, EventKind::Receipt { event, number });
         }
-        self.send(Node::Consumer, Node::Queue, req, Payload::Ack { event });
+        self.send(
+            Node::Consumer,
+            Node::Queue,
+            req,
+            Payload::Ack { event, delivery },
+        );
     }
 }

@@ -76,6 +76,7 @@ enum Action {
     /// The consumer handles a delivery of `event`.
     Consume {
         event: u32,
+        delivery: u16,
     },
 }
 
@@ -184,7 +185,7 @@ impl<'s> World<'s> {
             Action::ReplaceDb => self.replace_db(),
             Action::Rerun => self.rerun(),
             Action::Visibility { event, delivery } => self.visibility(event, delivery),
-            Action::Consume { event } => self.consume(event),
+            Action::Consume { event, delivery } => self.consume(event, delivery),
         }
     }
 

@@ -599,7 +599,7 @@ fn arrow_label(event: &Event, payload: Payload) -> (ArrowPayload, String) {
             ArrowPayload::Event,
             format!("deliver e{event} (#{delivery})"),
         ),
-        Payload::Ack { event } => (ArrowPayload::Ack, format!("ack e{event}")),
+        Payload::Ack { event, .. } => (ArrowPayload::Ack, format!("ack e{event}")),
     }
 }
 

@@ -110,7 +110,7 @@ fn check_queue(trace: &Trace) -> Result<(), String> {
             EventKind::Receipt { event: id, .. } => *receipts.entry(id).or_default() += 1,
             EventKind::Send {
                 msg,
-                payload: Payload::Ack { event: id },
+                payload: Payload::Ack { event: id, .. },
                 ..
             } => {
                 acks.insert(msg, id);
