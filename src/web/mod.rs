@@ -248,6 +248,9 @@ pub(crate) fn refresh() {
         app.playing = false;
         app.page.cursor = None;
         app.page.zoom = None;
+        // An outline belongs to the run a lesson phrase named; on another run (a quiz
+        // question, say) it could point at the answer.
+        app.highlight = None;
         app.a = Run::of(app.page.scenario.clone());
         app.b = app.page.compare_scenario().map(Run::of);
     });

@@ -110,7 +110,15 @@ pub fn render() {
         .ok();
     // The event table is the timeline's text alternative, so it always follows the cursor; the
     // attempts and ledger tables are folded only while their tab is open.
-    scroll_into_view(cursor);
+    scroll_into_view(cursor, count);
+    // A hidden list has no layout box and ignores scrollTop, so the position kept while it was
+    // hidden is written back when it shows again.
+    let shown = with_app(|app| app.page.tab == "events");
+    if shown && !EVENTS_SHOWN.with(|was| was.replace(shown)) {
+        let top = SCROLL_TOP_PX.with(std::cell::Cell::get);
+        dom::by_id::<HtmlElement>("events-scroll").set_scroll_top(top);
+    }
+    EVENTS_SHOWN.with(|was| was.set(shown));
     render_rows();
     if with_app(|app| app.page.tab == "tables") {
         render_tables();
@@ -141,17 +149,21 @@ thread_local! {
     /// The event list's scroll position, kept from its scroll events and our own scrolling, so
     /// a frame never reads it back after writing the page (that forced a layout per frame).
     static SCROLL_TOP_PX: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
+    /// Whether the Events tab was open at the last render.
+    static EVENTS_SHOWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// The event list's height: fixed by the stylesheet (`.events-scroll`), so read from there.
 const VIEW_HEIGHT_PX: i32 = 340;
 
 /// Keeps the cursor's row on screen without jumping when it already is.
-fn scroll_into_view(cursor: usize) {
+fn scroll_into_view(cursor: usize, rows: usize) {
     let top = cursor as i32 * ROW_PX;
     let view_top = SCROLL_TOP_PX.with(std::cell::Cell::get);
     if top < view_top || top + 2 * ROW_PX > view_top + VIEW_HEIGHT_PX {
-        let new_top = (top - VIEW_HEIGHT_PX / 2).max(0);
+        // Capped as the browser caps it, so the kept position is the real one.
+        let top_max = (rows as i32 * ROW_PX - VIEW_HEIGHT_PX).max(0);
+        let new_top = (top - VIEW_HEIGHT_PX / 2).clamp(0, top_max);
         SCROLL_TOP_PX.with(|cell| cell.set(new_top));
         dom::by_id::<HtmlElement>("events-scroll").set_scroll_top(new_top);
     }

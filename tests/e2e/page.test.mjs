@@ -331,3 +331,16 @@ test('the retention step sizes the key store: 10,000 requests/s for 24 h at 1 KB
   page.assertClean();
   await page.close();
 });
+
+test('the event list shows the cursor row after the cursor moved while another tab was open', async () => {
+  const page = await openLab(browser, 'seed=1&preset=lost-ack&orders=200&partition=none&tab=lessons&cursor=1500');
+  await page.click('#tab-events');
+  const row = await page.$eval('#events-body tr[aria-selected="true"]', (tr) => {
+    const r = tr.getBoundingClientRect();
+    const box = document.getElementById('events-scroll').getBoundingClientRect();
+    return { inside: r.top >= box.top && r.bottom <= box.bottom, index: tr.dataset.index ?? tr.cells[0].textContent };
+  });
+  assert.ok(row.inside, `the cursor row (${row.index}) is inside the list's window`);
+  page.assertClean();
+  await page.close();
+});
