@@ -66,6 +66,9 @@ impl PageState {
                 });
             }
         }
+        if let Some(error) = page.step_beyond_lesson() {
+            errors.push(error);
+        }
         if let Some(compare) = &page.compare {
             if let Err(mut compare_errors) = page.compare_errors(compare) {
                 errors.append(&mut compare_errors);
@@ -73,6 +76,26 @@ impl PageState {
             }
         }
         (page, errors)
+    }
+
+    /// `step=` past the end of the `lesson=` it names: each key alone was fine, together they
+    /// are not. The step is dropped and reported.
+    fn step_beyond_lesson(&mut self) -> Option<CodecError> {
+        let get = |key: &str| self.extra.iter().find(|(k, _)| k == key).map(|(_, v)| v);
+        let lesson = crate::lessons::Lesson::by_id(get("lesson")?)?;
+        let step: usize = get("step")?.parse().ok()?;
+        if step <= lesson.steps.len() {
+            return None;
+        }
+        let value = step.to_string();
+        self.extra.retain(|(k, _)| k != "step");
+        Some(CodecError {
+            key: "step".into(),
+            value: codec::quote(&value),
+            problem: Problem::Malformed {
+                allowed: format!("a step of lesson {}, 1..={}", lesson.id, lesson.steps.len()),
+            },
+        })
     }
 
     fn set_view_key(&mut self, key: &str, value: &str) -> Result<(), Problem> {

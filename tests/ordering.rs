@@ -72,6 +72,14 @@ fn only_the_listed_orders_survive_the_sweep_of_all_720() {
     expected.sort();
     assert_eq!(texts(&safe), texts(&expected));
     assert!(expected.contains(&Step::CORRECT));
+    // The page judges over fewer seeds; it must reach the same verdicts.
+    let mut on_page = safe_orders(&PROBES, idemlab::ordering::SEEDS_PAGE);
+    on_page.sort();
+    assert_eq!(
+        texts(&on_page),
+        texts(&expected),
+        "at the page's seed count"
+    );
 }
 
 #[test]

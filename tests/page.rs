@@ -64,3 +64,11 @@ fn an_unknown_lesson_or_step_is_reported_not_ignored() {
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(page.to_query(), "seed=3&lesson=b&step=7");
 }
+
+#[test]
+fn a_step_past_the_end_of_its_lesson_is_reported() {
+    let (page, errors) = PageState::from_query("seed=3&lesson=b&step=9");
+    assert_eq!(errors.len(), 1, "{errors:?}");
+    assert!(errors[0].to_string().contains("1..=7"), "{}", errors[0]);
+    assert_eq!(page.to_query(), "seed=3&lesson=b");
+}

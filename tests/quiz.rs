@@ -340,3 +340,29 @@ fn a_quiz_seed_in_the_link_is_kept_and_a_bad_one_is_reported() {
     );
     assert_eq!(page.to_query(), "seed=3&lesson=a");
 }
+
+#[test]
+fn the_draw_is_pinned_so_a_change_to_it_bumps_the_progress_version() {
+    // Stored answers are matched to questions by quiz seed alone. If the generator changes, a
+    // seed gives other questions and a learner's locked answers would land on them: when this
+    // snapshot changes, bump `quiz::progress::VERSION` with it (old records then start afresh).
+    let mut lines = vec![format!("progress version {VERSION}")];
+    for lesson in &LESSONS {
+        for question in quiz::generate(lesson, 0).questions {
+            lines.push(format!(
+                "{} {:?}: {}",
+                lesson.id, question.kind, question.query
+            ));
+        }
+    }
+    expect_test::expect![[r#"
+        progress version 2
+        a ChargesForOrder: seed=900148&timeout_ms=220&retries=2&backoff_ms=50&loss_resp=0.3
+        a DedupForRace: seed=291202&orders=3&dedup=naive&timeout_ms=40&backoff_ms=5&latency_ms=5..15
+        a ReceiptsWithoutInbox: seed=665240&dedup=atomic&consumer=plain&ack_loss=0.5&visibility_ms=150
+        a SafeOrder: seed=802046&orders=3&dedup=atomic&timeout_ms=45&retries=6&backoff_ms=5&latency_ms=5..15&order=effect,commit,begin,claim,lookup,respond
+        b KeyForRerun: seed=461278&key=process&dedup=atomic&rerun_ms=400
+        b LostWithOneKey: seed=354007&orders=3&clients=3&key=constant&dedup=atomic
+        b StoreForBothFaults: seed=944895&orders=2&dedup=atomic&store=pod&backoff_ms=40&crash=api@after-commit&restart_ms=60&replace_db_ms=390&rerun_ms=460
+        b ProviderAfterCrash: seed=525854&dedup=atomic&backoff_ms=60&crash=api@after-effect&restart_ms=30"#]].assert_eq(&lines.join("\n"));
+}

@@ -433,7 +433,7 @@ fn timeline_width_px() -> u32 {
     }
 }
 
-/// Reads the timelines' width from the page; returns it and whether it changed.
+/// Reads the timelines' width from the page, keeps it for the frames to come, and returns it.
 pub fn measure_width() -> u32 {
     let root: HtmlElement = dom::by_id("timeline-a");
     let width = f64::from(root.client_width()) - GUTTER_PX - 4.0;
