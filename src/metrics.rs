@@ -101,6 +101,24 @@ impl MetricsIndex {
     }
 }
 
+/// Walks the consumer's receipts in order: `on_receipt(event index, queue event id, nth)`,
+/// where `nth` counts the receipts of that queue event so far, from 1. The timeline, the
+/// Tables tab and the quiz share this rule with `Metrics`: every receipt after the first is a
+/// duplicate.
+pub fn walk_receipts(events: &[Event], mut on_receipt: impl FnMut(usize, u32, u32)) {
+    let mut per_event: Vec<u32> = Vec::new();
+    for (ix, event) in events.iter().enumerate() {
+        if let EventKind::Receipt { event: id, .. } = event.kind {
+            let slot = id as usize;
+            if per_event.len() <= slot {
+                per_event.resize(slot + 1, 0);
+            }
+            per_event[slot] += 1;
+            on_receipt(ix, id, per_event[slot]);
+        }
+    }
+}
+
 /// The ledger rows (event indices) that, once committed, booked a charge number that was
 /// already booked: the timeline marks them as duplicates by the same rule as `Metrics`.
 pub fn rebooked_rows(trace: &Trace) -> BTreeSet<usize> {

@@ -721,16 +721,13 @@ fn receipts_without_inbox(dice: &mut Pcg32) -> Option<Question> {
 
 /// The first receipt for a queue event that already had one: (event index, event id).
 fn first_repeat_receipt(trace: &Trace) -> Option<(usize, u32)> {
-    let mut seen: Vec<u32> = Vec::new();
-    for (ix, event) in trace.events.iter().enumerate() {
-        if let EventKind::Receipt { event: id, .. } = event.kind {
-            if seen.contains(&id) {
-                return Some((ix, id));
-            }
-            seen.push(id);
+    let mut first = None;
+    crate::metrics::walk_receipts(&trace.events, |ix, id, nth| {
+        if nth > 1 && first.is_none() {
+            first = Some((ix, id));
         }
-    }
-    None
+    });
+    first
 }
 
 /// Situations in which a handler that runs its steps out of order charges twice, as

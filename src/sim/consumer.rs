@@ -20,14 +20,14 @@ struct Queued {
     number: u32,
     deliveries: u16,
     acked: bool,
+    /// Whether the consumer's inbox table holds this event's id (`consumer=inbox` only).
+    inboxed: bool,
 }
 
 #[derive(Debug, Default)]
 pub(super) struct Queue {
     /// Indexed by event id.
     events: Vec<Queued>,
-    /// The consumer's inbox table: event ids it has committed a receipt for.
-    inbox: Vec<bool>,
 }
 
 /// Which hop of an event a network draw is for.
@@ -51,8 +51,8 @@ impl World<'_> {
             number,
             deliveries: 0,
             acked: false,
+            inboxed: false,
         });
-        self.queue_state.inbox.push(false);
         self.send(Node::Db, Node::Queue, req, Payload::Publish { event });
     }
 
@@ -141,7 +141,8 @@ impl World<'_> {
         let Queued { req, number, .. } = self.queue_state.events[event as usize];
         let fresh = match self.s.consumer {
             Consumer::Inbox => {
-                let seen = std::mem::replace(&mut self.queue_state.inbox[event as usize], true);
+                let queued = &mut self.queue_state.events[event as usize];
+                let seen = std::mem::replace(&mut queued.inboxed, true);
                 let fresh = !seen;
                 self.emit_req(Node::Consumer, req, EventKind::Inbox { event, fresh });
                 fresh

@@ -187,8 +187,8 @@ struct Builder<'t> {
     txns: BTreeMap<u32, usize>,
     /// Ledger rows that book an already booked charge (the same rule as `Metrics`).
     rebooked: std::collections::BTreeSet<usize>,
-    /// Receipts mailed so far per queue event id, to mark the second one as a duplicate.
-    receipts: Vec<u32>,
+    /// Receipts (event indices) that repeat one their queue event already had.
+    repeated_receipts: std::collections::BTreeSet<usize>,
     /// req → index of its open blocked span.
     blocked: BTreeMap<u32, usize>,
     api_down: Option<usize>,
@@ -204,7 +204,7 @@ impl<'t> Builder<'t> {
             arrows: Vec::new(),
             txns: BTreeMap::new(),
             rebooked: crate::metrics::rebooked_rows(trace),
-            receipts: Vec::new(),
+            repeated_receipts: repeated_receipts(trace),
             blocked: BTreeMap::new(),
             api_down: None,
         }
@@ -514,7 +514,10 @@ impl<'t> Builder<'t> {
                 reply(status, replay)
             }
             EventKind::Inbox { event: id, fresh } => inbox(id, fresh),
-            EventKind::Receipt { event: id, number } => self.receipt(id, number),
+            EventKind::Receipt { event: id, number } => {
+                let duplicate = self.repeated_receipts.contains(&(ix as usize));
+                receipt(id, number, duplicate)
+            }
             EventKind::Redeliver {
                 event: id,
                 delivery,
@@ -534,27 +537,6 @@ impl<'t> Builder<'t> {
         self.point(ix, event, point, label);
     }
 
-    /// A receipt, marked as a duplicate when its event already had one.
-    fn receipt(&mut self, event: u32, number: u32) -> (Point, String) {
-        let slot = event as usize;
-        if self.receipts.len() <= slot {
-            self.receipts.resize(slot + 1, 0);
-        }
-        self.receipts[slot] += 1;
-        let duplicate = self.receipts[slot] > 1;
-        let label = if duplicate {
-            format!("receipt #{number} again (e{event})")
-        } else {
-            format!("receipt #{number}")
-        };
-        let point = Point::Receipt {
-            event,
-            number,
-            duplicate,
-        };
-        (point, label)
-    }
-
     /// Closes what is still open at the end of the trace and hands the marks over.
     fn finish(mut self, end_us: u64) -> Vec<Mark> {
         let open = (self.arrows.iter().flatten())
@@ -566,6 +548,32 @@ impl<'t> Builder<'t> {
         }
         self.marks
     }
+}
+
+/// The receipts that the metrics count as duplicates, by event index.
+fn repeated_receipts(trace: &Trace) -> std::collections::BTreeSet<usize> {
+    let mut repeated = std::collections::BTreeSet::new();
+    crate::metrics::walk_receipts(&trace.events, |ix, _, nth| {
+        if nth > 1 {
+            repeated.insert(ix);
+        }
+    });
+    repeated
+}
+
+/// A receipt, marked as a duplicate when its event already had one.
+fn receipt(event: u32, number: u32, duplicate: bool) -> (Point, String) {
+    let label = if duplicate {
+        format!("receipt #{number} again (e{event})")
+    } else {
+        format!("receipt #{number}")
+    };
+    let point = Point::Receipt {
+        event,
+        number,
+        duplicate,
+    };
+    (point, label)
 }
 
 fn arrow_label(event: &Event, payload: Payload) -> (ArrowPayload, String) {

@@ -39,6 +39,18 @@ pub(crate) struct Run {
     pub timeline: Timeline,
     /// The marks (or density) of the last viewport: a scrub moves the cursor, not the view.
     view_cache: std::cell::RefCell<Option<(Viewport, std::rc::Rc<View>)>>,
+    /// The preset's one-sentence summary, while the scenario is the preset as it stands (seed
+    /// aside): a changed key can make the sentence untrue (with `op=set`, lost-ack's "every
+    /// retry charges again" is false). Worked out once per run, not per frame.
+    pub summary: Option<&'static str>,
+}
+
+fn preset_summary(scenario: &Scenario) -> Option<&'static str> {
+    let unchanged = crate::scenario::encode(scenario).split('&').count() <= 2;
+    scenario
+        .preset
+        .filter(|_| unchanged)
+        .map(|p| p.spec().summary)
 }
 
 impl Run {
@@ -50,6 +62,7 @@ impl Run {
             metrics: Metrics::of(&trace),
             index: MetricsIndex::new(&trace),
             timeline: layout(&trace),
+            summary: preset_summary(&scenario),
             scenario,
             trace,
             view_cache: std::cell::RefCell::new(None),
@@ -61,6 +74,7 @@ impl Run {
         let timeline = layout(&trace);
         let index = MetricsIndex::new(&trace);
         Run {
+            summary: preset_summary(&scenario),
             scenario,
             trace,
             metrics,

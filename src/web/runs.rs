@@ -238,18 +238,9 @@ pub fn render() {
     render_summary();
 }
 
-/// What the preset shows, in a sentence, above its timeline: only while the scenario is the
-/// preset as it stands (seed aside), since a changed key can make the sentence untrue (with
-/// `op=set`, lost-ack's "every retry charges again" is false).
+/// What the preset shows, in a sentence, above its timeline (see `Run::summary`).
 fn render_summary() {
-    let text = with_app(|app| {
-        let scenario = &app.page.scenario;
-        let unchanged = codec::encode(scenario).split('&').count() <= 2;
-        scenario
-            .preset
-            .filter(|_| unchanged)
-            .map(|p| p.spec().summary)
-    });
+    let text = with_app(|app| app.a.summary);
     let summary: Element = dom::by_id("preset-summary");
     dom::set_hidden(&summary, text.is_none());
     dom::set_text(&summary, text.unwrap_or(""));
@@ -326,8 +317,8 @@ fn render_counters(side: &str, m: &Metrics, queued: bool) {
     let dl: Element = dom::by_id(&format!("counters-{side}"));
     for ((name, _, _), value) in COUNTERS.iter().zip(values) {
         if let Ok(Some(dd)) = dl.query_selector(&format!("[data-metric=\"{name}\"]")) {
-            if let Some(row) = dd.parent_element() {
-                dom::set_hidden(&row, QUEUE_COUNTERS.contains(name) && !queued);
+            if let (true, Some(row)) = (QUEUE_COUNTERS.contains(name), dd.parent_element()) {
+                dom::set_hidden(&row, !queued);
             }
             dom::set_text(&dd, &value.to_string());
             dd.set_class_name(if (*name == "duplicates" || *name == "lost") && value > 0 {

@@ -278,41 +278,29 @@ fn render_tables() {
     });
 }
 
-/// The consumer's receipts up to `upto`, numbered per queue event, with whether its inbox
-/// held the event at that moment.
+/// The consumer's receipts up to `upto`, numbered per queue event (the metrics' rule), with
+/// whether an inbox row stands behind them: with `consumer=inbox` every receipt has one, as the
+/// inbox insert precedes it in the same transaction.
 fn receipts_at(trace: &Trace, upto: usize) -> Rows {
-    let mut per_event: Vec<u32> = Vec::new();
-    let mut inboxed: Vec<bool> = Vec::new();
+    let inbox = trace.scenario.consumer == crate::scenario::Consumer::Inbox;
+    let events = &trace.events[..upto.min(trace.events.len())];
     let mut rows = Vec::new();
-    for event in &trace.events[..upto.min(trace.events.len())] {
-        let id = match event.kind {
-            EventKind::Inbox { event: id, .. } | EventKind::Receipt { event: id, .. } => id,
-            _ => continue,
-        } as usize;
-        if per_event.len() <= id {
-            per_event.resize(id + 1, 0);
-            inboxed.resize(id + 1, false);
-        }
-        match event.kind {
-            EventKind::Inbox { .. } => inboxed[id] = true,
-            EventKind::Receipt { number, .. } => {
-                per_event[id] += 1;
-                let nth = per_event[id];
-                rows.push([
-                    format!("e{id}"),
-                    format!("#{number}"),
-                    event.order.map(|o| o.to_string()).unwrap_or_default(),
-                    if nth == 1 {
-                        "first".into()
-                    } else {
-                        format!("repeat {nth} (duplicate)")
-                    },
-                    if inboxed[id] { "yes" } else { "no inbox" }.into(),
-                ]);
-            }
-            _ => {}
-        }
-    }
+    crate::metrics::walk_receipts(events, |ix, id, nth| {
+        let EventKind::Receipt { number, .. } = events[ix].kind else {
+            return;
+        };
+        rows.push([
+            format!("e{id}"),
+            format!("#{number}"),
+            events[ix].order.map(|o| o.to_string()).unwrap_or_default(),
+            if nth == 1 {
+                "first".into()
+            } else {
+                format!("repeat {nth} (duplicate)")
+            },
+            if inbox { "yes" } else { "no inbox" }.into(),
+        ]);
+    });
     rows
 }
 
