@@ -104,7 +104,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "Some operations are safe to repeat",
                 query: "seed=7&preset=lost-ack&op=set",
                 compare: Some("op=charge"),
-                text: "Answers are lost as in step 1, now over 4 orders, for two kinds of request. Setting a field to a value (A) leaves the same state however often it runs: 7 writes, 0 duplicates. Adding a charge (B) moves money on every repeat: 3 duplicates.",
+                text: "Answers are lost as in step 1, now over 4 orders, for two kinds of request. Setting a field to a value (A) leaves the same state however often the same write repeats: 7 writes, 0 duplicates (true while nothing else writes that field; a late repeat could undo a newer value). Adding a charge (B) moves money on every repeat: 3 duplicates.",
                 calculator: false,
                 pointers: &[pa("7 writes", Find::Effect), pb("moves money on every repeat", Find::Duplicate)],
                 claims: &[a("effects", 7), a("duplicates", 0), b("duplicates", 3)],
@@ -113,7 +113,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "How many duplicates to expect",
                 query: "seed=1&orders=50&loss_resp=0.2&retries=3&timeout_ms=500",
                 compare: None,
-                text: "With one answer in five lost and up to three retries, 50 orders make 60 charges here. Open the Sweep tab, set the seeds to 10,000 and run them: the mean effects (charges) per order settles next to the formula's value, about 1.25, because each lost answer costs one more charge.",
+                text: "With one answer in five lost and up to three retries, 50 orders make 60 charges here. Open the Sweep tab, set the seeds to 10,000 and run them: the mean effects (charges) per order settles next to the formula's value, 1 + r + r² + r³ ≈ 1.25 for r = 0.2, because every lost answer but one on the last retry sends one more charge.",
                 calculator: false,
                 pointers: &[pa("60 charges", Find::Effect)],
                 claims: &[a("orders", 50), a("effects", 60), a("duplicates", 10)],
@@ -122,16 +122,16 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "The race: check, then insert",
                 query: "seed=3&preset=race",
                 compare: None,
-                text: "From here on each order carries an idempotency key (case-1/work-1 in the Events tab), the same on every retry. The API looks it up first (dedup=naive): a finished key gets its stored answer back, \"200 (replayed)\". Here the client gives up after 45 ms while the first attempt is still charging, so the retry looks before the key is recorded: both read \"not found\" (the shaded region) and both charge: 1 race, 1 duplicate.",
+                text: "Every order has carried an idempotency key since step 1 (case-1/work-1 in the Events tab), the same on every retry, but so far the API ignored it. Now it looks the key up first (dedup=naive): a finished key gets its stored answer back, \"200 (replayed)\". Here the client gives up after 45 ms while the first attempt is still charging, so the retry looks before the key is recorded: both read \"not found\" (the shaded region) and both charge: 1 race, 1 duplicate.",
                 calculator: false,
                 pointers: &[pa("\"200 (replayed)\"", Find::Replay), pa("both read \"not found\" (the shaded region)", Find::Race), pa("both charge", Find::Duplicate)],
                 claims: &[a("races", 1), a("duplicates", 1)],
             },
             Step {
-                title: "Fix 1: claim the key and charge in one transaction",
+                title: "Fix 1: claim the key and record the charge in one transaction",
                 query: "seed=3&preset=race",
                 compare: Some("dedup=atomic"),
-                text: "Same seed, same timing: A still charges one order twice (1 duplicate). In B the first attempt inserts the key under a unique constraint inside its transaction; the retry's insert waits on that key and, once the first commits, gets the stored answer back instead of charging: 3 charges for 3 orders, 0 duplicates.",
+                text: "Same seed, same timing: A still charges one order twice (1 duplicate). In B the first attempt inserts the key under a unique constraint inside the transaction that also writes its ledger row (the payment call cannot join it); the retry's insert waits on that key and, once the first commits, gets the stored answer back instead of charging: 3 charges for 3 orders, 0 duplicates.",
                 calculator: false,
                 pointers: &[pa("A still charges one order twice", Find::Duplicate), pb("the retry's insert waits on that key", Find::Blocked), pb("gets the stored answer back", Find::Replay)],
                 claims: &[a("duplicates", 1), b("duplicates", 0), b("effects", 3)],
@@ -158,7 +158,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "Consumers deduplicate too",
                 query: "seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25",
                 compare: Some("consumer=inbox"),
-                text: "Each committed charge is also written as an event (an outbox row) and sent to a queue; a consumer mails a receipt for it and acknowledges (acks). The queue delivers at least once: if an ack is lost (✕ on the arrows back to the queue), it delivers again after visibility_ms, 100 ms here. The plain consumer (A) mails 7 receipts for 4 charges: 3 duplicates. With an inbox table (B) it records the event id with the receipt, so the 3 redeliveries find it and only ack: 0.",
+                text: "Each committed charge also goes out as an event (an outbox row) to a queue and is delivered at least once to a consumer that mails a receipt and acks. After a lost ack (✕ on the arrows back to the queue) it delivers again after visibility_ms: the plain consumer (A) mails 7 receipts for 4 charges, 3 duplicates. An inbox (B) inserts the event id first and mails only if new, so the 3 redeliveries find it and only ack: 0. (A crash between mail and commit, not modelled, would still mail twice.)",
                 calculator: false,
                 pointers: &[pa("✕ on the arrows back to the queue", Find::Drop(DropCause::Loss)), pa("it delivers again after visibility_ms", Find::Redeliver), pa("mails 7 receipts for 4 charges", Find::Duplicate), pb("the 3 redeliveries find it and only ack", Find::InboxHit)],
                 claims: &[
@@ -245,9 +245,9 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "Forbid is not deduplication",
                 query: "seed=1&preset=pod-rerun",
                 compare: Some("key=business"),
-                text: "A CronJob's concurrencyPolicy: Forbid only stops two of its own Jobs overlapping. A Job started by hand, another CronJob or a rerun still arrives, as here at 400 ms: 3 duplicates with pod keys. Only the business key, checked where the effect is recorded, catches every path: 0.",
+                text: "concurrencyPolicy: Forbid only stops two Jobs of one CronJob overlapping. A failed pod's replacement, a Job started by hand or a later rerun still arrives, as here at 400 ms: 3 duplicates with pod keys. The business key, checked where the ledger row is recorded, catches this rerun (B: 0), though not a key past its retention (Lesson A step 7), a store lost with its pod (step 5) or a crash between charge and commit (step 6).",
                 calculator: false,
-                pointers: &[pa("a rerun still arrives", Find::Rerun), pa("3 duplicates with pod keys", Find::Duplicate)],
+                pointers: &[pa("a later rerun still arrives", Find::Rerun), pa("3 duplicates with pod keys", Find::Duplicate)],
                 claims: &[a("duplicates", 3), b("duplicates", 0)],
             },
         ],
@@ -292,11 +292,11 @@ pub fn metric(m: &crate::Metrics, name: &str) -> Option<u32> {
     })
 }
 
-/// Bytes a key store holds in steady state: every request's entry is kept for the whole
-/// retention window. Saturating at u64::MAX (18 EB), so no number a learner types can
+/// Bytes a key store holds in steady state: every new operation's entry (one per key; a retry
+/// reuses its key and adds none) is kept for the whole retention window. Saturating at u64::MAX (18 EB), so no number a learner types can
 /// overflow; u64 rather than u128 keeps 128-bit arithmetic and formatting out of the page.
-pub fn key_storage_bytes(requests_per_s: u64, retention_s: u64, entry_bytes: u64) -> u64 {
-    requests_per_s
+pub fn key_storage_bytes(operations_per_s: u64, retention_s: u64, entry_bytes: u64) -> u64 {
+    operations_per_s
         .saturating_mul(retention_s)
         .saturating_mul(entry_bytes)
 }

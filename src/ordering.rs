@@ -76,6 +76,23 @@ pub static PROBES: [Probe; 9] = [
     },
 ];
 
+/// What a "Safe" verdict proves and what it leaves out, said with every safe verdict: the probes
+/// never crash between the charge and the commit (see the module doc), so "safe" is about the
+/// ledger's boundary only, never about the payment service's.
+pub const BOUNDARY: &str = "This proves the ledger's boundary: lost answers, two copies at once, \
+a rerun, and a crash after any step but the charge. It does not cover a crash between the charge \
+and the commit, which charges twice under every order unless the payment service honours the key \
+(Lesson B, step 6).";
+
+/// The sentence a safe verdict shows: the counts it held and the boundary it proved.
+pub fn safe_text(runs: u32) -> String {
+    format!(
+        "Safe across {runs} runs ({} situations × {SEEDS_PAGE} seeds): 0 duplicates, 0 lost, \
+         0 missing from the ledger, every order ended ok. {BOUNDARY}",
+        PROBES.len()
+    )
+}
+
 /// Seeds the page judges an order over. 9 probes × 200 seeds = 1,800 runs for a safe order (a
 /// failing one stops at its first failure): measured at 4.4 ms natively (release) and 25 to
 /// 35 ms in the page's wasm build (headless Chromium), well inside the 200 ms budget.
@@ -218,7 +235,7 @@ pub static RULES: [Rule; 7] = [
     },
     Rule {
         broken: |o| before(o, Step::Claim, Step::Begin),
-        cause: "the key was claimed outside the transaction, so a crash left it \"in progress\" for good",
+        cause: "the key was committed as \"in progress\" outside the transaction, and in this model such a claim has no lease (it holds until retention_ms), so after the crash every retry found it in progress; production designs give the claim a lease so that a retry can take it over",
         explains: |c| c.stuck > 0,
     },
     Rule {
@@ -228,7 +245,7 @@ pub static RULES: [Rule; 7] = [
     },
     Rule {
         broken: |o| before(o, Step::Effect, Step::Lookup) && before(o, Step::Lookup, Step::Commit),
-        cause: "a lookup sat between the charge and the commit, widening the gap a crash can fall in",
+        cause: "a lookup sat between the charge and the commit, so the crash after the lookup fell between the charge and the commit, the gap no step order closes with a plain payment service (a lookup there is harmless without that crash)",
         explains: |c| c.duplicates > 0 || c.unrecorded > 0,
     },
 ];

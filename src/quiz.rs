@@ -580,7 +580,7 @@ fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
         choices: vec![
             ("dedup=none".into(), "no check: every request charges".into()),
             ("dedup=naive".into(), "look the key up, charge, then record the key".into()),
-            ("dedup=atomic".into(), "claim the key under a unique constraint, in one transaction with the charge".into()),
+            ("dedup=atomic".into(), "claim the key under a unique constraint, in one transaction with the ledger row".into()),
         ],
         why: "With check-then-insert both copies of the order read \"not found\" before either recorded the key (the race region). An atomic claim makes the second copy wait on the key and then replay the first answer.",
     };
@@ -784,7 +784,7 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
         query,
         prompt: format!("The API runs the six steps of a keyed request in the order its order= setting gives, with atomic dedup, durable keys and a plain payment service; {situation}. {SAFE_PROMPT} which order ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![choice(safe), choice(shown), choice(other)],
-        why: "A safe order begins the transaction, claims the key, charges, commits, and only then answers; a lookup is harmless anywhere except between the charge and the commit.",
+        why: "A safe order begins the transaction, claims the key, charges, commits, and only then answers. The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help.",
     };
     pose_which(which, dice)
 }

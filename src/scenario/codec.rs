@@ -690,7 +690,7 @@ static KEYS: [KeySpec; 28] = [
         |s| choice_name(s.key),
         |s, v| { s.key = parse_choice(v)?; Ok(()) }),
     key!("dedup", Server, Input::Choice(choice_names::<Dedup>),
-        "How the API spots a repeat: not at all, check-then-insert, or an atomic claim with the effect.",
+        "How the API spots a repeat: not at all, check-then-insert, or an atomic claim committed with the ledger row.",
         choice_allowed::<Dedup>,
         |s| choice_name(s.dedup),
         |s, v| { s.dedup = parse_choice(v)?; Ok(()) }),

@@ -84,8 +84,8 @@ pub enum Consumer {
     /// Each committed ledger row publishes an event; the consumer sends a receipt for every
     /// delivery, redeliveries included.
     Plain,
-    /// As `plain`, but the consumer inserts the event id into its inbox table (primary key) in
-    /// the same transaction as the receipt, so a redelivery finds the row and only acks.
+    /// As `plain`, but the consumer inserts the event id into its inbox table (primary key) and
+    /// mails only when it is new, so a redelivery finds the row and only acks.
     Inbox,
 }
 

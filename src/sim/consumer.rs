@@ -4,8 +4,10 @@
 //! delivers it and waits `visibility_ms` for an acknowledgement; without one it delivers again,
 //! up to `deliveries_max` times, then parks the event in a dead-letter queue. An acknowledgement
 //! can be lost (`ack_loss`), which from the queue's side is the same as a consumer that died
-//! after its work and before its ack. So the consumer sees some events twice, and only an inbox
-//! table, written in the same transaction as the receipt, turns that into one receipt.
+//! after its work and before its ack. So the consumer sees some events twice, and an inbox table
+//! (the event id under a primary key, inserted before the mail) turns redeliveries into one
+//! receipt. The consumer never crashes here, so the one gap an inbox cannot close (a mail sent,
+//! then a crash before the inbox row commits) is not modelled.
 
 use super::rng::{self, Stream};
 use super::{Action, World};
@@ -135,8 +137,9 @@ impl World<'_> {
         self.at(costs::DB_STATEMENT_US, Action::Consume { event, delivery });
     }
 
-    /// Handles one delivery. With an inbox, the insert and the receipt share one transaction,
-    /// so one action does both: no other delivery can slip between them.
+    /// Handles one delivery. With an inbox, the insert and the mail are one action, so no other
+    /// delivery can slip between them; a real consumer can crash between the two, which this
+    /// model does not do.
     pub(super) fn consume(&mut self, event: u32, delivery: u16) {
         let Queued { req, number, .. } = self.queue_state.events[event as usize];
         let fresh = match self.s.consumer {

@@ -413,7 +413,11 @@ pub fn render() {
 
 /// Inputs for rate, retention and entry size; the storage they need is computed by the core.
 const CALCULATOR: [(&str, &str, &str); 3] = [
-    ("calc-rate", "Requests per second", "10000"),
+    (
+        "calc-rate",
+        "New operations (new keys) per second; retries add none",
+        "10000",
+    ),
     ("calc-hours", "Keys kept for (hours)", "24"),
     (
         "calc-bytes",
