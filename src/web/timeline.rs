@@ -10,7 +10,7 @@ use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
 use super::dom;
 use crate::view::{Drawing, Geometry, Group, Overlay, Paint, PathPoint, Scene, Shape};
-use crate::view::{Font, Timeline, View, Viewport, DASH_PX};
+use crate::view::{Font, Ink, Timeline, View, Viewport, DASH_PX};
 
 /// Lane labels sit in this gutter, left of time zero.
 pub const GUTTER_PX: f64 = crate::view::GUTTER_PX;
@@ -95,6 +95,9 @@ impl Frame<'_> {
             palette: Palette::new(self.canvas.unchecked_ref()),
             font: Some(Font::Plain),
             dashed: None,
+            fill: None,
+            stroke: None,
+            alpha: None,
         };
         painter.drawing(&drawing);
     }
@@ -145,6 +148,10 @@ struct Painter<'a> {
     /// them per shape costs a call into JavaScript each, and a dash an array too.
     font: Option<Font>,
     dashed: Option<bool>,
+    /// Likewise the fill and stroke inks and the alpha last set.
+    fill: Option<Ink>,
+    stroke: Option<Ink>,
+    alpha: Option<f64>,
 }
 
 impl Painter<'_> {
@@ -171,6 +178,7 @@ impl Painter<'_> {
             ctx.restore();
             // `restore` brings back the state saved with the clip, whatever was set since.
             (self.font, self.dashed) = (None, None);
+            (self.fill, self.stroke, self.alpha) = (None, None, None);
         }
         if group.clip {
             ctx.save();
@@ -183,12 +191,21 @@ impl Painter<'_> {
 
     fn shape(&mut self, shape: &Shape) {
         let ctx = self.ctx;
-        ctx.set_global_alpha(shape.alpha);
-        let colour = self.palette.get(shape.ink.name());
+        if self.alpha != Some(shape.alpha) {
+            ctx.set_global_alpha(shape.alpha);
+            self.alpha = Some(shape.alpha);
+        }
         match shape.paint {
-            Paint::Fill => ctx.set_fill_style_str(colour),
+            Paint::Fill if self.fill != Some(shape.ink) => {
+                ctx.set_fill_style_str(self.palette.get(shape.ink.name()));
+                self.fill = Some(shape.ink);
+            }
+            Paint::Fill => {}
             Paint::Stroke { width_px, dashed } => {
-                ctx.set_stroke_style_str(colour);
+                if self.stroke != Some(shape.ink) {
+                    ctx.set_stroke_style_str(self.palette.get(shape.ink.name()));
+                    self.stroke = Some(shape.ink);
+                }
                 ctx.set_line_width(width_px);
                 if self.dashed != Some(dashed) {
                     let dash = if dashed {
