@@ -240,12 +240,9 @@ impl Plotter<'_, '_> {
             Band::Rerun => "rerun",
             Band::CapReached => "event cap",
         };
-        shapes.push(Shape::text(
-            (x0 + 3.0, y + 12.0),
-            text,
-            Ink::Text,
-            Font::Plain,
-        ));
+        // A band that began before the window keeps its caption in view.
+        let x = x0.max(GUTTER_PX) + 3.0;
+        shapes.push(Shape::text((x, y + 12.0), text, Ink::Text, Font::Plain));
     }
 
     /// Shades only the payment service and database lanes, where the two "not found" reads
@@ -268,14 +265,9 @@ impl Plotter<'_, '_> {
         shapes.push(Shape::stroke(rect, ink, 1.5).dashed());
         // One caption per stretch of overlapping races: the first one speaks for all.
         let caption = "race: both read \"not found\"";
-        let width = Font::Bold.width_px(caption);
-        if let Some(y) = self.labels.place(x0 + 4.0, &[y1 - 4.0], width) {
-            shapes.push(Shape::text(
-                (x0 + 4.0, y),
-                caption,
-                Ink::RaceText,
-                Font::Bold,
-            ));
+        let (x, width) = (x0.max(GUTTER_PX) + 4.0, Font::Bold.width_px(caption));
+        if let Some(y) = self.labels.place(x, &[y1 - 4.0], width) {
+            shapes.push(Shape::text((x, y), caption, Ink::RaceText, Font::Bold));
         }
     }
 
