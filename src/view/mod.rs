@@ -31,7 +31,7 @@ pub mod svg;
 
 pub use cull::{pan_sweep, Density, View, MARKS_PER_COLUMN_MAX};
 pub use draw::{
-    Anchor, Drawing, Font, Geometry, Group, Labels, Link, Paint, PathPoint, Rect, Shape, DASH_PX,
+    Anchor, Drawing, Font, Geometry, Group, Link, Paint, PathPoint, Rect, Shape, DASH_PX,
 };
 pub use find::Find;
 pub use layout::{layout, ms_text, Timeline};
