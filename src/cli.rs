@@ -1,4 +1,4 @@
-//! The command line: `run`, `sweep`, `bench`, `keys`, `presets`. It only parses arguments,
+//! The command line: `run`, `svg`, `sweep`, `bench`, `keys`, `presets`. It only parses arguments,
 //! calls the library and prints; every rule about scenarios lives in the codec.
 
 use std::io::Write as _;
@@ -46,6 +46,12 @@ enum Command {
         #[arg(long)]
         text: bool,
     },
+    /// Draw run A of a page URL as the page's SVG export does (same file), on stdout.
+    Svg {
+        /// A query or a whole page URL; `zoom=T0..T1` (µs) is honoured as on the page.
+        #[arg(default_value = "")]
+        query: String,
+    },
     /// Run many seeds of one scenario and print totals as JSON; progress goes to stderr.
     Sweep {
         #[arg(default_value = "")]
@@ -81,6 +87,7 @@ pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Run { query, trace, text } => run(&query, trace, text),
+        Command::Svg { query } => svg(&query),
         Command::Sweep {
             query,
             seeds,
@@ -143,6 +150,22 @@ fn run(query: &str, with_trace: bool, text: bool) -> Result<(), String> {
         trace: with_trace.then_some(&trace),
     };
     print_json(&report)
+}
+
+/// The page's export for the same URL: its scenario's run, over its `zoom=` window if any.
+fn svg(query: &str) -> Result<(), String> {
+    let scenario = decode(query)?;
+    let (page, errors) = idemlab::page::PageState::from_query(query);
+    if let Some(error) = errors.iter().find(|error| error.key == "zoom") {
+        return Err(error.to_string());
+    }
+    let trace = idemlab::sim::run(&scenario);
+    let timeline = idemlab::view::layout(&trace);
+    print!(
+        "{}",
+        idemlab::view::export(&timeline, &trace.query(), page.zoom)
+    );
+    Ok(())
 }
 
 fn print_json(value: &impl Serialize) -> Result<(), String> {

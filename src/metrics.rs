@@ -201,8 +201,10 @@ impl Metrics {
 struct Fold {
     metrics: Metrics,
     orders: Vec<OrderFold>,
-    /// Key → requests whose lookup read "not found" and that have not claimed or recorded yet.
-    windows: BTreeMap<Key, Vec<u32>>,
+    /// The check-then-insert race, the same detector the timeline shades races with.
+    races: Races,
+    /// Events folded so far: the index of the next one.
+    seen: u32,
     /// Transaction → (charge number, order) of its uncommitted ledger rows.
     ledger_pending: BTreeMap<u32, Vec<(u32, Option<u32>)>>,
     /// Charge numbers with a committed ledger row, to spot a second booking of the same charge.
@@ -223,6 +225,10 @@ impl Fold {
     }
 
     fn event(&mut self, event: &crate::trace::Event) {
+        if self.races.event(self.seen, event).is_some() {
+            self.metrics.races += 1;
+        }
+        self.seen += 1;
         let m = &mut self.metrics;
         match event.kind {
             EventKind::OrderStart => self.order(event.order).started = true,
@@ -264,7 +270,7 @@ impl Fold {
                 self.booked.clear();
                 self.ledger_committed.clear();
             }
-            _ => self.race_event(event),
+            _ => {}
         }
     }
 
@@ -295,38 +301,6 @@ impl Fold {
             order.changes += 1;
         }
         order.last_value = Some(value);
-    }
-
-    fn race_event(&mut self, event: &crate::trace::Event) {
-        let (Some(key), Some(req)) = (event.key, event.req) else {
-            if event.kind == EventKind::Crash {
-                self.windows.clear();
-            }
-            return;
-        };
-        match event.kind {
-            EventKind::Lookup {
-                found: Found::NotFound,
-            } => {
-                let open = self.windows.entry(key).or_default();
-                if open.iter().any(|&other| other != req) {
-                    self.metrics.races += 1;
-                }
-                if !open.contains(&req) {
-                    open.push(req);
-                }
-            }
-            EventKind::Claim {
-                result: ClaimResult::Ok | ClaimResult::Conflict,
-            }
-            | EventKind::Store { .. }
-            | EventKind::Reply { .. } => {
-                if let Some(open) = self.windows.get_mut(&key) {
-                    open.retain(|&other| other != req);
-                }
-            }
-            _ => {}
-        }
     }
 
     fn finish(mut self) -> Metrics {
@@ -371,5 +345,72 @@ fn best(previous: Option<Outcome>, next: Outcome) -> Outcome {
     match previous {
         Some(previous) if rank(previous) >= rank(next) => previous,
         _ => next,
+    }
+}
+
+/// A "not found" read: which request, at which event of the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Read {
+    pub req: u32,
+    pub event: u32,
+}
+
+/// One check-then-insert race: a read of `key` that found nothing while an earlier read of
+/// another request (`first`) had its window open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Race {
+    pub first: Read,
+    pub second: Read,
+    pub key: Key,
+}
+
+/// The race detector, fed the trace in order. A request's window opens at its "not found"
+/// lookup and closes at its claim (ok or conflict), its store or its reply; a crash closes them
+/// all. A "not found" read while another request of the same key has an open window is one
+/// race. `Metrics::races` counts what it finds and the timeline shades each one, so the page
+/// never shows a race the counter does not count.
+#[derive(Clone, Debug, Default)]
+pub struct Races {
+    /// Key → reads whose window is open, oldest first.
+    windows: BTreeMap<Key, Vec<Read>>,
+}
+
+impl Races {
+    /// Takes event number `ix`; returns the race it completes, if any.
+    pub fn event(&mut self, ix: u32, event: &Event) -> Option<Race> {
+        let (Some(key), Some(req)) = (event.key, event.req) else {
+            if event.kind == EventKind::Crash {
+                self.windows.clear();
+            }
+            return None;
+        };
+        match event.kind {
+            EventKind::Lookup {
+                found: Found::NotFound,
+            } => {
+                let second = Read { req, event: ix };
+                let open = self.windows.entry(key).or_default();
+                let race = (open.iter().find(|read| read.req != req)).map(|&first| Race {
+                    first,
+                    second,
+                    key,
+                });
+                if !open.iter().any(|read| read.req == req) {
+                    open.push(second);
+                }
+                race
+            }
+            EventKind::Claim {
+                result: ClaimResult::Ok | ClaimResult::Conflict,
+            }
+            | EventKind::Store { .. }
+            | EventKind::Reply { .. } => {
+                if let Some(open) = self.windows.get_mut(&key) {
+                    open.retain(|read| read.req != req);
+                }
+                None
+            }
+            _ => None,
+        }
     }
 }

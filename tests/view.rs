@@ -546,11 +546,77 @@ fn every_band_kind_has_a_class() {
             order: None,
             attempt: None,
         };
+        let name = mark.class().name();
         assert!(
-            idemlab::view::STYLE.contains(mark.class().name()),
+            view::palette::svg_style().contains(&format!("--tl-{name}:")),
             "{band:?}"
         );
     }
+}
+
+#[test]
+fn the_export_draws_the_page_s_shapes_for_every_mark() {
+    let query = "seed=4&preset=race";
+    let (_, timeline) = run(query);
+    let viewport = Viewport::fit(timeline.end_us(), 1_000);
+    let shown = timeline.view(&viewport);
+    let scene = view::Scene {
+        timeline: &timeline,
+        viewport,
+        view: &shown,
+        overlay: view::Overlay::default(),
+        links: false,
+        top_px: 0.0,
+    };
+    let page = view::plot(&scene);
+    let export = view::svg::drawing(&timeline, &viewport, &SvgOptions::default());
+    let marks = |drawing: &view::Drawing| -> Vec<view::Group> {
+        (drawing.groups.iter())
+            .filter(|group| group.class.starts_with("mark "))
+            .cloned()
+            .collect()
+    };
+    let (on_page, exported) = (marks(&page), marks(&export));
+    assert_eq!(on_page.len(), timeline.visible(&viewport).len(), "{query}");
+    assert_eq!(on_page.len(), exported.len(), "{query}");
+    // The export puts its heading and legend above the same plot: the same shapes, lower.
+    let dy = export.height_px - page.height_px;
+    assert!(dy > 0.0, "{query}");
+    for (a, b) in on_page.iter().zip(&exported) {
+        assert_eq!(a.class, b.class, "{query}");
+        assert_eq!(a.shapes.len(), b.shapes.len(), "{query}: {}", a.class);
+        for (x, y) in a.shapes.iter().zip(&b.shapes) {
+            assert_eq!(
+                (x.ink, x.paint, x.alpha),
+                (y.ink, y.paint, y.alpha),
+                "{}",
+                a.class
+            );
+            if let (
+                view::Geometry::Circle { at: p, r: rp },
+                view::Geometry::Circle { at: q, r: rq },
+            ) = (&x.geometry, &y.geometry)
+            {
+                assert_eq!((p.0, rp), (q.0, rq));
+                assert!((q.1 - p.1 - dy).abs() < 1e-9, "{}", a.class);
+            }
+        }
+    }
+    // A duplicate charge is a large dot in its class's ink, ringed in the text ink.
+    let duplicate = (on_page.iter())
+        .find(|group| group.class.contains("charge-duplicate"))
+        .expect("the race preset duplicates a charge");
+    let kinds: Vec<(view::Ink, bool)> = (duplicate.shapes.iter())
+        .filter(|shape| matches!(shape.geometry, view::Geometry::Circle { r, .. } if r == 6.0))
+        .map(|shape| (shape.ink, matches!(shape.paint, view::Paint::Fill)))
+        .collect();
+    assert_eq!(
+        kinds,
+        [
+            (view::Ink::Mark(Class::ChargeDuplicate), true),
+            (view::Ink::Text, false)
+        ]
+    );
 }
 
 #[test]

@@ -2,8 +2,8 @@
 //! phrase such as "both read \"not found\"" into a button that outlines the marks it names;
 //! `tests/lessons.rs` checks that each phrase names at least one mark of its run.
 
-use super::mark::{ArrowEnd, Band, Mark, MarkKind, Point, Span, TxnEnd};
-use crate::trace::{DropCause, RollbackCause};
+use super::mark::{ArrowEnd, Band, Mark, MarkKind, Span, TxnEnd};
+use crate::trace::{DropCause, EventKind, RollbackCause};
 
 /// A kind of mark a sentence can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,26 +57,26 @@ impl Find {
             (Find::LedgerReplaced, MarkKind::Band { band }) => {
                 matches!(band, Band::LedgerReplaced { .. })
             }
-            (_, MarkKind::Point { point }) => self.matches_point(point),
+            (_, MarkKind::Point { event, .. }) => self.matches_point(event),
             _ => false,
         }
     }
 
-    fn matches_point(self, point: Point) -> bool {
+    fn matches_point(self, event: EventKind) -> bool {
         match self {
-            Find::Timeout => point == Point::Timeout,
+            Find::Timeout => event == EventKind::Timeout,
             Find::Effect => matches!(
-                point,
-                Point::Charge { replay: false, .. } | Point::Applied { .. }
+                event,
+                EventKind::Charge { replay: false, .. } | EventKind::Applied { .. }
             ),
             Find::Replay => matches!(
-                point,
-                Point::Reply { replay: true, .. } | Point::Charge { replay: true, .. }
+                event,
+                EventKind::Reply { replay: true, .. } | EventKind::Charge { replay: true, .. }
             ),
-            Find::KeyExpired => point == Point::KeyExpired,
-            Find::AttemptRow => matches!(point, Point::AttemptRow { .. }),
-            Find::Redeliver => matches!(point, Point::Redeliver { .. }),
-            Find::InboxHit => matches!(point, Point::Inbox { fresh: false, .. }),
+            Find::KeyExpired => event == EventKind::KeyExpired,
+            Find::AttemptRow => matches!(event, EventKind::AttemptRow { .. }),
+            Find::Redeliver => matches!(event, EventKind::Redeliver { .. }),
+            Find::InboxHit => matches!(event, EventKind::Inbox { fresh: false, .. }),
             _ => false,
         }
     }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use super::cull::MarkIndex;
 use super::mark::{
-    ArrowEnd, ArrowPayload, Band, Effect, EventIx, Lane, LaneIx, Mark, MarkKind, Point, Span,
+    ArrowEnd, ArrowPayload, Band, Effect, EventIx, Lane, LaneIx, Mark, MarkKind, Span, Tally,
     TxnEnd,
 };
 use super::race;
@@ -224,8 +224,12 @@ impl<'t> Builder<'t> {
         self.marks.len() - 1
     }
 
-    fn point(&mut self, ix: EventIx, event: &Event, point: Point, label: String) {
-        self.push(ix, event, MarkKind::Point { point }, label);
+    fn point(&mut self, ix: EventIx, event: &Event, tally: Tally, label: String) {
+        let kind = MarkKind::Point {
+            event: event.kind,
+            tally,
+        };
+        self.push(ix, event, kind, label);
     }
 
     /// Ends an open mark at `event`, adding the event to it.
@@ -296,14 +300,9 @@ impl<'t> Builder<'t> {
     }
 
     fn end_txn(&mut self, ix: EventIx, event: &Event) {
-        let (txn, end, point, label) = match event.kind {
-            EventKind::Commit { txn } => (txn, TxnEnd::Commit, Point::Commit { txn }, "COMMIT"),
-            EventKind::Rollback { txn, cause } => (
-                txn,
-                TxnEnd::Rollback { cause },
-                Point::Rollback { txn, cause },
-                "ROLLBACK",
-            ),
+        let (txn, end, label) = match event.kind {
+            EventKind::Commit { txn } => (txn, TxnEnd::Commit, "COMMIT"),
+            EventKind::Rollback { txn, cause } => (txn, TxnEnd::Rollback { cause }, "ROLLBACK"),
             _ => unreachable!("only commit and rollback end a transaction"),
         };
         let mut text = format!("{label} tx{txn}");
@@ -311,7 +310,7 @@ impl<'t> Builder<'t> {
             text = format!("{text} ({})", rollback_text(cause));
             self.unblock(ix, event);
         }
-        self.point(ix, event, point, text);
+        self.point(ix, event, Tally::Plain, text);
         if let Some(mark) = self.txns.remove(&txn) {
             self.close(mark, ix, event);
             self.marks[mark].kind = MarkKind::Span {
@@ -325,7 +324,7 @@ impl<'t> Builder<'t> {
             unreachable!("claim() is called for claims")
         };
         let label = format!("insert key: {}", claim_text(result));
-        self.point(ix, event, Point::Claim { result }, label);
+        self.point(ix, event, Tally::Plain, label);
         let Some(req) = event.req else { return };
         if result == ClaimResult::Blocked {
             let kind = MarkKind::Span {
@@ -346,23 +345,19 @@ impl<'t> Builder<'t> {
     }
 
     fn effect(&mut self, ix: EventIx, event: &Event) {
-        let (point, label) = match event.kind {
+        let (tally, label) = match event.kind {
             EventKind::Charge {
                 number,
                 replay: true,
             } => (
-                Point::Charge {
-                    number,
-                    replay: true,
-                    effect: None,
-                },
+                Tally::Plain,
                 format!("returns charge #{number} (key known)"),
             ),
             EventKind::Charge { number, .. } => self.charge(event, number),
             EventKind::Applied { value } => self.applied(event, value),
             _ => unreachable!("effect() is called for charges and applied writes"),
         };
-        self.point(ix, event, point, label);
+        self.point(ix, event, tally, label);
     }
 
     /// Counts one more effect of the event's order: its place, and the previous value written.
@@ -383,7 +378,7 @@ impl<'t> Builder<'t> {
         (order, effect, previous)
     }
 
-    fn charge(&mut self, event: &Event, number: u32) -> (Point, String) {
+    fn charge(&mut self, event: &Event, number: u32) -> (Tally, String) {
         let (order, mut effect, _) = self.count_effect(event, None);
         // Every charge after the first moves money again (metrics.rs counts effects − 1).
         effect.duplicate = effect.nth >= 2;
@@ -395,17 +390,10 @@ impl<'t> Builder<'t> {
         } else {
             format!("charge #{number}")
         };
-        let effect = Some(effect);
-        let replay = false;
-        let point = Point::Charge {
-            number,
-            replay,
-            effect,
-        };
-        (point, label)
+        (Tally::Effect(effect), label)
     }
 
-    fn applied(&mut self, event: &Event, value: u32) -> (Point, String) {
+    fn applied(&mut self, event: &Event, value: u32) -> (Tally, String) {
         let (order, mut effect, previous) = self.count_effect(event, Some(value));
         // A repeated set is harmless unless it changed the value (metrics.rs counts changes).
         effect.duplicate = previous.is_some_and(|last| last != value);
@@ -417,7 +405,7 @@ impl<'t> Builder<'t> {
         } else {
             format!("value {value} applied")
         };
-        (Point::Applied { value, effect }, label)
+        (Tally::Effect(effect), label)
     }
 
     fn outage(&mut self, ix: EventIx, event: &Event) {
@@ -443,7 +431,8 @@ impl<'t> Builder<'t> {
         let (kind, label) = match event.kind {
             EventKind::PodStart { uid, rerun: false } => (
                 MarkKind::Point {
-                    point: Point::PodStart,
+                    event: event.kind,
+                    tally: Tally::Plain,
                 },
                 format!("pod {uid:08x} starts"),
             ),
@@ -473,68 +462,47 @@ impl<'t> Builder<'t> {
     }
 
     fn simple_point(&mut self, ix: EventIx, event: &Event) {
-        let (point, label) = match event.kind {
-            EventKind::OrderStart => (Point::OrderStart, order_text(event, "starts")),
-            EventKind::Timeout => (Point::Timeout, "timeout".into()),
-            EventKind::Retry { delay_us } => retry(event, delay_us),
-            EventKind::OrderDone { outcome, status } => order_done(event, outcome, status),
-            EventKind::AttemptRow { row } => {
-                (Point::AttemptRow { row }, format!("attempt row {row}"))
-            }
+        let plain = |label: String| (Tally::Plain, label);
+        let (tally, label) = match event.kind {
+            EventKind::OrderStart => plain(order_text(event, "starts")),
+            EventKind::Timeout => plain("timeout".into()),
+            EventKind::Retry { delay_us } => plain(retry(event, delay_us)),
+            EventKind::OrderDone { outcome, status } => plain(order_done(event, outcome, status)),
+            EventKind::AttemptRow { row } => plain(format!("attempt row {row}")),
             EventKind::Lookup { found } => {
                 self.unblock(ix, event);
-                let label = format!("lookup: {}", found_text(found));
-                (Point::Lookup { found }, label)
+                plain(format!("lookup: {}", found_text(found)))
             }
-            EventKind::KeyExpired => (Point::KeyExpired, "key expired".into()),
+            EventKind::KeyExpired => plain("key expired".into()),
             EventKind::LedgerRow { number, .. } if self.rebooked.contains(&(ix as usize)) => (
-                Point::LedgerRow {
-                    number,
-                    rebooked: true,
-                },
+                Tally::Repeat,
                 format!(
                     "order {}: charge #{number} booked again",
                     event.order.unwrap_or(0)
                 ),
             ),
-            EventKind::LedgerRow { number, .. } => (
-                Point::LedgerRow {
-                    number,
-                    rebooked: false,
-                },
-                format!("ledger row #{number}"),
-            ),
-            EventKind::Write { value, .. } => (Point::Write { value }, format!("write {value}")),
+            EventKind::LedgerRow { number, .. } => plain(format!("ledger row #{number}")),
+            EventKind::Write { value, .. } => plain(format!("write {value}")),
             EventKind::Store { status } => {
                 self.unblock(ix, event);
-                (Point::Store { status }, format!("store {status}"))
+                plain(format!("store {status}"))
             }
             EventKind::Reply { status, replay } => {
                 self.unblock(ix, event);
-                reply(status, replay)
+                plain(reply(status, replay))
             }
-            EventKind::Inbox { event: id, fresh } => inbox(id, fresh),
+            EventKind::Inbox { event: id, fresh } => plain(inbox(id, fresh)),
             EventKind::Receipt { event: id, number } => {
-                let duplicate = self.repeated_receipts.contains(&(ix as usize));
-                receipt(id, number, duplicate)
+                receipt(id, number, self.repeated_receipts.contains(&(ix as usize)))
             }
             EventKind::Redeliver {
                 event: id,
                 delivery,
-            } => (
-                Point::Redeliver {
-                    event: id,
-                    delivery,
-                },
-                format!("no ack: e{id} again (delivery {delivery})"),
-            ),
-            EventKind::DeadLetter { event: id } => (
-                Point::DeadLetter { event: id },
-                format!("e{id} to the dead-letter queue"),
-            ),
+            } => plain(format!("no ack: e{id} again (delivery {delivery})")),
+            EventKind::DeadLetter { event: id } => plain(format!("e{id} to the dead-letter queue")),
             _ => unreachable!("event() routes every other kind elsewhere"),
         };
-        self.point(ix, event, point, label);
+        self.point(ix, event, tally, label);
     }
 
     /// Closes what is still open at the end of the trace and hands the marks over.
@@ -562,18 +530,12 @@ fn repeated_receipts(trace: &Trace) -> std::collections::BTreeSet<usize> {
 }
 
 /// A receipt, marked as a duplicate when its event already had one.
-fn receipt(event: u32, number: u32, duplicate: bool) -> (Point, String) {
-    let label = if duplicate {
-        format!("receipt #{number} again (e{event})")
+fn receipt(event: u32, number: u32, duplicate: bool) -> (Tally, String) {
+    if duplicate {
+        (Tally::Repeat, format!("receipt #{number} again (e{event})"))
     } else {
-        format!("receipt #{number}")
-    };
-    let point = Point::Receipt {
-        event,
-        number,
-        duplicate,
-    };
-    (point, label)
+        (Tally::Plain, format!("receipt #{number}"))
+    }
 }
 
 fn arrow_label(event: &Event, payload: Payload) -> (ArrowPayload, String) {
@@ -618,14 +580,13 @@ fn order_text(event: &Event, what: &str) -> String {
     }
 }
 
-fn retry(event: &Event, delay_us: u64) -> (Point, String) {
+fn retry(event: &Event, delay_us: u64) -> String {
     // The event belongs to the attempt that failed; the retry is the next one.
     let attempt = event.attempt.unwrap_or(0).saturating_add(1);
-    let label = format!("attempt {attempt} in {}", ms_text(delay_us));
-    (Point::Retry { attempt, delay_us }, label)
+    format!("attempt {attempt} in {}", ms_text(delay_us))
 }
 
-fn order_done(event: &Event, outcome: Outcome, status: Option<u16>) -> (Point, String) {
+fn order_done(event: &Event, outcome: Outcome, status: Option<u16>) -> String {
     let word = match outcome {
         Outcome::Ok => "ok",
         Outcome::Failed => "failed",
@@ -635,28 +596,26 @@ fn order_done(event: &Event, outcome: Outcome, status: Option<u16>) -> (Point, S
     if let Some(status) = status {
         label.push_str(&format!(" ({status})"));
     }
-    (Point::OrderDone { outcome, status }, label)
+    label
 }
 
-fn inbox(event: u32, fresh: bool) -> (Point, String) {
-    let label = if fresh {
+fn inbox(event: u32, fresh: bool) -> String {
+    if fresh {
         format!("inbox: e{event} new")
     } else {
         format!("inbox: e{event} seen, skip")
-    };
-    (Point::Inbox { event, fresh }, label)
+    }
 }
 
-fn reply(status: u16, replay: bool) -> (Point, String) {
-    let label = match (status, replay) {
+fn reply(status: u16, replay: bool) -> String {
+    match (status, replay) {
         (_, true) => format!("{status} (replayed)"),
         (409, _) => "409 in progress".into(),
         (422, _) => "422 body mismatch".into(),
         (400, _) => "400 no key".into(),
         (503, _) => "503 unavailable".into(),
         _ => status.to_string(),
-    };
-    (Point::Reply { status, replay }, label)
+    }
 }
 
 /// Microseconds as milliseconds with as many decimals as needed, e.g. `5.582 ms`, `40 ms`.

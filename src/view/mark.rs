@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use crate::trace::{ClaimResult, DropCause, Found, Key, Node, Outcome, RollbackCause};
+use crate::trace::{ClaimResult, DropCause, EventKind, Found, Key, Node, Outcome, RollbackCause};
 
 /// The index of a lane in `Timeline::lanes`.
 pub type LaneIx = u16;
@@ -50,8 +50,9 @@ pub enum MarkKind {
         payload: ArrowPayload,
         end: ArrowEnd,
     },
-    /// Something that happened at one instant on one lane.
-    Point { point: Point },
+    /// Something that happened at one instant on one lane: the trace event itself (never a
+    /// send, a delivery or a drop, which are arrows), and what its neighbours say about it.
+    Point { event: EventKind, tally: Tally },
     /// A stretch of time on one lane: a transaction or a blocked wait.
     Span { span: Span },
     /// A shaded stretch across the whole height of one lane.
@@ -96,82 +97,17 @@ pub enum ArrowEnd {
     InFlight,
 }
 
-/// An instant on one lane.
+/// What the layout learned about a point from the events around it; the event itself says
+/// the rest. Duplicates are the metrics' (metrics.rs), so the view flags exactly what it counts.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case", tag = "point")]
-pub enum Point {
-    PodStart,
-    OrderStart,
-    Timeout,
-    /// The client will send `attempt` after `delay_us`.
-    Retry {
-        attempt: u16,
-        delay_us: u64,
-    },
-    OrderDone {
-        outcome: Outcome,
-        status: Option<u16>,
-    },
-    AttemptRow {
-        row: u32,
-    },
-    Lookup {
-        found: Found,
-    },
-    Claim {
-        result: ClaimResult,
-    },
-    KeyExpired,
-    /// `effect` is set for a new charge (not a replay): its place among its order's effects.
-    Charge {
-        number: u32,
-        replay: bool,
-        effect: Option<Effect>,
-    },
-    /// `rebooked` when the row books a charge the ledger already booked: a duplicate.
-    LedgerRow {
-        number: u32,
-        rebooked: bool,
-    },
-    Write {
-        value: u32,
-    },
-    Applied {
-        value: u32,
-        effect: Effect,
-    },
-    Store {
-        status: u16,
-    },
-    Commit {
-        txn: u32,
-    },
-    Rollback {
-        txn: u32,
-        cause: RollbackCause,
-    },
-    Reply {
-        status: u16,
-        replay: bool,
-    },
-    /// The consumer's inbox insert; `fresh` unless the event id was already there.
-    Inbox {
-        event: u32,
-        fresh: bool,
-    },
-    /// A receipt mailed; `duplicate` when the same event already had one.
-    Receipt {
-        event: u32,
-        number: u32,
-        duplicate: bool,
-    },
-    Redeliver {
-        event: u32,
-        delivery: u16,
-    },
-    DeadLetter {
-        event: u32,
-    },
+#[serde(rename_all = "kebab-case", tag = "tally")]
+pub enum Tally {
+    Plain,
+    /// A new charge (not a replay) or an applied write: its place among its order's effects.
+    Effect(Effect),
+    /// A ledger row that books an already booked charge, or a receipt its queue event already
+    /// had: both repeat harm.
+    Repeat,
 }
 
 /// The `nth` of `total` effects of one order; `duplicate` when it repeated harm (metrics.rs:
@@ -272,6 +208,58 @@ pub enum Class {
 }
 
 impl Class {
+    /// Every class, in declaration order.
+    pub const ALL: [Class; 48] = [
+        Class::Request,
+        Class::Response,
+        Class::ChargeCall,
+        Class::ChargeReply,
+        Class::PodStart,
+        Class::OrderStart,
+        Class::Timeout,
+        Class::Retry,
+        Class::OrderOk,
+        Class::OrderFailed,
+        Class::OrderUnknown,
+        Class::AttemptRow,
+        Class::LookupMiss,
+        Class::LookupHit,
+        Class::ClaimOk,
+        Class::ClaimBlocked,
+        Class::ClaimConflict,
+        Class::KeyExpired,
+        Class::Charge,
+        Class::ChargeDuplicate,
+        Class::ChargeReplay,
+        Class::LedgerRow,
+        Class::Write,
+        Class::Applied,
+        Class::AppliedDuplicate,
+        Class::Store,
+        Class::Commit,
+        Class::Rollback,
+        Class::ReplyOk,
+        Class::ReplyReplay,
+        Class::ReplyConflict,
+        Class::ReplyError,
+        Class::Txn,
+        Class::TxnRollback,
+        Class::Blocked,
+        Class::ApiDown,
+        Class::LedgerReplaced,
+        Class::Rerun,
+        Class::CapReached,
+        Class::Race,
+        Class::QueueEvent,
+        Class::QueueAck,
+        Class::InboxNew,
+        Class::InboxHit,
+        Class::Receipt,
+        Class::ReceiptDuplicate,
+        Class::Redeliver,
+        Class::DeadLetter,
+    ];
+
     pub fn name(self) -> &'static str {
         use Class::*;
         match self {
@@ -338,7 +326,7 @@ impl Mark {
                 ArrowPayload::Event => Class::QueueEvent,
                 ArrowPayload::Ack => Class::QueueAck,
             },
-            MarkKind::Point { point } => point_class(point),
+            MarkKind::Point { event, tally } => point_class(event, tally),
             MarkKind::Span { span } => match span {
                 Span::Txn {
                     end: TxnEnd::Rollback { .. },
@@ -361,21 +349,13 @@ impl Mark {
     pub fn is_duplicate(&self) -> bool {
         match self.kind {
             MarkKind::Point {
-                point:
-                    Point::Charge {
-                        effect: Some(effect),
-                        ..
-                    },
-            }
-            | MarkKind::Point {
-                point: Point::Applied { effect, .. },
+                tally: Tally::Effect(effect),
+                ..
             } => effect.duplicate,
             MarkKind::Point {
-                point: Point::LedgerRow { rebooked, .. },
-            } => rebooked,
-            MarkKind::Point {
-                point: Point::Receipt { duplicate, .. },
-            } => duplicate,
+                tally: Tally::Repeat,
+                ..
+            } => true,
             _ => false,
         }
     }
@@ -390,56 +370,64 @@ impl Mark {
     }
 }
 
-fn point_class(point: Point) -> Class {
-    match point {
-        Point::PodStart => Class::PodStart,
-        Point::OrderStart => Class::OrderStart,
-        Point::Timeout => Class::Timeout,
-        Point::Retry { .. } => Class::Retry,
-        Point::OrderDone { outcome, .. } => match outcome {
+fn point_class(event: EventKind, tally: Tally) -> Class {
+    let duplicate = match tally {
+        Tally::Effect(effect) => effect.duplicate,
+        Tally::Repeat => true,
+        Tally::Plain => false,
+    };
+    match event {
+        EventKind::PodStart { .. } => Class::PodStart,
+        EventKind::OrderStart => Class::OrderStart,
+        EventKind::Timeout => Class::Timeout,
+        EventKind::Retry { .. } => Class::Retry,
+        EventKind::OrderDone { outcome, .. } => match outcome {
             Outcome::Ok => Class::OrderOk,
             Outcome::Failed => Class::OrderFailed,
             Outcome::Unknown => Class::OrderUnknown,
         },
-        Point::AttemptRow { .. } => Class::AttemptRow,
-        Point::Lookup {
+        EventKind::AttemptRow { .. } => Class::AttemptRow,
+        EventKind::Lookup {
             found: Found::NotFound,
         } => Class::LookupMiss,
-        Point::Lookup { .. } => Class::LookupHit,
-        Point::Claim { result } => match result {
+        EventKind::Lookup { .. } => Class::LookupHit,
+        EventKind::Claim { result } => match result {
             ClaimResult::Ok => Class::ClaimOk,
             ClaimResult::Blocked => Class::ClaimBlocked,
             ClaimResult::Conflict => Class::ClaimConflict,
         },
-        Point::KeyExpired => Class::KeyExpired,
-        Point::Charge { replay: true, .. } => Class::ChargeReplay,
-        Point::Charge {
-            effect: Some(Effect {
-                duplicate: true, ..
-            }),
-            ..
-        } => Class::ChargeDuplicate,
-        Point::Charge { .. } => Class::Charge,
-        Point::LedgerRow { rebooked: true, .. } => Class::ChargeDuplicate,
-        Point::LedgerRow { .. } => Class::LedgerRow,
-        Point::Write { .. } => Class::Write,
-        Point::Applied { effect, .. } if effect.duplicate => Class::AppliedDuplicate,
-        Point::Applied { .. } => Class::Applied,
-        Point::Store { .. } => Class::Store,
-        Point::Commit { .. } => Class::Commit,
-        Point::Rollback { .. } => Class::Rollback,
-        Point::Reply { replay: true, .. } => Class::ReplyReplay,
-        Point::Reply { status: 409, .. } => Class::ReplyConflict,
-        Point::Reply { status, .. } if status >= 400 => Class::ReplyError,
-        Point::Reply { .. } => Class::ReplyOk,
-        Point::Inbox { fresh: true, .. } => Class::InboxNew,
-        Point::Inbox { fresh: false, .. } => Class::InboxHit,
-        Point::Receipt {
-            duplicate: true, ..
-        } => Class::ReceiptDuplicate,
-        Point::Receipt { .. } => Class::Receipt,
-        Point::Redeliver { .. } => Class::Redeliver,
-        Point::DeadLetter { .. } => Class::DeadLetter,
+        EventKind::KeyExpired => Class::KeyExpired,
+        EventKind::Charge { replay: true, .. } => Class::ChargeReplay,
+        EventKind::Charge { .. } | EventKind::LedgerRow { .. } if duplicate => {
+            Class::ChargeDuplicate
+        }
+        EventKind::Charge { .. } => Class::Charge,
+        EventKind::LedgerRow { .. } => Class::LedgerRow,
+        EventKind::Write { .. } => Class::Write,
+        EventKind::Applied { .. } if duplicate => Class::AppliedDuplicate,
+        EventKind::Applied { .. } => Class::Applied,
+        EventKind::Store { .. } => Class::Store,
+        EventKind::Commit { .. } => Class::Commit,
+        EventKind::Rollback { .. } => Class::Rollback,
+        EventKind::Reply { replay: true, .. } => Class::ReplyReplay,
+        EventKind::Reply { status: 409, .. } => Class::ReplyConflict,
+        EventKind::Reply { status, .. } if status >= 400 => Class::ReplyError,
+        EventKind::Reply { .. } => Class::ReplyOk,
+        EventKind::Inbox { fresh: true, .. } => Class::InboxNew,
+        EventKind::Inbox { fresh: false, .. } => Class::InboxHit,
+        EventKind::Receipt { .. } if duplicate => Class::ReceiptDuplicate,
+        EventKind::Receipt { .. } => Class::Receipt,
+        EventKind::Redeliver { .. } => Class::Redeliver,
+        EventKind::DeadLetter { .. } => Class::DeadLetter,
+        // Arrows, transactions, outages, replacements and the cap are never points.
+        EventKind::Send { .. }
+        | EventKind::Deliver { .. }
+        | EventKind::Drop { .. }
+        | EventKind::TxBegin { .. }
+        | EventKind::Crash
+        | EventKind::Restart
+        | EventKind::Replace { .. }
+        | EventKind::CapReached => unreachable!("{event:?} is not drawn as a point"),
     }
 }
 

@@ -1,36 +1,45 @@
-//! The timeline view: a pure function from a trace to lanes and marks, and from those to SVG.
+//! The timeline view: a pure function from a trace to lanes and marks, and from those to one
+//! drawing list that the page's canvas and the SVG export both draw.
 //!
 //! Pipeline: [`layout`] turns a `Trace` into a [`Timeline`] once per run; the page keeps it
 //! behind a handle and, per frame, asks [`Timeline::view`] what a [`Viewport`] shows: mark
-//! indices, or per-pixel-column counts when marks outnumber pixels. [`svg::svg`] draws one
-//! viewport as a standalone file.
+//! indices, or per-pixel-column counts when marks outnumber pixels. [`plot`] turns that into a
+//! [`Drawing`] of positioned shapes, each with an [`Ink`]; the canvas paints it and
+//! [`svg::write`] serialises it. [`export`] is the page's "SVG" download and `idemlab svg`.
 //!
 //! Architecture invariants:
 //! - No IO, no clock, no DOM, no wasm-bindgen here: everything is testable natively and the
-//!   same trace always gives the same timeline.
-//! - No colours: marks carry a [`Class`] whose name the CSS (or [`svg::STYLE`]) colours.
+//!   same trace always gives the same timeline and the same drawing.
+//! - Colours live in one table, [`palette::PALETTE`]: the page's `--tl-*` properties are
+//!   generated from it and so is the SVG's stylesheet. The drawing names inks, never colours.
 //! - Every mark names the trace events it comes from, so the drawing and the event table can
 //!   point at each other.
-//! - Duplicates and races are defined in `metrics.rs`; the view mirrors those folds, so
-//!   `Timeline::duplicates()` and `Timeline::races()` equal the metrics' counts.
+//! - Duplicates and races are the metrics' own: the layout flags the duplicates `metrics.rs`
+//!   counts, and races come from its detector, `metrics::Races`.
 
 mod cull;
+mod draw;
 mod find;
 mod layout;
 mod mark;
-mod paint;
+pub mod palette;
+mod plot;
 mod race;
 mod scale;
 mod summary;
-mod svg;
+pub mod svg;
 
 pub use cull::{pan_sweep, Density, View, MARKS_PER_COLUMN_MAX};
+pub use draw::{
+    Anchor, Drawing, Font, Geometry, Group, Link, Paint, PathPoint, Rect, Shape, DASH_PX,
+};
 pub use find::Find;
 pub use layout::{layout, ms_text, Timeline};
 pub use mark::{
     cause_label, ArrowEnd, ArrowPayload, Band, Class, Effect, EventIx, Lane, LaneIx, Mark,
-    MarkKind, Point, Span, TxnEnd,
+    MarkKind, Span, Tally, TxnEnd,
 };
-pub use paint::{tooltip, Labels};
-pub use scale::{tick_step_us, Tick, Viewport, SPAN_US_MAX, SPAN_US_MIN, WIDTH_PX_MAX};
-pub use svg::{escape, svg, SvgOptions, STYLE};
+pub use palette::Ink;
+pub use plot::{hit, plot, plot_height_px, tooltip, Overlay, Scene, GUTTER_PX};
+pub use scale::{tick_step_us, window, Tick, Viewport, SPAN_US_MAX, SPAN_US_MIN, WIDTH_PX_MAX};
+pub use svg::{escape, export, svg, SvgOptions, EXPORT_WIDTH_PX};

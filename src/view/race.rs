@@ -1,29 +1,14 @@
-//! Races: the check-then-insert window of metrics.rs, drawn as shaded regions.
+//! Races: each check-then-insert race that `metrics::Races` finds, drawn as a shaded region.
 //!
-//! The fold mirrors `Metrics::races` on purpose, so the page never shows a race the counter
-//! does not count, or the other way round: a request's window opens at its "not found" lookup
-//! and closes at its claim (ok or conflict), its store or its reply; a crash closes them all. A
-//! "not found" read while another request of the same key has an open window is one race.
+//! The detector is the metrics' own, so the page never shows a race the counter does not count,
+//! or the other way round. This module only decides how far each region reaches and which
+//! events it names.
 
 use std::collections::BTreeMap;
 
 use super::mark::{EventIx, LaneIx, Mark, MarkKind};
-use crate::trace::{ClaimResult, Event, EventKind, Found, Key, Trace};
-
-/// A "not found" read: which request, and where in the trace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Read {
-    req: u32,
-    event: EventIx,
-}
-
-/// The earlier read whose window was still open, the later read, and their key.
-#[derive(Clone, Copy, Debug)]
-struct Pair {
-    first: Read,
-    second: Read,
-    key: Key,
-}
+use crate::metrics::{Race, Races};
+use crate::trace::{Event, EventKind, Trace};
 
 /// One region per race, from `lane` (the API) down to `to_lane` (the database).
 pub(super) fn races(trace: &Trace, lane: LaneIx, to_lane: LaneIx) -> Vec<Mark> {
@@ -37,52 +22,14 @@ pub(super) fn races(trace: &Trace, lane: LaneIx, to_lane: LaneIx) -> Vec<Mark> {
         .collect()
 }
 
-fn pairs(trace: &Trace) -> Vec<Pair> {
-    let mut windows: BTreeMap<Key, Vec<Read>> = BTreeMap::new();
-    let mut pairs = Vec::new();
-    for (ix, event) in trace.events.iter().enumerate() {
-        let (Some(key), Some(req)) = (event.key, event.req) else {
-            if event.kind == EventKind::Crash {
-                windows.clear();
-            }
-            continue;
-        };
-        match event.kind {
-            EventKind::Lookup {
-                found: Found::NotFound,
-            } => {
-                let open = windows.entry(key).or_default();
-                if let Some(&first) = open.iter().find(|read| read.req != req) {
-                    let second = Read {
-                        req,
-                        event: ix as EventIx,
-                    };
-                    pairs.push(Pair { first, second, key });
-                }
-                if !open.iter().any(|read| read.req == req) {
-                    open.push(Read {
-                        req,
-                        event: ix as EventIx,
-                    });
-                }
-            }
-            EventKind::Claim {
-                result: ClaimResult::Ok | ClaimResult::Conflict,
-            }
-            | EventKind::Store { .. }
-            | EventKind::Reply { .. } => {
-                if let Some(open) = windows.get_mut(&key) {
-                    open.retain(|read| read.req != req);
-                }
-            }
-            _ => {}
-        }
-    }
-    pairs
+fn pairs(trace: &Trace) -> Vec<Race> {
+    let mut races = Races::default();
+    (trace.events.iter().enumerate())
+        .filter_map(|(ix, event)| races.event(ix as EventIx, event))
+        .collect()
 }
-
 /// Every event of every request that takes part in a race, in trace order.
-fn events_by_req(trace: &Trace, pairs: &[Pair]) -> BTreeMap<u32, Vec<EventIx>> {
+fn events_by_req(trace: &Trace, pairs: &[Race]) -> BTreeMap<u32, Vec<EventIx>> {
     let mut by_req: BTreeMap<u32, Vec<EventIx>> = BTreeMap::new();
     for pair in pairs {
         by_req.entry(pair.first.req).or_default();
@@ -101,7 +48,7 @@ fn events_by_req(trace: &Trace, pairs: &[Pair]) -> BTreeMap<u32, Vec<EventIx>> {
 fn region(
     trace: &Trace,
     by_req: &BTreeMap<u32, Vec<EventIx>>,
-    pair: &Pair,
+    pair: &Race,
     lane: LaneIx,
     to_lane: LaneIx,
 ) -> Mark {
@@ -143,7 +90,7 @@ fn region(
     }
 }
 
-fn race_label(trace: &Trace, pair: &Pair) -> String {
+fn race_label(trace: &Trace, pair: &Race) -> String {
     let [a, b] = [pair.first, pair.second].map(|read| &trace.events[read.event as usize]);
     let attempt = |event: &Event| event.attempt.map_or(String::from("?"), |a| a.to_string());
     match (a.order, b.order) {

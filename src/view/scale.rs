@@ -158,3 +158,15 @@ pub fn tick_step_us(span_us: u64, width_px: u32, spacing_px_min: u32) -> u64 {
         decade_us *= 10;
     }
 }
+
+/// The time window the page shows, and the export draws: the `zoom=` window kept inside the
+/// run, or else the whole run with room after its last event for about one label (160 px).
+pub fn window(end_us: u64, zoom: Option<(u64, u64)>, width_px: u32) -> Viewport {
+    let end_us = end_us.max(1_000);
+    let pad_us = end_us.saturating_mul(160) / u64::from(width_px.saturating_sub(160).max(1));
+    let whole = Viewport::fit(end_us.saturating_add(pad_us), width_px);
+    match zoom {
+        Some((t0_us, t1_us)) => Viewport::new(t0_us, t1_us, width_px).clamp_to(whole.t1_us()),
+        None => whole,
+    }
+}

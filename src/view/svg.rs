@@ -1,311 +1,273 @@
-//! SVG export: a standalone, well-formed drawing of one viewport of a timeline.
+//! SVG: a [`Drawing`] written as a standalone file, and the export that the page's "SVG"
+//! button and `idemlab svg` both write.
 //!
-//! Used for "export SVG" and for drawing small traces. Styling is by class; the embedded
-//! `<style>` gives light colours and a `prefers-color-scheme: dark` variant, so the file looks
-//! right wherever it is opened. All text goes through `escape`. Marks carry `data-event` (the
-//! trace event that starts them) and `data-events` (all of them) for the page's table.
+//! The writer knows nothing about timelines: it turns each shape into one element whose class
+//! names its ink (`f-NAME` fills, `s-NAME` strokes), and embeds [`palette::svg_style`], so the
+//! file has the page's colours in both themes wherever it is opened. All text goes through
+//! [`escape`]. Mark groups carry `data-event` (the trace event that starts them), `data-events`
+//! (all of them) and a `<title>` with the page's hover text.
 
 use std::fmt::Write as _;
 
-use super::cull::View;
+use super::draw::{Anchor, Drawing, Font, Geometry, Group, Paint, PathPoint, Rect, Shape};
 use super::layout::{ms_text, Timeline};
-use super::mark::LaneIx;
-use super::paint::{Painter, CHAR_PX};
-use super::scale::Viewport;
+use super::palette::{self, Ink};
+use super::plot::{plot, Overlay, Scene, GUTTER_PX};
+use super::scale::{window, Viewport};
+use super::Class;
 
-/// How the drawing is laid out around the viewport's width.
+/// The export's plot width. Fixed, unlike the page's (its column's width), so that the page and
+/// the CLI draw the same file for the same URL.
+pub const EXPORT_WIDTH_PX: u32 = 1_000;
+
+/// What surrounds the plot in a standalone file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SvgOptions {
     /// The document's `<title>` and heading, e.g. the scenario query.
     pub title: String,
-    pub lane_height_px: u32,
-    /// Room at the left for the lane labels.
-    pub label_width_px: u32,
+    /// The key to the colours, under the heading.
     pub legend: bool,
-    /// Print labels next to marks; where two would overlap, one is left to its tooltip.
-    pub labels: bool,
 }
 
 impl Default for SvgOptions {
     fn default() -> Self {
         SvgOptions {
             title: "idemlab race timeline".into(),
-            lane_height_px: 56,
-            label_width_px: 150,
             legend: true,
-            labels: true,
         }
     }
 }
 
 const PAD_PX: f64 = 12.0;
-const TITLE_PX: f64 = 28.0;
+const LEGEND_TOP_PX: f64 = 28.0;
 const LEGEND_ROW_PX: f64 = 18.0;
-const AXIS_PX: f64 = 22.0;
 
-/// The class colours for light and dark themes, as custom properties so that the page's own
-/// stylesheet can reuse the names. `--c` is a mark's own colour, set by its class.
-pub const STYLE: &str = "
-.idemlab{--c:var(--span);--bg:#ffffff;--fg:#1f2328;--muted:#59636e;--grid:#d1d9e0;--req:#0969da;--resp:#1a7f37;--call:#8250df;--reply:#9a6700;--bad:#cf222e;--warn:#bc4c00;--race:#d4a72c;--span:#6e7781}
-@media (prefers-color-scheme: dark){.idemlab{--bg:#0d1117;--fg:#e6edf3;--muted:#9198a1;--grid:#3d444d;--req:#4493f8;--resp:#3fb950;--call:#ab7df8;--reply:#d29922;--bad:#f85149;--warn:#db6d28;--race:#e3b341;--span:#9198a1}}
-.idemlab .bg{fill:var(--bg)}
-.idemlab text{fill:var(--muted);font:11px system-ui,sans-serif}
-.idemlab .heading{fill:var(--fg);font-size:14px;font-weight:600}
-.idemlab .lane-label{fill:var(--fg);font-size:12px}
-.idemlab .lane-line,.idemlab .tick line{stroke:var(--grid);stroke-width:1}
-.idemlab .request{--c:var(--req)}
-.idemlab .response,.idemlab .order-ok,.idemlab .reply-ok,.idemlab .commit,.idemlab .claim-ok{--c:var(--resp)}
-.idemlab .charge-call,.idemlab .charge,.idemlab .applied,.idemlab .ledger-row,.idemlab .write{--c:var(--call)}
-.idemlab .charge-reply{--c:var(--reply)}
-.idemlab .queue-event,.idemlab .receipt{--c:var(--call)}
-.idemlab .queue-ack,.idemlab .inbox-new{--c:var(--resp)}
-.idemlab .inbox-hit{--c:var(--req)}
-.idemlab .redeliver{--c:var(--warn)}
-.idemlab .receipt-duplicate,.idemlab .dead-letter{--c:var(--bad)}
-.idemlab .lookup-miss,.idemlab .lookup-hit,.idemlab .store{--c:var(--req)}
-.idemlab .timeout,.idemlab .order-unknown,.idemlab .reply-conflict,.idemlab .claim-blocked,.idemlab .blocked{--c:var(--warn)}
-.idemlab .order-failed,.idemlab .reply-error,.idemlab .claim-conflict,.idemlab .rollback,.idemlab .key-expired,.idemlab .charge-duplicate,.idemlab .applied-duplicate,.idemlab .txn-rollback,.idemlab .api-down{--c:var(--bad)}
-.idemlab .ledger-replaced,.idemlab .rerun,.idemlab .cap-reached{--c:var(--warn)}
-.idemlab .race{--c:var(--race)}
-.idemlab .arrow line{stroke:var(--c);stroke-width:1.5}
-.idemlab .arrow .head{fill:var(--c)}
-.idemlab .arrow text{fill:var(--c)}
-.idemlab .dropped line{stroke-dasharray:5 3}
-.idemlab .in-flight line{stroke-dasharray:1 3}
-.idemlab .cross{stroke:var(--bad);stroke-width:2}
-.idemlab .cause{fill:var(--bad)}
-.idemlab .point circle{fill:var(--c)}
-.idemlab .duplicate circle{stroke:var(--fg);stroke-width:1.5}
-.idemlab .duplicate text{fill:var(--bad);font-weight:600}
-.idemlab .charge-replay circle,.idemlab .reply-replay circle{fill:var(--bg);stroke:var(--resp);stroke-width:1.5}
-.idemlab .span rect{fill:var(--c);opacity:.4}
-.idemlab .band rect{fill:var(--c);opacity:.18}
-.idemlab .ledger-replaced rect,.idemlab .rerun rect,.idemlab .cap-reached rect{opacity:.6}
-.idemlab .region rect{fill:var(--c);fill-opacity:.22;stroke:var(--c);stroke-dasharray:4 2}
-.idemlab .density rect{fill:var(--fg)}
-.idemlab .density-race rect{fill:var(--race)}
-.idemlab .density-duplicate rect{fill:var(--bad)}
-.idemlab .legend text{fill:var(--fg)}
-";
+/// The legend: one swatch per kind of thing worth telling apart, as on the page.
+pub const LEGEND: [(Ink, &str, f64); 13] = [
+    (Ink::Mark(Class::Request), "request", 1.0),
+    (Ink::Mark(Class::Response), "response", 1.0),
+    (Ink::Mark(Class::ChargeCall), "call to payment service", 1.0),
+    (Ink::Drop, "✕ dropped (cause beside it)", 1.0),
+    (Ink::Mark(Class::Timeout), "timeout / retry", 1.0),
+    (Ink::Mark(Class::LookupMiss), "lookup: not found", 1.0),
+    (
+        Ink::Mark(Class::ClaimBlocked),
+        "blocked on the unique index",
+        1.0,
+    ),
+    (Ink::Mark(Class::Charge), "charge", 1.0),
+    (Ink::Mark(Class::ChargeDuplicate), "duplicate charge", 1.0),
+    (Ink::Mark(Class::Txn), "transaction", 1.0),
+    (Ink::Mark(Class::TxnRollback), "rolled back", 1.0),
+    (
+        Ink::Mark(Class::Race),
+        "race: both copies read \"not found\"",
+        0.6,
+    ),
+    (Ink::Mark(Class::ApiDown), "API down", 0.5),
+];
 
-/// Where things go on the page, in pixels.
-pub(super) struct Frame {
-    pub viewport: Viewport,
-    pub plot_x: f64,
-    pub plot_w: f64,
-    pub legend_y: f64,
-    pub axis_y: f64,
-    pub lanes_y: f64,
-    pub lane_h: f64,
-    pub width: f64,
-    pub height: f64,
-}
-
-impl Frame {
-    fn new(timeline: &Timeline, viewport: &Viewport, options: &SvgOptions) -> Frame {
-        let plot_x = f64::from(options.label_width_px);
-        let plot_w = f64::from(viewport.width_px());
-        let width = plot_x + plot_w + PAD_PX;
-        let legend_rows = if options.legend {
-            legend_rows(width - 2.0 * PAD_PX)
-        } else {
-            0
-        };
-        let legend_y = TITLE_PX;
-        let axis_y = legend_y + f64::from(legend_rows) * LEGEND_ROW_PX + AXIS_PX;
-        let lanes_y = axis_y + 6.0;
-        let lane_h = f64::from(options.lane_height_px.max(8));
-        // Density mode draws its race and duplicate rows just under the last lane's line.
-        let height = lanes_y + lane_h * timeline.lanes.len() as f64 + PAD_PX;
-        Frame {
-            viewport: *viewport,
-            plot_x,
-            plot_w,
-            legend_y,
-            axis_y,
-            lanes_y,
-            lane_h,
-            width,
-            height,
-        }
-    }
-
-    pub fn lane_y(&self, lane: LaneIx) -> f64 {
-        self.lanes_y + self.lane_h * (f64::from(lane) + 0.5)
-    }
-
-    pub fn lane_top(&self, lane: LaneIx) -> f64 {
-        self.lanes_y + self.lane_h * f64::from(lane)
-    }
-
-    pub fn x(&self, time_us: u64) -> f64 {
-        self.plot_x + self.viewport.x_px(time_us)
-    }
-
-    /// An x kept within `bleed_px` of the plot, for shapes that run past the window.
-    pub fn x_clamped(&self, time_us: u64, bleed_px: f64) -> f64 {
-        let x = self.x(time_us);
-        x.clamp(self.plot_x - bleed_px, self.plot_x + self.plot_w + bleed_px)
-    }
+/// The page's export and `idemlab svg`: run A's timeline, [`EXPORT_WIDTH_PX`] wide, over the
+/// `zoom=` window kept inside the run, or else the whole run; no cursor, fading or outlines.
+pub fn export(timeline: &Timeline, title: &str, zoom: Option<(u64, u64)>) -> String {
+    let viewport = window(timeline.end_us(), zoom, EXPORT_WIDTH_PX);
+    let options = SvgOptions {
+        title: title.to_string(),
+        legend: true,
+    };
+    svg(timeline, &viewport, &options)
 }
 
 /// Draws one viewport of a timeline as a standalone SVG document.
 pub fn svg(timeline: &Timeline, viewport: &Viewport, options: &SvgOptions) -> String {
-    let frame = Frame::new(timeline, viewport, options);
-    let mut out = String::with_capacity(16 * 1024);
+    write(&drawing(timeline, viewport, options), &options.title)
+}
+
+/// The heading, the legend and the plot, as one drawing.
+pub fn drawing(timeline: &Timeline, viewport: &Viewport, options: &SvgOptions) -> Drawing {
+    let width = GUTTER_PX + f64::from(viewport.width_px());
+    let mut groups = vec![heading(timeline, viewport, &options.title)];
+    let mut top = LEGEND_TOP_PX;
+    if options.legend {
+        let (legend, rows) = legend(width - 2.0 * PAD_PX);
+        groups.push(legend);
+        top += f64::from(rows) * LEGEND_ROW_PX;
+    }
+    let view = timeline.view(viewport);
+    let scene = Scene {
+        timeline,
+        viewport: *viewport,
+        view: &view,
+        overlay: Overlay::default(),
+        links: true,
+        top_px: top + 4.0,
+    };
+    let mut drawing = plot(&scene);
+    // The whole file gets the panel's colour, so the heading reads in either theme.
+    let page = Rect::new(0.0, 0.0, drawing.width_px, drawing.height_px);
+    let background = Shape::fill(Geometry::Rect(page), Ink::Panel);
+    groups.insert(0, plain_group("background", vec![background]));
+    groups.append(&mut drawing.groups);
+    drawing.groups = groups;
+    drawing
+}
+
+fn heading(timeline: &Timeline, viewport: &Viewport, title: &str) -> Group {
+    let mut text = format!(
+        "{title} · {} to {}",
+        ms_text(viewport.t0_us()),
+        ms_text(viewport.t1_us())
+    );
+    if timeline.truncated() {
+        text.push_str(" · truncated at events_max");
+    }
+    let shapes = vec![Shape::text((PAD_PX, 19.0), &text, Ink::Text, Font::Heading)];
+    plain_group("heading", shapes)
+}
+
+fn plain_group(class: &str, shapes: Vec<Shape>) -> Group {
+    Group {
+        class: class.into(),
+        clip: false,
+        link: None,
+        shapes,
+    }
+}
+
+/// The legend's swatches and words, wrapped to `room_px`, and how many rows it took.
+fn legend(room_px: f64) -> (Group, u32) {
+    let (mut x, mut y, mut rows) = (0.0, LEGEND_TOP_PX, 1);
+    let mut shapes = Vec::new();
+    for (ink, label, alpha) in LEGEND {
+        let w = 14.0 + 6.0 + Font::Plain.width_px(label) + 14.0;
+        if x > 0.0 && x + w > room_px {
+            (x, y, rows) = (0.0, y + LEGEND_ROW_PX, rows + 1);
+        }
+        let swatch = Rect::new(PAD_PX + x, y + 2.0, 14.0, 10.0);
+        shapes.push(Shape::fill(Geometry::Rect(swatch), ink).alpha(alpha));
+        let at = (PAD_PX + x + 20.0, y + 11.0);
+        shapes.push(Shape::text(at, label, Ink::Muted, Font::Plain));
+        x += w;
+    }
+    (plain_group("legend", shapes), rows)
+}
+
+/// Writes a drawing as a standalone SVG document titled `title`.
+pub fn write(drawing: &Drawing, title: &str) -> String {
+    let mut out = String::with_capacity(64 * 1024);
+    let (w, h, clip) = (drawing.width_px, drawing.height_px, drawing.clip);
     let _ = write!(
         out,
         "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"idemlab\" width=\"{w:.0}\" \
          height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\" role=\"img\">\n<title>{}</title>\n\
-         <style>{STYLE}</style>\n<rect class=\"bg\" width=\"{w:.0}\" height=\"{h:.0}\"/>\n",
-        escape(&options.title),
-        w = frame.width,
-        h = frame.height,
+         <style>{}</style>\n<defs><clipPath id=\"idemlab-plot\"><rect x=\"{:.1}\" y=\"{:.1}\" \
+         width=\"{:.1}\" height=\"{:.1}\"/></clipPath></defs>\n",
+        escape(title),
+        palette::svg_style(),
+        clip.x,
+        clip.y,
+        clip.w,
+        clip.h
     );
-    heading(&mut out, timeline, viewport, options);
-    if options.legend {
-        legend(&mut out, &frame);
+    for group in &drawing.groups {
+        write_group(&mut out, group);
     }
-    axis(&mut out, &frame, timeline.lanes.len());
-    lane_labels(&mut out, &frame, timeline);
-    let _ = writeln!(
-        out,
-        "<clipPath id=\"idemlab-plot\"><rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" \
-         height=\"{:.1}\"/></clipPath>\n<g clip-path=\"url(#idemlab-plot)\">",
-        frame.plot_x,
-        frame.lanes_y,
-        frame.plot_w,
-        frame.lane_h * timeline.lanes.len() as f64
-    );
-    let mut painter = Painter::new(&mut out, &frame, timeline, options.labels);
-    match timeline.view(viewport) {
-        View::Marks { marks } => painter.marks(&marks),
-        View::Density(density) => painter.density(&density),
-    }
-    out.push_str("</g>\n</svg>\n");
+    out.push_str("</svg>\n");
     out
 }
 
-fn heading(out: &mut String, timeline: &Timeline, viewport: &Viewport, options: &SvgOptions) {
-    let mut text = format!(
-        "{} · {} to {}",
-        options.title,
-        ms_text(viewport.t0_us()),
-        ms_text(viewport.t1_us())
-    );
-    if timeline.truncated {
-        text.push_str(" · truncated at events_max");
+fn write_group(out: &mut String, group: &Group) {
+    let _ = write!(out, "<g class=\"{}\"", escape(&group.class));
+    if group.clip {
+        out.push_str(" clip-path=\"url(#idemlab-plot)\"");
     }
-    let _ = writeln!(
-        out,
-        "<text class=\"heading\" x=\"{PAD_PX}\" y=\"19\">{}</text>",
-        escape(&text)
-    );
-}
-
-/// The legend: one swatch per kind of thing worth telling apart.
-const LEGEND: [(&str, &str, &str); 12] = [
-    ("arrow request", "line", "request"),
-    ("arrow response", "line", "response"),
-    ("arrow charge-call", "line", "charge call"),
-    ("arrow charge-reply", "line", "charge reply"),
-    ("arrow request dropped", "line", "dropped ✕"),
-    ("point charge", "circle", "charge"),
-    ("point charge-duplicate", "circle", "duplicate charge"),
-    ("point charge-replay", "circle", "replayed"),
-    ("span txn", "rect", "transaction"),
-    ("span blocked", "rect", "blocked wait"),
-    ("band api-down", "rect", "API down"),
-    ("region race", "rect", "race"),
-];
-
-fn legend_item_px(label: &str) -> f64 {
-    24.0 + CHAR_PX * label.chars().count() as f64 + 12.0
-}
-
-fn legend_rows(room_px: f64) -> u32 {
-    let mut rows = 1;
-    let mut x = 0.0;
-    for (_, _, label) in LEGEND {
-        let w = legend_item_px(label);
-        if x > 0.0 && x + w > room_px {
-            rows += 1;
-            x = 0.0;
+    if let Some(link) = &group.link {
+        if let Some(first) = link.events.first() {
+            let events: Vec<String> = link.events.iter().map(u32::to_string).collect();
+            let _ = write!(
+                out,
+                " data-event=\"{first}\" data-events=\"{}\"",
+                events.join(" ")
+            );
         }
-        x += w;
+        let _ = write!(out, "><title>{}</title>", escape(&link.title));
+    } else {
+        out.push('>');
     }
-    rows
+    for shape in &group.shapes {
+        write_shape(out, shape);
+    }
+    out.push_str("</g>\n");
 }
 
-fn legend(out: &mut String, frame: &Frame) {
-    out.push_str("<g class=\"legend\">\n");
-    let room_px = frame.width - 2.0 * PAD_PX;
-    let (mut x, mut y) = (0.0, frame.legend_y);
-    for (class, shape, label) in LEGEND {
-        let w = legend_item_px(label);
-        if x > 0.0 && x + w > room_px {
-            x = 0.0;
-            y += LEGEND_ROW_PX;
+fn write_shape(out: &mut String, shape: &Shape) {
+    let name = shape.ink.name();
+    let mut paint = match shape.paint {
+        Paint::Fill => format!(" class=\"f-{name}"),
+        Paint::Stroke { .. } => format!(" class=\"s-{name}"),
+    };
+    if let Geometry::Text { font, .. } = &shape.geometry {
+        paint.push_str(match font {
+            Font::Plain => "",
+            Font::Bold => " bold",
+            Font::Heading => " heading",
+        });
+    }
+    paint.push('"');
+    if let Paint::Stroke { width_px, dashed } = shape.paint {
+        let _ = write!(paint, " stroke-width=\"{width_px}\"");
+        if dashed {
+            paint.push_str(" stroke-dasharray=\"5 4\"");
         }
-        let (sx, sy) = (PAD_PX + x, y + 4.0);
-        let swatch = match shape {
-            "line" => format!(
-                "<line x1=\"{sx:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"/>",
-                sy + 5.0,
-                sx + 18.0,
-                sy + 5.0
-            ),
-            "circle" => format!(
-                "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"4\"/>",
-                sx + 9.0,
-                sy + 5.0
-            ),
-            _ => format!("<rect x=\"{sx:.1}\" y=\"{sy:.1}\" width=\"18\" height=\"10\"/>"),
-        };
-        let _ = writeln!(
-            out,
-            "<g class=\"{class}\">{swatch}<text x=\"{:.1}\" y=\"{:.1}\">{}</text></g>",
-            sx + 24.0,
-            sy + 9.0,
-            escape(label)
-        );
-        x += w;
     }
-    out.push_str("</g>\n");
-}
-
-fn axis(out: &mut String, frame: &Frame, lanes: usize) {
-    out.push_str("<g class=\"axis\">\n");
-    let bottom = frame.lanes_y + frame.lane_h * lanes as f64;
-    for tick in frame.viewport.ticks(80) {
-        let x = frame.plot_x + tick.x_px;
-        let _ = writeln!(
-            out,
-            "<g class=\"tick\"><line x1=\"{x:.1}\" y1=\"{:.1}\" x2=\"{x:.1}\" y2=\"{bottom:.1}\"/><text x=\"{x:.1}\" y=\"{:.1}\" text-anchor=\"middle\">{}</text></g>",
-            frame.axis_y - 2.0,
-            frame.axis_y - 6.0,
-            escape(&tick.label)
-        );
+    if shape.alpha != 1.0 {
+        let _ = write!(paint, " opacity=\"{:.2}\"", shape.alpha);
     }
-    out.push_str("</g>\n");
-}
-
-fn lane_labels(out: &mut String, frame: &Frame, timeline: &Timeline) {
-    out.push_str("<g class=\"lanes\">\n");
-    for (ix, lane) in timeline.lanes.iter().enumerate() {
-        let ix = ix as LaneIx;
-        let y = frame.lane_y(ix);
-        let class = if lane.rerun { "lane rerun" } else { "lane" };
-        let _ = writeln!(
+    let _ = match &shape.geometry {
+        Geometry::Rect(r) => write!(
             out,
-            "<g class=\"{class}\"><line class=\"lane-line\" x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\"/><text class=\"lane-label\" x=\"{PAD_PX}\" y=\"{:.1}\">{}</text></g>",
-            frame.plot_x,
-            frame.plot_x + frame.plot_w,
-            y + 4.0,
-            escape(&lane.label)
-        );
-    }
-    out.push_str("</g>\n");
+            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"{paint}/>",
+            r.x, r.y, r.w, r.h
+        ),
+        Geometry::Line { from, to } => write!(
+            out,
+            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"{paint}/>",
+            from.0, from.1, to.0, to.1
+        ),
+        Geometry::Circle { at, r } => write!(
+            out,
+            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{r}\"{paint}/>",
+            at.0, at.1
+        ),
+        Geometry::Path { points, closed } => {
+            let mut d = String::new();
+            for point in points {
+                let _ = match point {
+                    PathPoint::Move(x, y) => write!(d, "M{x:.1},{y:.1}"),
+                    PathPoint::Line(x, y) => write!(d, "L{x:.1},{y:.1}"),
+                };
+            }
+            if *closed {
+                d.push('Z');
+            }
+            write!(out, "<path d=\"{d}\"{paint}/>")
+        }
+        Geometry::Text {
+            at, text, anchor, ..
+        } => {
+            let anchor = match anchor {
+                Anchor::Start => "",
+                Anchor::Middle => " text-anchor=\"middle\"",
+            };
+            write!(
+                out,
+                "<text x=\"{:.1}\" y=\"{:.1}\"{paint}{anchor}>{}</text>",
+                at.0,
+                at.1,
+                escape(text)
+            )
+        }
+    };
 }
 
 /// Escapes the five characters XML gives meaning to, for text and attribute values alike.

@@ -33,13 +33,11 @@ pub fn copy_text(text: &str, button_id: &str) {
 }
 
 fn export_svg() {
+    // The same file `idemlab svg` writes for this URL: run A, the `zoom=` window or the whole
+    // run, at the export's fixed width (see `view::export`).
     let svg = with_app(|app| {
-        let viewport = super::runs::viewport(app);
-        crate::view::svg(
-            &app.a.timeline,
-            &viewport,
-            &crate::view::SvgOptions::default(),
-        )
+        let title = crate::scenario::codec::encode(&app.a.scenario);
+        crate::view::export(&app.a.timeline, &title, app.page.zoom)
     });
     download(&svg, "image/svg+xml", "idemlab-timeline.svg");
 }

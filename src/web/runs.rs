@@ -391,23 +391,15 @@ fn compare_keys_in(scenario: &crate::Scenario, compare: &str) -> String {
     }
 }
 
-/// The shared time axis: the zoom window, or the whole of the longer run.
+/// The shared time axis: the zoom window, or the whole of the longer run, by the rule the SVG
+/// export uses too (`view::window`).
 pub fn viewport(app: &App) -> Viewport {
-    let width_px = timeline_width_px();
     let end_us = app
         .b
         .as_ref()
         .map_or(0, |b| b.timeline.end_us())
         .max(app.a.timeline.end_us());
-    // Room after the last event for about one label (160 px), so it is not cut off.
-    let end_us = end_us.max(1_000);
-    let pad_us = end_us * 160 / u64::from(width_px.saturating_sub(160).max(1));
-    let whole = Viewport::fit(end_us + pad_us, width_px);
-    match app.page.zoom {
-        // A zoom from the URL is kept inside the run, whatever numbers it came with.
-        Some((t0, t1)) => Viewport::new(t0, t1, width_px).clamp_to(whole.t1_us()),
-        None => whole,
-    }
+    crate::view::window(end_us, app.page.zoom, timeline_width_px())
 }
 
 thread_local! {

@@ -64,3 +64,8 @@ export function cliCounts(url) {
   const report = JSON.parse(execFileSync(IDEMLAB_BIN, ['run', url], { encoding: 'utf8' }));
   return { ...report, ...report.outcomes };
 }
+
+/** `idemlab svg URL` from the native CLI: what the page's "SVG" export must equal byte for byte. */
+export function cliSvg(url) {
+  return execFileSync(IDEMLAB_BIN, ['svg', url], { encoding: 'utf8' });
+}

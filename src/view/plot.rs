@@ -1,0 +1,578 @@
+//! The plot: lanes, axis, marks and cursor of one viewport as a [`Drawing`], and the mark under
+//! a pixel. The page's canvas and the SVG export both draw this, so where a mark goes, how big
+//! it is, which labels fit and what colour it takes are decided here once.
+//!
+//! Marks go back to front: bands, races and spans, then arrows, then points with their labels.
+//! Routine points are labelled only when zoomed in; what tells the story always is.
+
+use std::fmt::Write as _;
+
+use super::cull::{Density, View};
+use super::draw::Shape;
+use super::draw::{line, Anchor, Drawing, Font, Geometry, Group, Labels, Link, PathPoint, Rect};
+use super::find::Find;
+use super::layout::{ms_text, Timeline};
+use super::mark::{ArrowEnd, Band, Class, LaneIx, Mark, MarkKind, Span};
+use super::palette::Ink;
+use super::scale::Viewport;
+use crate::trace::{ClaimResult, EventKind, Found, Node, Outcome};
+
+/// Lane labels sit in this gutter, left of the viewport's first pixel.
+pub const GUTTER_PX: f64 = 128.0;
+const AXIS_PX: f64 = 22.0;
+const LANE_PX: f64 = 60.0;
+const BOTTOM_PX: f64 = 8.0;
+/// Marks after the fade time are drawn this opaque: the future, at the playback cursor.
+const FADED: f64 = 0.18;
+/// cos and sin of 0.4 rad, the half-angle of an arrow head, as constants (see `draw`).
+const HEAD_COS: f64 = 0.921_060_994_002_885_1;
+const HEAD_SIN: f64 = 0.389_418_342_308_650_5;
+
+/// What to draw: one viewport of a timeline, and the page's own marks over it.
+pub struct Scene<'a> {
+    pub timeline: &'a Timeline,
+    pub viewport: Viewport,
+    /// What the viewport shows (`Timeline::view`), which the page caches per viewport.
+    pub view: &'a View,
+    pub overlay: Overlay,
+    /// Hover text and event indices on every mark: the SVG's, not needed on a canvas.
+    pub links: bool,
+    /// Where the plot starts: 0 on the page, under the heading and legend in an export.
+    pub top_px: f64,
+}
+
+/// The page's playback state drawn over the marks; the export has none of it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Overlay {
+    /// The cursor line.
+    pub cursor_us: Option<u64>,
+    /// Marks that start after this are faded.
+    pub fade_after_us: Option<u64>,
+    /// Marks of this event are outlined (the selected row of the event table).
+    pub selected_event: Option<u32>,
+    /// Marks of this kind are outlined too (a lesson phrase the learner clicked).
+    pub highlight: Option<Find>,
+}
+
+/// The plot's height for a timeline with `lanes` lanes.
+pub fn plot_height_px(lanes: usize) -> f64 {
+    AXIS_PX + LANE_PX * lanes as f64 + BOTTOM_PX
+}
+
+/// Pixel positions of one scene.
+#[derive(Clone, Copy)]
+struct Geo {
+    viewport: Viewport,
+    top: f64,
+}
+
+impl Geo {
+    fn x(&self, time_us: u64) -> f64 {
+        GUTTER_PX + self.viewport.x_px(time_us)
+    }
+
+    fn lane_y(&self, lane: LaneIx) -> f64 {
+        self.top + AXIS_PX + LANE_PX * f64::from(lane) + LANE_PX / 2.0
+    }
+
+    fn width(&self) -> f64 {
+        GUTTER_PX + f64::from(self.viewport.width_px())
+    }
+
+    /// Where an arrow's line ends: its lane, or half-way for a message lost in flight.
+    fn arrow_end_y(&self, lane: LaneIx, to_lane: LaneIx, end: ArrowEnd) -> f64 {
+        match end {
+            ArrowEnd::Dropped { midway: true, .. } => {
+                (self.lane_y(lane) + self.lane_y(to_lane)) / 2.0
+            }
+            _ => self.lane_y(to_lane),
+        }
+    }
+}
+
+/// Draws a scene: the panel, lanes and axis, the marks (or their density), and the cursor.
+pub fn plot(scene: &Scene) -> Drawing {
+    let geo = Geo {
+        viewport: scene.viewport,
+        top: scene.top_px,
+    };
+    let lanes = scene.timeline.lanes().len();
+    let mut plotter = Plotter {
+        scene,
+        geo,
+        labels: Labels::default(),
+        groups: Vec::with_capacity(64),
+    };
+    plotter.background(lanes);
+    match scene.view {
+        View::Marks { marks } => plotter.marks(marks),
+        View::Density(density) => plotter.density(density),
+    }
+    if let Some(cursor_us) = scene.overlay.cursor_us {
+        let x = geo.x(cursor_us);
+        let bottom = geo.top + plot_height_px(lanes);
+        let shape = Shape::stroke(line((x, geo.top + AXIS_PX), (x, bottom)), Ink::Cursor, 1.5);
+        plotter.group("cursor", true, vec![shape]);
+    }
+    Drawing {
+        width_px: geo.width(),
+        height_px: geo.top + plot_height_px(lanes),
+        clip: Rect::new(
+            GUTTER_PX,
+            geo.top + AXIS_PX,
+            f64::from(scene.viewport.width_px()),
+            LANE_PX * lanes as f64,
+        ),
+        groups: plotter.groups,
+    }
+}
+
+struct Plotter<'a, 's> {
+    scene: &'s Scene<'a>,
+    geo: Geo,
+    labels: Labels,
+    groups: Vec<Group>,
+}
+
+impl Plotter<'_, '_> {
+    fn group(&mut self, class: &str, clip: bool, shapes: Vec<Shape>) {
+        self.groups.push(Group {
+            class: class.to_string(),
+            clip,
+            link: None,
+            shapes,
+        });
+    }
+
+    fn background(&mut self, lanes: usize) {
+        let geo = self.geo;
+        let (width, height) = (geo.width(), plot_height_px(lanes));
+        let mut shapes = vec![Shape::fill(
+            Geometry::Rect(Rect::new(0.0, geo.top, width, height)),
+            Ink::Panel,
+        )];
+        for (ix, lane) in self.scene.timeline.lanes().iter().enumerate() {
+            let y = geo.lane_y(ix as LaneIx);
+            let ink = if ix % 2 == 0 { Ink::Lane } else { Ink::LaneAlt };
+            let band = Rect::new(0.0, y - LANE_PX / 2.0, width, LANE_PX);
+            shapes.push(Shape::fill(Geometry::Rect(band), ink));
+            shapes.push(Shape::text(
+                (6.0, y + 4.0),
+                &lane.label,
+                Ink::Text,
+                Font::Plain,
+            ));
+        }
+        self.group("lanes", false, shapes);
+        let mut shapes = Vec::new();
+        for tick in geo.viewport.ticks(90) {
+            let x = GUTTER_PX + tick.x_px;
+            let label = Geometry::Text {
+                at: (x, geo.top + 15.0),
+                text: tick.label,
+                font: Font::Plain,
+                anchor: Anchor::Middle,
+            };
+            shapes.push(Shape::fill(label, Ink::Muted));
+            let grid = line((x, geo.top + AXIS_PX), (x, geo.top + height));
+            shapes.push(Shape::stroke(grid, Ink::Grid, 1.0));
+        }
+        self.group("axis", false, shapes);
+    }
+
+    fn marks(&mut self, marks: &[u32]) {
+        let timeline = self.scene.timeline;
+        for layer in 0..3 {
+            for &ix in marks {
+                let mark = timeline.mark(ix);
+                if layer_of(mark) == layer {
+                    self.mark(mark);
+                }
+            }
+        }
+    }
+
+    fn mark(&mut self, mark: &Mark) {
+        let mut shapes = Vec::new();
+        let ink = Ink::Mark(mark.class());
+        match mark.kind {
+            MarkKind::Band { band } => self.band(&mut shapes, mark, band, ink),
+            MarkKind::Race { to_lane, .. } => self.race(&mut shapes, mark, to_lane, ink),
+            MarkKind::Span { span } => self.span(&mut shapes, mark, span, ink),
+            MarkKind::Arrow { to_lane, end, .. } => {
+                self.arrow(&mut shapes, mark, to_lane, end, ink)
+            }
+            MarkKind::Point { event, .. } => self.point(&mut shapes, mark, event, ink),
+        }
+        let overlay = &self.scene.overlay;
+        if overlay.fade_after_us.is_some_and(|t| mark.t0_us > t) {
+            for shape in &mut shapes {
+                shape.alpha *= FADED;
+            }
+        }
+        let selected = (overlay.selected_event).is_some_and(|e| mark.events.contains(&e));
+        if selected || overlay.highlight.is_some_and(|find| find.matches(mark)) {
+            shapes.push(self.outline(mark));
+        }
+        let link = self.scene.links.then(|| Link {
+            title: tooltip(self.scene.timeline, mark),
+            events: mark.events.clone(),
+        });
+        self.groups.push(Group {
+            class: mark_class(mark),
+            clip: true,
+            link,
+            shapes,
+        });
+    }
+
+    fn band(&mut self, shapes: &mut Vec<Shape>, mark: &Mark, band: Band, ink: Ink) {
+        let geo = self.geo;
+        let x0 = geo.x(mark.t0_us);
+        let x1 = geo.x(mark.t1_us).max(x0 + 3.0);
+        let y = geo.lane_y(mark.lane) - LANE_PX / 2.0;
+        let rect = Rect::new(x0, y, x1 - x0, LANE_PX);
+        shapes.push(Shape::fill(Geometry::Rect(rect), ink).alpha(0.35));
+        let text = match band {
+            Band::ApiDown => "API down",
+            Band::LedgerReplaced { wiped: true } => "ledger pod replaced: store lost",
+            Band::LedgerReplaced { wiped: false } => "ledger pod replaced",
+            Band::Rerun => "rerun",
+            Band::CapReached => "event cap",
+        };
+        // A band that began before the window keeps its caption in view.
+        let x = x0.max(GUTTER_PX) + 3.0;
+        shapes.push(Shape::text((x, y + 12.0), text, Ink::Text, Font::Plain));
+    }
+
+    /// Shades only the payment service and database lanes, where the two "not found" reads
+    /// and the two charges happen; the API lane above stays readable.
+    fn race(&mut self, shapes: &mut Vec<Shape>, mark: &Mark, to_lane: LaneIx, ink: Ink) {
+        let geo = self.geo;
+        let top_lane = mark.lane.min(to_lane);
+        let payment = self
+            .scene
+            .timeline
+            .lane_of(Node::Payment)
+            .unwrap_or(top_lane);
+        let (lo, hi) = (payment.max(top_lane), mark.lane.max(to_lane));
+        let x0 = geo.x(mark.t0_us);
+        let x1 = geo.x(mark.t1_us).max(x0 + 2.0);
+        let y0 = geo.lane_y(lo) - LANE_PX / 2.0 + 1.0;
+        let y1 = geo.lane_y(hi) + LANE_PX / 2.0 - 1.0;
+        let rect = Geometry::Rect(Rect::new(x0, y0, x1 - x0, y1 - y0));
+        shapes.push(Shape::fill(rect.clone(), ink).alpha(0.16));
+        shapes.push(Shape::stroke(rect, ink, 1.5).dashed());
+        // One caption per stretch of overlapping races: the first one speaks for all.
+        let caption = "race: both read \"not found\"";
+        let (x, width) = (x0.max(GUTTER_PX) + 4.0, Font::Bold.width_px(caption));
+        if let Some(y) = self.labels.place(x, &[y1 - 4.0], width) {
+            shapes.push(Shape::text((x, y), caption, Ink::RaceText, Font::Bold));
+        }
+    }
+
+    /// Transactions sit along the bottom of their lane, waits along its top.
+    fn span(&mut self, shapes: &mut Vec<Shape>, mark: &Mark, span: Span, ink: Ink) {
+        let geo = self.geo;
+        let (x0, x1) = (geo.x(mark.t0_us), geo.x(mark.t1_us));
+        let offset = match span {
+            Span::Blocked => -LANE_PX / 2.0 + 3.0,
+            Span::Txn { .. } => LANE_PX / 2.0 - 8.0,
+        };
+        let rect = Rect::new(x0, geo.lane_y(mark.lane) + offset, (x1 - x0).max(1.5), 5.0);
+        shapes.push(Shape::fill(Geometry::Rect(rect), ink));
+    }
+
+    fn arrow(&mut self, shapes: &mut Vec<Shape>, mark: &Mark, to: LaneIx, end: ArrowEnd, ink: Ink) {
+        let geo = self.geo;
+        let from = (geo.x(mark.t0_us), geo.lane_y(mark.lane));
+        let tip = (geo.x(mark.t1_us), geo.arrow_end_y(mark.lane, to, end));
+        shapes.push(Shape::stroke(line(from, tip), ink, 1.4));
+        match end {
+            ArrowEnd::Delivered => shapes.push(Shape::fill(head(from, tip), ink)),
+            ArrowEnd::Dropped { cause, .. } => {
+                let (x, y) = tip;
+                let cross = vec![
+                    PathPoint::Move(x - 5.0, y - 5.0),
+                    PathPoint::Line(x + 5.0, y + 5.0),
+                    PathPoint::Move(x - 5.0, y + 5.0),
+                    PathPoint::Line(x + 5.0, y - 5.0),
+                ];
+                let path = Geometry::Path {
+                    points: cross,
+                    closed: false,
+                };
+                shapes.push(Shape::stroke(path, Ink::Drop, 2.0));
+                let text = super::mark::cause_label(cause);
+                shapes.push(Shape::text(
+                    (x + 7.0, y + 4.0),
+                    text,
+                    Ink::Drop,
+                    Font::Plain,
+                ));
+            }
+            ArrowEnd::InFlight => {}
+        }
+    }
+
+    fn point(&mut self, shapes: &mut Vec<Shape>, mark: &Mark, event: EventKind, ink: Ink) {
+        let geo = self.geo;
+        let (x, y) = (geo.x(mark.t0_us), geo.lane_y(mark.lane));
+        let duplicate = mark.is_duplicate();
+        let r = if duplicate { 6.0 } else { 3.5 };
+        let dot = Geometry::Circle { at: (x, y), r };
+        shapes.push(Shape::fill(dot.clone(), ink));
+        if duplicate {
+            shapes.push(Shape::stroke(dot, Ink::Text, 2.0));
+        }
+        if mark.label.is_empty() || !(duplicate || self.worth_a_label(event)) {
+            return;
+        }
+        // Two label rows, above and below the dots; if both are taken the label is left to
+        // the tooltip. A duplicate, which must always say what it is, falls back to its short
+        // form ("charge 2 of 2 (#4)").
+        let rows = if matches!(event, EventKind::Timeout | EventKind::Retry { .. }) {
+            [y + 17.0, y - 8.0]
+        } else {
+            [y - 8.0, y + 17.0]
+        };
+        let short = (mark.label.split_once(": ")).map_or(mark.label.as_str(), |(_, rest)| rest);
+        let texts: &[&str] = if duplicate {
+            &[&mark.label, short]
+        } else {
+            &[&mark.label]
+        };
+        let label_ink = if duplicate { ink } else { Ink::Text };
+        for text in texts {
+            let width = Font::Plain.width_px(text);
+            if let Some(label_y) = self.labels.place(x + 5.0, &rows, width) {
+                shapes.push(Shape::text(
+                    (x + 5.0, label_y),
+                    text,
+                    label_ink,
+                    Font::Plain,
+                ));
+                return;
+            }
+        }
+    }
+
+    /// Routine steps (attempt rows, ledger rows, commits, plain 200s) get a label only when the
+    /// view is zoomed in enough to have room.
+    fn worth_a_label(&self, event: EventKind) -> bool {
+        let roomy = self.geo.viewport.px_per_us() * 1_000.0 >= 14.0;
+        roomy
+            || match event {
+                EventKind::Timeout
+                | EventKind::Retry { .. }
+                | EventKind::Charge { .. }
+                | EventKind::KeyExpired
+                | EventKind::Rollback { .. }
+                | EventKind::Redeliver { .. }
+                | EventKind::DeadLetter { .. } => true,
+                EventKind::Lookup { found } => found == Found::NotFound,
+                EventKind::Claim { result } => result != ClaimResult::Ok,
+                EventKind::Reply { status, replay } => replay || status != 200,
+                EventKind::OrderDone { outcome, .. } => outcome != Outcome::Ok,
+                EventKind::Inbox { fresh, .. } => !fresh,
+                _ => false,
+            }
+    }
+
+    fn outline(&self, mark: &Mark) -> Shape {
+        let geo = self.geo;
+        let (x, y) = (geo.x(mark.t0_us), geo.lane_y(mark.lane));
+        let w = (geo.x(mark.t1_us) - x).max(0.0) + 16.0;
+        Shape::stroke(
+            Geometry::Rect(Rect::new(x - 8.0, y - 8.0, w, 16.0)),
+            Ink::Selected,
+            2.5,
+        )
+    }
+
+    /// Density mode: a bar per busy pixel column on each lane, shaded by its count; strips for
+    /// duplicates and races along the top of the first lane; bands as marks.
+    fn density(&mut self, density: &Density) {
+        let geo = self.geo;
+        let peak = f64::from(density.count_max().max(1));
+        let links = self.scene.links;
+        for lane in 0..density.lanes {
+            let y = geo.lane_y(lane) - LANE_PX / 2.0 + 4.0;
+            let shapes = (0..density.columns)
+                .filter_map(|column| {
+                    let count = density.count(lane, column);
+                    let bar = Rect::new(GUTTER_PX + f64::from(column), y, 1.0, LANE_PX - 8.0);
+                    let alpha = 0.25 + 0.75 * f64::from(count) / peak;
+                    (count > 0).then(|| Shape::fill(Geometry::Rect(bar), Ink::Density).alpha(alpha))
+                })
+                .collect();
+            let name = &self.scene.timeline.lanes()[usize::from(lane)].label;
+            let title = format!("{name}: marks per pixel column");
+            self.density_group(shapes, title, links);
+        }
+        let top = geo.top + AXIS_PX;
+        let strips = [
+            (
+                &density.duplicates,
+                top,
+                Class::ChargeDuplicate,
+                "duplicate effects",
+            ),
+            (&density.races, top + 6.0, Class::Race, "races"),
+        ];
+        for (cells, y, class, title) in strips {
+            let shapes = (cells.iter().enumerate())
+                .filter(|&(_, &count)| count > 0)
+                .map(|(column, _)| {
+                    let cell = Rect::new(GUTTER_PX + column as f64, y, 1.0, 6.0);
+                    Shape::fill(Geometry::Rect(cell), Ink::Mark(class))
+                })
+                .collect();
+            self.density_group(shapes, title.to_string(), links);
+        }
+        for &ix in &density.bands {
+            self.mark(self.scene.timeline.mark(ix));
+        }
+    }
+
+    fn density_group(&mut self, shapes: Vec<Shape>, title: String, links: bool) {
+        self.groups.push(Group {
+            class: "density".into(),
+            clip: true,
+            link: links.then_some(Link {
+                title,
+                events: Vec::new(),
+            }),
+            shapes,
+        });
+    }
+}
+
+/// A filled triangle at `tip`, pointing along the line from `from`.
+fn head(from: (f64, f64), tip: (f64, f64)) -> Geometry {
+    let (dx, dy) = (tip.0 - from.0, tip.1 - from.1);
+    let len = (dx * dx + dy * dy).sqrt();
+    let (ux, uy) = if len > 0.0 {
+        (dx / len, dy / len)
+    } else {
+        (1.0, 0.0)
+    };
+    let size = 7.0;
+    // The unit vector turned by ∓0.4 rad, then 7 px back from the tip.
+    let a = (ux * HEAD_COS + uy * HEAD_SIN, uy * HEAD_COS - ux * HEAD_SIN);
+    let b = (ux * HEAD_COS - uy * HEAD_SIN, uy * HEAD_COS + ux * HEAD_SIN);
+    Geometry::Path {
+        points: vec![
+            PathPoint::Move(tip.0, tip.1),
+            PathPoint::Line(tip.0 - size * a.0, tip.1 - size * a.1),
+            PathPoint::Line(tip.0 - size * b.0, tip.1 - size * b.1),
+        ],
+        closed: true,
+    }
+}
+
+/// Back to front: regions and spans 0, arrows 1, points 2.
+fn layer_of(mark: &Mark) -> u8 {
+    match mark.kind {
+        MarkKind::Band { .. } | MarkKind::Race { .. } | MarkKind::Span { .. } => 0,
+        MarkKind::Arrow { .. } => 1,
+        MarkKind::Point { .. } => 2,
+    }
+}
+
+/// `mark SHAPE CLASS` and `dropped`, `in-flight` or `duplicate` when it applies.
+fn mark_class(mark: &Mark) -> String {
+    let shape = match mark.kind {
+        MarkKind::Arrow { .. } => "arrow",
+        MarkKind::Point { .. } => "point",
+        MarkKind::Span { .. } => "span",
+        MarkKind::Band { .. } => "band",
+        MarkKind::Race { .. } => "region",
+    };
+    let extra = match mark.kind {
+        MarkKind::Arrow {
+            end: ArrowEnd::Dropped { .. },
+            ..
+        } => " dropped",
+        MarkKind::Arrow {
+            end: ArrowEnd::InFlight,
+            ..
+        } => " in-flight",
+        _ if mark.is_duplicate() => " duplicate",
+        _ => "",
+    };
+    format!("mark {shape} {}{extra}", mark.class().name())
+}
+
+/// The mark nearest to a point of the plot (top at 0), within 8 px, for hover and click.
+/// Bands, races and spans are picked only when nothing sharper is near.
+pub fn hit(timeline: &Timeline, view: &View, viewport: Viewport, x: f64, y: f64) -> Option<u32> {
+    let View::Marks { marks } = view else {
+        return None;
+    };
+    let geo = Geo { viewport, top: 0.0 };
+    let mut best: Option<(f64, u32)> = None;
+    for &ix in marks {
+        let distance = distance(&geo, timeline.mark(ix), x, y);
+        if distance <= 8.0 && best.is_none_or(|(d, _)| distance < d) {
+            best = Some((distance, ix));
+        }
+    }
+    best.map(|(_, ix)| ix)
+}
+
+fn distance(geo: &Geo, mark: &Mark, x: f64, y: f64) -> f64 {
+    let (x0, y0) = (geo.x(mark.t0_us), geo.lane_y(mark.lane));
+    match mark.kind {
+        MarkKind::Arrow { to_lane, end, .. } => {
+            let tip = (geo.x(mark.t1_us), geo.arrow_end_y(mark.lane, to_lane, end));
+            segment_distance((x, y), (x0, y0), tip)
+        }
+        MarkKind::Point { .. } => ((x - x0) * (x - x0) + (y - y0) * (y - y0)).sqrt(),
+        _ if x >= x0 && x <= geo.x(mark.t1_us) + 2.0 && (y - y0).abs() < LANE_PX / 2.0 => 7.5,
+        _ => f64::MAX,
+    }
+}
+
+fn segment_distance(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
+    let (dx, dy) = (b.0 - a.0, b.1 - a.1);
+    let length_sq = dx * dx + dy * dy;
+    let t = if length_sq == 0.0 {
+        0.0
+    } else {
+        (((p.0 - a.0) * dx + (p.1 - a.1) * dy) / length_sq).clamp(0.0, 1.0)
+    };
+    let (ex, ey) = (p.0 - a.0 - t * dx, p.1 - a.1 - t * dy);
+    (ex * ex + ey * ey).sqrt()
+}
+
+/// What hovering a mark says: its label, its lanes, whose it is, when, and which events.
+pub fn tooltip(timeline: &Timeline, mark: &Mark) -> String {
+    let mut text = mark.label.clone();
+    if let MarkKind::Arrow { to_lane, end, .. } = mark.kind {
+        let from = &timeline.lanes[usize::from(mark.lane)].label;
+        let to = &timeline.lanes[usize::from(to_lane)].label;
+        let _ = write!(text, "\n{from} → {to}");
+        if let ArrowEnd::Dropped { cause, .. } = end {
+            let _ = write!(text, ", dropped: {}", crate::trace::drop_cause(cause));
+        }
+    }
+    match (mark.order, mark.attempt) {
+        (Some(order), Some(attempt)) => {
+            let _ = write!(text, "\norder {order}, attempt {attempt}");
+        }
+        (Some(order), None) => {
+            let _ = write!(text, "\norder {order}");
+        }
+        _ => {}
+    }
+    if mark.t0_us == mark.t1_us {
+        let _ = write!(text, "\nat {}", ms_text(mark.t0_us));
+    } else {
+        let (t0, t1) = (ms_text(mark.t0_us), ms_text(mark.t1_us));
+        let _ = write!(text, "\n{t0} → {t1} ({})", ms_text(mark.duration_us()));
+    }
+    let events: Vec<String> = mark.events.iter().map(|e| format!("#{e}")).collect();
+    let _ = write!(text, "\nevents {}", events.join(", "));
+    text
+}
