@@ -390,3 +390,24 @@ fn playing_from_the_end_starts_over_and_stops_at_the_last_event() {
     assert_eq!(state.page.cursor, None, "the end");
     assert_eq!(ticks + 2, state.events_a);
 }
+
+#[test]
+fn the_quiz_says_right_or_wrong_and_all_right_masters_the_lesson() {
+    let mut state = load("lesson=b&quiz=8");
+    app::update(&mut state, Msg::QuizBegin);
+    let (hint, result) = state.quiz.as_ref().unwrap().feedback(0);
+    assert!(hint.starts_with("Read the answer") && result.is_none());
+    for index in 0..QUESTIONS {
+        let answer = first_answer(&state);
+        app::update(&mut state, Msg::QuizAnswer(answer));
+        let (text, result) = state.quiz.as_ref().unwrap().feedback(index);
+        assert!(text.starts_with("Right."), "{text}");
+        assert_eq!(result, Some(true));
+        app::update(&mut state, Msg::QuizNext);
+    }
+    let session = state.quiz.as_ref().unwrap();
+    assert_eq!(session.shown, Some(QUESTIONS));
+    let (text, mastered) = session.score_text();
+    assert!(mastered);
+    expect!["4 of 4 right (100%): Lesson B mastered."].assert_eq(&text);
+}

@@ -16,6 +16,7 @@ mod quiz;
 pub use model::{
     compare_sentence, counts_at_label, events_counted, order_outcome, pointer_status, sweep_range,
     tables_at, title, AttemptRow, Banner, ChargeRow, ReceiptRow, SeedRange, Tables,
+    SWEEP_SEEDS_MAX,
 };
 pub use quiz::{AnswerInput, QuizSession};
 
@@ -139,8 +140,6 @@ pub struct State {
     pub draft: [Step; 6],
     pub verdict: Option<OrderVerdict>,
     pub sweep: Option<SweepJob>,
-    /// A note about the sweep's range (seeds past the largest one do not exist).
-    pub sweep_note: Option<String>,
     /// How many events run A has: the cursor's bound, told by `Msg::Ran` after each run.
     pub events_a: u32,
 }
@@ -296,7 +295,6 @@ impl State {
             step_overridden: None,
             verdict: None,
             sweep: None,
-            sweep_note: None,
             events_a: 0,
         };
         match (quiz_seed, state.lesson) {
@@ -373,6 +371,8 @@ impl State {
     /// belongs to the run a phrase named) and a sweep of the old scenario. The ordering draft
     /// stays: it is the learner's, and only opening a step starts it afresh.
     fn scenario_changed(&mut self) {
+        // The banner's note was about the link's scenario, which this replaces.
+        self.step_overridden = None;
         self.playing = false;
         self.page.cursor = None;
         self.page.zoom = None;
@@ -632,7 +632,6 @@ pub fn move_step(draft: &mut [Step; 6], from: usize, to: usize) {
 
 fn sweep_start(state: &mut State, requested: &str) -> Effects {
     let range = sweep_range(state.page.scenario.seed, requested);
-    state.sweep_note = range.note.clone();
     state.sweep = Some(SweepJob {
         scenario: state.page.scenario.clone(),
         range,

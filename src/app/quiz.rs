@@ -225,3 +225,58 @@ fn given(form: &Form, input: &AnswerInput) -> Result<u32, String> {
             .ok_or_else(|| format!("Enter a whole number from 0 to {NUMBER_MAX}.")),
     }
 }
+
+impl QuizSession {
+    /// "Lesson A": how the check names its lesson.
+    pub fn lesson_name(&self) -> String {
+        format!("Lesson {}", self.quiz.lesson.to_uppercase())
+    }
+
+    /// The line under question `index`: what was wrong with the last answer given, what to
+    /// do, or whether the locked answer is right and why; with `Some(right)` once answered.
+    pub fn feedback(&self, index: usize) -> (String, Option<bool>) {
+        if let Some(message) = &self.feedback {
+            return (message.clone(), None);
+        }
+        let question = &self.quiz.questions[index];
+        match self.answers[index] {
+            None => (
+                format!("Read the answer off the run above (its counters are at the end of the run), then check it. One attempt per question; all {QUESTIONS} right masters the lesson."),
+                None,
+            ),
+            Some(given) => {
+                let right = question.is_right(given);
+                let verdict = if right { "Right." } else { "Not this time." };
+                let text = format!(
+                    "{verdict} The answer is {}. {}",
+                    question.answer_text(),
+                    question.explanation
+                );
+                (text, Some(right))
+            }
+        }
+    }
+
+    /// The score in a sentence, and whether it masters the lesson.
+    pub fn score_text(&self) -> (String, bool) {
+        let score = quiz::grade(&self.quiz, &self.answers);
+        let text = if score.mastered {
+            format!(
+                "{} of {} right ({}%): {} mastered.",
+                score.right,
+                score.total,
+                score.percent,
+                self.lesson_name()
+            )
+        } else {
+            format!(
+                "{} of {} right ({}%): not mastered yet; {}% is needed. Try a new variant when ready.",
+                score.right,
+                score.total,
+                score.percent,
+                quiz::MASTERY_PERCENT
+            )
+        };
+        (text, score.mastered)
+    }
+}
