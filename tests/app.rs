@@ -411,3 +411,47 @@ fn the_quiz_says_right_or_wrong_and_all_right_masters_the_lesson() {
     assert!(mastered);
     expect!["4 of 4 right (100%): Lesson B mastered."].assert_eq(&text);
 }
+
+#[test]
+fn an_embed_that_opens_some_controls_locks_and_hides_the_rest() {
+    use idemlab::scenario::codec::{self, Group};
+    let spec = |name: &str| codec::keys().iter().find(|s| s.name == name).unwrap();
+    let state = load("seed=1&embed=1&controls=dedup&retries=99");
+    let dedup = app::control_view(&state, spec("dedup"));
+    assert!(!dedup.locked && !dedup.hidden);
+    let retries = app::control_view(&state, spec("retries"));
+    assert!(retries.locked && retries.hidden && retries.invalid);
+    let open_group = spec("dedup").group;
+    assert!(!app::group_hidden(&state, open_group));
+    assert!(Group::ALL.iter().any(|&g| app::group_hidden(&state, g)));
+    let page = load("seed=1&controls=dedup");
+    let retries = app::control_view(&page, spec("retries"));
+    assert!(
+        retries.locked && !retries.hidden,
+        "outside an embed, locked but shown"
+    );
+}
+
+#[test]
+fn a_steps_claims_name_the_run_they_are_about() {
+    let with_b = LESSONS[0]
+        .steps
+        .iter()
+        .find(|s| s.compare.is_some())
+        .unwrap();
+    let lines = app::claim_lines(with_b);
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("A: ") || l.starts_with("B: ")),
+        "{lines:?}"
+    );
+    let alone = LESSONS[0]
+        .steps
+        .iter()
+        .find(|s| s.compare.is_none())
+        .unwrap();
+    assert!(app::claim_lines(alone)
+        .iter()
+        .all(|l| l.starts_with("the run: ")));
+}

@@ -14,9 +14,9 @@ mod model;
 mod quiz;
 
 pub use model::{
-    compare_sentence, counts_at_label, events_counted, order_outcome, pointer_status, sweep_range,
-    tables_at, title, AttemptRow, Banner, ChargeRow, ReceiptRow, SeedRange, Tables,
-    SWEEP_SEEDS_MAX,
+    claim_lines, compare_sentence, control_view, counts_at_label, events_counted, group_hidden,
+    order_outcome, pointer_status, sweep_range, tables_at, title, AttemptRow, Banner, ChargeRow,
+    ControlView, ReceiptRow, SeedRange, Tables, SWEEP_SEEDS_MAX, TOOLBAR_KEYS,
 };
 pub use quiz::{AnswerInput, QuizSession};
 

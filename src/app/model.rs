@@ -295,3 +295,53 @@ pub fn pointer_status(state: &State, a: &Timeline, b: Option<&Timeline>) -> Opti
     };
     Some(format!("{} outlined{on}.", find.count_text(count)))
 }
+
+/// Keys with their own place in the toolbar rather than in the side panel of controls.
+pub const TOOLBAR_KEYS: [&str; 1] = ["seed"];
+
+/// How one scenario control shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControlView {
+    /// The value in the codec's form.
+    pub value: String,
+    /// An embed that lists its open controls locks the others.
+    pub locked: bool,
+    /// ... and hides them, so the embed shows only what the author opened.
+    pub hidden: bool,
+    /// The banner names this key.
+    pub invalid: bool,
+}
+
+pub fn control_view(state: &State, spec: &codec::KeySpec) -> ControlView {
+    let open = state.page.control_open(spec.name);
+    ControlView {
+        value: spec.value(&state.page.scenario),
+        locked: !open,
+        hidden: limits_controls(state) && !open,
+        invalid: state.errors.iter().any(|e| e.key == spec.name),
+    }
+}
+
+fn limits_controls(state: &State) -> bool {
+    state.page.embed && state.page.controls.is_some()
+}
+
+/// In an embed that opens only some controls, a group with none of them disappears.
+pub fn group_hidden(state: &State, group: codec::Group) -> bool {
+    let mut keys = (codec::keys().iter())
+        .filter(|spec| spec.group == group && !TOOLBAR_KEYS.contains(&spec.name));
+    limits_controls(state) && !keys.any(|spec| state.page.control_open(spec.name))
+}
+
+/// The counts a lesson step promises, as the learner checks them: "B: duplicates = 0", or
+/// "the run: …" when the step has no B.
+pub fn claim_lines(step: &crate::lessons::Step) -> Vec<String> {
+    let side = |side: Side| match (side, step.compare) {
+        (Side::A, Some(_)) => "A",
+        (Side::A, None) => "the run",
+        (Side::B, _) => "B",
+    };
+    (step.claims.iter())
+        .map(|c| format!("{}: {} = {}", side(c.side), c.metric, c.value))
+        .collect()
+}

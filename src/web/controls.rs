@@ -18,8 +18,7 @@ fn set_key(name: &str, value: &str) {
     });
 }
 
-/// Keys with their own place in the toolbar rather than in the side panel.
-const TOOLBAR_KEYS: [&str; 1] = ["seed"];
+use crate::app::{self, TOOLBAR_KEYS};
 
 pub fn mount() {
     mount_presets();
@@ -184,44 +183,35 @@ fn value_of(field: &Element) -> String {
 }
 
 /// Shows each control's current value; locks the ones an embed did not open.
+/// Shows each control as `app::control_view` says: its value (unless it has the focus),
+/// locked, hidden in a limited embed, invalid when the banner names it.
 pub fn render() {
-    let (scenario, page) = with_app(|app| (app.page().scenario.clone(), app.page().clone()));
     let active = dom::document().active_element();
-    for spec in codec::keys() {
-        let Some(field) = dom::document().get_element_by_id(&format!("key-{}", spec.name)) else {
-            continue;
-        };
-        if active.as_ref() != Some(&field) {
-            set_value(&field, &spec.value(&scenario));
+    with_app(|app| {
+        for spec in codec::keys() {
+            let Some(field) = dom::document().get_element_by_id(&format!("key-{}", spec.name))
+            else {
+                continue;
+            };
+            let view = app::control_view(&app.state, spec);
+            if active.as_ref() != Some(&field) {
+                set_value(&field, &view.value);
+            }
+            lock(&field, view.locked);
+            let invalid = if view.invalid { "true" } else { "false" };
+            field.set_attribute("aria-invalid", invalid).ok();
+            if let Some(wrapper) = field.parent_element() {
+                dom::set_hidden(&wrapper, view.hidden);
+            }
         }
-        let open = page.control_open(spec.name);
-        lock(&field, !open);
-        let invalid = with_app(|app| app.state.errors.iter().any(|e| e.key == spec.name));
-        field
-            .set_attribute("aria-invalid", if invalid { "true" } else { "false" })
-            .ok();
-        if let Some(wrapper) = field.parent_element() {
-            dom::set_hidden(&wrapper, page.embed && page.controls.is_some() && !open);
+        for group in Group::ALL {
+            let selector = format!("fieldset[data-group=\"{}\"]", group.title());
+            if let Ok(Some(fieldset)) = dom::document().query_selector(&selector) {
+                dom::set_hidden(&fieldset, app::group_hidden(&app.state, group));
+            }
         }
-    }
-    hide_empty_groups(&page);
-    render_toolbar(&scenario, &page);
-}
-
-/// In an embed that opens only some controls, a group with none of them disappears.
-fn hide_empty_groups(page: &crate::page::PageState) {
-    let limited = page.embed && page.controls.is_some();
-    for group in Group::ALL {
-        let selector = format!("fieldset[data-group=\"{}\"]", group.title());
-        let Ok(Some(fieldset)) = dom::document().query_selector(&selector) else {
-            continue;
-        };
-        let keys = codec::keys().iter().filter(|spec| spec.group == group);
-        let open = keys
-            .filter(|spec| !TOOLBAR_KEYS.contains(&spec.name))
-            .any(|spec| page.control_open(spec.name));
-        dom::set_hidden(&fieldset, limited && !open);
-    }
+        render_toolbar(&app.state.page.scenario, &app.state.page);
+    });
 }
 
 fn set_value(field: &Element, value: &str) {

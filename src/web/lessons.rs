@@ -248,21 +248,9 @@ pub fn render() {
             )
             .ok();
     }
-    let look = step
-        .claims
-        .iter()
-        .fold(El::new("ul").class("claims"), |ul, claim| {
-            let side = match (claim.side, step.compare) {
-                (Side::A, Some(_)) => "A",
-                (Side::A, None) => "the run",
-                (Side::B, _) => "B",
-            };
-            ul.child(
-                &El::new("li")
-                    .text(&format!("{}: {} = {}", side, claim.metric, claim.value))
-                    .el(),
-            )
-        });
+    let look = (app::claim_lines(step).iter()).fold(El::new("ul").class("claims"), |ul, line| {
+        ul.child(&El::new("li").text(line).el())
+    });
     article
         .append_child(
             &El::new("p")
