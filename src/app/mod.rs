@@ -400,6 +400,46 @@ pub fn names_scenario(query: &str) -> bool {
 /// The one place the page's state changes.
 pub fn update(state: &mut State, msg: Msg) -> Effects {
     match msg {
+        Msg::SetKey { .. }
+        | Msg::NewSeed(_)
+        | Msg::RunAgain
+        | Msg::PickPreset(_)
+        | Msg::CompareOn(_)
+        | Msg::CompareKeys(_)
+        | Msg::UrlChanged { .. } => update_scenario(state, msg),
+        Msg::SetSpeed(_)
+        | Msg::Play
+        | Msg::Tick
+        | Msg::Step(_)
+        | Msg::GoTo(_)
+        | Msg::Select(_)
+        | Msg::Zoom(_)
+        | Msg::OpenTab(_)
+        | Msg::Ran { .. } => update_view(state, msg),
+        Msg::OpenLesson(_)
+        | Msg::OpenStep(_)
+        | Msg::TogglePointer(_)
+        | Msg::Reorder { .. }
+        | Msg::RunOrder => update_lesson(state, msg),
+        Msg::QuizStart { .. }
+        | Msg::QuizBegin
+        | Msg::QuizShow(_)
+        | Msg::QuizNext
+        | Msg::QuizNew { .. }
+        | Msg::QuizClose
+        | Msg::QuizTry(_)
+        | Msg::QuizAnswer(_) => quiz::update(state, msg),
+        Msg::SweepStart(requested) => sweep_start(state, &requested),
+        Msg::SweepStop => {
+            state.sweep = None;
+            Effects::default()
+        }
+    }
+}
+
+/// Messages that change the scenario or the compare keys: a new history entry and a rerun.
+fn update_scenario(state: &mut State, msg: Msg) -> Effects {
+    match msg {
         Msg::SetKey { name, value } => set_key(state, &name, &value),
         Msg::NewSeed(seed) => {
             let mut scenario = state.page.scenario.clone();
@@ -422,6 +462,23 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
             Effects::scenario()
         }
         Msg::CompareKeys(text) => compare_keys(state, text.trim()),
+        Msg::UrlChanged { query, stored } => {
+            if query.strip_prefix('?').unwrap_or(&query) == state.to_query() {
+                return Effects::default();
+            }
+            *state = State::load(&query, &stored);
+            Effects {
+                url: None,
+                ..Effects::scenario()
+            }
+        }
+        _ => unreachable!("only scenario messages come here"),
+    }
+}
+
+/// Messages that change only the view: the same history entry, rewritten.
+fn update_view(state: &mut State, msg: Msg) -> Effects {
+    match msg {
         Msg::SetSpeed(speed) => {
             if crate::page::SPEEDS.contains(&speed) {
                 state.page.speed = speed;
@@ -449,6 +506,17 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
             state.tab = tab;
             Effects::view()
         }
+        Msg::Ran { events_a } => {
+            state.events_a = events_a;
+            Effects::default()
+        }
+        _ => unreachable!("only view messages come here"),
+    }
+}
+
+/// The Lessons tab: open a lesson or step, outline a phrase, the ordering exercise.
+fn update_lesson(state: &mut State, msg: Msg) -> Effects {
+    match msg {
         Msg::OpenLesson(lesson) => {
             state.open_step(lesson, 0);
             Effects::scenario()
@@ -477,33 +545,7 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
             state.verdict = Some(OrderVerdict { text, safe });
             Effects::scenario()
         }
-        Msg::QuizStart { .. }
-        | Msg::QuizBegin
-        | Msg::QuizShow(_)
-        | Msg::QuizNext
-        | Msg::QuizNew { .. }
-        | Msg::QuizClose
-        | Msg::QuizTry(_)
-        | Msg::QuizAnswer(_) => quiz::update(state, msg),
-        Msg::SweepStart(requested) => sweep_start(state, &requested),
-        Msg::SweepStop => {
-            state.sweep = None;
-            Effects::default()
-        }
-        Msg::Ran { events_a } => {
-            state.events_a = events_a;
-            Effects::default()
-        }
-        Msg::UrlChanged { query, stored } => {
-            if query.strip_prefix('?').unwrap_or(&query) == state.to_query() {
-                return Effects::default();
-            }
-            *state = State::load(&query, &stored);
-            Effects {
-                url: None,
-                ..Effects::scenario()
-            }
-        }
+        _ => unreachable!("only lesson messages come here"),
     }
 }
 
