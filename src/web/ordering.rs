@@ -1,7 +1,8 @@
 //! The ordering exercise inside Lesson A: the learner puts the six handler steps in order (by
 //! dragging, with the up/down buttons, or with Alt+↑/↓), and "Run this order" judges it with
 //! `crate::ordering::judge` and loads a run into the timeline: the first failing one, or the
-//! current scenario with the order applied. Only the list is this module's state.
+//! current scenario with the order applied. The draft and the verdict are `app::State`'s; this
+//! module keeps only the markup and the pointer drag.
 
 use std::cell::Cell;
 
@@ -301,8 +302,10 @@ fn mark_dragged(index: usize) {
 /// measured here, around it, for the Playwright test's report.
 fn run() {
     let start_ms = dom::now_ms();
-    dispatch(Msg::RunOrder);
-    show_verdict(Some(dom::now_ms() - start_ms));
+    let effects = with_app(|app| crate::app::update(&mut app.state, Msg::RunOrder));
+    let judge_ms = dom::now_ms() - start_ms;
+    super::apply(effects);
+    show_verdict(Some(judge_ms));
 }
 
 fn show_verdict(judge_ms: Option<f64>) {

@@ -22,7 +22,7 @@ test('Back undoes one scenario change, and cursor moves add no entry', async () 
   await page.selectOption('#key-dedup', 'atomic');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('dedup') === 'atomic');
   assert.equal(await page.evaluate(() => history.length), entries + 1, 'a scenario change pushes');
-  await page.click('#step-fwd');
+  await page.click('#to-start');
   await page.click('#step-fwd');
   await page.waitForFunction(() => new URL(location.href).searchParams.has('cursor'));
   assert.equal(await page.evaluate(() => history.length), entries + 1, 'a cursor move replaces');
