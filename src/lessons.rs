@@ -317,3 +317,18 @@ pub fn bytes_text(bytes: u64) -> String {
         format!("{whole}.{tenth} {}", UNITS[unit])
     }
 }
+
+/// Lessons are static data, one per id: two are the same lesson when their ids are.
+impl PartialEq for Lesson {
+    fn eq(&self, other: &Lesson) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Lesson {}
+
+impl std::fmt::Debug for Lesson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Lesson({})", self.id)
+    }
+}

@@ -61,8 +61,7 @@ pub fn bench_scrub_ms(frames: u32) -> Vec<f64> {
         .map(|frame| {
             let cursor = (u64::from(frame) * events / u64::from(frames.max(1))) as u32;
             let started = dom::now_ms();
-            super::with_app(|app| app.page.cursor = Some(cursor));
-            super::render();
+            super::dispatch(crate::app::Msg::GoTo(cursor));
             dom::now_ms() - started
         })
         .collect()

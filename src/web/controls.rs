@@ -5,13 +5,20 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 use super::dom::{self, El};
-use super::{set_key, set_scenario, with_app};
+use super::{dispatch, with_app};
+use crate::app::Msg;
 use crate::scenario::codec::{self, Group, Input, KeySpec};
 use crate::scenario::presets::PRESETS;
-use crate::scenario::{decode_lenient, Scenario};
+use crate::scenario::Scenario;
 
-/// Keys with their own place in the toolbar rather than in the side panel.
-const TOOLBAR_KEYS: [&str; 1] = ["seed"];
+fn set_key(name: &str, value: &str) {
+    dispatch(Msg::SetKey {
+        name: name.into(),
+        value: value.into(),
+    });
+}
+
+use crate::app::{self, TOOLBAR_KEYS};
 
 pub fn mount() {
     mount_presets();
@@ -50,26 +57,7 @@ fn mount_presets() {
     }
     let target = select.clone();
     dom::listen::<Event>(&select, "change", move |_| {
-        let seed = with_app(|app| app.page.scenario.seed);
-        let name = target.value();
-        let query = if name.is_empty() {
-            format!("seed={seed}")
-        } else {
-            format!("seed={seed}&preset={name}")
-        };
-        let scenario = decode_lenient(&query).0.scenario;
-        // A preset made for comparing opens with its fix beside it; others keep the compare
-        // view as it was.
-        let compare = scenario
-            .preset
-            .map(|p| p.spec())
-            .filter(|spec| spec.compare);
-        with_app(|app| {
-            if let Some(spec) = compare {
-                app.page.compare = Some(spec.fix.to_string());
-            }
-        });
-        set_scenario(scenario);
+        dispatch(Msg::PickPreset(target.value()))
     });
 }
 
@@ -80,19 +68,14 @@ fn mount_seed() {
         set_key("seed", target.value().trim())
     });
     dom::on_click("seed-new", new_seed);
-    dom::on_click("seed-same", || {
-        // The run is a pure function of the scenario: running it again gives the same trace,
-        // which is the point this button makes.
-        super::refresh();
-    });
+    // The run is a pure function of the scenario: running it again gives the same trace,
+    // which is the point this button makes.
+    dom::on_click("seed-same", || dispatch(Msg::RunAgain));
 }
 
 /// A fresh seed: the one place the page uses randomness, and it only picks the seed.
 pub fn new_seed() {
-    let seed = (js_sys::Math::random() * 1e9).floor() as u64;
-    let mut scenario: Scenario = with_app(|app| app.page.scenario.clone());
-    scenario.seed = seed;
-    set_scenario(scenario);
+    dispatch(Msg::NewSeed((js_sys::Math::random() * 1e9).floor() as u64));
 }
 
 fn mount_compare() {
@@ -100,34 +83,11 @@ fn mount_compare() {
     let keys = dom::input("compare-keys");
     let (toggle_target, keys_target) = (toggle.clone(), keys.clone());
     dom::listen::<Event>(&toggle, "change", move |_| {
-        let on = toggle_target.checked();
-        let fix = default_fix();
-        with_app(|app| app.page.compare = on.then(|| app.page.compare.clone().unwrap_or(fix)));
-        super::refresh();
+        dispatch(Msg::CompareOn(toggle_target.checked()))
     });
     dom::listen::<Event>(&keys, "change", move |_| {
-        let text = keys_target.value().trim().to_string();
-        let (page, errors) = with_app(|app| {
-            let mut page = app.page.clone();
-            page.compare = Some(text.clone());
-            let query = page.to_query();
-            crate::page::PageState::from_query(&query)
-        });
-        with_app(|app| {
-            app.errors_from_link = false;
-            app.errors = errors;
-            if app.errors.is_empty() {
-                app.page.compare = page.compare;
-            }
-        });
-        super::refresh();
+        dispatch(Msg::CompareKeys(keys_target.value()))
     });
-}
-
-/// Configuration B defaults to the fix of the current preset, or atomic dedup.
-fn default_fix() -> String {
-    with_app(|app| app.page.scenario.preset.map(|p| p.spec().fix.to_string()))
-        .unwrap_or_else(|| "dedup=atomic".into())
 }
 
 /// One labelled control with its help text, wired to `set_key`.
@@ -223,44 +183,35 @@ fn value_of(field: &Element) -> String {
 }
 
 /// Shows each control's current value; locks the ones an embed did not open.
+/// Shows each control as `app::control_view` says: its value (unless it has the focus),
+/// locked, hidden in a limited embed, invalid when the banner names it.
 pub fn render() {
-    let (scenario, page) = with_app(|app| (app.page.scenario.clone(), app.page.clone()));
     let active = dom::document().active_element();
-    for spec in codec::keys() {
-        let Some(field) = dom::document().get_element_by_id(&format!("key-{}", spec.name)) else {
-            continue;
-        };
-        if active.as_ref() != Some(&field) {
-            set_value(&field, &spec.value(&scenario));
+    with_app(|app| {
+        for spec in codec::keys() {
+            let Some(field) = dom::document().get_element_by_id(&format!("key-{}", spec.name))
+            else {
+                continue;
+            };
+            let view = app::control_view(&app.state, spec);
+            if active.as_ref() != Some(&field) {
+                set_value(&field, &view.value);
+            }
+            lock(&field, view.locked);
+            let invalid = if view.invalid { "true" } else { "false" };
+            field.set_attribute("aria-invalid", invalid).ok();
+            if let Some(wrapper) = field.parent_element() {
+                dom::set_hidden(&wrapper, view.hidden);
+            }
         }
-        let open = page.control_open(spec.name);
-        lock(&field, !open);
-        let invalid = with_app(|app| app.errors.iter().any(|e| e.key == spec.name));
-        field
-            .set_attribute("aria-invalid", if invalid { "true" } else { "false" })
-            .ok();
-        if let Some(wrapper) = field.parent_element() {
-            dom::set_hidden(&wrapper, page.embed && page.controls.is_some() && !open);
+        for group in Group::ALL {
+            let selector = format!("fieldset[data-group=\"{}\"]", group.title());
+            if let Ok(Some(fieldset)) = dom::document().query_selector(&selector) {
+                dom::set_hidden(&fieldset, app::group_hidden(&app.state, group));
+            }
         }
-    }
-    hide_empty_groups(&page);
-    render_toolbar(&scenario, &page);
-}
-
-/// In an embed that opens only some controls, a group with none of them disappears.
-fn hide_empty_groups(page: &crate::page::PageState) {
-    let limited = page.embed && page.controls.is_some();
-    for group in Group::ALL {
-        let selector = format!("fieldset[data-group=\"{}\"]", group.title());
-        let Ok(Some(fieldset)) = dom::document().query_selector(&selector) else {
-            continue;
-        };
-        let keys = codec::keys().iter().filter(|spec| spec.group == group);
-        let open = keys
-            .filter(|spec| !TOOLBAR_KEYS.contains(&spec.name))
-            .any(|spec| page.control_open(spec.name));
-        dom::set_hidden(&fieldset, limited && !open);
-    }
+        render_toolbar(&app.state.page.scenario, &app.state.page);
+    });
 }
 
 fn set_value(field: &Element, value: &str) {

@@ -15,7 +15,7 @@ use crate::scenario::codec;
 pub const HEIGHT_MESSAGE: &str = "idemlab:height";
 
 pub fn mount() {
-    let embedded = with_app(|app| app.page.embed);
+    let embedded = with_app(|app| app.page().embed);
     let app: Element = dom::by_id("app");
     app.class_list().toggle_with_force("embed", embedded).ok();
     if embedded {
@@ -88,7 +88,7 @@ fn mount_dialog() {
 fn tick_open_controls() {
     let open: Vec<String> = with_app(|app| {
         codec::key_names()
-            .filter(|k| app.page.control_open(k))
+            .filter(|k| app.page().control_open(k))
             .map(String::from)
             .collect()
     });
@@ -107,16 +107,16 @@ fn chosen_controls() -> Vec<String> {
 fn write_snippet() {
     let controls = chosen_controls();
     let url = with_app(|app| {
-        let mut page = app.page.clone();
-        page.embed = true;
-        page.controls = Some(controls);
+        let mut state = app.state.clone();
+        state.page.embed = true;
+        state.page.controls = Some(controls);
         let location = dom::window().location();
         let base = format!(
             "{}{}",
             location.origin().unwrap_or_default(),
             location.pathname().unwrap_or_default()
         );
-        format!("{base}?{}", page.to_query())
+        format!("{base}?{}", state.to_query())
     });
     dom::by_id::<HtmlTextAreaElement>("embed-snippet").set_value(&snippet(&url));
 }

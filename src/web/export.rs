@@ -36,8 +36,7 @@ fn export_svg() {
     // The same file `idemlab svg` writes for this URL: run A, the `zoom=` window or the whole
     // run, at the export's fixed width (see `view::export`).
     let svg = with_app(|app| {
-        let title = crate::scenario::codec::encode(&app.a.scenario);
-        crate::view::export(&app.a.timeline, &title, app.page.zoom)
+        crate::view::export(&app.a.timeline, &app.a.trace.query(), app.page().zoom)
     });
     download(&svg, "image/svg+xml", "idemlab-timeline.svg");
 }

@@ -5,9 +5,9 @@
 use web_sys::{Element, Event};
 
 use super::dom::{self, El};
-use super::with_app;
+use super::{dispatch, with_app};
+use crate::app::{self, Msg};
 use crate::lessons::{Lesson, Side, LESSONS};
-use crate::scenario::decode_lenient;
 
 pub fn mount() {
     let panel: Element = dom::by_id("panel-lessons");
@@ -30,46 +30,20 @@ pub fn mount() {
             )
         },
     );
-    panel.append_child(&picker.el()).ok();
+    // The step list, the step and the quiz shells are in `index.html`; the picker comes first.
     panel
-        .append_child(
-            &El::new("ol")
-                .attr("id", "lesson-steps")
-                .class("lesson-steps")
-                .el(),
+        .insert_before(
+            &picker.el(),
+            panel.first_element_child().as_ref().map(|e| e.as_ref()),
         )
         .ok();
-    panel
-        .append_child(
-            &El::new("article")
-                .attr("id", "lesson-step")
-                .class("lesson-step")
-                .attr("aria-live", "polite")
-                .el(),
-        )
-        .ok();
-    super::quiz::mount(&panel);
+    super::quiz::mount();
+    // Delegated once, here: the step panel and the ordering exercise inside it are rebuilt,
+    // their listeners never are.
     dom::listen::<Event>(&panel, "click", on_click);
     dom::listen::<web_sys::KeyboardEvent>(&panel, "keydown", on_pointer_key);
     dom::listen::<Event>(&panel, "input", |_| update_calculator());
-    open_linked_step();
-}
-
-/// A link that names a lesson step but no scenario of its own opens that step's scenario.
-/// A link with `quiz=` opens the tab on the mastery check instead.
-fn open_linked_step() {
-    let search = dom::window().location().search().unwrap_or_default();
-    let names_scenario = search.contains("seed=") || search.contains("preset=");
-    if super::quiz::active() {
-        with_app(|app| app.page.tab = "lessons".into());
-    } else if let Some((lesson, step)) = current() {
-        if !names_scenario {
-            // Opening the step must not hide what the link got wrong (a bad `quiz=`, say).
-            let errors = with_app(|app| std::mem::take(&mut app.errors));
-            go(lesson, step);
-            with_app(|app| app.errors = errors);
-        }
-    }
+    super::ordering::listen(&panel);
 }
 
 fn on_click(event: Event) {
@@ -79,69 +53,27 @@ fn on_click(event: Event) {
     else {
         return;
     };
+    let number = |name: &str| {
+        target
+            .get_attribute(name)
+            .and_then(|s| s.parse::<usize>().ok())
+    };
     if target.has_attribute("data-quiz-start") {
-        if let Some((lesson, _)) = current() {
-            super::quiz::start(lesson);
-        }
+        super::quiz::start();
     } else if let Some(id) = target.get_attribute("data-lesson") {
         if let Some(lesson) = Lesson::by_id(&id) {
-            go(lesson, 0);
+            dispatch(Msg::OpenLesson(lesson));
         }
-    } else if let Some(pointer) = target
-        .get_attribute("data-pointer")
-        .and_then(|s| s.parse::<usize>().ok())
-    {
-        toggle_pointer(pointer);
-    } else if let Some(step) = target
-        .get_attribute("data-step")
-        .and_then(|s| s.parse::<usize>().ok())
-    {
-        if let Some((lesson, _)) = current() {
-            FOCUS_HEADING.with(|focus| focus.set(true));
-            go(lesson, step);
-        }
+    } else if let Some(pointer) = number("data-pointer") {
+        dispatch(Msg::TogglePointer(pointer));
+    } else if let Some(step) = number("data-step") {
+        dispatch(Msg::OpenStep(step));
     }
 }
 
-/// The lesson and step index named by the page's `lesson=` and `step=` keys.
+/// The lesson and step index the Lessons tab shows.
 pub fn current() -> Option<(&'static Lesson, usize)> {
-    with_app(|app| {
-        let get = |key: &str| {
-            app.page
-                .extra
-                .iter()
-                .find(|(k, _)| k == key)
-                .map(|(_, v)| v.clone())
-        };
-        let lesson = Lesson::by_id(&get("lesson")?)?;
-        let step = get("step")
-            .and_then(|s| s.parse::<usize>().ok())
-            .unwrap_or(1)
-            .clamp(1, lesson.steps.len());
-        Some((lesson, step - 1))
-    })
-}
-
-/// Opens step `index` of `lesson`: its scenario, its fix as B, and the Lessons tab. Leaves
-/// any mastery check (`quiz=`).
-pub(super) fn go(lesson: &'static Lesson, index: usize) {
-    let index = index.min(lesson.steps.len() - 1);
-    let step = &lesson.steps[index];
-    with_app(|app| {
-        app.page.scenario = decode_lenient(step.query).0.scenario;
-        app.page.compare = step.compare.map(String::from);
-        app.page.tab = "lessons".into();
-        app.page
-            .extra
-            .retain(|(k, _)| k != "lesson" && k != "step" && k != "quiz");
-        app.page.extra.push(("lesson".into(), lesson.id.into()));
-        app.page
-            .extra
-            .push(("step".into(), (index + 1).to_string()));
-        app.errors.clear();
-        app.highlight = None;
-    });
-    super::refresh();
+    with_app(|app| app.state.lesson.map(|at| (at.lesson, at.index())))
 }
 
 /// Enter or Space on a pointer phrase acts like a click, as on a real button.
@@ -155,54 +87,34 @@ fn on_pointer_key(event: web_sys::KeyboardEvent) {
         .and_then(|s| s.parse::<usize>().ok());
     if let Some(pointer) = pointer {
         event.prevent_default();
-        toggle_pointer(pointer);
+        dispatch(Msg::TogglePointer(pointer));
     }
 }
 
-/// Outlines the marks a phrase of the current step names, or stops if it already does.
-fn toggle_pointer(index: usize) {
-    let Some((lesson, step)) = current() else {
+/// The outline's status line and the pressed phrase, from the state.
+fn render_pointers() {
+    let Some(status) = dom::document().get_element_by_id("pointer-status") else {
         return;
     };
-    let Some(pointer) = lesson.steps[step].pointers.get(index) else {
-        return;
-    };
-    let wanted = Some((pointer.side, pointer.find));
-    let status = with_app(|app| {
-        app.highlight = if app.highlight == wanted {
-            None
-        } else {
-            wanted
-        };
-        app.highlight.map(|(side, find)| {
-            let run = match side {
-                Side::A => Some(&app.a),
-                Side::B => app.b.as_ref(),
-            };
-            let count = run.map_or(0, |run| {
-                (run.timeline.marks().iter())
-                    .filter(|mark| find.matches(mark))
-                    .count()
-            });
-            let on = if app.b.is_some() {
-                format!(" on timeline {side:?}")
-            } else {
-                String::new()
-            };
-            format!("{} outlined{on}.", find.count_text(count))
-        })
+    let (text, pressed) = with_app(|app| {
+        let text = app::pointer_status(
+            &app.state,
+            &app.a.timeline,
+            app.b.as_ref().map(|b| &b.timeline),
+        );
+        let pointers = app.state.lesson.map_or(&[][..], |at| at.step().pointers);
+        let pressed = pointers
+            .iter()
+            .position(|p| Some((p.side, p.find)) == app.state.highlight);
+        (text, pressed)
     });
-    mark_pressed(index, status.is_some());
-    dom::set_text(&dom::by_id("pointer-status"), &status.unwrap_or_default());
-    super::render();
-    if let Some((side, _)) = with_app(|app| app.highlight) {
-        show_timeline(side);
-    }
+    dom::set_text(&status, &text.unwrap_or_default());
+    mark_pressed(pressed);
 }
 
 /// Scrolls the outlined timeline into view when any of it is off-screen: the step's text sits
 /// below the timelines, so the marks a phrase names are often above the window.
-fn show_timeline(side: Side) {
+pub(super) fn show_timeline(side: Side) {
     let id = match side {
         Side::A => "canvas-a",
         Side::B => "canvas-b",
@@ -217,14 +129,14 @@ fn show_timeline(side: Side) {
     }
 }
 
-fn mark_pressed(index: usize, on: bool) {
+fn mark_pressed(index: Option<usize>) {
     let article: Element = dom::by_id("lesson-step");
     for i in 0.. {
         let selector = format!("[data-pointer=\"{i}\"]");
         let Ok(Some(button)) = article.query_selector(&selector) else {
             break;
         };
-        let pressed = on && i == index;
+        let pressed = index == Some(i);
         button
             .set_attribute("aria-pressed", if pressed { "true" } else { "false" })
             .ok();
@@ -254,35 +166,33 @@ fn step_text(step: &crate::lessons::Step) -> Element {
     paragraph.append_text(rest).el()
 }
 
-thread_local! {
-    /// The step the panel shows, so that it is rebuilt only when the step changes, not on
-    /// every frame of playback (and the calculator keeps what the learner typed).
-    /// `None` until the panel is first built; then the step it shows, if any.
-    static SHOWN: std::cell::Cell<Option<Option<(&'static str, usize)>>> = const { std::cell::Cell::new(None) };
-    /// Set when the learner moved to another step, so the new step's heading takes the focus
-    /// (and scrolls into view); a step opened by a link leaves the page where it loads.
-    static FOCUS_HEADING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+/// The learner moved to another step: its heading takes the focus (and scrolls into view).
+pub(super) fn focus_heading() {
+    if let Some(heading) = dom::document().get_element_by_id("lesson-heading") {
+        if let Ok(heading) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(heading) {
+            heading.focus().ok();
+        }
+    }
 }
 
 pub fn render() {
     let steps: Element = dom::by_id("lesson-steps");
     let article: Element = dom::by_id("lesson-step");
-    let quiz = super::quiz::active();
+    let quiz = with_app(|app| app.state.quiz.is_some());
     dom::set_hidden(&steps, quiz);
     dom::set_hidden(&article, quiz);
     dom::set_hidden(&dom::by_id("quiz"), !quiz);
     if quiz {
         // Forget the step shown, so that leaving the check rebuilds it.
-        SHOWN.with(|shown| shown.set(None));
+        super::with_ui(|u| &u.lesson_shown, |shown| shown.set(None));
         super::quiz::render();
         return;
     }
     let now = current().map(|(lesson, index)| (lesson.id, index));
     // With no lesson open this used to rebuild the panel on every frame of playback.
-    if SHOWN.with(|shown| shown.replace(Some(now))) == Some(now) {
-        return;
+    if super::with_ui(|u| &u.lesson_shown, |shown| shown.replace(Some(now))) == Some(now) {
+        return render_pointers();
     }
-    with_app(|app| app.highlight = None);
     dom::clear(&steps);
     dom::clear(&article);
     let Some((lesson, index)) = current() else {
@@ -319,10 +229,6 @@ pub fn render() {
         )
         .ok();
     article.append_child(&step_text(step)).ok();
-    if FOCUS_HEADING.with(|focus| focus.replace(false)) {
-        let heading: web_sys::HtmlElement = dom::by_id("lesson-heading");
-        heading.focus().ok();
-    }
     article
         .append_child(
             &El::new("p")
@@ -342,21 +248,9 @@ pub fn render() {
             )
             .ok();
     }
-    let look = step
-        .claims
-        .iter()
-        .fold(El::new("ul").class("claims"), |ul, claim| {
-            let side = match (claim.side, step.compare) {
-                (Side::A, Some(_)) => "A",
-                (Side::A, None) => "the run",
-                (Side::B, _) => "B",
-            };
-            ul.child(
-                &El::new("li")
-                    .text(&format!("{}: {} = {}", side, claim.metric, claim.value))
-                    .el(),
-            )
-        });
+    let look = (app::claim_lines(step).iter()).fold(El::new("ul").class("claims"), |ul, line| {
+        ul.child(&El::new("li").text(line).el())
+    });
     article
         .append_child(
             &El::new("p")
@@ -372,6 +266,7 @@ pub fn render() {
     }
     if step.has_ordering_exercise() {
         article.append_child(&super::ordering::exercise()).ok();
+        super::ordering::render();
     }
     let nav = El::new("div").class("lesson-nav");
     let nav = if index > 0 {
@@ -409,6 +304,7 @@ pub fn render() {
             .append_child(&El::new("p").class("quiz-status").text(&status).el())
             .ok();
     }
+    render_pointers();
 }
 
 /// Inputs for rate, retention and entry size; the storage they need is computed by the core.

@@ -1,8 +1,7 @@
-//! The browser layer (wasm32 only): it reads the URL, runs the core, paints what the core's
-//! views computed and wires the controls. It decides nothing the core could decide.
-//!
-//! State lives in one `App` behind a thread-local; every user action changes `App::page` and
-//! calls `refresh` (scenario changed: rerun) or `render` (only the view changed).
+//! The browser layer (wasm32 only): element handles, one `dispatch(Msg)` entry, and painting.
+//! Every decision is `crate::app`'s: a handler turns an event into a `Msg`, `app::update`
+//! changes the state and returns `Effects` (rerun, repaint, URL push or replace, focus), and
+//! `render` paints the state and the runs.
 
 mod bench;
 mod controls;
@@ -18,20 +17,20 @@ mod sweep;
 mod table;
 mod timeline;
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::app::{self, Banner, Effects, Focus, Msg, State, UrlWrite};
 use crate::metrics::MetricsIndex;
 use crate::page::PageState;
-use crate::scenario::{codec, CodecError, Scenario};
+use crate::scenario::Scenario;
 use crate::view::{layout, Timeline, View, Viewport};
 use crate::{Metrics, Trace};
 
 /// One configuration's run and everything derived from it.
 pub(crate) struct Run {
-    pub scenario: Scenario,
     pub trace: Trace,
     pub metrics: Metrics,
     /// Counts at any cursor without refolding the whole trace on every frame of a scrub.
@@ -63,7 +62,6 @@ impl Run {
             index: MetricsIndex::new(&trace),
             timeline: layout(&trace),
             summary: preset_summary(&scenario),
-            scenario,
             trace,
             view_cache: std::cell::RefCell::new(None),
         }
@@ -75,7 +73,6 @@ impl Run {
         let index = MetricsIndex::new(&trace);
         Run {
             summary: preset_summary(&scenario),
-            scenario,
             trace,
             metrics,
             index,
@@ -109,23 +106,16 @@ impl Run {
 }
 
 pub(crate) struct App {
-    pub page: PageState,
-    pub errors: Vec<CodecError>,
-    /// Whether `errors` came from the link (some of it did not load) or from a control (the
-    /// value was refused); the banner words them differently.
-    pub errors_from_link: bool,
+    /// Every fact the page shows; changed only by `app::update` through `dispatch`.
+    pub state: State,
     pub a: Run,
     pub b: Option<Run>,
-    pub playing: bool,
-    /// The marks a lesson sentence outlines, and on which run; cleared when the step changes.
-    pub highlight: Option<(crate::lessons::Side, crate::view::Find)>,
 }
 
 impl App {
     /// The index of the last event shown: the cursor, or the last event of A.
     pub fn cursor(&self) -> usize {
-        let last = self.a.trace.events.len().saturating_sub(1);
-        self.page.cursor.map_or(last, |c| (c as usize).min(last))
+        self.state.cursor() as usize
     }
 
     /// The simulated time at the cursor.
@@ -136,15 +126,125 @@ impl App {
             .get(self.cursor())
             .map_or(0, |e| e.time_us)
     }
+
+    pub fn page(&self) -> &PageState {
+        &self.state.page
+    }
 }
 
 thread_local! {
     static APP: RefCell<Option<App>> = const { RefCell::new(None) };
 }
 
+/// What the browser side remembers about the browser (layout, timers, pointers, what it last
+/// painted), never a fact the page shows: those are `State`'s. Each field is its own cell, so
+/// reading one never conflicts with a borrow of another or of the app.
+pub(crate) struct Ui {
+    /// The lesson step the panel shows (`None` until first built), so the panel is rebuilt
+    /// only when the step changes and the calculator keeps what the learner typed.
+    pub lesson_shown: Cell<Option<Option<(&'static str, usize)>>>,
+    /// The quiz view last painted, so the panel is rebuilt only when it changes (a rebuild
+    /// on every playback frame would drop a half-typed answer).
+    pub quiz_painted: RefCell<Option<quiz::Painted>>,
+    /// Why quiz progress could not be read or saved, shown once under the check.
+    pub quiz_note: RefCell<Option<String>>,
+    /// When the URL was last written, and whether a trailing write is already scheduled.
+    pub url_sync: Cell<(f64, bool)>,
+    /// The current chain of playback ticks; pause-then-play must not leave two running.
+    pub chain: Cell<u32>,
+    /// The timelines' width, measured when the layout changes (`runs::measure_width`), never
+    /// in the middle of a frame: reading `clientWidth` after a frame's DOM writes forced a
+    /// layout every frame.
+    pub width_px: Cell<u32>,
+    /// (x where a timeline drag started, viewport then, whether it moved), while a drag is on.
+    pub drag: RefCell<Option<(f64, Viewport, bool)>>,
+    pub last_drag_ms: Cell<f64>,
+    /// The ordering item being dragged, while a pointer drag is under way.
+    pub dragging: Cell<Option<usize>>,
+    /// The event list's scroll position, kept from its scroll events and our own scrolling,
+    /// so a frame never reads it back after writing the page.
+    pub scroll_top_px: Cell<i32>,
+    /// Whether the Events tab was open at the last render.
+    pub events_shown: Cell<bool>,
+}
+
+thread_local! {
+    static UI: Ui = const {
+        Ui {
+            lesson_shown: Cell::new(None),
+            quiz_painted: RefCell::new(None),
+            quiz_note: RefCell::new(None),
+            url_sync: Cell::new((f64::MIN, false)),
+            chain: Cell::new(0),
+            width_px: Cell::new(0),
+            drag: RefCell::new(None),
+            last_drag_ms: Cell::new(-1e9),
+            dragging: Cell::new(None),
+            scroll_top_px: Cell::new(0),
+            events_shown: Cell::new(false),
+        }
+    };
+}
+
+/// Runs `f` on one of `Ui`'s cells, picked by `pick`.
+pub(crate) fn with_ui<T, R>(
+    pick: impl for<'a> FnOnce(&'a Ui) -> &'a T,
+    f: impl FnOnce(&T) -> R,
+) -> R {
+    UI.with(|ui| f(pick(ui)))
+}
+
 /// Runs `f` on the app. Handlers never nest, so the borrow cannot be taken twice.
 pub(crate) fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> R {
     APP.with(|cell| f(cell.borrow_mut().as_mut().expect("the app is mounted")))
+}
+
+/// The one entry for every user action, timer and finished slice: the state changes in
+/// `app::update` (one borrow of the app), then the browser carries out what it asked for.
+pub(crate) fn dispatch(msg: Msg) {
+    let effects = with_app(|app| app::update(&mut app.state, msg));
+    apply(effects);
+}
+
+pub(crate) fn apply(effects: Effects) {
+    if effects.rerun {
+        rerun();
+    }
+    if effects.save_progress {
+        quiz::save_progress();
+    }
+    if effects.render || effects.rerun {
+        render();
+    }
+    match effects.focus {
+        Some(Focus::LessonHeading) => lessons::focus_heading(),
+        Some(Focus::QuizTitle) => quiz::focus_title(),
+        None => {}
+    }
+    if let Some(side) = effects.show_timeline {
+        lessons::show_timeline(side);
+    }
+    if effects.tick {
+        playback::schedule_tick();
+    }
+    if effects.sweep_slice {
+        sweep::schedule();
+    }
+    match effects.url {
+        Some(UrlWrite::Push) => write_url(UrlWrite::Push),
+        Some(UrlWrite::Replace) => sync_url(),
+        None => {}
+    }
+}
+
+/// Runs A and B for the state's scenario and compare keys, and tells the state A's length.
+fn rerun() {
+    with_app(|app| {
+        app.a = Run::of(app.state.page.scenario.clone());
+        app.b = app.state.page.compare_scenario().map(Run::of);
+        let events_a = u32::try_from(app.a.trace.events.len()).unwrap_or(u32::MAX);
+        app::update(&mut app.state, Msg::Ran { events_a });
+    });
 }
 
 /// Runs when the module loads: mounts the lab if this document is the lab's page (a test
@@ -173,19 +273,11 @@ fn mount_ui() {
         performance.mark("idemlab-mount").ok();
     }
     let query = dom::window().location().search().unwrap_or_default();
-    let (page, errors) = PageState::from_query(&query);
-    let a = Run::empty(page.scenario.clone());
-    APP.with(|cell| {
-        *cell.borrow_mut() = Some(App {
-            page,
-            errors,
-            errors_from_link: true,
-            a,
-            b: None,
-            playing: false,
-            highlight: None,
-        })
-    });
+    let start_ms = dom::now_ms();
+    let state = State::load(&query, &quiz::load_progress());
+    let load_ms = dom::now_ms() - start_ms;
+    let a = Run::empty(state.page.scenario.clone());
+    APP.with(|cell| *cell.borrow_mut() = Some(App { state, a, b: None }));
     controls::mount();
     runs::mount();
     playback::mount();
@@ -194,15 +286,17 @@ fn mount_ui() {
     embed::mount();
     export::mount();
     lessons::mount();
+    quiz::drawn(load_ms);
+    listen_to_history();
 }
 
 /// Runs A (and B) for the linked state, keeping its cursor and zoom, and shows them.
 fn run_and_show() {
-    with_app(|app| {
-        app.a = Run::of(app.page.scenario.clone());
-        app.b = app.page.compare_scenario().map(Run::of);
-    });
+    // A rerun keeps the cursor and zoom: only `update` resets them, on a scenario change.
+    rerun();
     render();
+    // The link's state as the page's own permalink (a step link gains its scenario).
+    write_url(UrlWrite::Replace);
     rerender_on_resize();
     // Tests and embedders wait for this before reading the counters; the benchmark reads the
     // mark to measure load to interactive.
@@ -212,6 +306,17 @@ fn run_and_show() {
     if let Some(performance) = dom::window().performance() {
         performance.mark("idemlab-ready").ok();
     }
+}
+
+/// Back, Forward and a hash change move to another history entry: load the state its URL
+/// holds, so the URL and the page agree.
+fn listen_to_history() {
+    let window: web_sys::EventTarget = dom::window().unchecked_into();
+    dom::listen::<web_sys::Event>(&window, "popstate", |_| {
+        let query = dom::window().location().search().unwrap_or_default();
+        let stored = quiz::load_progress();
+        dispatch(Msg::UrlChanged { query, stored });
+    });
 }
 
 /// The timelines are as wide as their column: repaint when it changes size.
@@ -232,48 +337,7 @@ fn rerender_on_resize() {
     std::mem::forget(observer);
 }
 
-/// Sets one scenario key from a control. A bad value shows the banner and changes nothing.
-pub(crate) fn set_key(name: &str, value: &str) {
-    with_app(|app| {
-        app.errors_from_link = false;
-        app.errors = match codec::set_key(&mut app.page.scenario, name, value) {
-            Ok(()) => Vec::new(),
-            Err(error) => vec![error],
-        };
-    });
-    refresh();
-}
-
-/// Replaces the scenario (a preset or a new seed) and reruns.
-pub(crate) fn set_scenario(scenario: Scenario) {
-    with_app(|app| {
-        app.page.scenario = scenario;
-        app.errors.clear();
-        app.errors_from_link = false;
-    });
-    refresh();
-}
-
-/// The scenario or the compare keys changed: rerun both configurations, then render.
-pub(crate) fn refresh() {
-    // A sweep in progress belongs to the old scenario.
-    sweep::stop();
-    with_app(|app| {
-        app.playing = false;
-        app.page.cursor = None;
-        app.page.zoom = None;
-        // An outline belongs to the run a lesson phrase named; on another run (a quiz
-        // question, say) it could point at the answer.
-        app.highlight = None;
-        app.a = Run::of(app.page.scenario.clone());
-        app.b = app.page.compare_scenario().map(Run::of);
-    });
-    render();
-    // A changed scenario is a new permalink at once; only cursor moves are throttled.
-    write_url(dom::now_ms());
-}
-
-/// Brings every part of the page in line with the app state, and the URL with the page.
+/// Paints every part of the page from the state; nothing here changes it.
 pub(crate) fn render() {
     controls::render();
     runs::render();
@@ -281,36 +345,21 @@ pub(crate) fn render() {
     table::render();
     lessons::render();
     render_banner();
-    sync_url();
 }
 
 fn render_banner() {
     let banner: web_sys::Element = dom::by_id("banner");
-    let (lines, from_link) = with_app(|app| {
-        (
-            app.errors.iter().map(|e| e.to_string()).collect::<Vec<_>>(),
-            app.errors_from_link,
-        )
-    });
+    let model = with_app(|app| Banner::of(&app.state));
     dom::clear(&banner);
-    dom::set_hidden(&banner, lines.is_empty());
-    if lines.is_empty() {
+    dom::set_hidden(&banner, model.is_none());
+    let Some(model) = model else {
         return;
-    }
-    let list = dom::El::new("ul");
-    let list = lines.iter().fold(list, |list, line| {
+    };
+    let list = (model.lines.iter()).fold(dom::El::new("ul"), |list, line| {
         list.child(&dom::El::new("li").text(line).el())
     });
     banner
-        .append_child(
-            &dom::El::new("strong")
-                .text(if from_link {
-                    "Some of the link was not understood; the rest loaded."
-                } else {
-                    "That value was not accepted; the run is unchanged."
-                })
-                .el(),
-        )
+        .append_child(&dom::El::new("strong").text(model.heading).el())
         .ok();
     banner.append_child(&list.el()).ok();
 }
@@ -323,36 +372,41 @@ pub(crate) fn permalink() -> String {
         location.origin().unwrap_or_default(),
         location.pathname().unwrap_or_default()
     );
-    format!("{base}?{}", with_app(|app| app.page.to_query()))
-}
-
-thread_local! {
-    /// When the URL was last written, and whether a trailing write is already scheduled.
-    static URL_SYNC: std::cell::Cell<(f64, bool)> = const { std::cell::Cell::new((f64::MIN, false)) };
+    format!("{base}?{}", with_app(|app| app.state.to_query()))
 }
 
 /// Browsers throttle (and complain about) more than about 100 history writes in 10 s, and a
-/// scrub renders 60 times a second; so the URL is written at most every 250 ms, with a trailing
-/// write that records where the cursor came to rest.
+/// scrub renders 60 times a second; so view changes rewrite the URL at most every 250 ms, with
+/// a trailing write that records where the cursor came to rest.
 const URL_SYNC_MS: f64 = 250.0;
 
 fn sync_url() {
-    let (last_ms, pending) = URL_SYNC.with(|s| s.get());
+    let (last_ms, pending) = with_ui(|u| &u.url_sync, |s| s.get());
     let now_ms = dom::now_ms();
     if now_ms - last_ms >= URL_SYNC_MS {
-        write_url(now_ms);
+        write_url(UrlWrite::Replace);
     } else if !pending {
-        URL_SYNC.with(|s| s.set((last_ms, true)));
-        dom::later(URL_SYNC_MS as i32, || write_url(dom::now_ms()));
+        with_ui(|u| &u.url_sync, |s| s.set((last_ms, true)));
+        dom::later(URL_SYNC_MS as i32, || write_url(UrlWrite::Replace));
     }
 }
 
-fn write_url(now_ms: f64) {
-    URL_SYNC.with(|s| s.set((now_ms, false)));
-    let query = with_app(|app| app.page.to_query());
-    if let Ok(history) = dom::window().history() {
-        let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&format!("?{query}")));
+/// Writes the state's permalink: a new history entry for a scenario change, else the same one.
+/// Nothing is written when the URL already says it (so a reload or Back adds no entry).
+fn write_url(how: UrlWrite) {
+    with_ui(|u| &u.url_sync, |s| s.set((dom::now_ms(), false)));
+    let query = format!("?{}", with_app(|app| app.state.to_query()));
+    let location = dom::window().location();
+    if location.search().ok().as_deref() == Some(query.as_str()) {
+        return;
     }
+    let Ok(history) = dom::window().history() else {
+        return;
+    };
+    let _ = match how {
+        UrlWrite::Push => history.push_state_with_url(&JsValue::NULL, "", Some(&query)),
+        UrlWrite::Replace => history.replace_state_with_url(&JsValue::NULL, "", Some(&query)),
+    };
 }
 
 /// Runs a query and returns its counts and digest: the small, copyable result that tests and

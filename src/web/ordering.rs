@@ -1,31 +1,23 @@
 //! The ordering exercise inside Lesson A: the learner puts the six handler steps in order (by
 //! dragging, with the up/down buttons, or with Alt+↑/↓), and "Run this order" judges it with
 //! `crate::ordering::judge` and loads a run into the timeline: the first failing one, or the
-//! current scenario with the order applied. Only the list is this module's state.
+//! current scenario with the order applied. The draft and the verdict are `app::State`'s; this
+//! module keeps only the markup and the pointer drag.
 
-use std::cell::{Cell, RefCell};
+use std::cell::Cell;
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, KeyboardEvent, PointerEvent};
 
 use super::dom::{self, El};
-use super::{set_scenario, with_app};
-use crate::ordering::{self, Verdict, SEEDS_PAGE};
-use crate::scenario::{decode, Step};
+use super::{dispatch, with_app};
+use crate::app::Msg;
+use crate::ordering;
+use crate::scenario::Step;
 
-thread_local! {
-    /// The learner's draft; it reaches the scenario only through "Run this order".
-    static DRAFT: Cell<[Step; 6]> = const { Cell::new(Step::CORRECT) };
-    /// The index of the item being dragged, while a pointer drag is under way.
-    static DRAGGING: Cell<Option<usize>> = const { Cell::new(None) };
-    /// The last verdict's text, so a rebuilt panel shows it again.
-    static SHOWN: RefCell<Option<(String, &'static str)>> = const { RefCell::new(None) };
-}
-
-/// The exercise, built for a lesson step; it starts from the scenario's own order.
+/// The exercise's markup, built for a lesson step; its listeners are the lesson panel's,
+/// registered once by `listen`, so rebuilding the step registers nothing.
 pub fn exercise() -> Element {
-    DRAFT.with(|d| d.set(with_app(|app| app.page.scenario.order)));
-    SHOWN.with(|s| s.borrow_mut().take());
     let intro = El::new("p").attr("id", "order-help").text(
         "Put the six steps in the order the server should run them: drag a step by its handle, \
          use its ↑ and ↓ buttons, or focus it and press Alt+↑ or Alt+↓. Then run the order.",
@@ -49,7 +41,7 @@ pub fn exercise() -> Element {
         .attr("id", "order-announce")
         .class("visually-hidden")
         .attr("aria-live", "assertive");
-    let section = El::new("section")
+    El::new("section")
         .class("ordering")
         .attr("data-exercise", "ordering")
         .attr("aria-label", "Ordering exercise")
@@ -58,20 +50,41 @@ pub fn exercise() -> Element {
         .child(&run.el())
         .child(&verdict.el())
         .child(&announce.el())
-        .el();
-    dom::listen::<Event>(&section, "click", on_click);
-    dom::listen::<KeyboardEvent>(&list, "keydown", on_key);
-    dom::listen::<PointerEvent>(&list, "pointerdown", on_pointer_down);
-    dom::listen::<PointerEvent>(&list, "pointermove", on_pointer_move);
-    dom::listen::<PointerEvent>(&list, "pointerup", on_pointer_end);
-    dom::listen::<PointerEvent>(&list, "pointercancel", on_pointer_end);
-    fill_list(&list);
-    section
+        .el()
+}
+
+/// The exercise's listeners, delegated to the lesson panel that holds it: once per page.
+pub fn listen(panel: &Element) {
+    let in_list = |event: &Event| {
+        target_element(event).is_some_and(|t| t.closest("#order-list").ok().flatten().is_some())
+    };
+    dom::listen::<Event>(panel, "click", on_click);
+    dom::listen::<KeyboardEvent>(panel, "keydown", move |event| {
+        if in_list(&event) {
+            on_key(event)
+        }
+    });
+    dom::listen::<PointerEvent>(panel, "pointerdown", move |event| {
+        if in_list(&event) {
+            on_pointer_down(event)
+        }
+    });
+    dom::listen::<PointerEvent>(panel, "pointermove", on_pointer_move);
+    dom::listen::<PointerEvent>(panel, "pointerup", on_pointer_end);
+    dom::listen::<PointerEvent>(panel, "pointercancel", on_pointer_end);
+}
+
+/// Paints the draft and the last verdict from the state.
+pub fn render() {
+    if let Some(list) = dom::document().get_element_by_id("order-list") {
+        fill_list(&list);
+    }
+    show_verdict(None);
 }
 
 fn fill_list(list: &Element) {
     dom::clear(list);
-    let draft = DRAFT.with(Cell::get);
+    let draft = with_app(|app| app.state.draft);
     for (index, step) in draft.iter().enumerate() {
         list.append_child(&item(index, *step)).ok();
     }
@@ -126,14 +139,8 @@ fn move_step(from: usize, to: usize, refocus: bool) {
     if from == to || from > 5 || to > 5 {
         return;
     }
-    let mut draft = DRAFT.with(Cell::get);
-    let step = draft[from];
-    if from < to {
-        draft[from..=to].rotate_left(1);
-    } else {
-        draft[to..=from].rotate_right(1);
-    }
-    DRAFT.with(|d| d.set(draft));
+    let step = with_app(|app| app.state.draft[from]);
+    dispatch(Msg::Reorder { from, to });
     let Some(list) = dom::document().get_element_by_id("order-list") else {
         return;
     };
@@ -232,7 +239,7 @@ fn on_pointer_down(event: PointerEvent) {
         return;
     };
     event.prevent_default();
-    DRAGGING.with(|d| d.set(Some(index)));
+    super::with_ui(|u| &u.dragging, |d| d.set(Some(index)));
     if let Some(list) = dom::document().get_element_by_id("order-list") {
         // Capture keeps the moves coming while the pointer leaves the list.
         list.set_pointer_capture(event.pointer_id()).ok();
@@ -244,7 +251,7 @@ fn on_pointer_down(event: PointerEvent) {
 /// While dragging, the item follows the pointer: its new place is the number of other steps
 /// whose middle lies above the pointer.
 fn on_pointer_move(event: PointerEvent) {
-    let Some(from) = DRAGGING.with(Cell::get) else {
+    let Some(from) = super::with_ui(|u| &u.dragging, Cell::get) else {
         return;
     };
     let Some(list) = dom::document().get_element_by_id("order-list") else {
@@ -262,13 +269,13 @@ fn on_pointer_move(event: PointerEvent) {
         .count();
     if to != from {
         move_step(from, to, false);
-        DRAGGING.with(|d| d.set(Some(to)));
+        super::with_ui(|u| &u.dragging, |d| d.set(Some(to)));
         mark_dragged(to);
     }
 }
 
 fn on_pointer_end(event: PointerEvent) {
-    let Some(index) = DRAGGING.with(|d| d.take()) else {
+    let Some(index) = super::with_ui(|u| &u.dragging, |d| d.take()) else {
         return;
     };
     if let Some(list) = dom::document().get_element_by_id("order-list") {
@@ -291,64 +298,29 @@ fn mark_dragged(index: usize) {
     }
 }
 
-/// Judges the draft and loads a run: the first failing one, or the scenario with this order.
+/// Judges the draft and loads a run (`app::update` decides which); the judge's time is
+/// measured here, around it, for the Playwright test's report.
 fn run() {
-    let order = DRAFT.with(Cell::get);
     let start_ms = dom::now_ms();
-    let verdict = ordering::judge(order, SEEDS_PAGE);
+    let effects = with_app(|app| crate::app::update(&mut app.state, Msg::RunOrder));
     let judge_ms = dom::now_ms() - start_ms;
-    let (text, kind) = match &verdict {
-        Verdict::Safe { runs } => (
-            format!(
-                "{} The timeline above shows the same run with your order.",
-                ordering::safe_text(*runs)
-            ),
-            "safe",
-        ),
-        Verdict::Fails(failure) => (
-            format!(
-                "Fails. {}. The timeline above now shows that run ({}, seed {}).",
-                capitalise(&failure.why),
-                failure.probe.name,
-                decode(&failure.query).map_or(0, |d| d.scenario.seed)
-            ),
-            "fails",
-        ),
-    };
-    let scenario = match &verdict {
-        Verdict::Fails(failure) => {
-            decode(&failure.query)
-                .expect("the judge builds its queries with the codec")
-                .scenario
-        }
-        Verdict::Safe { .. } => {
-            let mut scenario = with_app(|app| app.page.scenario.clone());
-            scenario.order = order;
-            scenario
-        }
-    };
-    SHOWN.with(|s| *s.borrow_mut() = Some((text, kind)));
-    set_scenario(scenario);
-    show_verdict(judge_ms);
+    super::apply(effects);
+    show_verdict(Some(judge_ms));
 }
 
-fn capitalise(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or(String::new(), |first| {
-        first.to_uppercase().collect::<String>() + chars.as_str()
-    })
-}
-
-fn show_verdict(judge_ms: f64) {
+fn show_verdict(judge_ms: Option<f64>) {
     let Some(out) = dom::document().get_element_by_id("order-verdict") else {
         return;
     };
-    let Some((text, kind)) = SHOWN.with(|s| s.borrow().clone()) else {
+    let Some(verdict) = with_app(|app| app.state.verdict.clone()) else {
         return;
     };
-    dom::set_text(&out, &text);
-    out.set_attribute("data-verdict", kind).ok();
-    // Read by the Playwright test, which reports how long a verdict takes in the browser.
-    out.set_attribute("data-judge-ms", &format!("{judge_ms:.1}"))
+    dom::set_text(&out, &verdict.text);
+    out.set_attribute("data-verdict", if verdict.safe { "safe" } else { "fails" })
         .ok();
+    // Read by the Playwright test, which reports how long a verdict takes in the browser.
+    if let Some(judge_ms) = judge_ms {
+        out.set_attribute("data-judge-ms", &format!("{judge_ms:.1}"))
+            .ok();
+    }
 }

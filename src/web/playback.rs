@@ -5,7 +5,8 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlDialogElement, KeyboardEvent};
 
 use super::dom::{self, El};
-use super::with_app;
+use super::{dispatch, with_app};
+use crate::app::Msg;
 use crate::page::SPEEDS;
 
 pub fn mount() {
@@ -22,19 +23,17 @@ pub fn mount() {
     }
     let target = speed.clone();
     dom::listen::<Event>(&speed, "change", move |_| {
-        let value: u32 = target.value().parse().unwrap_or(10);
-        with_app(|app| app.page.speed = value);
-        super::render();
+        dispatch(Msg::SetSpeed(target.value().parse().unwrap_or(10)));
     });
-    dom::on_click("play", toggle_play);
-    dom::on_click("step-back", || step(-1));
-    dom::on_click("step-fwd", || step(1));
-    dom::on_click("to-start", || go_to(0));
-    dom::on_click("to-end", || go_to(usize::MAX));
+    dom::on_click("play", || dispatch(Msg::Play));
+    dom::on_click("step-back", || dispatch(Msg::Step(-1)));
+    dom::on_click("step-fwd", || dispatch(Msg::Step(1)));
+    dom::on_click("to-start", || dispatch(Msg::GoTo(0)));
+    dom::on_click("to-end", || dispatch(Msg::GoTo(u32::MAX)));
     let scrub = dom::input("scrub");
     let target = scrub.clone();
     dom::listen::<Event>(&scrub, "input", move |_| {
-        go_to(target.value().parse().unwrap_or(0));
+        dispatch(Msg::GoTo(target.value().parse().unwrap_or(0)));
     });
     let document: web_sys::EventTarget = dom::document().unchecked_into();
     dom::listen::<KeyboardEvent>(&document, "keydown", shortcut);
@@ -53,70 +52,32 @@ pub fn close_dialog(id: &str) {
     dom::by_id::<HtmlDialogElement>(id).close();
 }
 
-/// Moves the cursor to event `index` (clamped); the last event means "no cursor".
-fn go_to(index: usize) {
-    with_app(|app| {
-        let last = app.a.trace.events.len().saturating_sub(1);
-        app.page.cursor = (index < last).then_some(index as u32);
-    });
-    super::render();
+/// Starts a new chain of ticks (`Effects::tick` on play); one still pending from before a
+/// pause finds itself outdated.
+pub fn schedule_tick() {
+    let chain = super::with_ui(|u| &u.chain, |c| c.get()) + 1;
+    super::with_ui(|u| &u.chain, |c| c.set(chain));
+    later_tick(chain);
 }
 
-fn step(delta: i64) {
-    let index = with_app(|app| {
-        app.playing = false;
-        app.cursor() as i64 + delta
-    });
-    go_to(index.max(0) as usize);
-}
-
-fn toggle_play() {
-    let start = with_app(|app| {
-        app.playing = !app.playing;
-        // Playing from the end starts over, as a video player does.
-        if app.playing && app.page.cursor.is_none() {
-            app.page.cursor = Some(0);
-        }
-        app.playing
-    });
-    super::render();
-    if start {
-        // A new chain of ticks; one still pending from before a pause finds itself outdated.
-        let chain = CHAIN.with(|c| {
-            c.set(c.get() + 1);
-            c.get()
-        });
-        schedule_tick(chain);
-    }
-}
-
-thread_local! {
-    /// The current chain of playback ticks; pause-then-play must not leave two running.
-    static CHAIN: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
-
-fn schedule_tick(chain: u32) {
-    let delay_ms = with_app(|app| 1_000 / app.page.speed.max(1)) as i32;
+fn later_tick(chain: u32) {
+    let delay_ms = with_app(|app| 1_000 / app.page().speed.max(1)) as i32;
     dom::later(delay_ms, move || tick(chain));
 }
 
+/// One step of playback; its own `Effects::tick` continues this chain rather than a new one.
 fn tick(chain: u32) {
-    if CHAIN.with(|c| c.get()) != chain {
+    if super::with_ui(|u| &u.chain, |c| c.get()) != chain {
         return;
     }
-    let playing = with_app(|app| {
-        if !app.playing {
-            return false;
-        }
-        let next = app.cursor() + 1;
-        let last = app.a.trace.events.len().saturating_sub(1);
-        app.page.cursor = (next < last).then_some(next as u32);
-        app.playing = next < last;
-        app.playing
+    let effects = with_app(|app| crate::app::update(&mut app.state, Msg::Tick));
+    let more = effects.tick;
+    super::apply(crate::app::Effects {
+        tick: false,
+        ..effects
     });
-    super::render();
-    if playing {
-        schedule_tick(chain);
+    if more {
+        later_tick(chain);
     }
 }
 
@@ -139,8 +100,8 @@ pub fn render() {
         (
             cursor,
             app.a.trace.events.len(),
-            app.playing,
-            app.page.speed,
+            app.state.playing,
+            app.page().speed,
             label,
         )
     });
@@ -170,26 +131,26 @@ fn shortcut(event: KeyboardEvent) {
     }
     let handled = match event.key().as_str() {
         " " => {
-            toggle_play();
+            dispatch(Msg::Play);
             true
         }
         "ArrowLeft" => {
-            step(-1);
+            dispatch(Msg::Step(-1));
             true
         }
         "ArrowRight" => {
-            step(1);
+            dispatch(Msg::Step(1));
             true
         }
         "Home" => {
-            go_to(0);
+            dispatch(Msg::GoTo(0));
             true
         }
         "End" => {
-            go_to(usize::MAX);
+            dispatch(Msg::GoTo(u32::MAX));
             true
         }
-        "n" | "N" if with_app(|app| app.page.control_open("seed")) => {
+        "n" | "N" if with_app(|app| app.page().control_open("seed")) => {
             super::controls::new_seed();
             true
         }

@@ -4,84 +4,34 @@
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, MouseEvent, WheelEvent};
 
-use super::dom::{self, El};
+use super::dom;
 use super::timeline::{Frame, GUTTER_PX};
-use super::{with_app, App, Run};
+use super::{dispatch, with_app, App, Run};
+use crate::app::{self, Msg};
 use crate::lessons::Side;
-use crate::scenario::codec;
 use crate::view::Viewport;
 use crate::Metrics;
 
 /// The counters, with `data-metric` names as in `idemlab run`'s JSON.
-const COUNTERS: [(&str, &str, &str); 16] = [
-    ("orders", "Orders", "Orders a client started"),
-    (
-        "attempts",
-        "Requests sent",
-        "Every attempt the clients sent, retries and reruns included",
-    ),
-    (
-        "received",
-        "Attempts recorded",
-        "Rows in the attempts table: requests that reached the API",
-    ),
-    (
-        "effects",
-        "Effects",
-        "Charges made by the payment service (op=charge), or writes that took effect (op=set)",
-    ),
-    (
-        "duplicates",
-        "Duplicates",
-        "Repeated harm: each charge after an order's first, each ledger row that books a charge again, and each receipt after an event's first",
-    ),
-    (
-        "lost",
-        "Lost work",
-        "Orders the client saw succeed that have no effect of their own",
-    ),
-    (
-        "races",
-        "Races",
-        "Lookups that read \"not found\" while another copy of the key was mid-flight",
-    ),
-    (
-        "unrecorded",
-        "Unrecorded charges",
-        "Charges the ledger never committed a row for",
-    ),
-    ("ok", "OK", "Orders that ended with a success response"),
-    ("failed", "Failed", "Orders refused with 400 or 422"),
-    (
-        "unknown",
-        "Unknown",
-        "Orders whose client gave up without an answer",
-    ),
-    (
-        "in_flight",
-        "In flight",
-        "Orders started and not finished at the cursor",
-    ),
-    (
-        "receipts",
-        "Receipts",
-        "Receipts the queue's consumer mailed, repeats included",
-    ),
-    (
-        "duplicate_receipts",
-        "Duplicate receipts",
-        "Receipts beyond the first for the same queue event",
-    ),
-    (
-        "redeliveries",
-        "Redeliveries",
-        "Events the queue delivered again because no acknowledgement came back",
-    ),
-    (
-        "dead_letters",
-        "Dead letters",
-        "Events the queue gave up on after deliveries_max deliveries",
-    ),
+/// The counters' `data-metric` names, as in `idemlab run`'s JSON, in the order of the markup
+/// (`index.html`, where their labels and help are).
+const COUNTERS: [&str; 16] = [
+    "orders",
+    "attempts",
+    "received",
+    "effects",
+    "duplicates",
+    "lost",
+    "races",
+    "unrecorded",
+    "ok",
+    "failed",
+    "unknown",
+    "in_flight",
+    "receipts",
+    "duplicate_receipts",
+    "redeliveries",
+    "dead_letters",
 ];
 
 /// The counters that only mean something when the run has a queue (`consumer=plain|inbox`).
@@ -94,140 +44,33 @@ const QUEUE_COUNTERS: [&str; 4] = [
 
 const SIDES: [&str; 2] = ["a", "b"];
 
+/// Run A's block, the zoom buttons, the summary, the compare line and the legend are in
+/// `index.html`; run B's block is a copy of A's with its ids ending in `-b`.
 pub fn mount() {
-    let runs: Element = dom::by_id("runs");
-    let zoom = El::new("div")
-        .class("zoom")
-        .attr("role", "group")
-        .attr("aria-label", "Zoom the time axis")
-        .child(
-            &El::new("button")
-                .attr("id", "zoom-in")
-                .attr("type", "button")
-                .attr("aria-label", "Zoom in (+)")
-                .text("+")
-                .el(),
-        )
-        .child(
-            &El::new("button")
-                .attr("id", "zoom-out")
-                .attr("type", "button")
-                .attr("aria-label", "Zoom out (-)")
-                .text("−")
-                .el(),
-        )
-        .child(
-            &El::new("button")
-                .attr("id", "zoom-fit")
-                .attr("type", "button")
-                .attr("aria-label", "Fit the whole run (0)")
-                .text("Fit")
-                .el(),
-        );
-    runs.append_child(&zoom.el()).ok();
-    let summary = El::new("p")
-        .attr("id", "preset-summary")
-        .class("summary")
-        .el();
-    runs.append_child(&summary).ok();
-    runs.append_child(
-        &El::new("p")
-            .attr("id", "diff")
-            .class("diff")
-            .attr("aria-live", "polite")
-            .el(),
-    )
-    .ok();
-    for side in SIDES {
-        runs.append_child(&side_block(side)).ok();
+    let a: Element = dom::by_id("run-a");
+    let b: Element = a
+        .clone_node_with_deep(true)
+        .expect("a copy of run A's block")
+        .unchecked_into();
+    b.set_id("run-b");
+    if let Ok(named) = b.query_selector_all("[id$='-a']") {
+        for element in (0..named.length()).filter_map(|i| named.item(i)) {
+            let element: Element = element.unchecked_into();
+            let id = element.id();
+            element.set_id(&format!("{}-b", &id[..id.len() - 2]));
+        }
     }
-    runs.append_child(&legend()).ok();
+    dom::by_id::<Element>("runs")
+        .insert_before(&b, Some(&dom::by_id::<Element>("legend")))
+        .ok();
     // Viewport::zoom(2.0) shows half as much time: in.
     dom::on_click("zoom-in", || zoom_by(2.0));
     dom::on_click("zoom-out", || zoom_by(0.5));
-    dom::on_click("zoom-fit", fit);
+    dom::on_click("zoom-fit", || dispatch(Msg::Zoom(None)));
     for side in SIDES {
         wire_canvas(side);
     }
     wire_drag_window();
-}
-
-fn side_block(side: &str) -> Element {
-    let counters = COUNTERS.iter().fold(
-        El::new("dl")
-            .class("counters")
-            .attr("id", &format!("counters-{side}")),
-        |dl, (name, label, help)| {
-            dl.child(
-                &El::new("div")
-                    .attr("title", help)
-                    .child(&El::new("dt").text(label).el())
-                    .child(&El::new("dd").attr("data-metric", name).text("–").el())
-                    .el(),
-            )
-        },
-    );
-    let canvas = El::new("canvas")
-        .attr("id", &format!("canvas-{side}"))
-        .attr("tabindex", "0")
-        .attr("role", "img")
-        .el();
-    let tooltip = El::new("div")
-        .class("tooltip")
-        .attr("id", &format!("tooltip-{side}"))
-        .attr("role", "tooltip")
-        .el();
-    dom::set_hidden(&tooltip, true);
-    El::new("section")
-        .class("run")
-        .attr("id", &format!("run-{side}"))
-        .child(&El::new("h2").attr("id", &format!("title-{side}")).el())
-        .child(
-            &El::new("p")
-                .attr("id", &format!("counts-at-{side}"))
-                .class("counts-at")
-                .el(),
-        )
-        .child(&counters.el())
-        .child(
-            &El::new("div")
-                .class("timeline")
-                .attr("id", &format!("timeline-{side}"))
-                .child(&canvas)
-                .child(&tooltip)
-                .el(),
-        )
-        .el()
-}
-
-fn legend() -> Element {
-    let items = [
-        ("request", "request"),
-        ("response", "response"),
-        ("charge-call", "call to payment service"),
-        ("drop", "✕ dropped (cause beside it)"),
-        ("timeout", "timeout / retry"),
-        ("lookup-miss", "lookup: not found"),
-        ("claim-blocked", "blocked on the unique index"),
-        ("charge", "charge"),
-        ("charge-duplicate", "duplicate charge"),
-        ("txn", "transaction"),
-        ("txn-rollback", "rolled back"),
-        ("race", "race: both copies read \"not found\""),
-        ("api-down", "API down"),
-    ];
-    let list = El::new("ul").class("legend").attr("aria-label", "Legend");
-    items
-        .iter()
-        .fold(list, |list, (class, text)| {
-            list.child(
-                &El::new("li")
-                    .child(&El::new("span").class(&format!("swatch tl-{class}")).el())
-                    .child(&El::new("span").text(text).el())
-                    .el(),
-            )
-        })
-        .el()
 }
 
 pub fn render() {
@@ -255,18 +98,19 @@ fn render_side(side: &str) {
     }
     with_app(|app| {
         let run = run_of(app, side);
-        let metrics = metrics_at_cursor(app, run);
+        let metrics = metrics_at_cursor(app, side, run);
         let queued = run.trace.scenario.consumer != crate::scenario::Consumer::Off;
         render_counters(side, &metrics, queued);
-        dom::set_text(&dom::by_id(&format!("title-{side}")), &title(app, side));
-        dom::set_text(&dom::by_id(&format!("counts-at-{side}")), &counts_at(app));
+        let title = app::title(&app.state, side_of(side));
+        dom::set_text(&dom::by_id(&format!("title-{side}")), &title);
+        let counts_at = app::counts_at_label(&app.state, &app.a.trace);
+        dom::set_text(&dom::by_id(&format!("counts-at-{side}")), &counts_at);
         let root: Element = dom::by_id(&format!("timeline-{side}"));
         root.set_attribute("data-events", &run.trace.events.len().to_string())
             .ok();
         let canvas: HtmlCanvasElement = dom::by_id(&format!("canvas-{side}"));
         let label = format!(
-            "Race timeline of {}: {} events. The Events tab lists them as text.",
-            title(app, side),
+            "Race timeline of {title}: {} events. The Events tab lists them as text.",
             run.trace.events.len()
         );
         canvas.set_attribute("aria-label", &label).ok();
@@ -282,17 +126,20 @@ fn run_of<'a>(app: &'a App, side: &str) -> &'a Run {
     }
 }
 
-/// The counts as they stand at the cursor: A up to the cursor event, B up to the same time.
-fn metrics_at_cursor(app: &App, run: &Run) -> Metrics {
-    if app.page.cursor.is_none() {
-        return run.metrics.clone();
-    }
-    let count = if std::ptr::eq(run, &app.a) {
-        app.cursor() + 1
+fn side_of(side: &str) -> Side {
+    if side == "b" {
+        Side::B
     } else {
-        run.events_by(app.cursor_time_us())
-    };
-    run.index.at(&run.trace, count)
+        Side::A
+    }
+}
+
+/// The counts as they stand at the cursor, over the events `app::events_counted` says.
+fn metrics_at_cursor(app: &App, side: &str, run: &Run) -> Metrics {
+    match app::events_counted(&app.state, &app.a.trace, side_of(side), &run.trace) {
+        None => run.metrics.clone(),
+        Some(count) => run.index.at(&run.trace, count),
+    }
 }
 
 fn render_counters(side: &str, m: &Metrics, queued: bool) {
@@ -315,7 +162,7 @@ fn render_counters(side: &str, m: &Metrics, queued: bool) {
         m.dead_letters,
     ];
     let dl: Element = dom::by_id(&format!("counters-{side}"));
-    for ((name, _, _), value) in COUNTERS.iter().zip(values) {
+    for (name, value) in COUNTERS.iter().zip(values) {
         if let Ok(Some(dd)) = dl.query_selector(&format!("[data-metric=\"{name}\"]")) {
             if let (true, Some(row)) = (QUEUE_COUNTERS.contains(name), dd.parent_element()) {
                 dom::set_hidden(&row, !queued);
@@ -330,65 +177,15 @@ fn render_counters(side: &str, m: &Metrics, queued: bool) {
     }
 }
 
-/// Which moment the counters describe: the end of the run, or the cursor's time, which playback,
-/// the scrub bar and the mastery check's proofs all move.
-fn counts_at(app: &App) -> String {
-    let last = app.a.trace.events.len().saturating_sub(1);
-    match app.page.cursor {
-        None => "Counts at the end of the run:".into(),
-        Some(_) if app.cursor() >= last => "Counts at the end of the run:".into(),
-        Some(_) => format!(
-            "Counts at {} (the cursor; ▶| shows the end):",
-            crate::view::ms_text(app.cursor_time_us())
-        ),
-    }
-}
-
-/// "A: seed=7&preset=race" and "B: … + dedup=atomic".
-fn title(app: &App, side: &str) -> String {
-    match (side, &app.page.compare) {
-        ("b", Some(compare)) => format!("B: A with {compare}"),
-        ("a", Some(_)) => format!("A: {}", codec::encode(&app.a.scenario)),
-        _ => codec::encode(&app.a.scenario),
-    }
-}
-
 /// "dedup=naive: 2 duplicates, 0 lost → dedup=atomic: 0 duplicates, 0 lost".
 fn render_diff() {
     let text = with_app(|app| {
-        let (b, compare) = (app.b.as_ref()?, app.page.compare.as_ref()?);
-        let a_label = compare_keys_in(&app.a.scenario, compare);
-        let (ma, mb) = (&app.a.metrics, &b.metrics);
-        let dups = |n: u32| format!("{n} duplicate{}", if n == 1 { "" } else { "s" });
-        Some(format!(
-            "{a_label}: {}, {} lost → {compare}: {}, {} lost",
-            dups(ma.duplicates),
-            ma.lost,
-            dups(mb.duplicates),
-            mb.lost
-        ))
+        let b = app.b.as_ref()?;
+        app::compare_sentence(&app.state, &app.a.metrics, &b.metrics)
     });
     let diff: Element = dom::by_id("diff");
     dom::set_hidden(&diff, text.is_none());
     dom::set_text(&diff, text.as_deref().unwrap_or(""));
-}
-
-/// The values A has for the keys that B changes, in the same form: `dedup=naive`.
-fn compare_keys_in(scenario: &crate::Scenario, compare: &str) -> String {
-    let names: Vec<&str> = compare
-        .split('&')
-        .filter_map(|pair| pair.split('=').next())
-        .collect();
-    let parts: Vec<String> = codec::keys()
-        .iter()
-        .filter(|spec| names.contains(&spec.name))
-        .map(|spec| format!("{}={}", spec.name, spec.value(scenario)))
-        .collect();
-    if parts.is_empty() {
-        "A".into()
-    } else {
-        parts.join("&")
-    }
 }
 
 /// The shared time axis: the zoom window, or the whole of the longer run, by the rule the SVG
@@ -399,18 +196,11 @@ pub fn viewport(app: &App) -> Viewport {
         .as_ref()
         .map_or(0, |b| b.timeline.end_us())
         .max(app.a.timeline.end_us());
-    crate::view::window(end_us, app.page.zoom, timeline_width_px())
-}
-
-thread_local! {
-    /// The timelines' width, measured when the layout changes (see `measure_width`), never in
-    /// the middle of a frame: reading `clientWidth` after a frame's DOM writes forced a layout
-    /// every frame, half of a scrub frame's time by Chromium's profiler.
-    static WIDTH_PX: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    crate::view::window(end_us, app.page().zoom, timeline_width_px())
 }
 
 fn timeline_width_px() -> u32 {
-    match WIDTH_PX.with(std::cell::Cell::get) {
+    match super::with_ui(|u| &u.width_px, std::cell::Cell::get) {
         0 => measure_width(),
         width_px => width_px,
     }
@@ -421,7 +211,7 @@ pub fn measure_width() -> u32 {
     let root: HtmlElement = dom::by_id("timeline-a");
     let width = f64::from(root.client_width()) - GUTTER_PX - 4.0;
     let width_px = width.clamp(200.0, 8_000.0) as u32;
-    WIDTH_PX.with(|cell| cell.set(width_px));
+    super::with_ui(|u| &u.width_px, |cell| cell.set(width_px));
     width_px
 }
 
@@ -450,12 +240,12 @@ fn frame<'a>(
         viewport,
         view,
         cursor_us: app.cursor_time_us(),
-        fade_after_us: match (side, app.page.cursor) {
+        fade_after_us: match (side, app.page().cursor) {
             ("b", None) => u64::MAX,
             _ => app.cursor_time_us(),
         },
-        selected_event: if side == "a" { app.page.cursor } else { None },
-        highlight: app.highlight.and_then(|(on, find)| {
+        selected_event: if side == "a" { app.page().cursor } else { None },
+        highlight: app.state.highlight.and_then(|(on, find)| {
             let this = if side == "a" { Side::A } else { Side::B };
             (on == this).then_some(find)
         }),
@@ -463,28 +253,23 @@ fn frame<'a>(
 }
 
 fn zoom_by(factor: f64) {
-    with_app(|app| {
+    let window = with_app(|app| {
         let viewport = viewport(app);
         let anchor_px = viewport.x_px(app.cursor_time_us());
-        set_zoom(app, viewport.zoom(factor, anchor_px));
+        window_of(viewport.zoom(factor, anchor_px))
     });
-    super::render();
+    dispatch(Msg::Zoom(Some(window)));
 }
 
-fn fit() {
-    with_app(|app| app.page.zoom = None);
-    super::render();
-}
-
-fn set_zoom(app: &mut App, viewport: Viewport) {
-    app.page.zoom = Some((viewport.t0_us(), viewport.t1_us()));
+fn window_of(viewport: Viewport) -> (u64, u64) {
+    (viewport.t0_us(), viewport.t1_us())
 }
 
 pub fn keyboard_zoom(key: &str) -> bool {
     match key {
         "+" | "=" => zoom_by(2.0),
         "-" | "_" => zoom_by(0.5),
-        "0" => fit(),
+        "0" => dispatch(Msg::Zoom(None)),
         _ => return false,
     }
     true
@@ -559,20 +344,15 @@ fn click(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
     let Some((ix, _)) = mark_at(side, canvas, event) else {
         return;
     };
-    let moved = with_app(|app| {
+    let target = with_app(|app| {
         let mark = run_of(app, side).timeline.mark(ix as u32);
-        let target = if side == "a" {
+        if side == "a" {
             mark.event()
         } else {
             app.a.events_by(mark.t0_us).saturating_sub(1) as u32
-        };
-        app.page.cursor = Some(target);
-        app.playing = false;
-        true
+        }
     });
-    if moved {
-        super::render();
-    }
+    dispatch(Msg::Select(target));
 }
 
 fn show_tooltip(side: &str, text: &str, x: f64, y: f64) {
@@ -612,23 +392,17 @@ fn wheel(event: &WheelEvent) {
     // Wheel down (positive delta) zooms out, as in maps and editors.
     let factor = if event.delta_y() > 0.0 { 0.8 } else { 1.25 };
     let anchor_px = f64::from(event.offset_x()) - GUTTER_PX;
-    with_app(|app| {
-        let viewport = viewport(app);
-        set_zoom(app, viewport.zoom(factor, anchor_px.max(0.0)));
-    });
-    super::render();
-}
-
-thread_local! {
-    /// (x where the drag started, viewport then, whether it moved), while a drag is on.
-    static DRAG: std::cell::RefCell<Option<(f64, Viewport, bool)>> = const { std::cell::RefCell::new(None) };
-    static LAST_DRAG_MS: std::cell::Cell<f64> = const { std::cell::Cell::new(-1e9) };
+    let window = with_app(|app| window_of(viewport(app).zoom(factor, anchor_px.max(0.0))));
+    dispatch(Msg::Zoom(Some(window)));
 }
 
 fn wire_drag(canvas: &HtmlCanvasElement) {
     dom::listen::<MouseEvent>(canvas, "mousedown", |event| {
         let viewport = with_app(|app| viewport(app));
-        DRAG.with(|d| *d.borrow_mut() = Some((f64::from(event.client_x()), viewport, false)));
+        super::with_ui(
+            |u| &u.drag,
+            |d| *d.borrow_mut() = Some((f64::from(event.client_x()), viewport, false)),
+        );
     });
 }
 
@@ -636,27 +410,24 @@ fn wire_drag(canvas: &HtmlCanvasElement) {
 fn wire_drag_window() {
     let window: web_sys::EventTarget = dom::window().unchecked_into();
     dom::listen::<MouseEvent>(&window, "mousemove", |event| {
-        let Some((x0, start, _)) = DRAG.with(|d| *d.borrow()) else {
+        let Some((x0, start, _)) = super::with_ui(|u| &u.drag, |d| *d.borrow()) else {
             return;
         };
         let dx = f64::from(event.client_x()) - x0;
         if dx.abs() < 3.0 {
             return;
         }
-        DRAG.with(|d| *d.borrow_mut() = Some((x0, start, true)));
-        with_app(|app| set_zoom(app, start.pan(-dx)));
-        super::render();
+        super::with_ui(|u| &u.drag, |d| *d.borrow_mut() = Some((x0, start, true)));
+        dispatch(Msg::Zoom(Some(window_of(start.pan(-dx)))));
     });
     dom::listen::<MouseEvent>(&window, "mouseup", |_| {
-        if DRAG
-            .with(|d| d.borrow_mut().take())
-            .is_some_and(|(_, _, moved)| moved)
-        {
-            LAST_DRAG_MS.with(|t| t.set(dom::now_ms()));
+        let drag = super::with_ui(|u| &u.drag, |d| d.borrow_mut().take());
+        if drag.is_some_and(|(_, _, moved)| moved) {
+            super::with_ui(|u| &u.last_drag_ms, |t| t.set(dom::now_ms()));
         }
     });
 }
 
 fn dragged_recently() -> bool {
-    dom::now_ms() - LAST_DRAG_MS.with(|t| t.get()) < 200.0
+    dom::now_ms() - super::with_ui(|u| &u.last_drag_ms, |t| t.get()) < 200.0
 }

@@ -2,162 +2,87 @@
 //! milliseconds, so the page stays responsive, then shows the duplicates histogram and the mean
 //! effects per order beside the closed form when the scenario fits it.
 
-use std::cell::RefCell;
-
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
 use super::dom::{self, El};
-use super::with_app;
+use super::{dispatch, with_app};
+use crate::app::{Msg, SweepJob};
 use crate::sweep::{closed_form, Sweep};
-use crate::Scenario;
 
-pub const SEEDS_MAX: u64 = 100_000;
+const SEEDS_MAX: u64 = crate::app::SWEEP_SEEDS_MAX;
 /// Work per slice before yielding to the browser: well under a 16 ms frame.
 const SLICE_MS: f64 = 8.0;
 
-struct Job {
-    scenario: Scenario,
-    next: u64,
-    count: u64,
-    totals: Sweep,
-    started_ms: f64,
-    generation: u32,
-}
-
-thread_local! {
-    static JOB: RefCell<Option<Job>> = const { RefCell::new(None) };
-    static GENERATION: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
-}
-
+/// The sweep form is in `index.html`; its bound comes from the model's.
 pub fn mount() {
-    let panel: Element = dom::by_id("panel-sweep");
-    let form = El::new("div")
-        .class("sweep-form")
-        .child(
-            &El::new("label")
-                .text("Seeds ")
-                .child(
-                    &El::new("input")
-                        .attr("id", "sweep-seeds")
-                        .attr("type", "number")
-                        .attr("min", "1")
-                        .attr("max", &SEEDS_MAX.to_string())
-                        .attr("value", "1000")
-                        .el(),
-                )
-                .el(),
-        )
-        .child(
-            &El::new("button")
-                .attr("id", "sweep-run")
-                .attr("type", "button")
-                .text("Run sweep")
-                .el(),
-        )
-        .child(
-            &El::new("button")
-                .attr("id", "sweep-stop")
-                .attr("type", "button")
-                .text("Stop")
-                .el(),
-        )
-        .child(
-            &El::new("progress")
-                .attr("id", "sweep-progress")
-                .attr("max", "1")
-                .attr("value", "0")
-                .attr("aria-label", "Sweep progress")
-                .el(),
-        );
-    panel.append_child(&form.el()).ok();
-    panel
-        .append_child(
-            &El::new("p")
-                .attr("id", "sweep-summary")
-                .attr("aria-live", "polite")
-                .el(),
-        )
-        .ok();
-    panel
-        .append_child(
-            &El::new("div")
-                .attr("id", "sweep-histogram")
-                .class("histogram")
-                .attr("role", "img")
-                .attr("aria-label", "Duplicates per run: no sweep has run yet")
-                .el(),
-        )
+    (dom::input("sweep-seeds"))
+        .set_attribute("max", &SEEDS_MAX.to_string())
         .ok();
     dom::on_click("sweep-run", start);
     dom::on_click("sweep-stop", stop);
 }
 
 fn start() {
-    let requested: u64 = dom::input("sweep-seeds").value().parse().unwrap_or(1_000);
-    let count = requested.clamp(1, SEEDS_MAX);
-    dom::input("sweep-seeds").set_value(&count.to_string());
-    let scenario = with_app(|app| app.page.scenario.clone());
-    let generation = GENERATION.with(|g| {
-        g.set(g.get() + 1);
-        g.get()
-    });
-    let next = scenario.seed;
-    JOB.with(|job| {
-        *job.borrow_mut() = Some(Job {
-            scenario,
-            next,
-            count,
-            totals: Sweep::default(),
-            started_ms: dom::now_ms(),
-            generation,
-        })
-    });
-    dom::later(0, slice);
-}
-
-pub fn stop() {
-    GENERATION.with(|g| g.set(g.get() + 1));
-}
-
-/// Runs seeds until the slice's time is up, then yields; a newer start or a stop ends it.
-fn slice() {
-    let deadline_ms = dom::now_ms() + SLICE_MS;
-    let current = GENERATION.with(|g| g.get());
-    let finished = JOB.with(|cell| {
-        let mut borrow = cell.borrow_mut();
-        let Some(job) = borrow.as_mut() else {
-            return true;
-        };
-        if job.generation != current {
-            return true;
-        }
-        let end = job.scenario.seed.saturating_add(job.count);
-        while job.next < end && dom::now_ms() < deadline_ms {
-            let mut s = job.scenario.clone();
-            s.seed = job.next;
-            job.totals
-                .add(&crate::metrics::Metrics::of(&crate::sim::run(&s)));
-            job.next += 1;
-        }
-        show(job);
-        job.next >= end
-    });
-    if !finished {
-        dom::later(0, slice);
+    dispatch(Msg::SweepStart(dom::input("sweep-seeds").value()));
+    let job = with_app(|app| app.state.sweep.clone());
+    if let Some(job) = job {
+        dom::input("sweep-seeds").set_value(&job.range.asked.to_string());
     }
 }
 
-fn show(job: &Job) {
+fn stop() {
+    dispatch(Msg::SweepStop);
+}
+
+/// Schedules the next slice of the state's sweep (`Effects::sweep_slice`).
+pub fn schedule() {
+    let started_ms = dom::now_ms();
+    dom::later(0, move || slice(started_ms));
+}
+
+/// Runs seeds of the state's sweep until the slice's time is up, then yields; a stop, a new
+/// sweep or a scenario change (each replaces `state.sweep`) ends the chain.
+fn slice(started_ms: f64) {
+    let deadline_ms = dom::now_ms() + SLICE_MS;
+    let job = with_app(|app| {
+        let job = app.state.sweep.as_mut()?;
+        while !job.finished() && dom::now_ms() < deadline_ms {
+            job.run_one();
+        }
+        Some(job.clone())
+    });
+    let Some(job) = job else {
+        return;
+    };
+    show(&job, started_ms);
+    if !job.finished() {
+        dom::later(0, move || {
+            slice_if_current(started_ms, job.range.first, job.done)
+        });
+    }
+}
+
+/// Continues only the chain that left off where the state's sweep stands.
+fn slice_if_current(started_ms: f64, first: u64, done: u64) {
+    let current = with_app(|app| {
+        (app.state.sweep.as_ref()).is_some_and(|j| j.range.first == first && j.done == done)
+    });
+    if current {
+        slice(started_ms);
+    }
+}
+
+fn show(job: &SweepJob, started_ms: f64) {
     let done = job.totals.runs;
     let progress: Element = dom::by_id("sweep-progress");
     progress
-        .set_attribute("value", &(done as f64 / job.count as f64).to_string())
+        .set_attribute("value", &(done as f64 / job.range.count as f64).to_string())
         .ok();
-    let elapsed_s = (dom::now_ms() - job.started_ms) / 1_000.0;
+    let elapsed_s = (dom::now_ms() - started_ms).max(0.0) / 1_000.0;
     let mut text = format!(
         "{done} of {} seeds in {elapsed_s:.2} s: {} duplicates in {} runs, {} lost, {} races; {:.4} ± {:.4} effects per order",
-        job.count,
+        job.range.count,
         job.totals.duplicates_total,
         job.totals.runs_with_duplicates,
         job.totals.lost_total,
@@ -167,6 +92,9 @@ fn show(job: &Job) {
     );
     if let Some(expected) = closed_form(&job.scenario) {
         text.push_str(&format!(" (closed form: {expected:.4})"));
+    }
+    if let Some(note) = &job.range.note {
+        text = format!("{note} {text}");
     }
     dom::set_text(&dom::by_id("sweep-summary"), &text);
     histogram(&job.totals);

@@ -8,8 +8,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, KeyboardEvent};
 
 use super::dom::{self, El};
-use super::{render as render_all, with_app, App};
-use crate::trace::{node_name, EventKind, Trace};
+use super::{dispatch, with_app, App};
+use crate::app::{self, Msg, Tab};
+use crate::trace::{node_name, EventKind};
 
 const ROW_PX: i32 = 26;
 /// Rows rendered beyond the visible ones, so fast scrolling shows no blank band.
@@ -17,45 +18,13 @@ const OVERSCAN_ROWS: i32 = 10;
 /// The attempts and ledger tables list at most this many rows; the rest is summarised.
 const TABLE_ROWS_MAX: usize = 300;
 
+/// The event table's markup is in `index.html`; here are its listeners.
 pub fn mount() {
-    let panel: Element = dom::by_id("panel-events");
-    let header = [
-        "#",
-        "time",
-        "lane",
-        "order",
-        "attempt",
-        "key",
-        "what happened",
-    ]
-    .iter()
-    .fold(El::new("tr"), |tr, h| {
-        tr.child(&El::new("th").attr("scope", "col").text(h).el())
-    });
-    let table = El::new("table")
-        .attr("id", "events")
-        .attr(
-            "aria-label",
-            "Trace events (select a row to move the cursor)",
-        )
-        .child(&El::new("thead").child(&header.el()).el())
-        .child(&El::new("tbody").attr("id", "events-body").el());
-    let scroll = El::new("div")
-        .class("events-scroll")
-        .attr("id", "events-scroll")
-        .child(
-            &El::new("div")
-                .attr("id", "events-spacer")
-                .class("spacer-rows")
-                .el(),
-        )
-        .child(&table.el());
-    panel.append_child(&scroll.el()).ok();
     let scroll: Element = dom::by_id("events-scroll");
     dom::listen::<Event>(&scroll, "scroll", |_| {
         // A scroll event comes after layout, so reading the position here forces nothing.
         let scroll: HtmlElement = dom::by_id("events-scroll");
-        SCROLL_TOP_PX.with(|top| top.set(scroll.scroll_top()));
+        super::with_ui(|u| &u.scroll_top_px, |top| top.set(scroll.scroll_top()));
         render_rows();
     });
     let body: Element = dom::by_id("events-body");
@@ -70,14 +39,11 @@ pub fn mount() {
 }
 
 fn mount_tabs() {
-    for tab in crate::page::TABS {
-        let Some(button) = dom::document().get_element_by_id(&format!("tab-{tab}")) else {
+    for tab in Tab::ALL {
+        let Some(button) = dom::document().get_element_by_id(&format!("tab-{}", tab.name())) else {
             continue;
         };
-        dom::listen::<Event>(&button, "click", move |_| {
-            with_app(|app| app.page.tab = tab.to_string());
-            render_all();
-        });
+        dom::listen::<Event>(&button, "click", move |_| dispatch(Msg::OpenTab(tab)));
     }
 }
 
@@ -93,11 +59,7 @@ fn select_from(event: &Event) {
         .get_attribute("data-index")
         .and_then(|i| i.parse().ok())
         .unwrap_or(0);
-    with_app(|app| {
-        app.playing = false;
-        app.page.cursor = Some(index);
-    });
-    render_all();
+    dispatch(Msg::Select(index));
 }
 
 pub fn render() {
@@ -113,24 +75,24 @@ pub fn render() {
     scroll_into_view(cursor, count);
     // A hidden list has no layout box and ignores scrollTop, so the position kept while it was
     // hidden is written back when it shows again.
-    let shown = with_app(|app| app.page.tab == "events");
-    if shown && !EVENTS_SHOWN.with(|was| was.replace(shown)) {
-        let top = SCROLL_TOP_PX.with(std::cell::Cell::get);
+    let shown = with_app(|app| app.state.tab == Tab::Events);
+    if shown && !super::with_ui(|u| &u.events_shown, |was| was.replace(shown)) {
+        let top = super::with_ui(|u| &u.scroll_top_px, std::cell::Cell::get);
         dom::by_id::<HtmlElement>("events-scroll").set_scroll_top(top);
     }
-    EVENTS_SHOWN.with(|was| was.set(shown));
+    super::with_ui(|u| &u.events_shown, |was| was.set(shown));
     render_rows();
-    if with_app(|app| app.page.tab == "tables") {
+    if with_app(|app| app.state.tab == Tab::Tables) {
         render_tables();
     }
 }
 
 fn render_tabs() {
-    let current = with_app(|app| app.page.tab.clone());
-    for tab in crate::page::TABS {
+    let current = with_app(|app| app.state.tab);
+    for tab in Tab::ALL {
         let (Some(button), Some(panel)) = (
-            dom::document().get_element_by_id(&format!("tab-{tab}")),
-            dom::document().get_element_by_id(&format!("panel-{tab}")),
+            dom::document().get_element_by_id(&format!("tab-{}", tab.name())),
+            dom::document().get_element_by_id(&format!("panel-{}", tab.name())),
         ) else {
             continue;
         };
@@ -145,33 +107,27 @@ fn render_tabs() {
     }
 }
 
-thread_local! {
-    /// The event list's scroll position, kept from its scroll events and our own scrolling, so
-    /// a frame never reads it back after writing the page (that forced a layout per frame).
-    static SCROLL_TOP_PX: std::cell::Cell<i32> = const { std::cell::Cell::new(0) };
-    /// Whether the Events tab was open at the last render.
-    static EVENTS_SHOWN: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
-}
-
 /// The event list's height: fixed by the stylesheet (`.events-scroll`), so read from there.
 const VIEW_HEIGHT_PX: i32 = 340;
 
 /// Keeps the cursor's row on screen without jumping when it already is.
 fn scroll_into_view(cursor: usize, rows: usize) {
     let top = cursor as i32 * ROW_PX;
-    let view_top = SCROLL_TOP_PX.with(std::cell::Cell::get);
+    let view_top = super::with_ui(|u| &u.scroll_top_px, std::cell::Cell::get);
     if top < view_top || top + 2 * ROW_PX > view_top + VIEW_HEIGHT_PX {
         // Capped as the browser caps it, so the kept position is the real one.
         let top_max = (rows as i32 * ROW_PX - VIEW_HEIGHT_PX).max(0);
         let new_top = (top - VIEW_HEIGHT_PX / 2).clamp(0, top_max);
-        SCROLL_TOP_PX.with(|cell| cell.set(new_top));
+        super::with_ui(|u| &u.scroll_top_px, |cell| cell.set(new_top));
         dom::by_id::<HtmlElement>("events-scroll").set_scroll_top(new_top);
     }
 }
 
 fn render_rows() {
     let body: HtmlElement = dom::by_id("events-body");
-    let first = (SCROLL_TOP_PX.with(std::cell::Cell::get) / ROW_PX - OVERSCAN_ROWS).max(0);
+    let first = (super::with_ui(|u| &u.scroll_top_px, std::cell::Cell::get) / ROW_PX
+        - OVERSCAN_ROWS)
+        .max(0);
     let rows = VIEW_HEIGHT_PX / ROW_PX + 2 * OVERSCAN_ROWS;
     dom::clear(&body);
     with_app(|app| {
@@ -204,7 +160,7 @@ fn row(app: &App, index: usize) -> Element {
         event.key.map(|k| k.to_string()).unwrap_or_default(),
         what,
     ];
-    let selected = app.page.cursor.is_some() && index == app.cursor();
+    let selected = app.page().cursor.is_some() && index == app.cursor();
     let tr = El::new("tr")
         .attr("data-index", &index.to_string())
         .attr("aria-rowindex", &(index + 2).to_string())
@@ -233,115 +189,83 @@ fn row_class(app: &App, index: usize) -> String {
 }
 
 /// The attempts and ledger tables (and, with a queue, the receipts) as they stand at the
-/// cursor, from the events so far.
+/// cursor, folded by `app::tables_at`; here each typed row only becomes text.
 fn render_tables() {
     let panel: Element = dom::by_id("panel-tables");
     dom::clear(&panel);
-    with_app(|app| {
-        let upto = app.cursor() + 1;
-        let (attempts, ledger) = tables_at(&app.a.trace, upto);
-        panel
-            .append_child(&table(
-                "Attempts (one row per request received, duplicates kept)",
-                &["row", "pod", "order", "attempt", "key"],
-                &attempts,
-            ))
-            .ok();
-        panel
-            .append_child(&table(
-                "Charges made by the payment service, and whether the database ledger committed a row for each",
-                &[
-                    "charge",
-                    "order",
-                    "attempt",
-                    "pod",
-                    "committed in the ledger",
-                ],
-                &ledger,
-            ))
-            .ok();
-        if app.a.trace.scenario.consumer != crate::scenario::Consumer::Off {
-            panel
-                .append_child(&table(
-                    "Receipts the consumer mailed, one row per receipt (a repeat is a duplicate)",
-                    &[
-                        "event",
-                        "charge",
-                        "order",
-                        "receipt for this event",
-                        "inbox row",
-                    ],
-                    &receipts_at(&app.a.trace, upto),
-                ))
-                .ok();
-        }
-    });
-}
-
-/// The consumer's receipts up to `upto`, numbered per queue event (the metrics' rule), with
-/// whether an inbox row stands behind them: with `consumer=inbox` every receipt has one, as the
-/// inbox insert precedes it in the same transaction.
-fn receipts_at(trace: &Trace, upto: usize) -> Rows {
-    let inbox = trace.scenario.consumer == crate::scenario::Consumer::Inbox;
-    let events = &trace.events[..upto.min(trace.events.len())];
-    let mut rows = Vec::new();
-    crate::metrics::walk_receipts(events, |ix, id, nth| {
-        let EventKind::Receipt { number, .. } = events[ix].kind else {
-            return;
-        };
-        rows.push([
-            format!("e{id}"),
-            format!("#{number}"),
-            events[ix].order.map(|o| o.to_string()).unwrap_or_default(),
-            if nth == 1 {
-                "first".into()
-            } else {
-                format!("repeat {nth} (duplicate)")
-            },
-            if inbox { "yes" } else { "no inbox" }.into(),
-        ]);
-    });
-    rows
+    let tables = with_app(|app| app::tables_at(&app.a.trace, app.cursor() + 1));
+    let text = |n: Option<String>| n.unwrap_or_default();
+    let pod = |uid: Option<u32>| text(uid.map(|u| format!("{u:08x}")));
+    let attempts: Rows = (tables.attempts.iter())
+        .map(|r| {
+            [
+                r.row.to_string(),
+                pod(r.pod_uid),
+                text(r.order.map(|o| o.to_string())),
+                text(r.attempt.map(|a| a.to_string())),
+                text(r.key.map(|k| k.to_string())),
+            ]
+        })
+        .collect();
+    let charges: Rows = (tables.charges.iter())
+        .map(|r| {
+            [
+                r.charge.to_string(),
+                text(r.order.map(|o| o.to_string())),
+                text(r.attempt.map(|a| a.to_string())),
+                pod(r.pod_uid),
+                if r.committed { "yes" } else { "no" }.into(),
+            ]
+        })
+        .collect();
+    panel
+        .append_child(&table(
+            "Attempts (one row per request received, duplicates kept)",
+            &["row", "pod", "order", "attempt", "key"],
+            &attempts,
+        ))
+        .ok();
+    panel
+        .append_child(&table(
+            "Charges made by the payment service, and whether the database ledger committed a row for each",
+            &["charge", "order", "attempt", "pod", "committed in the ledger"],
+            &charges,
+        ))
+        .ok();
+    let Some(receipts) = tables.receipts else {
+        return;
+    };
+    let receipts: Rows = (receipts.iter())
+        .map(|r| {
+            [
+                format!("e{}", r.event),
+                format!("#{}", r.charge),
+                text(r.order.map(|o| o.to_string())),
+                if r.nth == 1 {
+                    "first".into()
+                } else {
+                    format!("repeat {} (duplicate)", r.nth)
+                },
+                if r.inbox { "yes" } else { "no inbox" }.into(),
+            ]
+        })
+        .collect();
+    panel
+        .append_child(&table(
+            "Receipts the consumer mailed, one row per receipt (a repeat is a duplicate)",
+            &[
+                "event",
+                "charge",
+                "order",
+                "receipt for this event",
+                "inbox row",
+            ],
+            &receipts,
+        ))
+        .ok();
 }
 
 type Rows = Vec<[String; 5]>;
-
-fn tables_at(trace: &Trace, upto: usize) -> (Rows, Rows) {
-    let (mut attempts, mut charges) = (Vec::new(), Vec::new());
-    let events = &trace.events[..upto.min(trace.events.len())];
-    let committed = crate::metrics::walk_ledger(events, |_, _, _| {});
-    for event in events {
-        let pod = event
-            .pod
-            .map(|p| format!("{:08x}", trace.pod_uid(p)))
-            .unwrap_or_default();
-        let order = event.order.map(|o| o.to_string()).unwrap_or_default();
-        let attempt = event.attempt.map(|a| a.to_string()).unwrap_or_default();
-        match event.kind {
-            EventKind::AttemptRow { row } => attempts.push([
-                row.to_string(),
-                pod,
-                order,
-                attempt,
-                event.key.map(|k| k.to_string()).unwrap_or_default(),
-            ]),
-            EventKind::Charge {
-                number,
-                replay: false,
-            } => charges.push([number.to_string(), order, attempt, pod, String::new()]),
-            _ => {}
-        }
-    }
-    for charge in &mut charges {
-        let number: u32 = charge[0].parse().unwrap_or(0);
-        charge[4] = if committed.contains(&number) {
-            "yes".into()
-        } else {
-            "no".into()
-        };
-    }
-    (attempts, charges)
-}
 
 fn table(caption: &str, headers: &[&str], rows: &Rows) -> Element {
     let head = headers.iter().fold(El::new("tr"), |tr, h| {

@@ -1,0 +1,687 @@
+//! The page as a pure state machine: `State` (every fact the page shows), `Msg` (one variant per
+//! thing a user, a timer or a finished slice of work can do), `update` (the only place the state
+//! changes, returning the `Effects` the browser must carry out) and the view model in `model`.
+//! No DOM, no wasm-bindgen, no clock: it compiles and is tested natively (`tests/app.rs`).
+//!
+//! Rules decided here, each with a test:
+//! - A link that names a lesson step and no scenario key opens the step's scenario. A link that
+//!   also gives scenario keys (`?dedup=atomic&lesson=a&step=4`) keeps its own scenario, as every
+//!   permalink does, and the banner says it is not the step's own.
+//! - A scenario change pushes a history entry (Back undoes one); a view change (cursor, zoom,
+//!   tab, speed) replaces the current one.
+
+mod model;
+mod quiz;
+
+pub use model::{
+    claim_lines, compare_sentence, control_view, counts_at_label, events_counted, group_hidden,
+    order_outcome, pointer_status, sweep_range, tables_at, title, AttemptRow, Banner, ChargeRow,
+    ControlView, ReceiptRow, SeedRange, Tables, SWEEP_SEEDS_MAX, TOOLBAR_KEYS,
+};
+pub use quiz::{AnswerInput, QuizSession};
+
+use crate::lessons::{Lesson, Side, LESSONS};
+use crate::page::PageState;
+use crate::quiz::progress::Progress;
+use crate::scenario::codec::{self, CodecError};
+use crate::scenario::{decode_lenient, Scenario, Step};
+use crate::sweep::Sweep;
+use crate::view::Find;
+
+/// The page's tabs, in the order of the tab bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Events,
+    Tables,
+    Sweep,
+    Lessons,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 4] = [Tab::Events, Tab::Tables, Tab::Sweep, Tab::Lessons];
+
+    /// The `tab=` value and the suffix of its element ids (`tab-events`, `panel-events`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Tab::Events => "events",
+            Tab::Tables => "tables",
+            Tab::Sweep => "sweep",
+            Tab::Lessons => "lessons",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Tab> {
+        Tab::ALL.into_iter().find(|tab| tab.name() == name)
+    }
+}
+
+/// The lesson open on the Lessons tab, and its step as the link gave it (`step=`, 1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LessonAt {
+    pub lesson: &'static Lesson,
+    pub step: Option<usize>,
+}
+
+impl LessonAt {
+    /// The step shown, 0-based: the link's, clamped to the lesson, or the first.
+    pub fn index(&self) -> usize {
+        self.step
+            .unwrap_or(1)
+            .clamp(1, self.lesson.steps.len())
+            .saturating_sub(1)
+    }
+
+    pub fn step(&self) -> &'static crate::lessons::Step {
+        &self.lesson.steps[self.index()]
+    }
+}
+
+/// The ordering exercise's last verdict: its sentence and whether the order was safe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderVerdict {
+    pub text: String,
+    pub safe: bool,
+}
+
+/// A sweep under way (or finished): its seeds and the totals of those run so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepJob {
+    pub scenario: Scenario,
+    pub range: SeedRange,
+    /// Seeds run so far, from `range.first`.
+    pub done: u64,
+    pub totals: Sweep,
+}
+
+impl SweepJob {
+    pub fn finished(&self) -> bool {
+        self.done >= self.range.count
+    }
+
+    /// Runs the next seed. The range never passes the largest seed (`sweep_range`).
+    pub fn run_one(&mut self) {
+        if self.finished() {
+            return;
+        }
+        let mut scenario = self.scenario.clone();
+        scenario.seed = self.range.first + self.done;
+        let metrics = crate::Metrics::of(&crate::sim::run(&scenario));
+        self.totals.add(&metrics);
+        self.done += 1;
+    }
+}
+
+/// Where the banner's lines came from; the heading words them differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorsFrom {
+    /// Some of the link did not load.
+    Link,
+    /// A control's value was refused.
+    Control,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The scenario, compare keys, cursor, zoom and embed settings. Its `tab` and its `extra`
+    /// `lesson`/`step`/`quiz` are not read: `tab`, `lesson` and `quiz` below are.
+    pub page: PageState,
+    pub tab: Tab,
+    pub lesson: Option<LessonAt>,
+    /// The mastery check, while the Lessons tab shows it rather than a step.
+    pub quiz: Option<QuizSession>,
+    /// The marks a lesson phrase outlines, and on which run.
+    pub highlight: Option<(Side, Find)>,
+    pub playing: bool,
+    pub errors: Vec<CodecError>,
+    pub errors_from: ErrorsFrom,
+    /// A link that named a step and a scenario of its own: which step, so the banner can say.
+    pub step_overridden: Option<(&'static Lesson, usize)>,
+    /// The ordering exercise's draft; it reaches the scenario only through `Msg::RunOrder`.
+    pub draft: [Step; 6],
+    pub verdict: Option<OrderVerdict>,
+    pub sweep: Option<SweepJob>,
+    /// How many events run A has: the cursor's bound, told by `Msg::Ran` after each run.
+    pub events_a: u32,
+}
+
+/// Everything a user, a timer or a finished piece of work can do to the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    /// A control changed a scenario key; a refused value shows the banner and changes nothing.
+    SetKey {
+        name: String,
+        value: String,
+    },
+    /// New seed (the page picks it: its one use of randomness besides the quiz seed).
+    NewSeed(u64),
+    /// Run the same scenario again: the same trace, which is the point.
+    RunAgain,
+    /// The preset picker: `""` for none.
+    PickPreset(String),
+    CompareOn(bool),
+    CompareKeys(String),
+    SetSpeed(u32),
+    /// Play or pause.
+    Play,
+    /// A playback timer fired.
+    Tick,
+    /// Step the cursor by this many events; pauses.
+    Step(i64),
+    /// Moves the cursor to an event of A (clamped; the last event means "the end").
+    GoTo(u32),
+    /// Moves the cursor to an event of A and pauses: a row, a mark.
+    Select(u32),
+    /// The visible time window; `None` fits the whole run.
+    Zoom(Option<(u64, u64)>),
+    OpenTab(Tab),
+    OpenLesson(&'static Lesson),
+    /// A step of the open lesson, from the list or the Previous/Next buttons.
+    OpenStep(usize),
+    /// A pointer phrase of the open step: outline what it names, or stop.
+    TogglePointer(usize),
+    /// The ordering draft: move the step at `from` to `to`.
+    Reorder {
+        from: usize,
+        to: usize,
+    },
+    RunOrder,
+    /// The lesson's mastery check: resume an unfinished one from `stored`, else `fresh_seed`.
+    QuizStart {
+        stored: Progress,
+        fresh_seed: u64,
+    },
+    /// Leave the introduction for the first open question.
+    QuizBegin,
+    QuizShow(usize),
+    QuizNext,
+    QuizNew {
+        seed: u64,
+        stored: Progress,
+    },
+    QuizClose,
+    /// Show the picked choice (if any) as B.
+    QuizTry(Option<u32>),
+    QuizAnswer(AnswerInput),
+    /// A sweep over the seed count typed in the form (as typed).
+    SweepStart(String),
+    SweepStop,
+    /// A run finished: A has this many events.
+    Ran {
+        events_a: u32,
+    },
+    /// The URL changed under the page (Back, Forward, a hash change): load its state.
+    UrlChanged {
+        query: String,
+        stored: Progress,
+    },
+}
+
+/// What the browser must write to the URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UrlWrite {
+    /// A new history entry: the scenario changed, so Back should undo it.
+    Push,
+    /// The same entry, rewritten: only the view changed.
+    Replace,
+}
+
+/// What to focus after painting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    LessonHeading,
+    QuizTitle,
+}
+
+/// What `update` asks of the browser.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Effects {
+    /// Rerun A and B (the scenario or the compare keys changed).
+    pub rerun: bool,
+    /// Repaint from the state.
+    pub render: bool,
+    pub url: Option<UrlWrite>,
+    pub focus: Option<Focus>,
+    /// Save the quiz session's answers to the progress record.
+    pub save_progress: bool,
+    /// Schedule the next playback tick.
+    pub tick: bool,
+    /// Schedule the next sweep slice.
+    pub sweep_slice: bool,
+    /// Scroll this timeline into view (an outline was turned on).
+    pub show_timeline: Option<Side>,
+}
+
+impl Effects {
+    fn view() -> Effects {
+        Effects {
+            render: true,
+            url: Some(UrlWrite::Replace),
+            ..Effects::default()
+        }
+    }
+
+    fn scenario() -> Effects {
+        Effects {
+            rerun: true,
+            render: true,
+            url: Some(UrlWrite::Push),
+            ..Effects::default()
+        }
+    }
+}
+
+impl State {
+    /// The page as a link describes it, with this browser's quiz progress.
+    pub fn load(query: &str, stored: &Progress) -> State {
+        let (mut page, errors) = PageState::from_query(query);
+        let take = |page: &mut PageState, key: &str| {
+            let at = page.extra.iter().position(|(k, _)| k == key)?;
+            Some(page.extra.remove(at).1)
+        };
+        let lesson = take(&mut page, "lesson").and_then(|id| Lesson::by_id(&id));
+        let step = take(&mut page, "step").and_then(|s| s.parse().ok());
+        let quiz_seed = take(&mut page, "quiz").and_then(|s| s.parse::<u64>().ok());
+        let tab = Tab::from_name(&page.tab).unwrap_or(Tab::Events);
+        let mut state = State {
+            draft: page.scenario.order,
+            page,
+            tab,
+            lesson: lesson.map(|lesson| LessonAt { lesson, step }),
+            quiz: None,
+            highlight: None,
+            playing: false,
+            errors,
+            errors_from: ErrorsFrom::Link,
+            step_overridden: None,
+            verdict: None,
+            sweep: None,
+            events_a: 0,
+        };
+        match (quiz_seed, state.lesson) {
+            (Some(seed), at) => {
+                let lesson = at.map_or(&LESSONS[0], |at| at.lesson);
+                state.tab = Tab::Lessons;
+                state.quiz = Some(QuizSession::draw(lesson, seed, stored));
+            }
+            (None, Some(at)) if !names_scenario(query) => state.open_step_keeping_errors(at),
+            (None, Some(at)) => {
+                let own = decode_lenient(at.step().query).0.scenario;
+                if own != state.page.scenario {
+                    state.step_overridden = Some((at.lesson, at.index()));
+                }
+            }
+            (None, None) => {}
+        }
+        state
+    }
+
+    /// The permalink query: the page's keys, then the lesson, step and quiz.
+    pub fn to_query(&self) -> String {
+        let mut page = self.page.clone();
+        page.tab = self.tab.name().to_string();
+        if let Some(at) = self.lesson {
+            page.extra.push(("lesson".into(), at.lesson.id.into()));
+            if let Some(step) = at.step {
+                page.extra.push(("step".into(), step.to_string()));
+            }
+        }
+        if let Some(quiz) = &self.quiz {
+            if self.lesson.is_none() {
+                page.extra.push(("lesson".into(), quiz.quiz.lesson.into()));
+            }
+            page.extra.push(("quiz".into(), quiz.quiz.seed.to_string()));
+        }
+        page.to_query()
+    }
+
+    /// The index of the event the cursor is on: the cursor, or the last event of A.
+    pub fn cursor(&self) -> u32 {
+        let last = self.events_a.saturating_sub(1);
+        self.page.cursor.map_or(last, |c| c.min(last))
+    }
+
+    fn open_step_keeping_errors(&mut self, at: LessonAt) {
+        let errors = std::mem::take(&mut self.errors);
+        self.open_step(at.lesson, at.index());
+        self.errors = errors;
+        self.errors_from = ErrorsFrom::Link;
+    }
+
+    /// Opens step `index` of `lesson`: its scenario, its fix as B, the Lessons tab; leaves any
+    /// mastery check.
+    fn open_step(&mut self, lesson: &'static Lesson, index: usize) {
+        let index = index.min(lesson.steps.len() - 1);
+        let step = &lesson.steps[index];
+        self.page.scenario = decode_lenient(step.query).0.scenario;
+        self.page.compare = step.compare.map(String::from);
+        self.tab = Tab::Lessons;
+        self.lesson = Some(LessonAt {
+            lesson,
+            step: Some(index + 1),
+        });
+        self.quiz = None;
+        self.errors.clear();
+        self.step_overridden = None;
+        self.draft = self.page.scenario.order;
+        self.verdict = None;
+        self.scenario_changed();
+    }
+
+    /// What every scenario change resets: playback, the cursor, the zoom, any outline (it
+    /// belongs to the run a phrase named) and a sweep of the old scenario. The ordering draft
+    /// stays: it is the learner's, and only opening a step starts it afresh.
+    fn scenario_changed(&mut self) {
+        // The banner's note was about the link's scenario, which this replaces.
+        self.step_overridden = None;
+        self.playing = false;
+        self.page.cursor = None;
+        self.page.zoom = None;
+        self.highlight = None;
+        self.sweep = None;
+    }
+
+    fn set_scenario(&mut self, scenario: Scenario) {
+        self.page.scenario = scenario;
+        self.errors.clear();
+        self.errors_from = ErrorsFrom::Control;
+        self.scenario_changed();
+    }
+}
+
+/// Whether a link gives any scenario key of its own (or a preset): then its scenario is kept.
+pub fn names_scenario(query: &str) -> bool {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    query.split('&').any(|pair| {
+        let key = pair.split_once('=').map_or(pair, |(key, _)| key);
+        key == "preset" || codec::key_names().any(|name| name == key)
+    })
+}
+
+/// The one place the page's state changes.
+pub fn update(state: &mut State, msg: Msg) -> Effects {
+    match msg {
+        Msg::SetKey { .. }
+        | Msg::NewSeed(_)
+        | Msg::RunAgain
+        | Msg::PickPreset(_)
+        | Msg::CompareOn(_)
+        | Msg::CompareKeys(_)
+        | Msg::UrlChanged { .. } => update_scenario(state, msg),
+        Msg::SetSpeed(_)
+        | Msg::Play
+        | Msg::Tick
+        | Msg::Step(_)
+        | Msg::GoTo(_)
+        | Msg::Select(_)
+        | Msg::Zoom(_)
+        | Msg::OpenTab(_)
+        | Msg::Ran { .. } => update_view(state, msg),
+        Msg::OpenLesson(_)
+        | Msg::OpenStep(_)
+        | Msg::TogglePointer(_)
+        | Msg::Reorder { .. }
+        | Msg::RunOrder => update_lesson(state, msg),
+        Msg::QuizStart { .. }
+        | Msg::QuizBegin
+        | Msg::QuizShow(_)
+        | Msg::QuizNext
+        | Msg::QuizNew { .. }
+        | Msg::QuizClose
+        | Msg::QuizTry(_)
+        | Msg::QuizAnswer(_) => quiz::update(state, msg),
+        Msg::SweepStart(requested) => sweep_start(state, &requested),
+        Msg::SweepStop => {
+            state.sweep = None;
+            Effects::default()
+        }
+    }
+}
+
+/// Messages that change the scenario or the compare keys: a new history entry and a rerun.
+fn update_scenario(state: &mut State, msg: Msg) -> Effects {
+    match msg {
+        Msg::SetKey { name, value } => set_key(state, &name, &value),
+        Msg::NewSeed(seed) => {
+            let mut scenario = state.page.scenario.clone();
+            scenario.seed = seed;
+            state.set_scenario(scenario);
+            Effects::scenario()
+        }
+        Msg::RunAgain => {
+            state.scenario_changed();
+            Effects {
+                url: None,
+                ..Effects::scenario()
+            }
+        }
+        Msg::PickPreset(name) => pick_preset(state, &name),
+        Msg::CompareOn(on) => {
+            let fix = default_fix(&state.page.scenario);
+            state.page.compare = on.then(|| state.page.compare.clone().unwrap_or(fix));
+            state.scenario_changed();
+            Effects::scenario()
+        }
+        Msg::CompareKeys(text) => compare_keys(state, text.trim()),
+        Msg::UrlChanged { query, stored } => {
+            if query.strip_prefix('?').unwrap_or(&query) == state.to_query() {
+                return Effects::default();
+            }
+            *state = State::load(&query, &stored);
+            Effects {
+                url: None,
+                ..Effects::scenario()
+            }
+        }
+        _ => unreachable!("only scenario messages come here"),
+    }
+}
+
+/// Messages that change only the view: the same history entry, rewritten.
+fn update_view(state: &mut State, msg: Msg) -> Effects {
+    match msg {
+        Msg::SetSpeed(speed) => {
+            if crate::page::SPEEDS.contains(&speed) {
+                state.page.speed = speed;
+            }
+            Effects::view()
+        }
+        Msg::Play => play(state),
+        Msg::Tick => tick(state),
+        Msg::Step(delta) => {
+            state.playing = false;
+            let to = (i64::from(state.cursor()) + delta).max(0);
+            go_to(state, u32::try_from(to).unwrap_or(u32::MAX))
+        }
+        Msg::GoTo(index) => go_to(state, index),
+        Msg::Select(index) => {
+            state.playing = false;
+            state.page.cursor = Some(index.min(state.events_a.saturating_sub(1)));
+            Effects::view()
+        }
+        Msg::Zoom(window) => {
+            state.page.zoom = window;
+            Effects::view()
+        }
+        Msg::OpenTab(tab) => {
+            state.tab = tab;
+            Effects::view()
+        }
+        Msg::Ran { events_a } => {
+            state.events_a = events_a;
+            Effects::default()
+        }
+        _ => unreachable!("only view messages come here"),
+    }
+}
+
+/// The Lessons tab: open a lesson or step, outline a phrase, the ordering exercise.
+fn update_lesson(state: &mut State, msg: Msg) -> Effects {
+    match msg {
+        Msg::OpenLesson(lesson) => {
+            state.open_step(lesson, 0);
+            Effects::scenario()
+        }
+        Msg::OpenStep(index) => match state.lesson {
+            Some(at) => {
+                state.open_step(at.lesson, index);
+                Effects {
+                    focus: Some(Focus::LessonHeading),
+                    ..Effects::scenario()
+                }
+            }
+            None => Effects::default(),
+        },
+        Msg::TogglePointer(index) => toggle_pointer(state, index),
+        Msg::Reorder { from, to } => {
+            if from < 6 && to < 6 && from != to {
+                move_step(&mut state.draft, from, to);
+            }
+            Effects::default()
+        }
+        Msg::RunOrder => {
+            let verdict = crate::ordering::judge(state.draft, crate::ordering::SEEDS_PAGE);
+            let (text, safe, scenario) = order_outcome(state.draft, &state.page.scenario, &verdict);
+            state.set_scenario(scenario);
+            state.verdict = Some(OrderVerdict { text, safe });
+            Effects::scenario()
+        }
+        _ => unreachable!("only lesson messages come here"),
+    }
+}
+
+fn set_key(state: &mut State, name: &str, value: &str) -> Effects {
+    state.errors_from = ErrorsFrom::Control;
+    match codec::set_key(&mut state.page.scenario, name, value) {
+        Ok(()) => {
+            state.errors.clear();
+            state.scenario_changed();
+            Effects::scenario()
+        }
+        Err(error) => {
+            state.errors = vec![error];
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
+        }
+    }
+}
+
+/// A preset made for comparing opens with its fix beside it; others keep the compare view as
+/// it was. The seed stays.
+fn pick_preset(state: &mut State, name: &str) -> Effects {
+    let seed = state.page.scenario.seed;
+    let query = match name {
+        "" => format!("seed={seed}"),
+        name => format!("seed={seed}&preset={name}"),
+    };
+    let (decoded, errors) = decode_lenient(&query);
+    if !errors.is_empty() {
+        state.errors = errors;
+        state.errors_from = ErrorsFrom::Control;
+        return Effects {
+            render: true,
+            ..Effects::default()
+        };
+    }
+    let spec = decoded.scenario.preset.map(|p| p.spec());
+    if let Some(spec) = spec.filter(|spec| spec.compare) {
+        state.page.compare = Some(spec.fix.to_string());
+    }
+    state.set_scenario(decoded.scenario);
+    Effects::scenario()
+}
+
+/// Configuration B defaults to the fix of the current preset, or atomic dedup.
+fn default_fix(scenario: &Scenario) -> String {
+    scenario
+        .preset
+        .map_or_else(|| "dedup=atomic".into(), |p| p.spec().fix.to_string())
+}
+
+/// New compare keys, checked as the link's would be; refused keys leave B as it was.
+fn compare_keys(state: &mut State, text: &str) -> Effects {
+    let mut page = state.page.clone();
+    page.compare = Some(text.to_string());
+    let (checked, errors) = PageState::from_query(&page.to_query());
+    state.errors_from = ErrorsFrom::Control;
+    state.errors = errors;
+    if state.errors.is_empty() {
+        state.page.compare = checked.compare;
+    }
+    state.scenario_changed();
+    Effects::scenario()
+}
+
+/// Playing from the end starts over, as a video player does.
+fn play(state: &mut State) -> Effects {
+    state.playing = !state.playing;
+    if state.playing && state.page.cursor.is_none() {
+        state.page.cursor = Some(0);
+    }
+    Effects {
+        tick: state.playing,
+        ..Effects::view()
+    }
+}
+
+fn tick(state: &mut State) -> Effects {
+    if !state.playing {
+        return Effects::default();
+    }
+    let next = state.cursor() + 1;
+    let last = state.events_a.saturating_sub(1);
+    state.page.cursor = (next < last).then_some(next);
+    state.playing = next < last;
+    Effects {
+        tick: state.playing,
+        ..Effects::view()
+    }
+}
+
+/// The last event means "no cursor": the counts at the end of the run.
+fn go_to(state: &mut State, index: u32) -> Effects {
+    let last = state.events_a.saturating_sub(1);
+    state.page.cursor = (index < last).then_some(index);
+    Effects::view()
+}
+
+fn toggle_pointer(state: &mut State, index: usize) -> Effects {
+    let Some(pointer) = state.lesson.and_then(|at| at.step().pointers.get(index)) else {
+        return Effects::default();
+    };
+    let wanted = Some((pointer.side, pointer.find));
+    state.highlight = if state.highlight == wanted {
+        None
+    } else {
+        wanted
+    };
+    Effects {
+        render: true,
+        show_timeline: state.highlight.map(|(side, _)| side),
+        ..Effects::default()
+    }
+}
+
+/// Moves the step at `from` to `to`, shifting the ones between.
+pub fn move_step(draft: &mut [Step; 6], from: usize, to: usize) {
+    if from < to {
+        draft[from..=to].rotate_left(1);
+    } else {
+        draft[to..=from].rotate_right(1);
+    }
+}
+
+fn sweep_start(state: &mut State, requested: &str) -> Effects {
+    let range = sweep_range(state.page.scenario.seed, requested);
+    state.sweep = Some(SweepJob {
+        scenario: state.page.scenario.clone(),
+        range,
+        done: 0,
+        totals: Sweep::default(),
+    });
+    Effects {
+        sweep_slice: true,
+        ..Effects::default()
+    }
+}

@@ -1,0 +1,345 @@
+//! The view model: what the page shows, computed from `State` and the runs' traces. Sentences,
+//! counts at the cursor, the tables, the banner, the sweep's seed range and the ordering
+//! verdict's run are all worked out here, so the browser only paints them.
+
+use super::{ErrorsFrom, State};
+use crate::lessons::Side;
+use crate::metrics::{walk_ledger, walk_receipts};
+use crate::ordering::{self, Verdict};
+use crate::scenario::{codec, decode, Consumer, Scenario, Step};
+use crate::trace::{EventKind, Trace};
+use crate::view::Timeline;
+use crate::Metrics;
+
+/// "dedup=naive: 2 duplicates, 0 lost → dedup=atomic: 0 duplicates, 0 lost": the whole runs
+/// side by side, while comparing.
+pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<String> {
+    let compare = state.page.compare.as_ref()?;
+    let a_label = compare_keys_in(&state.page.scenario, compare);
+    let dups = |n: u32| format!("{n} duplicate{}", if n == 1 { "" } else { "s" });
+    Some(format!(
+        "{a_label}: {}, {} lost → {compare}: {}, {} lost",
+        dups(a.duplicates),
+        a.lost,
+        dups(b.duplicates),
+        b.lost
+    ))
+}
+
+/// The values A has for the keys that B changes, in the same form: `dedup=naive`.
+fn compare_keys_in(scenario: &Scenario, compare: &str) -> String {
+    let names: Vec<&str> = compare
+        .split('&')
+        .filter_map(|pair| pair.split('=').next())
+        .collect();
+    let parts: Vec<String> = codec::keys()
+        .iter()
+        .filter(|spec| names.contains(&spec.name))
+        .map(|spec| format!("{}={}", spec.name, spec.value(scenario)))
+        .collect();
+    if parts.is_empty() {
+        "A".into()
+    } else {
+        parts.join("&")
+    }
+}
+
+/// How many of a run's events the counters fold: all of them with no cursor (`None`); for A
+/// up to the cursor's event; for B, every event up to the cursor's time, since B's events are
+/// not A's.
+pub fn events_counted(state: &State, a: &Trace, side: Side, run: &Trace) -> Option<usize> {
+    state.page.cursor?;
+    let cursor = state.cursor() as usize;
+    Some(match side {
+        Side::A => cursor + 1,
+        Side::B => {
+            let time_us = a.events.get(cursor).map_or(0, |e| e.time_us);
+            run.events.partition_point(|e| e.time_us <= time_us)
+        }
+    })
+}
+
+/// Which moment the counters describe: the end of the run, or the cursor's time.
+pub fn counts_at_label(state: &State, a: &Trace) -> String {
+    let last = a.events.len().saturating_sub(1);
+    let cursor = state.cursor() as usize;
+    match state.page.cursor {
+        Some(_) if cursor < last => format!(
+            "Counts at {} (the cursor; ▶| shows the end):",
+            crate::view::ms_text(a.events.get(cursor).map_or(0, |e| e.time_us))
+        ),
+        _ => "Counts at the end of the run:".into(),
+    }
+}
+
+/// "A: seed=7&preset=race" and "B: A with dedup=atomic"; the scenario alone when not comparing.
+pub fn title(state: &State, side: Side) -> String {
+    let scenario = codec::encode(&state.page.scenario);
+    match (side, &state.page.compare) {
+        (Side::B, Some(compare)) => format!("B: A with {compare}"),
+        (Side::A, Some(_)) => format!("A: {scenario}"),
+        _ => scenario,
+    }
+}
+
+/// A row of the attempts table: a request the API received, duplicates kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttemptRow {
+    pub row: u32,
+    pub pod_uid: Option<u32>,
+    pub order: Option<u32>,
+    pub attempt: Option<u16>,
+    pub key: Option<crate::trace::Key>,
+}
+
+/// A charge the payment service made, and whether the ledger committed a row for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChargeRow {
+    pub charge: u32,
+    pub order: Option<u32>,
+    pub attempt: Option<u16>,
+    pub pod_uid: Option<u32>,
+    pub committed: bool,
+}
+
+/// A receipt the consumer mailed: its queue event, the charge, and which receipt for the event
+/// it is (a repeat is a duplicate).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReceiptRow {
+    pub event: u32,
+    pub charge: u32,
+    pub order: Option<u32>,
+    pub nth: u32,
+    /// `None` without an inbox; with one, every receipt has its row.
+    pub inbox: bool,
+}
+
+/// The attempts, charges and receipts tables as they stand after the first `upto` events.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tables {
+    pub attempts: Vec<AttemptRow>,
+    pub charges: Vec<ChargeRow>,
+    /// `None` when the run has no queue.
+    pub receipts: Option<Vec<ReceiptRow>>,
+}
+
+/// Folds the tables from the events so far, on typed values.
+pub fn tables_at(trace: &Trace, upto: usize) -> Tables {
+    let events = &trace.events[..upto.min(trace.events.len())];
+    let committed = walk_ledger(events, |_, _, _| {});
+    let mut tables = Tables::default();
+    for event in events {
+        let pod_uid = event.pod.map(|p| trace.pod_uid(p));
+        match event.kind {
+            EventKind::AttemptRow { row } => tables.attempts.push(AttemptRow {
+                row,
+                pod_uid,
+                order: event.order,
+                attempt: event.attempt,
+                key: event.key,
+            }),
+            EventKind::Charge {
+                number,
+                replay: false,
+            } => tables.charges.push(ChargeRow {
+                charge: number,
+                order: event.order,
+                attempt: event.attempt,
+                pod_uid,
+                committed: committed.contains(&number),
+            }),
+            _ => {}
+        }
+    }
+    if trace.scenario.consumer != Consumer::Off {
+        tables.receipts = Some(receipts(trace, events));
+    }
+    tables
+}
+
+fn receipts(trace: &Trace, events: &[crate::trace::Event]) -> Vec<ReceiptRow> {
+    let inbox = trace.scenario.consumer == Consumer::Inbox;
+    let mut rows = Vec::new();
+    walk_receipts(events, |ix, id, nth| {
+        if let EventKind::Receipt { number, .. } = events[ix].kind {
+            rows.push(ReceiptRow {
+                event: id,
+                charge: number,
+                order: events[ix].order,
+                nth,
+                inbox,
+            });
+        }
+    });
+    rows
+}
+
+/// The banner: a heading and one line per problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Banner {
+    pub heading: &'static str,
+    pub lines: Vec<String>,
+}
+
+impl Banner {
+    pub fn of(state: &State) -> Option<Banner> {
+        let mut lines: Vec<String> = state.errors.iter().map(|e| e.to_string()).collect();
+        if let Some((lesson, index)) = state.step_overridden {
+            lines.push(format!(
+                "This link names lesson {} step {} and sets scenario keys of its own, so its own scenario loaded, not the step's: the step's counts may differ. Click the step's title to load the step's scenario.",
+                lesson.id.to_uppercase(),
+                index + 1
+            ));
+        }
+        if lines.is_empty() {
+            return None;
+        }
+        let heading = match (state.errors.is_empty(), state.errors_from) {
+            (true, _) => "The link's own scenario loaded.",
+            (false, ErrorsFrom::Link) => "Some of the link was not understood; the rest loaded.",
+            (false, ErrorsFrom::Control) => "That value was not accepted; the run is unchanged.",
+        };
+        Some(Banner { heading, lines })
+    }
+}
+
+/// The seeds a sweep runs: `count` seeds from `first`, never past the largest seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeedRange {
+    pub first: u64,
+    pub count: u64,
+    /// The count asked for, within the form's bounds: what the form shows afterwards.
+    pub asked: u64,
+    /// Why fewer seeds run than were asked for, or than the form said.
+    pub note: Option<String>,
+}
+
+/// The page's sweep asks for at most this many seeds.
+pub const SWEEP_SEEDS_MAX: u64 = 100_000;
+
+/// The sweep's seeds from the scenario's seed and the count typed (1..=100,000, 1,000 when it
+/// is not a number). Seeds are 0..=18446744073709551615: from near the top fewer exist, and
+/// the note says so rather than running none.
+pub fn sweep_range(seed: u64, requested: &str) -> SeedRange {
+    let asked = requested.trim().parse::<u64>().unwrap_or(1_000);
+    let count = asked.clamp(1, SWEEP_SEEDS_MAX);
+    let available = (u64::MAX - seed).saturating_add(1);
+    let mut note =
+        (count != asked).then(|| format!("{count} seeds (the sweep runs 1..={SWEEP_SEEDS_MAX})."));
+    if available < count {
+        note = Some(format!(
+            "Only {available} of the {count} seeds asked for exist from seed {seed}: seeds end at {}.",
+            u64::MAX
+        ));
+    }
+    SeedRange {
+        first: seed,
+        count: count.min(available),
+        asked: count,
+        note,
+    }
+}
+
+/// What "Run this order" says and which run it loads: the first failing run, or the current
+/// scenario with the order applied when the order is safe.
+pub fn order_outcome(
+    order: [Step; 6],
+    current: &Scenario,
+    verdict: &Verdict,
+) -> (String, bool, Scenario) {
+    match verdict {
+        Verdict::Safe { runs } => {
+            let text = format!(
+                "{} The timeline above shows the same run with your order.",
+                ordering::safe_text(*runs)
+            );
+            let mut scenario = current.clone();
+            scenario.order = order;
+            (text, true, scenario)
+        }
+        Verdict::Fails(failure) => {
+            let scenario = decode(&failure.query)
+                .expect("the judge builds its queries with the codec")
+                .scenario;
+            let text = format!(
+                "Fails. {}. The timeline above now shows that run ({}, seed {}).",
+                capitalise(&failure.why),
+                failure.probe.name,
+                scenario.seed
+            );
+            (text, false, scenario)
+        }
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or(String::new(), |first| {
+        first.to_uppercase().collect::<String>() + chars.as_str()
+    })
+}
+
+/// "3 duplicate charges outlined on timeline B.": what the outline shows, or `None` when off.
+pub fn pointer_status(state: &State, a: &Timeline, b: Option<&Timeline>) -> Option<String> {
+    let (side, find) = state.highlight?;
+    let timeline = match side {
+        Side::A => Some(a),
+        Side::B => b,
+    };
+    let count = timeline.map_or(0, |t| t.marks().iter().filter(|m| find.matches(m)).count());
+    let on = match b {
+        Some(_) => format!(" on timeline {side:?}"),
+        None => String::new(),
+    };
+    Some(format!("{} outlined{on}.", find.count_text(count)))
+}
+
+/// Keys with their own place in the toolbar rather than in the side panel of controls.
+pub const TOOLBAR_KEYS: [&str; 1] = ["seed"];
+
+/// How one scenario control shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControlView {
+    /// The value in the codec's form.
+    pub value: String,
+    /// An embed that lists its open controls locks the others.
+    pub locked: bool,
+    /// ... and hides them, so the embed shows only what the author opened.
+    pub hidden: bool,
+    /// The banner names this key.
+    pub invalid: bool,
+}
+
+pub fn control_view(state: &State, spec: &codec::KeySpec) -> ControlView {
+    let open = state.page.control_open(spec.name);
+    ControlView {
+        value: spec.value(&state.page.scenario),
+        locked: !open,
+        hidden: limits_controls(state) && !open,
+        invalid: state.errors.iter().any(|e| e.key == spec.name),
+    }
+}
+
+fn limits_controls(state: &State) -> bool {
+    state.page.embed && state.page.controls.is_some()
+}
+
+/// In an embed that opens only some controls, a group with none of them disappears.
+pub fn group_hidden(state: &State, group: codec::Group) -> bool {
+    let mut keys = (codec::keys().iter())
+        .filter(|spec| spec.group == group && !TOOLBAR_KEYS.contains(&spec.name));
+    limits_controls(state) && !keys.any(|spec| state.page.control_open(spec.name))
+}
+
+/// The counts a lesson step promises, as the learner checks them: "B: duplicates = 0", or
+/// "the run: …" when the step has no B.
+pub fn claim_lines(step: &crate::lessons::Step) -> Vec<String> {
+    let side = |side: Side| match (side, step.compare) {
+        (Side::A, Some(_)) => "A",
+        (Side::A, None) => "the run",
+        (Side::B, _) => "B",
+    };
+    (step.claims.iter())
+        .map(|c| format!("{}: {} = {}", side(c.side), c.metric, c.value))
+        .collect()
+}

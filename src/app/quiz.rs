@@ -1,0 +1,282 @@
+//! The mastery check's session: which check is on screen, the answers given, the question
+//! shown, and the messages that move through it (resume, next question, answer, try a choice).
+//! The questions and answers come from `crate::quiz`; the browser only stores the progress.
+
+use super::{Effects, Focus, LessonAt, Msg, State, Tab};
+use crate::lessons::Lesson;
+use crate::quiz::progress::Progress;
+use crate::quiz::{self, Form, Quiz, NUMBER_MAX, QUESTIONS};
+use crate::scenario::decode_lenient;
+
+/// The check on screen.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QuizSession {
+    pub quiz: Quiz,
+    pub answers: Vec<Option<u32>>,
+    /// `None` for the introduction, `Some(QUESTIONS)` for the score.
+    pub shown: Option<usize>,
+    /// What was wrong with the last answer given (no choice picked, not a number), until the
+    /// next question is shown.
+    pub feedback: Option<String>,
+}
+
+/// What the learner gave in the question's form.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnswerInput {
+    /// The picked choice, for a question with choices.
+    pub choice: Option<u32>,
+    /// The number field's text, for a question asking for a number.
+    pub number: String,
+}
+
+impl QuizSession {
+    /// Draws `lesson`'s check for `seed`, with any answers this browser kept for it: a check
+    /// already begun resumes at its first open question; a new one shows its introduction.
+    pub fn draw(lesson: &'static Lesson, seed: u64, stored: &Progress) -> QuizSession {
+        let quiz = quiz::generate(lesson, seed);
+        let answers = stored.answers_for(&quiz);
+        let shown = answers
+            .iter()
+            .any(Option::is_some)
+            .then(|| next_open(&answers));
+        QuizSession {
+            quiz,
+            answers,
+            shown,
+            feedback: None,
+        }
+    }
+
+    pub fn lesson(&self) -> &'static Lesson {
+        Lesson::by_id(self.quiz.lesson).expect("a quiz is drawn for a known lesson")
+    }
+}
+
+/// The first question not answered yet, or the score when all are.
+pub fn next_open(answers: &[Option<u32>]) -> usize {
+    answers
+        .iter()
+        .position(Option::is_none)
+        .unwrap_or(QUESTIONS)
+}
+
+/// The seed a learner's "take the check" opens: an unfinished check of this lesson from this
+/// browser's progress, else `fresh`.
+pub fn start_seed(lesson: &Lesson, stored: &Progress, fresh: u64) -> u64 {
+    let unfinished = stored
+        .lesson(lesson.id)
+        .filter(|s| s.answers.iter().any(Option::is_some) && s.answers.iter().any(Option::is_none));
+    unfinished
+        .and_then(|s| s.quiz.parse().ok())
+        .unwrap_or(fresh)
+}
+
+pub(super) fn update(state: &mut State, msg: Msg) -> Effects {
+    match msg {
+        Msg::QuizStart { stored, fresh_seed } => {
+            let Some(at) = state.lesson else {
+                return Effects::default();
+            };
+            let seed = start_seed(at.lesson, &stored, fresh_seed);
+            open(state, at.lesson, seed, &stored)
+        }
+        Msg::QuizNew { seed, stored } => match &state.quiz {
+            Some(session) => {
+                let lesson = session.lesson();
+                open(state, lesson, seed, &stored)
+            }
+            None => Effects::default(),
+        },
+        Msg::QuizBegin => match &state.quiz {
+            Some(session) => show(state, next_open(&session.answers)),
+            None => Effects::default(),
+        },
+        Msg::QuizShow(index) => show(state, index.min(QUESTIONS)),
+        Msg::QuizNext => match shown(state) {
+            Some(index) => show(state, (index + 1).min(QUESTIONS)),
+            None => Effects::default(),
+        },
+        Msg::QuizClose => match &state.quiz {
+            Some(session) => {
+                let lesson = session.lesson();
+                state.open_step(lesson, lesson.steps.len() - 1);
+                super::Effects::scenario()
+            }
+            None => Effects::default(),
+        },
+        Msg::QuizTry(choice) => try_choice(state, choice),
+        Msg::QuizAnswer(input) => answer(state, &input),
+        _ => unreachable!("only quiz messages come here"),
+    }
+}
+
+fn shown(state: &State) -> Option<usize> {
+    state.quiz.as_ref().and_then(|s| s.shown)
+}
+
+/// Puts `lesson`'s check for `seed` on the Lessons tab (drawn again only if it is another
+/// check) and shows its first open question.
+fn open(state: &mut State, lesson: &'static Lesson, seed: u64, stored: &Progress) -> Effects {
+    let same =
+        (state.quiz.as_ref()).is_some_and(|s| (s.quiz.lesson, s.quiz.seed) == (lesson.id, seed));
+    if !same {
+        state.quiz = Some(QuizSession::draw(lesson, seed, stored));
+    }
+    let step = state.lesson.and_then(|at| at.step);
+    state.lesson = Some(LessonAt { lesson, step });
+    state.tab = Tab::Lessons;
+    let session = state.quiz.as_ref().expect("just drawn");
+    show(state, next_open(&session.answers.clone()))
+}
+
+/// Shows question `index` (or the score) and loads its run: unanswered, the run alone with
+/// the cursor at the end; answered, with the right choice as B and the cursor on the event
+/// that proves the answer.
+fn show(state: &mut State, index: usize) -> Effects {
+    let Some(session) = state.quiz.as_mut() else {
+        return Effects::default();
+    };
+    session.shown = Some(index);
+    session.feedback = None;
+    let Some(question) = session.quiz.questions.get(index).cloned() else {
+        return Effects {
+            render: true,
+            focus: Some(Focus::QuizTitle),
+            ..Effects::default()
+        };
+    };
+    let answered = session.answers[index].is_some();
+    state.page.scenario = decode_lenient(&question.query).0.scenario;
+    state.page.compare = question.proof_compare.clone().filter(|_| answered);
+    state.tab = Tab::Lessons;
+    state.errors.clear();
+    state.scenario_changed();
+    if answered {
+        state.page.cursor = Some(question.proof_event);
+    }
+    Effects {
+        focus: Some(Focus::QuizTitle),
+        ..Effects::scenario()
+    }
+}
+
+/// Shows the picked choice as configuration B, so the learner can read its counters.
+fn try_choice(state: &mut State, choice: Option<u32>) -> Effects {
+    let Some(session) = state.quiz.as_mut() else {
+        return Effects::default();
+    };
+    let question = session.shown.and_then(|i| session.quiz.questions.get(i));
+    let keys = match question.map(|q| &q.form) {
+        Some(Form::Choices(choices)) => choice
+            .and_then(|c| choices.get(c as usize))
+            .map(|c| c.keys.clone()),
+        _ => None,
+    };
+    let Some(keys) = keys else {
+        session.feedback = Some("Pick a choice first, then show it as B.".into());
+        return Effects {
+            render: true,
+            ..Effects::default()
+        };
+    };
+    state.page.compare = Some(keys);
+    state.scenario_changed();
+    Effects::scenario()
+}
+
+/// Locks in the answer to the question on screen: one attempt, kept in progress at once.
+fn answer(state: &mut State, input: &AnswerInput) -> Effects {
+    let Some(session) = state.quiz.as_mut() else {
+        return Effects::default();
+    };
+    let Some(index) = session
+        .shown
+        .filter(|&i| i < QUESTIONS && session.answers.get(i) == Some(&None))
+    else {
+        return Effects::default();
+    };
+    match given(&session.quiz.questions[index].form, input) {
+        Ok(value) => {
+            session.answers[index] = Some(value);
+            Effects {
+                save_progress: true,
+                ..show(state, index)
+            }
+        }
+        Err(message) => {
+            session.feedback = Some(message);
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
+        }
+    }
+}
+
+/// The answer in the form, or what is wrong with it.
+fn given(form: &Form, input: &AnswerInput) -> Result<u32, String> {
+    match form {
+        Form::Choices(choices) => input
+            .choice
+            .filter(|&c| (c as usize) < choices.len())
+            .ok_or_else(|| "Pick one of the choices first.".into()),
+        Form::Number => (input.number.trim().parse::<u32>().ok())
+            .filter(|&n| n <= NUMBER_MAX)
+            .ok_or_else(|| format!("Enter a whole number from 0 to {NUMBER_MAX}.")),
+    }
+}
+
+impl QuizSession {
+    /// "Lesson A": how the check names its lesson.
+    pub fn lesson_name(&self) -> String {
+        format!("Lesson {}", self.quiz.lesson.to_uppercase())
+    }
+
+    /// The line under question `index`: what was wrong with the last answer given, what to
+    /// do, or whether the locked answer is right and why; with `Some(right)` once answered.
+    pub fn feedback(&self, index: usize) -> (String, Option<bool>) {
+        if let Some(message) = &self.feedback {
+            return (message.clone(), None);
+        }
+        let question = &self.quiz.questions[index];
+        match self.answers[index] {
+            None => (
+                format!("Read the answer off the run above (its counters are at the end of the run), then check it. One attempt per question; all {QUESTIONS} right masters the lesson."),
+                None,
+            ),
+            Some(given) => {
+                let right = question.is_right(given);
+                let verdict = if right { "Right." } else { "Not this time." };
+                let text = format!(
+                    "{verdict} The answer is {}. {}",
+                    question.answer_text(),
+                    question.explanation
+                );
+                (text, Some(right))
+            }
+        }
+    }
+
+    /// The score in a sentence, and whether it masters the lesson.
+    pub fn score_text(&self) -> (String, bool) {
+        let score = quiz::grade(&self.quiz, &self.answers);
+        let text = if score.mastered {
+            format!(
+                "{} of {} right ({}%): {} mastered.",
+                score.right,
+                score.total,
+                score.percent,
+                self.lesson_name()
+            )
+        } else {
+            format!(
+                "{} of {} right ({}%): not mastered yet; {}% is needed. Try a new variant when ready.",
+                score.right,
+                score.total,
+                score.percent,
+                quiz::MASTERY_PERCENT
+            )
+        };
+        (text, score.mastered)
+    }
+}

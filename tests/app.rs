@@ -1,0 +1,457 @@
+//! The page's decisions, natively: `app::update` and the view model, one test per decision the
+//! web layer used to make on its own.
+
+use expect_test::expect;
+use idemlab::app::{
+    self, compare_sentence, counts_at_label, events_counted, names_scenario, order_outcome,
+    sweep_range, tables_at, AnswerInput, Banner, Effects, Focus, Msg, State, Tab, UrlWrite,
+};
+use idemlab::lessons::{Lesson, Side, LESSONS};
+use idemlab::quiz::progress::Progress;
+use idemlab::quiz::{Form, QUESTIONS};
+use idemlab::scenario::{decode_lenient, Dedup, Step};
+
+fn load(query: &str) -> State {
+    let mut state = State::load(query, &Progress::new());
+    ran(&mut state);
+    state
+}
+
+/// What the browser does after a rerun: tells the state how many events A has.
+fn ran(state: &mut State) {
+    let events = idemlab::sim::run(&state.page.scenario).events.len() as u32;
+    app::update(state, Msg::Ran { events_a: events });
+}
+
+fn step_scenario(lesson: &Lesson, index: usize) -> idemlab::Scenario {
+    decode_lenient(lesson.steps[index].query).0.scenario
+}
+
+#[test]
+fn a_lesson_link_without_scenario_keys_opens_the_steps_scenario() {
+    let state = load("lesson=a&step=4");
+    assert_eq!(state.page.scenario, step_scenario(&LESSONS[0], 3));
+    assert_eq!(state.tab, Tab::Lessons);
+    assert_eq!(Banner::of(&state), None);
+}
+
+#[test]
+fn a_lesson_link_with_scenario_keys_keeps_them_and_the_banner_says_so() {
+    // The bug: `dedup=atomic` was dropped without a word, since only `seed=` and `preset=`
+    // counted as naming a scenario.
+    let state = load("dedup=atomic&lesson=a&step=4");
+    assert_eq!(state.page.scenario.dedup, Dedup::Atomic);
+    let banner = Banner::of(&state).expect("a banner");
+    assert_eq!(banner.heading, "The link's own scenario loaded.");
+    assert!(banner.lines[0].contains("lesson A step 4"), "{banner:?}");
+    assert!(state.to_query().contains("dedup=atomic"));
+}
+
+#[test]
+fn a_lesson_permalink_the_page_wrote_loads_as_it_was_with_no_note() {
+    let mut state = load("");
+    app::update(&mut state, Msg::OpenLesson(&LESSONS[0]));
+    app::update(&mut state, Msg::OpenStep(3));
+    let again = load(&state.to_query());
+    assert_eq!(again.page.scenario, state.page.scenario);
+    assert_eq!(again.lesson, state.lesson);
+    assert_eq!(Banner::of(&again), None);
+}
+
+#[test]
+fn view_keys_do_not_name_a_scenario_but_any_scenario_key_does() {
+    assert!(!names_scenario(
+        "lesson=a&step=4&embed=1&controls=dedup&tab=lessons"
+    ));
+    for query in [
+        "seed=3",
+        "preset=race",
+        "dedup=atomic",
+        "?retries=2&lesson=a",
+    ] {
+        assert!(names_scenario(query), "{query}");
+    }
+}
+
+#[test]
+fn a_bad_quiz_seed_next_to_a_step_link_still_shows_in_the_banner() {
+    let state = load("lesson=a&step=2&quiz=banana");
+    let banner = Banner::of(&state).expect("a banner");
+    assert!(banner.lines.iter().any(|l| l.contains("quiz=banana")));
+    assert_eq!(
+        banner.heading,
+        "Some of the link was not understood; the rest loaded."
+    );
+}
+
+#[test]
+fn the_compare_sentence_puts_as_values_beside_bs() {
+    let state = load("seed=3&preset=race&compare=dedup%3Datomic");
+    let a = idemlab::run(&state.page.scenario).1;
+    let b = idemlab::run(&state.page.compare_scenario().unwrap()).1;
+    expect!["dedup=naive: 1 duplicate, 0 lost → dedup=atomic: 0 duplicates, 0 lost"]
+        .assert_eq(&compare_sentence(&state, &a, &b).unwrap());
+    assert_eq!(compare_sentence(&load("seed=3"), &a, &b), None);
+}
+
+#[test]
+fn bs_counts_at_the_cursor_fold_its_events_up_to_the_cursors_time() {
+    let mut state = load("seed=3&preset=race&compare=retries%3D0");
+    let a = idemlab::sim::run(&state.page.scenario);
+    let b = idemlab::sim::run(&state.page.compare_scenario().unwrap());
+    assert_eq!(
+        events_counted(&state, &a, Side::B, &b),
+        None,
+        "no cursor: all"
+    );
+    app::update(&mut state, Msg::GoTo(10));
+    assert_eq!(events_counted(&state, &a, Side::A, &a), Some(11));
+    let time_us = a.events[10].time_us;
+    let expected = b.events.iter().filter(|e| e.time_us <= time_us).count();
+    assert_eq!(events_counted(&state, &a, Side::B, &b), Some(expected));
+    assert!(counts_at_label(&state, &a).starts_with("Counts at "));
+}
+
+#[test]
+fn a_failing_order_loads_the_failing_run_and_a_safe_one_the_current_scenario() {
+    let current = load("seed=5&preset=race").page.scenario;
+    let wrong = [
+        Step::Begin,
+        Step::Effect,
+        Step::Lookup,
+        Step::Claim,
+        Step::Commit,
+        Step::Respond,
+    ];
+    let verdict = idemlab::ordering::judge(wrong, 20);
+    let (text, safe, scenario) = order_outcome(wrong, &current, &verdict);
+    assert!(!safe && text.starts_with("Fails."), "{text}");
+    assert!(text.contains(&format!("seed {}", scenario.seed)));
+    assert_ne!(scenario, current);
+    let verdict = idemlab::ordering::judge(Step::CORRECT, 20);
+    let (_, safe, scenario) = order_outcome(Step::CORRECT, &current, &verdict);
+    assert!(safe);
+    assert_eq!(scenario.order, Step::CORRECT);
+    assert_eq!(scenario.seed, current.seed);
+}
+
+#[test]
+fn running_an_order_keeps_the_draft_and_pushes_the_loaded_run() {
+    let mut state = load("lesson=a&step=1");
+    app::update(&mut state, Msg::Reorder { from: 2, to: 1 });
+    let draft = state.draft;
+    let effects = app::update(&mut state, Msg::RunOrder);
+    assert_eq!(effects.url, Some(UrlWrite::Push));
+    assert!(effects.rerun);
+    assert_eq!(state.draft, draft);
+    assert!(state.verdict.is_some());
+}
+
+#[test]
+fn reordering_moves_one_step_and_shifts_the_ones_between() {
+    let mut draft = Step::CORRECT;
+    app::move_step(&mut draft, 0, 2);
+    assert_eq!(
+        &draft[..3],
+        &[Step::CORRECT[1], Step::CORRECT[2], Step::CORRECT[0]]
+    );
+    app::move_step(&mut draft, 2, 0);
+    assert_eq!(draft, Step::CORRECT);
+}
+
+#[test]
+fn picking_a_compare_preset_turns_compare_on_with_its_fix() {
+    let mut state = load("seed=4");
+    app::update(&mut state, Msg::PickPreset("naive-vs-atomic".into()));
+    let fix = state.page.scenario.preset.unwrap().spec().fix;
+    assert_eq!(state.page.compare.as_deref(), Some(fix));
+    assert_eq!(state.page.scenario.seed, 4);
+    let mut state = load("seed=4");
+    app::update(&mut state, Msg::PickPreset("race".into()));
+    assert_eq!(state.page.compare, None, "a preset not made for comparing");
+}
+
+#[test]
+fn a_scenario_change_pushes_history_and_a_view_change_replaces_it() {
+    let mut state = load("seed=4");
+    let push = app::update(
+        &mut state,
+        Msg::SetKey {
+            name: "retries".into(),
+            value: "2".into(),
+        },
+    );
+    assert_eq!(push.url, Some(UrlWrite::Push));
+    ran(&mut state);
+    for msg in [
+        Msg::GoTo(3),
+        Msg::Zoom(Some((0, 900))),
+        Msg::OpenTab(Tab::Tables),
+    ] {
+        assert_eq!(app::update(&mut state, msg).url, Some(UrlWrite::Replace));
+    }
+    let refused = app::update(
+        &mut state,
+        Msg::SetKey {
+            name: "retries".into(),
+            value: "99".into(),
+        },
+    );
+    assert_eq!(refused.url, None, "a refused value changes nothing");
+    assert_eq!(
+        Banner::of(&state).unwrap().heading,
+        "That value was not accepted; the run is unchanged."
+    );
+}
+
+#[test]
+fn after_back_the_state_is_the_urls() {
+    let mut state = load("seed=4");
+    let before = state.to_query();
+    app::update(&mut state, Msg::NewSeed(9));
+    let effects = app::update(
+        &mut state,
+        Msg::UrlChanged {
+            query: format!("?{before}"),
+            stored: Progress::new(),
+        },
+    );
+    assert!(effects.rerun && effects.url.is_none());
+    assert_eq!(state.to_query(), before);
+    let same = app::update(
+        &mut state,
+        Msg::UrlChanged {
+            query: before.clone(),
+            stored: Progress::new(),
+        },
+    );
+    assert_eq!(
+        same,
+        Effects::default(),
+        "a hash change alone reloads nothing"
+    );
+}
+
+#[test]
+fn a_sweep_from_the_largest_seed_runs_the_one_seed_there_and_says_why() {
+    let range = sweep_range(u64::MAX, "1000");
+    assert_eq!((range.first, range.count), (u64::MAX, 1));
+    expect!["Only 1 of the 1000 seeds asked for exist from seed 18446744073709551615: seeds end at 18446744073709551615."]
+        .assert_eq(range.note.as_deref().unwrap());
+    let range = sweep_range(u64::MAX - 9, "1000");
+    assert_eq!(range.count, 10);
+    let range = sweep_range(0, "250000");
+    assert_eq!((range.count, range.asked), (100_000, 100_000));
+    assert!(range.note.is_some());
+    assert_eq!(sweep_range(7, "abc").count, 1_000);
+    assert_eq!(sweep_range(7, " 12 ").note, None);
+}
+
+#[test]
+fn a_sweep_job_runs_every_seed_of_its_range_and_no_more() {
+    let mut state = load(&format!("seed={}", u64::MAX - 2));
+    let effects = app::update(&mut state, Msg::SweepStart("5".into()));
+    assert!(effects.sweep_slice);
+    let job = state.sweep.as_mut().unwrap();
+    for _ in 0..10 {
+        job.run_one();
+    }
+    assert!(job.finished());
+    assert_eq!(job.totals.runs, 3);
+}
+
+#[test]
+fn the_tables_fold_typed_rows_and_the_ledger_agrees_with_the_metrics() {
+    let (trace, metrics) =
+        idemlab::run(&decode_lenient("seed=3&preset=ledger-replaced").0.scenario);
+    let tables = tables_at(&trace, trace.events.len());
+    assert_eq!(tables.attempts.len() as u32, metrics.received);
+    let unrecorded = tables.charges.iter().filter(|c| !c.committed).count() as u32;
+    assert_eq!(unrecorded, metrics.unrecorded);
+    assert_eq!(tables.receipts, None, "no queue, no receipts table");
+    let (trace, metrics) = idemlab::run(&decode_lenient("seed=3&consumer=plain").0.scenario);
+    let receipts = tables_at(&trace, trace.events.len()).receipts.unwrap();
+    assert_eq!(receipts.len() as u32, metrics.receipts);
+    let repeats = receipts.iter().filter(|r| r.nth > 1).count() as u32;
+    assert_eq!(repeats, metrics.duplicate_receipts);
+    assert!(tables_at(&trace, 0).attempts.is_empty());
+}
+
+#[test]
+fn changing_step_clears_the_outline_in_update_not_in_render() {
+    let mut state = load("lesson=a&step=2");
+    let index = (0..LESSONS[0].steps.len())
+        .find(|&i| !LESSONS[0].steps[i].pointers.is_empty())
+        .unwrap();
+    app::update(&mut state, Msg::OpenStep(index));
+    let effects = app::update(&mut state, Msg::TogglePointer(0));
+    assert!(state.highlight.is_some());
+    assert_eq!(effects.show_timeline, Some(state.highlight.unwrap().0));
+    let effects = app::update(&mut state, Msg::OpenStep(index));
+    assert_eq!(state.highlight, None);
+    assert_eq!(effects.focus, Some(Focus::LessonHeading));
+    app::update(&mut state, Msg::TogglePointer(0));
+    app::update(&mut state, Msg::TogglePointer(0));
+    assert_eq!(state.highlight, None, "a second press turns it off");
+}
+
+#[test]
+fn a_quiz_link_draws_its_check_on_load_and_opens_the_lessons_tab() {
+    let state = load("lesson=b&quiz=99");
+    let session = state.quiz.as_ref().expect("drawn on load, not by painting");
+    assert_eq!((session.quiz.lesson, session.quiz.seed), ("b", 99));
+    assert_eq!(
+        session.shown, None,
+        "a fresh check opens on its introduction"
+    );
+    assert_eq!(state.tab, Tab::Lessons);
+    assert!(state.to_query().ends_with("lesson=b&quiz=99"));
+}
+
+fn first_answer(state: &State) -> AnswerInput {
+    let session = state.quiz.as_ref().unwrap();
+    let question = &session.quiz.questions[session.shown.unwrap()];
+    match question.form {
+        Form::Choices(_) => AnswerInput {
+            choice: Some(question.answer),
+            number: String::new(),
+        },
+        Form::Number => AnswerInput {
+            choice: None,
+            number: question.answer.to_string(),
+        },
+    }
+}
+
+#[test]
+fn a_quiz_resumes_where_the_learner_left_it_and_next_moves_on() {
+    let mut state = load("lesson=a&quiz=5");
+    app::update(&mut state, Msg::QuizBegin);
+    let answer = first_answer(&state);
+    let effects = app::update(&mut state, Msg::QuizAnswer(answer));
+    assert!(effects.save_progress && effects.rerun);
+    let session = state.quiz.clone().unwrap();
+    assert_eq!(
+        state.page.cursor,
+        Some(session.quiz.questions[0].proof_event)
+    );
+    let mut stored = Progress::new();
+    stored.record(&session.quiz, &session.answers);
+    // The last step's "take the check" resumes the unfinished one, whatever fresh seed came.
+    let mut again = load(&format!("lesson=a&step={}", LESSONS[0].steps.len()));
+    app::update(
+        &mut again,
+        Msg::QuizStart {
+            stored: stored.clone(),
+            fresh_seed: 777,
+        },
+    );
+    let resumed = again.quiz.as_ref().unwrap();
+    assert_eq!(resumed.quiz.seed, 5);
+    assert_eq!(resumed.shown, Some(1), "at the first open question");
+    app::update(&mut again, Msg::QuizNext);
+    assert_eq!(again.quiz.as_ref().unwrap().shown, Some(2));
+    app::update(&mut again, Msg::QuizShow(QUESTIONS + 3));
+    assert_eq!(again.quiz.as_ref().unwrap().shown, Some(QUESTIONS));
+}
+
+#[test]
+fn a_quiz_answer_is_checked_before_it_is_locked_in() {
+    let mut state = load("lesson=a&quiz=31");
+    app::update(&mut state, Msg::QuizBegin);
+    let empty = AnswerInput {
+        choice: None,
+        number: "lots".into(),
+    };
+    let effects = app::update(&mut state, Msg::QuizAnswer(empty));
+    let session = state.quiz.as_ref().unwrap();
+    assert!(!effects.save_progress);
+    assert!(session.answers[0].is_none());
+    assert!(session.feedback.is_some());
+    let effects = app::update(&mut state, Msg::QuizTry(None));
+    assert!(!effects.rerun);
+    let effects = app::update(&mut state, Msg::QuizClose);
+    assert!(state.quiz.is_none() && effects.rerun);
+    let last = LESSONS[0].steps.len() - 1;
+    assert_eq!(state.lesson.unwrap().index(), last);
+}
+
+#[test]
+fn playing_from_the_end_starts_over_and_stops_at_the_last_event() {
+    let mut state = load("seed=2");
+    let effects = app::update(&mut state, Msg::Play);
+    assert!(effects.tick && state.playing);
+    assert_eq!(state.page.cursor, Some(0));
+    let mut ticks = 0;
+    while app::update(&mut state, Msg::Tick).tick {
+        ticks += 1;
+    }
+    assert!(!state.playing);
+    assert_eq!(state.page.cursor, None, "the end");
+    assert_eq!(ticks + 2, state.events_a);
+}
+
+#[test]
+fn the_quiz_says_right_or_wrong_and_all_right_masters_the_lesson() {
+    let mut state = load("lesson=b&quiz=8");
+    app::update(&mut state, Msg::QuizBegin);
+    let (hint, result) = state.quiz.as_ref().unwrap().feedback(0);
+    assert!(hint.starts_with("Read the answer") && result.is_none());
+    for index in 0..QUESTIONS {
+        let answer = first_answer(&state);
+        app::update(&mut state, Msg::QuizAnswer(answer));
+        let (text, result) = state.quiz.as_ref().unwrap().feedback(index);
+        assert!(text.starts_with("Right."), "{text}");
+        assert_eq!(result, Some(true));
+        app::update(&mut state, Msg::QuizNext);
+    }
+    let session = state.quiz.as_ref().unwrap();
+    assert_eq!(session.shown, Some(QUESTIONS));
+    let (text, mastered) = session.score_text();
+    assert!(mastered);
+    expect!["4 of 4 right (100%): Lesson B mastered."].assert_eq(&text);
+}
+
+#[test]
+fn an_embed_that_opens_some_controls_locks_and_hides_the_rest() {
+    use idemlab::scenario::codec::{self, Group};
+    let spec = |name: &str| codec::keys().iter().find(|s| s.name == name).unwrap();
+    let state = load("seed=1&embed=1&controls=dedup&retries=99");
+    let dedup = app::control_view(&state, spec("dedup"));
+    assert!(!dedup.locked && !dedup.hidden);
+    let retries = app::control_view(&state, spec("retries"));
+    assert!(retries.locked && retries.hidden && retries.invalid);
+    let open_group = spec("dedup").group;
+    assert!(!app::group_hidden(&state, open_group));
+    assert!(Group::ALL.iter().any(|&g| app::group_hidden(&state, g)));
+    let page = load("seed=1&controls=dedup");
+    let retries = app::control_view(&page, spec("retries"));
+    assert!(
+        retries.locked && !retries.hidden,
+        "outside an embed, locked but shown"
+    );
+}
+
+#[test]
+fn a_steps_claims_name_the_run_they_are_about() {
+    let with_b = LESSONS[0]
+        .steps
+        .iter()
+        .find(|s| s.compare.is_some())
+        .unwrap();
+    let lines = app::claim_lines(with_b);
+    assert!(
+        lines
+            .iter()
+            .all(|l| l.starts_with("A: ") || l.starts_with("B: ")),
+        "{lines:?}"
+    );
+    let alone = LESSONS[0]
+        .steps
+        .iter()
+        .find(|s| s.compare.is_none())
+        .unwrap();
+    assert!(app::claim_lines(alone)
+        .iter()
+        .all(|l| l.starts_with("the run: ")));
+}
