@@ -202,7 +202,7 @@ struct Fold {
     metrics: Metrics,
     orders: Vec<OrderFold>,
     /// Key → requests whose lookup read "not found" and that have not claimed or recorded yet.
-    windows: BTreeMap<Key, Vec<u32>>,
+    windows: BTreeMap<Key, BTreeSet<u32>>,
     /// Transaction → (charge number, order) of its uncommitted ledger rows.
     ledger_pending: BTreeMap<u32, Vec<(u32, Option<u32>)>>,
     /// Charge numbers with a committed ledger row, to spot a second booking of the same charge.
@@ -308,13 +308,13 @@ impl Fold {
             EventKind::Lookup {
                 found: Found::NotFound,
             } => {
+                // A set, not a scanned list: with one key for every order, thousands of
+                // copies can be open at once, and a scan per lookup made the fold quadratic.
                 let open = self.windows.entry(key).or_default();
-                if open.iter().any(|&other| other != req) {
+                if open.len() > usize::from(open.contains(&req)) {
                     self.metrics.races += 1;
                 }
-                if !open.contains(&req) {
-                    open.push(req);
-                }
+                open.insert(req);
             }
             EventKind::Claim {
                 result: ClaimResult::Ok | ClaimResult::Conflict,
@@ -322,7 +322,7 @@ impl Fold {
             | EventKind::Store { .. }
             | EventKind::Reply { .. } => {
                 if let Some(open) = self.windows.get_mut(&key) {
-                    open.retain(|&other| other != req);
+                    open.remove(&req);
                 }
             }
             _ => {}

@@ -30,10 +30,14 @@ impl World<'_> {
         self.api.crashed_once = true;
         self.emit(Node::Api, Ctx::default(), EventKind::Crash);
         let active = std::mem::take(&mut self.api.active);
-        for &req in &active {
+        for &req in active.values() {
             self.reqs[req as usize].handler.live = false;
         }
-        for &req in &active {
+        for &req in active.values() {
+            // Past the event cap nothing more is recorded, so the rest would be wasted work.
+            if self.trace.truncated {
+                return;
+            }
             if self.reqs[req as usize].handler.txn.is_some() {
                 self.rollback(req, RollbackCause::Crash);
             }
@@ -69,10 +73,13 @@ impl World<'_> {
             Ctx::default(),
             EventKind::Replace { uid, boot, wiped },
         );
-        let in_txn: Vec<u32> = (self.api.active.iter().copied())
+        let in_txn: Vec<u32> = (self.api.active.values().copied())
             .filter(|&req| self.reqs[req as usize].handler.txn.is_some())
             .collect();
         for req in in_txn {
+            if self.trace.truncated {
+                return;
+            }
             self.rollback(req, RollbackCause::DbReplaced);
             self.finish_with(req, 503, None, false);
         }

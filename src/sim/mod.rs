@@ -163,11 +163,15 @@ impl<'s> World<'s> {
             debug_assert!(time_us >= self.now_us, "time never runs backwards");
             self.now_us = time_us;
             self.actions_done += 1;
-            if self.trace.truncated || self.actions_done > actions_max {
+            if self.actions_done > actions_max {
                 self.cap_reached();
                 break;
             }
             self.dispatch(action);
+            // Past the cap nothing more can be recorded: stop here rather than at the next pop.
+            if self.trace.truncated {
+                break;
+            }
         }
     }
 
