@@ -96,7 +96,7 @@ pub fn program(s: &Scenario) -> ([Step; 6], usize) {
     }
 }
 
-impl World<'_> {
+impl World {
     pub(super) fn api_receives(&mut self, msg: u32) {
         let m = self.msgs[msg as usize];
         if !self.api.up {
@@ -138,7 +138,7 @@ impl World<'_> {
             self.record_attempt(req);
             return self.advance(req, None);
         }
-        let (steps, len) = program(self.s);
+        let (steps, len) = program(&self.s);
         let Some(&step) = steps[..len].get(usize::from(stage - 1)) else {
             return self.finish(req, RollbackCause::NoCommit);
         };

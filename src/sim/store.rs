@@ -92,7 +92,7 @@ impl Read {
     }
 }
 
-impl World<'_> {
+impl World {
     pub(super) fn record_attempt(&mut self, req: u32) {
         self.store.attempt_rows += 1;
         let row = self.store.attempt_rows;
