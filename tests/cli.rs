@@ -38,7 +38,12 @@ fn sweep_totals_do_not_depend_on_the_thread_count() {
 #[test]
 fn ctrl_c_prints_the_totals_of_the_seeds_finished_without_a_gap() {
     let mut child = idemlab()
-        .args(["sweep", "preset=lost-ack&orders=50", "--seeds", "10..100000000"])
+        .args([
+            "sweep",
+            "preset=lost-ack&orders=50",
+            "--seeds",
+            "10..100000000",
+        ])
         .args(["--threads", "3"])
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -66,7 +71,13 @@ fn ctrl_c_prints_the_totals_of_the_seeds_finished_without_a_gap() {
         .expect("the seeds line");
     let range = SeedRange::parse(seeds).expect("a range the CLI accepts");
     assert_eq!(range.first, 10);
-    let again = output(&["sweep", "preset=lost-ack&orders=50", "--seeds", seeds, "--quiet"]);
+    let again = output(&[
+        "sweep",
+        "preset=lost-ack&orders=50",
+        "--seeds",
+        seeds,
+        "--quiet",
+    ]);
     assert_eq!(text(&again.stdout), json);
 }
 
@@ -132,7 +143,9 @@ fn seed_ranges_reach_the_largest_seed_and_empty_ones_say_what_is_allowed() {
     );
     check_seeds(
         "6..=5",
-        expect!["error: the range is empty: A..=B needs B >= A (A..B excludes B, A..=B includes it)"],
+        expect![
+            "error: the range is empty: A..=B needs B >= A (A..B excludes B, A..=B includes it)"
+        ],
     );
     check_seeds(
         "0..=18446744073709551615",
@@ -144,7 +157,9 @@ fn seed_ranges_reach_the_largest_seed_and_empty_ones_say_what_is_allowed() {
     );
     check_seeds(
         "a..=18446744073709551616",
-        expect![[r#"error: "a" is not a seed: write A..B (B excluded) or A..=B (B included) with whole numbers 0..=18446744073709551615"#]],
+        expect![[
+            r#"error: "a" is not a seed: write A..B (B excluded) or A..=B (B included) with whole numbers 0..=18446744073709551615"#
+        ]],
     );
 }
 
