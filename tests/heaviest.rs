@@ -13,7 +13,7 @@ fn the_heaviest_run_found_stays_within_the_work_budget() {
     let config = Config {
         seed: 10,
         restarts: if long_mode() { 20 } else { 1 },
-        moves: if long_mode() { 60 } else { 5 },
+        moves: if long_mode() { 60 } else { 3 },
     };
     let found = search(config, work);
     assert!(
