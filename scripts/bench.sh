@@ -3,6 +3,7 @@
 # draw and scrub times, the page's gzipped bytes and load to interactive, printed as a Markdown
 # table. It reports figures and never fails on a slow machine; it is not part of the tests.
 #   BENCH_SEEDS=N  seeds per preset for the events/s figures (default 2000)
+#   BENCH_SWEEP_SEEDS=N  seeds of the sweep-scaling figure (default 20000)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 bash scripts/setup.sh
@@ -17,3 +18,7 @@ trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 100); do [ -s target/bench-server.url ] && break; sleep 0.1; done
 BASE_URL="$(head -1 target/bench-server.url)" CHROMIUM_PATH=/usr/bin/chromium \
   IDEMLAB_BIN=target/release/idemlab node tests/e2e/bench.mjs
+# Native figures (issue 10): the heaviest run the search found (CPU and wall time), and sweep
+# throughput on one thread against every core.
+echo
+target/release/idemlab bench --scaling --seeds "${BENCH_SWEEP_SEEDS:-20000}"

@@ -3,23 +3,37 @@
 
 use std::io::Write as _;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use clap::{Parser, Subcommand};
+use idemlab::heaviest;
 use idemlab::scenario::{codec, presets::PRESETS, Scenario};
-use idemlab::sweep::Sweep;
+use idemlab::sweep::SeedRange;
 use idemlab::{Metrics, Trace};
 use serde::Serialize;
+
+use crate::parallel;
+
+/// `println!` that hands a closed stdout back as `Exit::ReaderGone` instead of panicking.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        writeln!(std::io::stdout(), $($arg)*).map_err(Exit::from)?
+    };
+}
+
+/// `print!`, likewise.
+macro_rules! say_raw {
+    ($($arg:tt)*) => {
+        write!(std::io::stdout(), $($arg)*).map_err(Exit::from)?
+    };
+}
 
 /// A run of about 100,000 events: the size the page's timeline budget is set for.
 pub const LARGE_QUERY: &str =
     "seed=1&preset=lost-ack&orders=5000&partition=none&events_max=1000000";
 
-/// The heaviest corner of the bounds we know: every key at the end that makes the most work,
-/// stopped by the largest event cap. It must finish in well under a second.
-pub const WORST_QUERY: &str = "seed=1&orders=10000&clients=16&retries=20&timeout_ms=1&backoff_ms=0&loss_req=0.5&loss_resp=0.5&dedup=atomic&rerun_ms=0&provider_ms=0..60000&events_max=1000000";
-
-/// Sweeps stop at this many seeds so that a typo cannot start a week-long run.
-const SWEEP_SEEDS_MAX: u64 = 100_000_000;
+/// The heaviest run the search found (`bench --heaviest`); README states it with its time.
+pub const WORST_QUERY: &str = heaviest::WORST_QUERY;
 
 #[derive(Parser)]
 #[command(
@@ -62,12 +76,32 @@ enum Command {
         /// No progress on stderr.
         #[arg(long)]
         quiet: bool,
+        /// Threads to run seeds on (default: one per core). The totals do not depend on it.
+        #[arg(long)]
+        threads: Option<u32>,
     },
-    /// Measure simulated events per second over the presets.
+    /// Measure simulated events per second over the presets, or search for the heaviest run.
     Bench {
         /// Seeds per preset.
         #[arg(long, default_value_t = 2_000)]
         seeds: u64,
+        /// Instead, search the bounds for the run that takes longest (a seeded hill-climb that
+        /// times every candidate) and print it with its time, events and actions.
+        #[arg(long)]
+        heaviest: bool,
+        /// Instead, time the heaviest known run and a sweep of `--seeds` lost-ack seeds on one
+        /// thread and on every core.
+        #[arg(long, conflicts_with = "heaviest")]
+        scaling: bool,
+        /// With --heaviest: climbs from random starting points (after the known corners).
+        #[arg(long, default_value_t = 6, requires = "heaviest")]
+        restarts: u32,
+        /// With --heaviest: moves tried per climb.
+        #[arg(long, default_value_t = 40, requires = "heaviest")]
+        moves: u32,
+        /// With --heaviest: the seed of the search's own random choices.
+        #[arg(long, default_value_t = 10, requires = "heaviest")]
+        search_seed: u64,
     },
     /// List the scenario keys with what they allow.
     Keys {
@@ -92,34 +126,74 @@ pub fn main() -> ExitCode {
             query,
             seeds,
             quiet,
-        } => sweep(&query, &seeds, quiet),
-        Command::Bench { seeds } => bench(seeds),
-        Command::Keys { markdown: true } => {
-            print!("{}", codec::markdown_table());
-            Ok(())
-        }
+            threads,
+        } => sweep(&query, &seeds, quiet, threads),
+        Command::Bench {
+            heaviest: true,
+            restarts,
+            moves,
+            search_seed,
+            ..
+        } => heaviest(heaviest::Config {
+            seed: search_seed,
+            restarts,
+            moves,
+        }),
+        Command::Bench {
+            seeds,
+            scaling: true,
+            ..
+        } => scaling(seeds),
+        Command::Bench { seeds, .. } => bench(seeds),
+        Command::Keys { markdown: true } => print_text(&codec::markdown_table()),
         Command::Keys { markdown: false } => keys(),
         Command::Presets { markdown: true } => {
-            print!("{}", idemlab::scenario::presets::markdown_table());
-            Ok(())
+            print_text(&idemlab::scenario::presets::markdown_table())
         }
         Command::Presets { markdown: false } => presets(),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(message) => {
-            eprintln!("idemlab: {message}");
+        // A reader that went away (`idemlab keys | head`) wanted no more: end quietly.
+        Ok(()) | Err(Exit::ReaderGone) => ExitCode::SUCCESS,
+        Err(Exit::Interrupted) => ExitCode::from(130),
+        Err(Exit::Error(message)) => {
+            let _ = writeln!(std::io::stderr(), "idemlab: {message}");
             ExitCode::from(2)
         }
     }
 }
 
-fn decode(query: &str) -> Result<Scenario, String> {
+/// Why a command ended early.
+enum Exit {
+    /// Bad input or a failed write: printed, exit status 2.
+    Error(String),
+    /// Stdout was closed by its reader: nothing to print, exit status 0.
+    ReaderGone,
+    /// Ctrl-C stopped a sweep after it printed the totals so far: exit status 130.
+    Interrupted,
+}
+
+impl From<String> for Exit {
+    fn from(message: String) -> Exit {
+        Exit::Error(message)
+    }
+}
+
+impl From<std::io::Error> for Exit {
+    fn from(e: std::io::Error) -> Exit {
+        match e.kind() {
+            std::io::ErrorKind::BrokenPipe => Exit::ReaderGone,
+            _ => Exit::Error(format!("cannot write the output: {e}")),
+        }
+    }
+}
+
+fn decode(query: &str) -> Result<Scenario, Exit> {
     codec::decode(query)
         .map(|decoded| decoded.scenario)
         .map_err(|errors| {
             let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
-            lines.join("\nidemlab: ")
+            Exit::Error(lines.join("\nidemlab: "))
         })
 }
 
@@ -135,11 +209,11 @@ struct RunReport<'a> {
     trace: Option<&'a Trace>,
 }
 
-fn run(query: &str, with_trace: bool, text: bool) -> Result<(), String> {
+fn run(query: &str, with_trace: bool, text: bool) -> Result<(), Exit> {
     let scenario = decode(query)?;
     let (trace, metrics) = idemlab::run(&scenario);
     if text {
-        print!("{}", trace.text());
+        say_raw!("{}", trace.text());
         return Ok(());
     }
     let report = RunReport {
@@ -153,78 +227,98 @@ fn run(query: &str, with_trace: bool, text: bool) -> Result<(), String> {
 }
 
 /// The page's export for the same URL: its scenario's run, over its `zoom=` window if any.
-fn svg(query: &str) -> Result<(), String> {
+fn svg(query: &str) -> Result<(), Exit> {
     let scenario = decode(query)?;
     let (page, errors) = idemlab::page::PageState::from_query(query);
     if let Some(error) = errors.iter().find(|error| error.key == "zoom") {
-        return Err(error.to_string());
+        return Err(error.to_string().into());
     }
     let trace = idemlab::sim::run(&scenario);
     let timeline = idemlab::view::layout(&trace);
-    print!(
-        "{}",
-        idemlab::view::export(&timeline, &trace.query(), page.zoom)
-    );
+    print_text(&idemlab::view::export(&timeline, &trace.query(), page.zoom))
+}
+
+fn print_text(text: &str) -> Result<(), Exit> {
+    say_raw!("{text}");
     Ok(())
 }
 
-fn print_json(value: &impl Serialize) -> Result<(), String> {
+fn print_json(value: &impl Serialize) -> Result<(), Exit> {
     let json = serde_json::to_string_pretty(value).map_err(|e| e.to_string())?;
-    println!("{json}");
+    say!("{json}");
     Ok(())
 }
 
-/// Parses `A..B` or `A..=B` into (first, count).
-fn parse_seeds(text: &str) -> Result<(u64, u64), String> {
-    let bad = || {
-        format!("--seeds {text:?}: expected A..B or A..=B with whole numbers, A <= B, at most {SWEEP_SEEDS_MAX} seeds")
+fn sweep(query: &str, seeds: &str, quiet: bool, threads: Option<u32>) -> Result<(), Exit> {
+    let mut scenario = decode(query)?;
+    let range = SeedRange::parse(seeds).map_err(|e| format!("--seeds {seeds:?}: {e}"))?;
+    let threads = match threads {
+        Some(n) if (1..=parallel::THREADS_MAX).contains(&n) => n,
+        Some(n) => {
+            let max = parallel::THREADS_MAX;
+            return Err(Exit::from(format!("--threads {n}: allowed 1..={max}")));
+        }
+        None => std::thread::available_parallelism()
+            .map_or(1, |n| u32::try_from(n.get()).unwrap_or(u32::MAX))
+            .min(parallel::THREADS_MAX),
     };
-    let (a, b, inclusive) = match text.split_once("..=") {
-        Some((a, b)) => (a, b, true),
-        None => text
-            .split_once("..")
-            .map(|(a, b)| (a, b, false))
-            .ok_or_else(bad)?,
+    let job = parallel::Job {
+        scenario: &scenario,
+        first: range.first,
+        count: range.count,
+        threads: u32::try_from(range.count.min(u64::from(threads))).expect("at most threads"),
+        progress: !quiet,
     };
-    let first: u64 = a.parse().map_err(|_| bad())?;
-    let last: u64 = b.parse().map_err(|_| bad())?;
-    let end = if inclusive {
-        last.checked_add(1).ok_or_else(bad)?
-    } else {
-        last
-    };
-    let count = end.checked_sub(first).ok_or_else(bad)?;
-    if count == 0 || count > SWEEP_SEEDS_MAX {
-        return Err(bad());
+    let folded = parallel::sweep(&job, stop_on_ctrl_c()?);
+    scenario.seed = range.first;
+    if folded.done == range.count {
+        return print_json(&folded.totals.summary(&scenario, seeds));
     }
-    Ok((first, count))
+    let (done, count, past) = (folded.done, range.count, folded.finished - folded.done);
+    let _ = writeln!(
+        std::io::stderr(),
+        "sweep: stopped by Ctrl-C; the totals are for the first {done} of {count} seeds, which \
+         finished without a gap ({past} more finished past it and are left out)"
+    );
+    if done > 0 {
+        let ran = SeedRange {
+            first: range.first,
+            count: done,
+        };
+        print_json(&folded.totals.summary(&scenario, &ran.to_string()))?;
+    }
+    Err(Exit::Interrupted)
 }
 
-fn sweep(query: &str, seeds: &str, quiet: bool) -> Result<(), String> {
-    let mut scenario = decode(query)?;
-    let (first, count) = parse_seeds(seeds)?;
-    let mut totals = Sweep::default();
-    let step = (count / 20).max(1);
-    for (done, seed) in (first..first + count).enumerate() {
-        scenario.seed = seed;
-        totals.add(&idemlab::run(&scenario).1);
-        let done = done as u64 + 1;
-        if !quiet && (done.is_multiple_of(step) || done == count) {
-            eprintln!("sweep: {done}/{count} seeds");
+/// The flag Ctrl-C sets: the sweep's threads stop after the seed in hand and the totals so far
+/// are printed. A second Ctrl-C ends the program at once.
+fn stop_on_ctrl_c() -> Result<&'static AtomicBool, String> {
+    static STOP: AtomicBool = AtomicBool::new(false);
+    ctrlc::set_handler(|| {
+        if STOP.swap(true, Ordering::SeqCst) {
+            std::process::exit(130);
         }
-    }
-    scenario.seed = first;
-    print_json(&totals.summary(&scenario, seeds))
+        let _ = writeln!(
+            std::io::stderr(),
+            "sweep: stopping after the seeds in hand (Ctrl-C again to quit now)"
+        );
+    })
+    .map_err(|e| format!("cannot catch Ctrl-C: {e}"))?;
+    Ok(&STOP)
 }
 
 #[allow(clippy::disallowed_types)] // the benchmark is the one place that reads a clock
-fn bench(seeds: u64) -> Result<(), String> {
+fn bench(seeds: u64) -> Result<(), Exit> {
     if seeds == 0 || seeds > 1_000_000 {
-        return Err(format!("--seeds {seeds}: allowed 1..=1000000"));
+        return Err(format!("--seeds {seeds}: allowed 1..=1000000").into());
     }
-    println!(
+    say!(
         "{:<18} {:>8} {:>12} {:>10} {:>14}",
-        "preset", "seeds", "events", "seconds", "events/s"
+        "preset",
+        "seeds",
+        "events",
+        "seconds",
+        "events/s"
     );
     let (mut events_all, mut secs_all) = (0u64, 0f64);
     for spec in PRESETS.iter() {
@@ -240,7 +334,7 @@ fn bench(seeds: u64) -> Result<(), String> {
         let secs = started.elapsed().as_secs_f64();
         events_all += events;
         secs_all += secs;
-        println!(
+        say!(
             "{:<18} {:>8} {:>12} {:>10.3} {:>14.0}",
             spec.name,
             seeds,
@@ -249,7 +343,7 @@ fn bench(seeds: u64) -> Result<(), String> {
             events as f64 / secs
         );
     }
-    println!(
+    say!(
         "{:<18} {:>8} {:>12} {:>10.3} {:>14.0}",
         "all presets",
         seeds * PRESETS.len() as u64,
@@ -259,52 +353,171 @@ fn bench(seeds: u64) -> Result<(), String> {
     );
     // One long run, the size the page must stay responsive at; and the heaviest corner of
     // the bounds, which must finish in well under a second.
-    time_one_run("large (1 run)", LARGE_QUERY);
-    time_one_run("worst in bounds", WORST_QUERY);
-    std::io::stdout().flush().map_err(|e| e.to_string())
+    time_one_run("large (1 run)", LARGE_QUERY)?;
+    time_one_run("worst in bounds", WORST_QUERY)?;
+    std::io::stdout().flush().map_err(Exit::from)
 }
 
-#[allow(clippy::disallowed_types)] // the benchmark is the one place that reads a clock
-fn time_one_run(label: &str, query: &str) {
+fn time_one_run(label: &str, query: &str) -> Result<(), Exit> {
     let scenario = codec::decode(query)
         .expect("benchmark queries decode")
         .scenario;
-    let started = std::time::Instant::now();
+    let secs = run_secs(&scenario, 3);
     let events = idemlab::sim::run(&scenario).events.len() as u64;
-    let secs = started.elapsed().as_secs_f64();
     let rate = events as f64 / secs;
-    println!(
+    say!(
         "{label:<18} {:>8} {events:>12} {secs:>10.3} {rate:>14.0}",
         1
     );
+    Ok(())
 }
 
-fn keys() -> Result<(), String> {
+/// The heaviest known run's time, and sweep throughput on one thread and on every core: the
+/// native figures `scripts/bench.sh` prints.
+#[allow(clippy::disallowed_types)] // the benchmark is the one place that reads a clock
+fn scaling(seeds: u64) -> Result<(), Exit> {
+    let worst = codec::decode(WORST_QUERY).expect("decodes").scenario;
+    let (secs, wall) = (run_secs(&worst, 5), wall_secs(&worst));
+    let events = idemlab::sim::run(&worst).events.len();
+    say!(
+        "heaviest known run: {secs:.3} s {} ({wall:.3} s wall), {events} events: {WORST_QUERY}",
+        clock_name()
+    );
+    let scenario = codec::decode("preset=lost-ack").expect("decodes").scenario;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
+    let stop = AtomicBool::new(false);
+    let mut rates = Vec::new();
+    for threads in [1, cores] {
+        let job = parallel::Job {
+            scenario: &scenario,
+            first: 0,
+            count: seeds,
+            threads,
+            progress: false,
+        };
+        let started = std::time::Instant::now();
+        std::hint::black_box(parallel::sweep(&job, &stop));
+        let rate = seeds as f64 / started.elapsed().as_secs_f64();
+        rates.push(rate);
+        say!("sweep of {seeds} lost-ack seeds on {threads} thread(s): {rate:.0} seeds/s (wall)");
+    }
+    say!(
+        "sweep scaling, {cores} threads / 1: {:.2}x",
+        rates[1] / rates[0]
+    );
+    Ok(())
+}
+
+/// Wall seconds of one run, the median of three.
+#[allow(clippy::disallowed_types)] // the benchmark is the one place that reads a clock
+fn wall_secs(scenario: &Scenario) -> f64 {
+    let mut secs: Vec<f64> = (0..3)
+        .map(|_| {
+            let started = std::time::Instant::now();
+            std::hint::black_box(idemlab::run(scenario));
+            started.elapsed().as_secs_f64()
+        })
+        .collect();
+    secs.sort_by(f64::total_cmp);
+    secs[1]
+}
+
+/// Nanoseconds this thread has spent on a CPU, from Linux's scheduler statistics; `None` where
+/// that file is missing. On a shared machine a wall clock also counts the time other programs
+/// held the CPU, which swamps what the benchmark wants to see.
+fn thread_cpu_ns() -> Option<u64> {
+    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    stat.split_whitespace().next()?.parse().ok()
+}
+
+/// Seconds one run (trace and metrics) takes: CPU time where Linux reports it, else wall
+/// time; the median of `times` timings.
+#[allow(clippy::disallowed_types)] // the benchmark is the one place that reads a clock
+fn run_secs(scenario: &Scenario, times: usize) -> f64 {
+    let mut secs: Vec<f64> = (0..times)
+        .map(|_| {
+            let (cpu, wall) = (thread_cpu_ns(), std::time::Instant::now());
+            std::hint::black_box(idemlab::run(scenario));
+            match (cpu, thread_cpu_ns()) {
+                (Some(a), Some(b)) => (b - a) as f64 / 1e9,
+                _ => wall.elapsed().as_secs_f64(),
+            }
+        })
+        .collect();
+    secs.sort_by(f64::total_cmp);
+    secs[secs.len() / 2]
+}
+
+/// What `run_secs` measures, for the printed figures.
+fn clock_name() -> &'static str {
+    if thread_cpu_ns().is_some() {
+        "CPU time"
+    } else {
+        "wall time"
+    }
+}
+
+fn heaviest(config: heaviest::Config) -> Result<(), Exit> {
+    if config.restarts > 1_000 || config.moves > 10_000 {
+        return Err(Exit::from(
+            "--restarts allows 0..=1000 and --moves 0..=10000".to_string(),
+        ));
+    }
+    let mut best_secs = 0f64;
+    let found = heaviest::search(config, |scenario| {
+        let secs = run_secs(scenario, 1);
+        if secs > best_secs {
+            best_secs = secs;
+            let query = codec::encode(scenario);
+            let _ = writeln!(std::io::stderr(), "heaviest: {secs:.3} s {query}");
+        }
+        (secs * 1e9) as u64
+    });
+    let scenario = codec::decode(&found.query)
+        .expect("the search only builds in-bounds queries")
+        .scenario;
+    let secs = run_secs(&scenario, 5);
+    let (trace, _) = idemlab::run(&scenario);
+    let work = heaviest::work(&scenario);
+    let events = trace.events.len() as u64;
+    say!("heaviest run of {} searched", found.evaluations);
+    say!("query   {}", codec::encode(&scenario));
+    say!("time    {secs:.3} s ({}, median of 5)", clock_name());
+    say!("events  {events}");
+    say!("actions {}", work - events);
+    say!("work    {work} (actions + events)");
+    Ok(())
+}
+
+fn keys() -> Result<(), Exit> {
     let defaults = Scenario::default();
-    println!("{:<14} {:<18} allowed / meaning", "key", "default");
-    println!(
+    say!("{:<14} {:<18} allowed / meaning", "key", "default");
+    say!(
         "{:<14} {:<18} {}",
         "preset",
         "(none)",
         codec::preset_allowed()
     );
     for spec in codec::keys() {
-        println!(
+        say!(
             "{:<14} {:<18} {}",
             spec.name,
             spec.value(&defaults),
             (spec.allowed)()
         );
-        println!("{:<14} {:<18} {}", "", "", spec.help);
+        say!("{:<14} {:<18} {}", "", "", spec.help);
     }
     Ok(())
 }
 
-fn presets() -> Result<(), String> {
+fn presets() -> Result<(), Exit> {
     for spec in PRESETS.iter() {
-        println!(
+        say!(
             "{}\n  sets: {}\n  fix:  {}\n  {}\n",
-            spec.name, spec.keys, spec.fix, spec.summary
+            spec.name,
+            spec.keys,
+            spec.fix,
+            spec.summary
         );
     }
     Ok(())

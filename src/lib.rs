@@ -6,6 +6,7 @@
 //! no DOM, and one seed drives every random choice.
 
 pub mod app;
+pub mod heaviest;
 pub mod lessons;
 pub mod metrics;
 pub mod ordering;

@@ -371,8 +371,17 @@ pub struct Race {
 /// never shows a race the counter does not count.
 #[derive(Clone, Debug, Default)]
 pub struct Races {
-    /// Key → reads whose window is open, oldest first.
-    windows: BTreeMap<Key, Vec<Read>>,
+    /// Key → its open windows. Indexed both ways rather than a scanned list: with one key for
+    /// every order, thousands of copies can be open at once, and a scan per lookup made the
+    /// fold quadratic (the freezing link of issue 10).
+    windows: BTreeMap<Key, Open>,
+}
+
+/// The open windows of one key: each request's read, and the same reads oldest first.
+#[derive(Clone, Debug, Default)]
+struct Open {
+    by_req: BTreeMap<u32, u32>,
+    by_event: BTreeMap<u32, u32>,
 }
 
 impl Races {
@@ -390,15 +399,18 @@ impl Races {
             } => {
                 let second = Read { req, event: ix };
                 let open = self.windows.entry(key).or_default();
-                let race = (open.iter().find(|read| read.req != req)).map(|&first| Race {
-                    first,
-                    second,
-                    key,
-                });
-                if !open.iter().any(|read| read.req == req) {
-                    open.push(second);
+                // The oldest read of another request: at most one entry (this request's own)
+                // is passed over.
+                let first = open
+                    .by_event
+                    .iter()
+                    .find(|&(_, &other)| other != req)
+                    .map(|(&event, &req)| Read { req, event });
+                if !open.by_req.contains_key(&req) {
+                    open.by_req.insert(req, ix);
+                    open.by_event.insert(ix, req);
                 }
-                race
+                first.map(|first| Race { first, second, key })
             }
             EventKind::Claim {
                 result: ClaimResult::Ok | ClaimResult::Conflict,
@@ -406,7 +418,9 @@ impl Races {
             | EventKind::Store { .. }
             | EventKind::Reply { .. } => {
                 if let Some(open) = self.windows.get_mut(&key) {
-                    open.retain(|read| read.req != req);
+                    if let Some(read_ix) = open.by_req.remove(&req) {
+                        open.by_event.remove(&read_ix);
+                    }
                 }
                 None
             }

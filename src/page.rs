@@ -7,7 +7,12 @@
 //! - `cursor=N`: the playback cursor, an event index of A (absent means "the end");
 //! - `embed=1`: the compact view for iframes; `controls=a,b,c`: the only editable controls;
 //! - `tab=events|tables|sweep|lessons`, `speed=N` (events per second), `zoom=T0..T1` (µs);
-//! - `lesson=`, `step=` and `quiz=SEED` (the mastery check's seed), kept for the Lessons tab.
+//! - `lesson=`, `step=` and `quiz=SEED` (the mastery check's seed), kept for the Lessons tab;
+//! - `theme=auto|light|dark` and `sweep=N` (seeds, 1..=100000), checked and kept for the page,
+//!   which does not read them yet.
+//!
+//! Every value is checked (or, for `compare`, decoded) before it is kept, and `controls`
+//! keeps each name once, so what `to_query` writes is bounded and loads again.
 
 use crate::scenario::codec::{self, CodecError, Problem};
 use crate::scenario::{decode_lenient, encode, Scenario};
@@ -15,6 +20,10 @@ use crate::scenario::{decode_lenient, encode, Scenario};
 /// Playback speeds offered, in events per second.
 pub const SPEEDS: [u32; 5] = [2, 5, 10, 25, 100];
 pub const TABS: [&str; 4] = ["events", "tables", "sweep", "lessons"];
+/// `theme=`: the colour scheme; `auto` follows the system's.
+pub const THEMES: [&str; 3] = ["auto", "light", "dark"];
+/// `sweep=`: how many seeds the Sweep tab runs, at most what its panel allows.
+pub const SWEEP_SEEDS_MAX: u64 = 100_000;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PageState {
@@ -111,7 +120,30 @@ impl PageState {
                         .map_err(|_| malformed("an event index, a whole number"))?,
                 )
             }
-            "embed" => self.embed = matches!(value, "" | "1" | "true"),
+            "embed" => {
+                self.embed = match value {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    _ => return Err(malformed("1 or 0 (also true/false)")),
+                }
+            }
+            // Kept for the page; checked so that the link it writes stays short and loads again.
+            "theme" => {
+                if !THEMES.contains(&value) {
+                    return Err(malformed(&format!("one of {}", THEMES.join("|"))));
+                }
+                self.extra.push((key.to_string(), value.to_string()));
+            }
+            "sweep" => {
+                match value.parse::<u64>() {
+                    Ok(seeds) if (1..=SWEEP_SEEDS_MAX).contains(&seeds) => {}
+                    _ => {
+                        let allowed = format!("a seed count, a whole number 1..={SWEEP_SEEDS_MAX}");
+                        return Err(malformed(&allowed));
+                    }
+                }
+                self.extra.push((key.to_string(), value.to_string()));
+            }
             "controls" => {
                 let names: Vec<String> = value
                     .split(',')
@@ -126,7 +158,14 @@ impl PageState {
                     );
                     return Err(Problem::Malformed { allowed });
                 }
-                self.controls = Some(names);
+                // Each name once, so that the link the page writes back stays short.
+                let mut unique: Vec<String> = Vec::new();
+                for name in names {
+                    if !unique.contains(&name) {
+                        unique.push(name);
+                    }
+                }
+                self.controls = Some(unique);
             }
             // Kept verbatim for the Lessons tab, but checked here so that a bad seed in an
             // instructor's link is reported in the banner instead of silently ignored.

@@ -56,6 +56,25 @@ impl Sweep {
         *self.duplicates_histogram.entry(m.duplicates).or_default() += 1;
     }
 
+    /// Adds another sweep's totals: every field is an integer sum or count, so merging parts
+    /// in any order gives the totals of one sweep over all their seeds.
+    pub fn merge(&mut self, other: &Sweep) {
+        self.runs += other.runs;
+        self.orders_total += other.orders_total;
+        self.effects_total += other.effects_total;
+        self.effects_sq_total += other.effects_sq_total;
+        self.duplicates_total += other.duplicates_total;
+        self.runs_with_duplicates += other.runs_with_duplicates;
+        self.lost_total += other.lost_total;
+        self.unrecorded_total += other.unrecorded_total;
+        self.races_total += other.races_total;
+        self.events_total += other.events_total;
+        self.runs_truncated += other.runs_truncated;
+        for (&duplicates, &runs) in &other.duplicates_histogram {
+            *self.duplicates_histogram.entry(duplicates).or_default() += runs;
+        }
+    }
+
     /// Mean effects per order over every order of every run.
     pub fn effects_mean_per_order(&self) -> f64 {
         if self.orders_total == 0 {
@@ -87,11 +106,75 @@ impl Sweep {
     }
 }
 
-/// Runs seeds `first..first + count` of `scenario` and folds them.
+/// Sweeps stop at this many seeds so that a typo cannot start a week-long run.
+pub const SEEDS_MAX: u64 = 100_000_000;
+
+/// A range of seeds as the CLI writes it: `A..B` (B excluded) or `A..=B` (B included).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SeedRange {
+    pub first: u64,
+    /// At least 1 and at most `SEEDS_MAX`.
+    pub count: u64,
+}
+
+impl SeedRange {
+    /// Parses `A..B` or `A..=B`. An empty range is an error that says which ranges are allowed,
+    /// and `A..=B` reaches the largest seed.
+    pub fn parse(text: &str) -> Result<SeedRange, String> {
+        let form = "write A..B (B excluded) or A..=B (B included) with whole numbers 0..=18446744073709551615";
+        let (a, b, inclusive) = match text.split_once("..=") {
+            Some((a, b)) => (a, b, true),
+            None => match text.split_once("..") {
+                Some((a, b)) => (a, b, false),
+                None => return Err(format!("not a range: {form}")),
+            },
+        };
+        let number = |part: &str| {
+            (part.trim().parse::<u64>()).map_err(|_| format!("{part:?} is not a seed: {form}"))
+        };
+        let (first, last) = (number(a)?, number(b)?);
+        let empty = if inclusive {
+            last < first
+        } else {
+            last <= first
+        };
+        if empty {
+            let rule = if inclusive { "B >= A" } else { "B > A" };
+            return Err(format!(
+                "the range is empty: {} needs {rule} (A..B excludes B, A..=B includes it)",
+                if inclusive { "A..=B" } else { "A..B" }
+            ));
+        }
+        // At most 2^64 seeds, which `u128` holds; the cap keeps the count in u64.
+        let count = u128::from(last) - u128::from(first) + u128::from(inclusive);
+        if count > u128::from(SEEDS_MAX) {
+            return Err(format!("{count} seeds: a sweep runs at most {SEEDS_MAX}"));
+        }
+        let count = u64::try_from(count).expect("at most SEEDS_MAX");
+        Ok(SeedRange { first, count })
+    }
+
+    /// The last seed of the range.
+    pub fn last(&self) -> u64 {
+        self.first + (self.count - 1)
+    }
+}
+
+impl std::fmt::Display for SeedRange {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}..={}", self.first, self.last())
+    }
+}
+
+/// Runs `count` seeds of `scenario` from `first` and folds them. Seeds end at `u64::MAX`: a
+/// range that would pass it stops there, and `runs` says how many ran.
 pub fn sweep(scenario: &Scenario, first: u64, count: u64) -> Sweep {
     let mut totals = Sweep::default();
     let mut s = scenario.clone();
-    for seed in first..first.saturating_add(count) {
+    if count == 0 {
+        return totals;
+    }
+    for seed in first..=first.saturating_add(count - 1) {
         s.seed = seed;
         let trace = crate::sim::run(&s);
         totals.add(&Metrics::of(&trace));

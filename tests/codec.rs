@@ -69,7 +69,7 @@ fn a_page_url_decodes_and_its_view_keys_pass_through() {
 #[test]
 fn values_in_every_accepted_form() {
     let s = decode(
-        "loss_req=.5&loss_resp=1.0&latency_ms=7&crash=api@after-charge&order=213456&body_change",
+        "loss_req=.5&loss_resp=1.0&latency_ms=7&crash=api@after-charge&order=213456&body_change=on",
     )
     .unwrap()
     .scenario;
@@ -167,4 +167,37 @@ fn quoted_values_are_shortened_and_escaped() {
     assert_eq!(errors[0].value.chars().count(), 41);
     let (_, errors) = decode_lenient("dedup=x%0Ay");
     assert_eq!(errors[0].value, "x\\ny");
+}
+
+#[test]
+fn issue_10_a_signed_step_digit_and_an_empty_toggle_are_errors() {
+    expect![[r#"
+        `order= 1,2,3,4,5,6` is not valid: expected the six steps begin,lookup,claim,effect,commit,respond each once, comma-separated in any order (or as digits, like 123456)
+    "#]]
+    .assert_eq(&errors("order=+1,2,3,4,5,6"));
+    // `+` in a query is a space; `%2B` is the plus sign itself, which `parse` would accept.
+    expect![[r#"
+        `order=+1,2,3,4,5,6` is not valid: expected the six steps begin,lookup,claim,effect,commit,respond each once, comma-separated in any order (or as digits, like 123456)
+    "#]].assert_eq(&errors("order=%2B1,2,3,4,5,6"));
+    expect![[r#"
+        `body_change=` is not valid: expected 1 or 0 (also true/false, yes/no, on/off)
+    "#]]
+    .assert_eq(&errors("body_change="));
+    expect![[r#"
+        `body_change=` is not valid: expected 1 or 0 (also true/false, yes/no, on/off)
+    "#]]
+    .assert_eq(&errors("body_change"));
+    assert_eq!(errors("order=1,2,3,4,5,6&body_change=1"), "ok");
+}
+
+#[test]
+fn issue_10_echoes_escape_bidi_and_invisible_characters() {
+    // U+202E would turn the rest of the message around; U+2066..U+2069, U+200E/F and U+061C
+    // steer direction too; U+200B, U+2060 and U+FEFF are invisible.
+    expect![[r#"
+        `dedup=a\u{202e}b\u{2066}c\u{2069}d\u{200e}e\u{200f}f\u{61c}g\u{200b}h\u{2060}i\u{feff}j` is not valid: expected one of none|naive|atomic
+    "#]]
+    .assert_eq(&errors(
+        "dedup=a\u{202e}b\u{2066}c\u{2069}d\u{200e}e\u{200f}f\u{61c}g\u{200b}h\u{2060}i\u{feff}j",
+    ));
 }

@@ -72,3 +72,46 @@ fn a_step_past_the_end_of_its_lesson_is_reported() {
     assert!(errors[0].to_string().contains("1..=7"), "{}", errors[0]);
     assert_eq!(page.to_query(), "seed=3&lesson=b");
 }
+
+fn said(query: &str) -> String {
+    let (_, errors) = PageState::from_query(query);
+    errors.iter().map(|e| format!("{e}\n")).collect()
+}
+
+#[test]
+fn issue_10_theme_sweep_and_embed_values_are_checked() {
+    expect_test::expect![[r#"
+        `theme=purple` is not valid: expected one of auto|light|dark
+        `sweep=0` is not valid: expected a seed count, a whole number 1..=100000
+        `embed=maybe` is not valid: expected 1 or 0 (also true/false)
+    "#]]
+    .assert_eq(&said("seed=2&theme=purple&sweep=0&embed=maybe"));
+    let (page, errors) = PageState::from_query("seed=2&theme=dark&sweep=100000&embed=0");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(page.to_query(), "seed=2&theme=dark&sweep=100000");
+}
+
+#[test]
+fn issue_10_what_the_page_writes_loads_again_at_every_maximum() {
+    // The longest value each page key accepts, with a compare that sets every scenario key.
+    let keys: Vec<&str> = idemlab::scenario::codec::key_names()
+        .filter(|k| *k != "preset" && *k != "seed")
+        .collect();
+    let controls = vec![keys.join(","); 20].join(",");
+    let compare = "seed=18446744073709551615&orders=10000&clients=16&op=set&key=constant&dedup=naive&store=memory&timeout_ms=600000&retries=20&backoff_ms=600000&latency_ms=9999..10000&provider_ms=59999..60000&loss_req=0.123456&loss_resp=0.654321&partition=3599999..3600000&crash=api@after-respond&restart_ms=600000&replace_db_ms=3600000&rerun_ms=3600000&provider=keyed&retention_ms=604800000&body_change=1&order=respond,commit,effect,claim,lookup,begin&consumer=inbox&ack_loss=0.999999&visibility_ms=600000&deliveries_max=20&events_max=1000000";
+    let query = format!(
+        "{compare}&compare={}&cursor=4294967295&embed=1&controls={controls}&tab=lessons&speed=100&zoom=18446744073709551614..18446744073709551615&lesson=a&step=9&quiz=18446744073709551615&theme=light&sweep=100000",
+        idemlab::scenario::codec::percent_encode(compare)
+    );
+    let (page, errors) = PageState::from_query(&query);
+    assert!(errors.is_empty(), "{errors:?}");
+    let written = page.to_query();
+    assert!(
+        written.len() <= idemlab::scenario::codec::QUERY_LEN_MAX,
+        "{}",
+        written.len()
+    );
+    let (again, errors) = PageState::from_query(&written);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(again.to_query(), written);
+}

@@ -308,16 +308,23 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
             "{bad:.40}"
         );
     }
-    // Hand-edited but readable: unknown lessons go, answers are cut to the check's length.
-    let edited = "idemlab-progress 2\nlesson=a mastered=1 best=99 quiz=5 answers=1,2,3,-,5,6\nlesson=zz mastered=1 best=4 quiz=1 answers=\n";
+    // Hand-edited but readable: unknown lessons go.
+    let edited = "idemlab-progress 2\nlesson=a mastered=1 best=3 quiz=5 answers=1,2,3,-\nlesson=zz mastered=1 best=4 quiz=1 answers=\n";
     let (progress, note) = Progress::parse(Some(edited));
     assert_eq!(note, None);
     let lesson = progress.lesson("a").unwrap();
-    assert_eq!(
-        (lesson.best, lesson.answers.len()),
-        (QUESTIONS as u32, QUESTIONS)
-    );
+    assert_eq!((lesson.best, lesson.answers.len()), (3, 4));
     assert!(progress.lesson("zz").is_none());
+    // Issue 10: answers out of range start the record afresh, with a note saying why.
+    for out_of_range in [
+        "idemlab-progress 2\nlesson=a mastered=1 best=99 quiz=5 answers=",
+        "idemlab-progress 2\nlesson=a mastered=1 best=4 quiz=5 answers=1,2,3,-,5",
+    ] {
+        let (progress, note) = Progress::parse(Some(out_of_range));
+        assert_eq!(progress, fresh, "{out_of_range}");
+        expect_test::expect!["Saved quiz progress had answers out of range, so it starts afresh."]
+            .assert_eq(&note.unwrap());
+    }
     let bad_seed = "idemlab-progress 2\nlesson=b mastered=0 best=1 quiz=banana answers=0";
     let lesson = Progress::parse(Some(bad_seed))
         .0
@@ -365,4 +372,25 @@ fn the_draw_is_pinned_so_a_change_to_it_bumps_the_progress_version() {
         b LostWithOneKey: seed=354007&orders=3&clients=3&key=constant&dedup=atomic
         b StoreForBothFaults: seed=944895&orders=2&dedup=atomic&store=pod&backoff_ms=40&crash=api@after-commit&restart_ms=60&replace_db_ms=390&rerun_ms=460
         b ProviderAfterCrash: seed=525854&dedup=atomic&backoff_ms=60&crash=api@after-effect&restart_ms=30"#]].assert_eq(&lines.join("\n"));
+}
+
+#[test]
+fn a_stored_choice_the_question_does_not_have_starts_the_check_afresh() {
+    // Issue 10: an answer index past a question's choices came back as the learner's answer.
+    let (quiz, index) = (0..200)
+        .map(|seed| quiz::generate(&LESSONS[0], seed))
+        .find_map(|quiz| {
+            let index = (quiz.questions.iter()).position(|q| matches!(q.form, Form::Choices(_)))?;
+            Some((quiz, index))
+        })
+        .expect("some check asks which change");
+    let mut given = vec![None; QUESTIONS];
+    given[index] = Some(99);
+    let mut progress = Progress::new();
+    progress.record(&quiz, &given);
+    let (read, _) = Progress::parse(Some(&progress.to_text()));
+    assert_eq!(read.answers_for(&quiz), vec![None; QUESTIONS]);
+    given[index] = Some(0);
+    progress.record(&quiz, &given);
+    assert_eq!(progress.answers_for(&quiz), given);
 }

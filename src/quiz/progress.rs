@@ -77,22 +77,26 @@ impl Progress {
         match read(text) {
             Err(Unreadable::Malformed) => reset("could not be read"),
             Err(Unreadable::OtherVersion) => reset("is from another version"),
+            Ok(progress) if progress.out_of_range() => reset("had answers out of range"),
             Ok(progress) => (progress.sanitized(), None),
         }
     }
 
-    /// Keeps only known lessons and answer lists of the right length, so a hand-edited record
-    /// cannot make the page index out of range.
+    /// A best score or an answer list longer than a check: not a record the page wrote.
+    fn out_of_range(&self) -> bool {
+        (self.lessons.values()).any(|l| l.best > QUESTIONS as u32 || l.answers.len() > QUESTIONS)
+    }
+
+    /// Keeps only known lessons and drops the answers of an unreadable quiz seed, so a
+    /// hand-edited record cannot make the page index out of range.
     fn sanitized(mut self) -> Progress {
         self.lessons
             .retain(|id, _| LESSONS.iter().any(|lesson| lesson.id == id));
         for lesson in self.lessons.values_mut() {
-            lesson.best = lesson.best.min(QUESTIONS as u32);
             if lesson.quiz.parse::<u64>().is_err() {
                 lesson.quiz.clear();
                 lesson.answers.clear();
             }
-            lesson.answers.truncate(QUESTIONS);
         }
         self
     }
@@ -129,6 +133,18 @@ impl Progress {
             for (slot, given) in answers.iter_mut().zip(&stored.answers) {
                 *slot = *given;
             }
+        }
+        // A choice that the question does not have was not given on this page: the check
+        // starts afresh rather than show an answer that cannot be.
+        let fits = |(question, given): (&crate::quiz::Question, &Option<u32>)| match (
+            &question.form,
+            given,
+        ) {
+            (crate::quiz::Form::Choices(choices), Some(i)) => (*i as usize) < choices.len(),
+            _ => true,
+        };
+        if !quiz.questions.iter().zip(&answers).all(fits) {
+            return vec![None; quiz.questions.len()];
         }
         answers
     }

@@ -303,13 +303,48 @@ pub fn quote(text: &str) -> String {
             out.push('…');
             break;
         }
-        if ch.is_control() {
+        if ch.is_control() || is_invisible(ch) {
             out.extend(ch.escape_default());
         } else {
             out.push(ch);
         }
     }
     out
+}
+
+/// Unicode's format characters (category Cf) and the line and paragraph separators: they are
+/// invisible or reorder the text around them (U+202E turns the rest of a line around), so an
+/// echo of a hostile value could say something other than what was typed.
+fn is_invisible(ch: char) -> bool {
+    const RANGES: [(u32, u32); 24] = [
+        (0x00AD, 0x00AD),
+        (0x0600, 0x0605),
+        (0x061C, 0x061C),
+        (0x06DD, 0x06DD),
+        (0x070F, 0x070F),
+        (0x0890, 0x0891),
+        (0x08E2, 0x08E2),
+        (0x180E, 0x180E),
+        (0x200B, 0x200F),
+        (0x2028, 0x202E),
+        (0x2060, 0x2064),
+        (0x2066, 0x206F),
+        (0xFEFF, 0xFEFF),
+        (0xFFF9, 0xFFFB),
+        (0x110BD, 0x110BD),
+        (0x110CD, 0x110CD),
+        (0x13430, 0x1343F),
+        (0x1BCA0, 0x1BCA3),
+        (0x1D173, 0x1D17A),
+        (0xE0001, 0xE0001),
+        (0xE0020, 0xE007F),
+        // Not Cf, but just as invisible where they follow nothing: variation selectors.
+        (0xFE00, 0xFE0F),
+        (0xE0100, 0xE01EF),
+        (0x034F, 0x034F),
+    ];
+    let code = u32::from(ch);
+    RANGES.iter().any(|&(lo, hi)| (lo..=hi).contains(&code))
 }
 
 /// Splits a query (or a whole URL) into percent-decoded pairs. A bare `key` means `key=`.
@@ -487,7 +522,8 @@ fn format_opt<T>(value: Option<T>, format: impl Fn(T) -> String) -> String {
 
 fn parse_bool(value: &str) -> Result<bool, Problem> {
     match value {
-        "" | "1" | "true" | "yes" | "on" => Ok(true),
+        // An empty value is refused like any other unknown one: `body_change=` says nothing.
+        "1" | "true" | "yes" | "on" => Ok(true),
         "0" | "false" | "no" | "off" => Ok(false),
         _ => Err(malformed("1 or 0 (also true/false, yes/no, on/off)".into())),
     }
@@ -618,9 +654,9 @@ fn parse_order(value: &str) -> Result<[Step; 6], Problem> {
     };
     let mut order = Vec::with_capacity(6);
     for name in names {
-        let by_digit = name
-            .parse::<usize>()
-            .ok()
+        // Digits only: `parse` would also take `+1`, which is not a step.
+        let digits = !name.is_empty() && name.bytes().all(|b| b.is_ascii_digit());
+        let by_digit = (digits.then(|| name.parse::<usize>().ok()).flatten())
             .and_then(|d| d.checked_sub(1))
             .and_then(|i| Step::ALL.get(i));
         let step = match by_digit {

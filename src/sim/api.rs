@@ -5,6 +5,8 @@
 //! scenario's `order` inside one transaction. Each step is one action, one database statement
 //! long, so a concurrent copy can interleave between any two of them.
 
+use std::collections::BTreeMap;
+
 use super::{Action, World};
 use crate::scenario::{costs, Dedup, Op, Scenario, Step};
 use crate::trace::{EventKind, Node, Payload, RollbackCause};
@@ -15,8 +17,12 @@ pub(super) struct Api {
     pub up: bool,
     pub gen: u32,
     pub crashed_once: bool,
-    /// Requests with a live handler, in arrival order.
-    pub active: Vec<u32>,
+    /// Requests with a live handler, keyed by arrival number so that iteration keeps arrival
+    /// order and a finished handler leaves in O(log n): a scanned list made a ledger
+    /// replacement with many open transactions quadratic.
+    pub active: BTreeMap<u32, u32>,
+    /// Arrivals so far; the next handler's key in `active`.
+    pub arrivals: u32,
 }
 
 impl Default for Api {
@@ -25,7 +31,8 @@ impl Default for Api {
             up: true,
             gen: 0,
             crashed_once: false,
-            active: Vec::new(),
+            active: BTreeMap::new(),
+            arrivals: 0,
         }
     }
 }
@@ -46,6 +53,8 @@ pub(super) enum Claim {
 pub(super) struct Handler {
     pub gen: u32,
     pub live: bool,
+    /// This handler's key in `Api::active`.
+    pub arrival: u32,
     /// 0 records the attempt row; 1..=len run the program; past it the handler finishes.
     pub stage: u8,
     pub txn: Option<u32>,
@@ -87,7 +96,7 @@ pub fn program(s: &Scenario) -> ([Step; 6], usize) {
     }
 }
 
-impl World<'_> {
+impl World {
     pub(super) fn api_receives(&mut self, msg: u32) {
         let m = self.msgs[msg as usize];
         if !self.api.up {
@@ -106,9 +115,12 @@ impl World<'_> {
         self.emit_req(Node::Api, req, EventKind::Deliver { msg });
         let gen = self.api.gen;
         let handler = &mut self.reqs[req as usize].handler;
+        let arrival = self.api.arrivals;
+        self.api.arrivals += 1;
         handler.gen = gen;
         handler.live = true;
-        self.api.active.push(req);
+        handler.arrival = arrival;
+        self.api.active.insert(arrival, req);
         self.at(0, Action::Step { req, gen });
     }
 
@@ -126,7 +138,7 @@ impl World<'_> {
             self.record_attempt(req);
             return self.advance(req, None);
         }
-        let (steps, len) = program(self.s);
+        let (steps, len) = program(&self.s);
         let Some(&step) = steps[..len].get(usize::from(stage - 1)) else {
             return self.finish(req, RollbackCause::NoCommit);
         };
@@ -272,8 +284,12 @@ impl World<'_> {
         if self.reqs[req as usize].handler.txn.is_some() {
             self.rollback(req, cause);
         }
-        self.reqs[req as usize].handler.live = false;
-        self.api.active.retain(|&r| r != req);
+        let handler = &mut self.reqs[req as usize].handler;
+        handler.live = false;
+        let arrival = handler.arrival;
+        if self.api.active.get(&arrival) == Some(&req) {
+            self.api.active.remove(&arrival);
+        }
     }
 
     fn respond(&mut self, req: u32, status: u16, number: Option<u32>, replay: bool) {

@@ -29,7 +29,7 @@ pub(super) struct Current {
     pub waiting: bool,
 }
 
-impl World<'_> {
+impl World {
     /// Starts one pod per client: at the beginning, or for an operator's rerun.
     pub(super) fn start_pods(&mut self, rerun: bool) {
         for client in 0..self.s.clients {

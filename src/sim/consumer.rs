@@ -41,7 +41,7 @@ enum Hop {
     Ack = 2,
 }
 
-impl World<'_> {
+impl World {
     /// A ledger row became durable: with a queue, its outbox row is published.
     pub(super) fn publish(&mut self, req: u32, number: u32) {
         if self.s.consumer == Consumer::Off {

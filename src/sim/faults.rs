@@ -6,20 +6,20 @@ use crate::scenario::{Crash, Store};
 use crate::trace::{EventKind, Node, RollbackCause};
 
 /// Puts the scenario's timed faults on the queue.
-pub(super) fn schedule(world: &mut World<'_>) {
-    let s = world.s;
-    if let Some(Crash::AtMs(ms)) = s.crash {
+pub(super) fn schedule(world: &mut World) {
+    let (crash, replace_db_ms, rerun_ms) = (world.s.crash, world.s.replace_db_ms, world.s.rerun_ms);
+    if let Some(Crash::AtMs(ms)) = crash {
         world.at(u64::from(ms) * 1_000, Action::CrashApi);
     }
-    if let Some(ms) = s.replace_db_ms {
+    if let Some(ms) = replace_db_ms {
         world.at(u64::from(ms) * 1_000, Action::ReplaceDb);
     }
-    if let Some(ms) = s.rerun_ms {
+    if let Some(ms) = rerun_ms {
         world.at(u64::from(ms) * 1_000, Action::Rerun);
     }
 }
 
-impl World<'_> {
+impl World {
     /// The API process dies: every open transaction rolls back, every handler is gone, and
     /// memory keys are lost. It comes back `restart_ms` later.
     pub(super) fn crash_api(&mut self) {
@@ -30,10 +30,14 @@ impl World<'_> {
         self.api.crashed_once = true;
         self.emit(Node::Api, Ctx::default(), EventKind::Crash);
         let active = std::mem::take(&mut self.api.active);
-        for &req in &active {
+        for &req in active.values() {
             self.reqs[req as usize].handler.live = false;
         }
-        for &req in &active {
+        for &req in active.values() {
+            // Past the event cap nothing more is recorded, so the rest would be wasted work.
+            if self.trace.truncated {
+                return;
+            }
             if self.reqs[req as usize].handler.txn.is_some() {
                 self.rollback(req, RollbackCause::Crash);
             }
@@ -69,10 +73,13 @@ impl World<'_> {
             Ctx::default(),
             EventKind::Replace { uid, boot, wiped },
         );
-        let in_txn: Vec<u32> = (self.api.active.iter().copied())
+        let in_txn: Vec<u32> = (self.api.active.values().copied())
             .filter(|&req| self.reqs[req as usize].handler.txn.is_some())
             .collect();
         for req in in_txn {
+            if self.trace.truncated {
+                return;
+            }
             self.rollback(req, RollbackCause::DbReplaced);
             self.finish_with(req, 503, None, false);
         }

@@ -1,6 +1,8 @@
 //! The simulator: one deterministic run of client → API → payment service → database.
 //!
-//! `run` is the whole public surface: a scenario in, a trace out. Inside, a `World` pops actions
+//! `run` is the whole run: a scenario in, a trace out. `Stepper` is the same run in slices of a
+//! bounded number of actions, so the page can compute a heavy run across frames, show its
+//! progress and drop it to cancel; its trace equals `run`'s. Inside, a `World` pops actions
 //! from a queue ordered by (time, sequence) and every handler appends events to the trace at
 //! the current time, so the trace is sorted by construction. There is no IO, no clock and no
 //! shared random stream: see `rng` for how the seed reaches each decision.
@@ -24,10 +26,56 @@ pub use api::program;
 
 /// Runs one scenario to the end (or to `events_max`) and returns its trace.
 pub fn run(scenario: &Scenario) -> Trace {
-    let mut world = World::new(scenario);
-    world.start();
-    world.run_loop();
-    world.trace
+    Stepper::new(scenario).finish()
+}
+
+/// One run that can stop after any number of actions and go on later, with nothing lost: the
+/// trace it ends with is the one `run` returns for the same scenario. Dropping it cancels.
+pub struct Stepper {
+    world: World,
+}
+
+/// How far a `Stepper` has got.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Progress {
+    /// The run has ended: its queue is empty, or it reached its event cap.
+    pub done: bool,
+    /// Events recorded so far.
+    pub events: u32,
+    /// Actions taken from the queue so far: the run's work, counted without a clock.
+    pub actions: u64,
+    /// Simulated time reached.
+    pub time_us: u64,
+}
+
+impl Stepper {
+    pub fn new(scenario: &Scenario) -> Stepper {
+        let mut world = World::new(scenario.clone());
+        world.start();
+        Stepper { world }
+    }
+
+    /// Takes up to `actions_max` actions (at least one, unless the run has ended).
+    pub fn step(&mut self, actions_max: u32) -> Progress {
+        self.world.run_loop(u64::from(actions_max.max(1)));
+        self.progress()
+    }
+
+    pub fn progress(&self) -> Progress {
+        let w = &self.world;
+        Progress {
+            done: w.done,
+            events: u32::try_from(w.trace.events.len()).expect("events are bounded by events_max"),
+            actions: w.actions_done,
+            time_us: w.now_us,
+        }
+    }
+
+    /// Runs whatever is left and returns the trace.
+    pub fn finish(mut self) -> Trace {
+        self.world.run_loop(u64::MAX);
+        self.world.trace
+    }
 }
 
 /// What the queue holds. Small and `Copy`: everything else lives in the world's tables.
@@ -115,8 +163,8 @@ fn expected_events(s: &Scenario) -> usize {
     (attempts * 24).min(u64::from(s.events_max)) as usize
 }
 
-struct World<'s> {
-    s: &'s Scenario,
+struct World {
+    s: Scenario,
     now_us: u64,
     queue: Queue,
     trace: Trace,
@@ -129,24 +177,28 @@ struct World<'s> {
     queue_state: consumer::Queue,
     /// Actions processed; bounded so that even a bug cannot make a run spin forever.
     actions_done: u64,
+    /// Set once the queue is empty or the cap is reached: nothing more will happen.
+    done: bool,
 }
 
-impl<'s> World<'s> {
-    fn new(s: &'s Scenario) -> World<'s> {
+impl World {
+    fn new(s: Scenario) -> World {
+        let events = expected_events(&s);
         World {
-            s,
             now_us: 0,
             queue: Queue::default(),
-            trace: Trace::with_capacity(s, expected_events(s)),
+            trace: Trace::with_capacity(&s, events),
             // Sized from the workload up front: growing them was a tenth of a run's time in wasm.
-            msgs: Vec::with_capacity(expected_events(s) / 4),
-            reqs: Vec::with_capacity(expected_events(s) / 16),
+            msgs: Vec::with_capacity(events / 4),
+            reqs: Vec::with_capacity(events / 16),
+            s,
             execs: Vec::new(),
             api: api::Api::default(),
             store: store::Store::new(),
             provider: provider::PaymentService::default(),
             queue_state: consumer::Queue::default(),
             actions_done: 0,
+            done: false,
         }
     }
 
@@ -155,19 +207,28 @@ impl<'s> World<'s> {
         faults::schedule(self);
     }
 
-    fn run_loop(&mut self) {
+    /// Takes up to `slice` more actions, stopping early when the run ends.
+    fn run_loop(&mut self, slice: u64) {
         // Each action emits a handful of events at most, so this bound is never the one that
         // stops a correct run; it is there so an incorrect one cannot hang the page.
         let actions_max = u64::from(self.s.events_max) * 8 + 1_000;
-        while let Some((time_us, action)) = self.queue.pop() {
+        let mut taken = 0u64;
+        while !self.done && taken < slice {
+            let Some((time_us, action)) = self.queue.pop() else {
+                self.done = true;
+                break;
+            };
             debug_assert!(time_us >= self.now_us, "time never runs backwards");
             self.now_us = time_us;
             self.actions_done += 1;
-            if self.trace.truncated || self.actions_done > actions_max {
+            taken += 1;
+            if self.actions_done > actions_max {
                 self.cap_reached();
-                break;
+            } else {
+                self.dispatch(action);
             }
-            self.dispatch(action);
+            // Past the cap nothing more can be recorded: stop here rather than at the next pop.
+            self.done = self.trace.truncated || self.queue.is_empty();
         }
     }
 

@@ -5,7 +5,7 @@ use super::rng::{self, Stream};
 use super::{Action, Message, World};
 use crate::trace::{DropCause, EventKind, Node, Payload};
 
-impl World<'_> {
+impl World {
     /// Sends a message: records the start of its arrow and schedules its arrival or its loss.
     pub(super) fn send(&mut self, from: Node, to: Node, req: u32, payload: Payload) -> u32 {
         let msg = u32::try_from(self.msgs.len()).expect("messages are bounded by events_max");

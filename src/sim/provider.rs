@@ -15,7 +15,7 @@ pub(super) struct PaymentService {
     keys: BTreeMap<Key, (u32, u64)>,
 }
 
-impl World<'_> {
+impl World {
     pub(super) fn provider_receives(&mut self, msg: u32) {
         let req = self.msgs[msg as usize].req;
         self.emit_req(Node::Payment, req, EventKind::Deliver { msg });

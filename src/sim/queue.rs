@@ -47,6 +47,10 @@ impl Queue {
         });
     }
 
+    pub fn is_empty(&self) -> bool {
+        self.heap.is_empty()
+    }
+
     pub fn pop(&mut self) -> Option<(u64, Action)> {
         self.heap.pop().map(|s| (s.time_us, s.action))
     }

@@ -1,0 +1,37 @@
+//! The heaviest in-bounds run (issue 10): a search over the bounds, at CI size, finds no run
+//! whose work is over the budget. Work is counted, not timed, so the test cannot flake on a
+//! busy machine; `scripts/bench.sh` prints the wall-clock figure.
+
+mod common;
+
+use common::long_mode;
+use idemlab::heaviest::{search, work, Config, STARTS, WORK_MAX, WORST_QUERY};
+use idemlab::scenario::decode;
+
+#[test]
+fn the_heaviest_run_found_stays_within_the_work_budget() {
+    let config = Config {
+        seed: 10,
+        restarts: if long_mode() { 20 } else { 1 },
+        moves: if long_mode() { 60 } else { 3 },
+    };
+    let found = search(config, work);
+    assert!(
+        found.cost <= WORK_MAX,
+        "{} units of work, over {WORK_MAX}: {}",
+        found.cost,
+        found.query
+    );
+    // The climb starts from the known corners, so it is at least as heavy as the worst of them.
+    let corners = STARTS.iter().map(|q| work(&decode(q).unwrap().scenario));
+    assert!(found.cost >= corners.max().unwrap());
+}
+
+#[test]
+fn the_readme_heaviest_run_reaches_the_cap_within_the_budget() {
+    let scenario = decode(WORST_QUERY).expect("decodes").scenario;
+    let (trace, _) = idemlab::run(&scenario);
+    assert!(trace.truncated, "the heaviest run is stopped by its cap");
+    let units = work(&scenario);
+    assert!(units > 1_000_000 && units <= WORK_MAX, "{units}");
+}

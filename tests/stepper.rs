@@ -1,0 +1,107 @@
+//! The resumable run (issue 10): a run computed in slices of any size ends with the trace that
+//! `run` gives in one go, and a run that reaches its event cap takes no action after it.
+
+mod common;
+
+use common::{overlay, scenario, seeds};
+use idemlab::scenario::presets::PRESETS;
+use idemlab::sim::{self, Progress, Stepper};
+use idemlab::Scenario;
+
+/// Slice sizes from one action at a time to more than most runs need.
+const SLICES: [u32; 6] = [1, 2, 3, 7, 64, 5_000];
+
+/// Faults and queue keys over the presets, so that crashes, replacements, reruns, locks and
+/// redeliveries all fall across slice boundaries somewhere.
+const EXTRA: [&str; 5] = [
+    "clients=4&orders=30&dedup=atomic&key=constant&replace_db_ms=80&crash=api@after-claim",
+    "clients=3&orders=20&loss_resp=0.3&consumer=inbox&ack_loss=0.4&visibility_ms=30",
+    "clients=2&orders=12&dedup=naive&rerun_ms=100&store=pod&replace_db_ms=60",
+    "orders=40&clients=16&timeout_ms=1&backoff_ms=0&retries=20&events_max=3000",
+    "dedup=atomic&key=constant&provider_ms=600..600&timeout_ms=1&backoff_ms=0&latency_ms=0..0&clients=16&orders=400&retries=20&replace_db_ms=70&events_max=20000",
+];
+
+/// Steps `scenario` in slices of `slice` actions and returns the finished trace's digest.
+fn stepped_digest(scenario: &Scenario, slice: u32) -> String {
+    let mut stepper = Stepper::new(scenario);
+    let mut last = stepper.progress();
+    let mut slices = 0u64;
+    while !last.done {
+        let next = stepper.step(slice);
+        assert!(
+            next.actions > last.actions,
+            "a step takes at least one action"
+        );
+        assert!(
+            next.actions - last.actions <= u64::from(slice),
+            "a step stays in its slice"
+        );
+        assert!(next.events >= last.events && next.time_us >= last.time_us);
+        last = next;
+        slices += 1;
+        assert!(slices <= 10_000_000, "the run ends");
+    }
+    assert_eq!(stepper.step(slice), last, "an ended run stays ended");
+    stepper.finish().digest()
+}
+
+fn queries() -> Vec<String> {
+    let mut out: Vec<String> = PRESETS
+        .iter()
+        .map(|p| format!("preset={}", p.name))
+        .collect();
+    out.extend(EXTRA.iter().map(|q| q.to_string()));
+    out
+}
+
+#[test]
+fn a_run_in_slices_equals_the_run_in_one_go() {
+    for query in queries() {
+        for seed in 0..seeds(12) {
+            let s = scenario(&overlay(&[&query, &format!("seed={seed}")]));
+            let whole = sim::run(&s).digest();
+            for slice in SLICES {
+                assert_eq!(
+                    stepped_digest(&s, slice),
+                    whole,
+                    "{query}&seed={seed} in slices of {slice}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn finish_after_some_slices_equals_the_run() {
+    for query in queries() {
+        let s = scenario(&overlay(&[&query, "seed=5"]));
+        let mut stepper = Stepper::new(&s);
+        stepper.step(10);
+        assert_eq!(stepper.finish().digest(), sim::run(&s).digest(), "{query}");
+    }
+}
+
+#[test]
+fn a_run_that_reaches_its_cap_stops_there() {
+    // Issue 10: the work went on after the cap. Now the run ends with the action that reaches
+    // it, and the cap event is the trace's last.
+    let s = scenario("orders=200&clients=16&timeout_ms=1&backoff_ms=0&retries=20&events_max=500");
+    let mut stepper = Stepper::new(&s);
+    let mut progress: Progress = stepper.progress();
+    while !progress.done {
+        progress = stepper.step(1);
+    }
+    assert_eq!(progress.events, 500);
+    let actions = progress.actions;
+    assert_eq!(
+        stepper.step(1_000).actions,
+        actions,
+        "no action after the cap"
+    );
+    let trace = stepper.finish();
+    assert!(trace.truncated);
+    assert_eq!(
+        trace.events.last().map(|e| e.kind),
+        Some(idemlab::trace::EventKind::CapReached)
+    );
+}
