@@ -5,6 +5,7 @@
 //! Everything outside `web` (the page, wasm32 only) and the binary is pure: no IO, no clock,
 //! no DOM, and one seed drives every random choice.
 
+pub mod decimal;
 pub mod lessons;
 pub mod metrics;
 pub mod ordering;

@@ -4,6 +4,9 @@
 //! State lives in one `App` behind a thread-local; every user action changes `App::page` and
 //! calls `refresh` (scenario changed: rerun) or `render` (only the view changed).
 
+// Only the benchmark's build (`--features bench`, scripts/bench.sh) exports the measurements;
+// the page that ships does not carry them.
+#[cfg(feature = "bench")]
 mod bench;
 mod controls;
 mod dom;
@@ -85,6 +88,7 @@ impl Run {
     }
 
     /// Drops the cached view, so the next paint computes it again (the benchmark's cold draw).
+    #[cfg(feature = "bench")]
     pub fn forget_view(&self) {
         self.view_cache.borrow_mut().take();
     }

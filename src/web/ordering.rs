@@ -10,6 +10,7 @@ use web_sys::{Element, Event, HtmlElement, KeyboardEvent, PointerEvent};
 
 use super::dom::{self, El};
 use super::{set_scenario, with_app};
+use crate::decimal::Fixed;
 use crate::ordering::{self, Verdict, SEEDS_PAGE};
 use crate::scenario::{decode, Step};
 
@@ -351,6 +352,6 @@ fn show_verdict(judge_ms: f64) {
     dom::set_text(&out, &text);
     out.set_attribute("data-verdict", kind).ok();
     // Read by the Playwright test, which reports how long a verdict takes in the browser.
-    out.set_attribute("data-judge-ms", &format!("{judge_ms:.1}"))
+    out.set_attribute("data-judge-ms", &Fixed::<1>(judge_ms).to_string())
         .ok();
 }

@@ -11,6 +11,7 @@ use web_sys::{Element, Event, HtmlElement, HtmlInputElement};
 
 use super::dom::{self, El};
 use super::with_app;
+use crate::decimal::Fixed;
 use crate::lessons::{Lesson, LESSONS};
 use crate::quiz::progress::{Progress, STORAGE_KEY};
 use crate::quiz::{self, Form, Question, Quiz, MASTERY_PERCENT, NUMBER_MAX, QUESTIONS};
@@ -115,7 +116,7 @@ fn ensure() {
     let quiz = quiz::generate(lesson, seed);
     let generate_ms = dom::now_ms() - start_ms;
     dom::by_id::<Element>("quiz")
-        .set_attribute("data-generate-ms", &format!("{generate_ms:.1}"))
+        .set_attribute("data-generate-ms", &Fixed::<1>(generate_ms).to_string())
         .ok();
     let answers = load_progress().answers_for(&quiz);
     let shown = answers

@@ -7,6 +7,7 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, MouseEvent
 use super::dom::{self, El};
 use super::timeline::{Frame, GUTTER_PX};
 use super::{with_app, App, Run};
+use crate::decimal::Fixed;
 use crate::lessons::Side;
 use crate::scenario::codec;
 use crate::view::Viewport;
@@ -587,8 +588,9 @@ fn show_tooltip(side: &str, text: &str, x: f64, y: f64) {
     let tooltip: HtmlElement = dom::by_id(&format!("tooltip-{side}"));
     dom::set_text(&tooltip, text);
     let style = tooltip.style();
-    style.set_property("left", &format!("{}px", x + 14.0)).ok();
-    style.set_property("top", &format!("{}px", y + 14.0)).ok();
+    let px = |v: f64| format!("{}px", Fixed::<1>(v + 14.0));
+    style.set_property("left", &px(x)).ok();
+    style.set_property("top", &px(y)).ok();
     tooltip.set_hidden(false);
 }
 

@@ -9,6 +9,7 @@ use web_sys::{Element, HtmlElement};
 
 use super::dom::{self, El};
 use super::with_app;
+use crate::decimal::Fixed;
 use crate::sweep::{closed_form, Sweep};
 use crate::Scenario;
 
@@ -152,21 +153,25 @@ fn show(job: &Job) {
     let done = job.totals.runs;
     let progress: Element = dom::by_id("sweep-progress");
     progress
-        .set_attribute("value", &(done as f64 / job.count as f64).to_string())
+        .set_attribute(
+            "value",
+            &Fixed::<4>(done as f64 / job.count as f64).to_string(),
+        )
         .ok();
     let elapsed_s = (dom::now_ms() - job.started_ms) / 1_000.0;
     let mut text = format!(
-        "{done} of {} seeds in {elapsed_s:.2} s: {} duplicates in {} runs, {} lost, {} races; {:.4} ± {:.4} effects per order",
+        "{done} of {} seeds in {} s: {} duplicates in {} runs, {} lost, {} races; {} ± {} effects per order",
         job.count,
+        Fixed::<2>(elapsed_s),
         job.totals.duplicates_total,
         job.totals.runs_with_duplicates,
         job.totals.lost_total,
         job.totals.races_total,
-        job.totals.effects_mean_per_order(),
-        job.totals.effects_stderr(),
+        Fixed::<4>(job.totals.effects_mean_per_order()),
+        Fixed::<4>(job.totals.effects_stderr()),
     );
     if let Some(expected) = closed_form(&job.scenario) {
-        text.push_str(&format!(" (closed form: {expected:.4})"));
+        text.push_str(&format!(" (closed form: {})", Fixed::<4>(expected)));
     }
     dom::set_text(&dom::by_id("sweep-summary"), &text);
     histogram(&job.totals);
@@ -196,7 +201,7 @@ fn histogram(totals: &Sweep) {
         // Through the CSSOM, not a style attribute, so a strict style-src CSP allows it.
         bar.unchecked_ref::<HtmlElement>()
             .style()
-            .set_property("height", &format!("{height:.1}%"))
+            .set_property("height", &format!("{}%", Fixed::<1>(height)))
             .ok();
         root.append_child(&bar).ok();
         label.push_str(&format!("{duplicates}: {runs} runs; "));
