@@ -26,7 +26,10 @@ pub use trace::Trace;
 
 /// Runs a scenario and folds its metrics: what the CLI's `run` and the page both show.
 pub fn run(scenario: &Scenario) -> (Trace, Metrics) {
-    let trace = sim::run(scenario);
+    let mut trace = sim::run(scenario);
+    // The simulator sizes the buffer from an estimate of the workload; a trace that is kept
+    // (the page keeps its runs) gives the unused part back before anything else is built.
+    trace.events.shrink_to_fit();
     let metrics = Metrics::of(&trace);
     (trace, metrics)
 }

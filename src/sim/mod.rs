@@ -213,7 +213,7 @@ impl<'s> World<'s> {
             self.cap_reached();
             return;
         }
-        self.trace.events.push(Event {
+        let event = Event {
             time_us: self.now_us,
             node,
             order: ctx.order,
@@ -222,7 +222,8 @@ impl<'s> World<'s> {
             req: ctx.req,
             key: ctx.key,
             kind,
-        });
+        };
+        self.trace.push(event, self.s.events_max);
     }
 
     fn emit_req(&mut self, node: Node, req: u32, kind: EventKind) {
@@ -235,7 +236,7 @@ impl<'s> World<'s> {
             return;
         }
         self.trace.truncated = true;
-        self.trace.events.push(Event {
+        let event = Event {
             time_us: self.now_us,
             node: Node::Api,
             order: None,
@@ -244,7 +245,8 @@ impl<'s> World<'s> {
             req: None,
             key: None,
             kind: EventKind::CapReached,
-        });
+        };
+        self.trace.push(event, self.s.events_max);
     }
 
     /// The lane on which key-table statements are drawn: memory keys live in the API process.

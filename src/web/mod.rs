@@ -202,10 +202,7 @@ fn mount_ui() {
 
 /// Runs A (and B) for the linked state, keeping its cursor and zoom, and shows them.
 fn run_and_show() {
-    with_app(|app| {
-        app.a = Run::of(app.page.scenario.clone());
-        app.b = app.page.compare_scenario().map(Run::of);
-    });
+    with_app(rerun);
     render();
     rerender_on_resize();
     // Tests and embedders wait for this before reading the counters; the benchmark reads the
@@ -216,6 +213,15 @@ fn run_and_show() {
     if let Some(performance) = dom::window().performance() {
         performance.mark("idemlab-ready").ok();
     }
+}
+
+/// Runs A (and B) again for the page's scenario. The old runs go first: wasm memory never
+/// shrinks, so building the new ones beside them would leave the page holding both sizes.
+fn rerun(app: &mut App) {
+    app.b = None;
+    app.a = Run::empty(app.page.scenario.clone());
+    app.a = Run::of(app.page.scenario.clone());
+    app.b = app.page.compare_scenario().map(Run::of);
 }
 
 /// The timelines are as wide as their column: repaint when it changes size.
@@ -269,8 +275,7 @@ pub(crate) fn refresh() {
         // An outline belongs to the run a lesson phrase named; on another run (a quiz
         // question, say) it could point at the answer.
         app.highlight = None;
-        app.a = Run::of(app.page.scenario.clone());
-        app.b = app.page.compare_scenario().map(Run::of);
+        rerun(app);
     });
     render();
     // A changed scenario is a new permalink at once; only cursor moves are throttled.
