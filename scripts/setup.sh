@@ -48,7 +48,8 @@ apt_install() {
 
 install_apt() {
   local missing
-  missing="$(apt_missing chromium chromium-driver nodejs npm curl ca-certificates gzip python3)"
+  # brotli: scripts/precompress.py writes the .br copies of the built page with its CLI.
+  missing="$(apt_missing chromium chromium-driver nodejs npm curl ca-certificates gzip brotli python3)"
   if [ -z "$missing" ]; then log "apt packages present"; return; fi
   # nodejs/npm may come from elsewhere (for example a preinstalled Node whose npm is not a
   # Debian package); only ask apt for what has no binary.

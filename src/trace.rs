@@ -316,6 +316,18 @@ impl Trace {
         }
     }
 
+    /// Appends an event, never letting the buffer grow past `events_max` events plus the
+    /// `cap-reached` one. Doubling past the cap would hold up to twice the trace's memory for
+    /// nothing, and the page's wasm memory never shrinks back.
+    pub fn push(&mut self, event: Event, events_max: u32) {
+        let events = &mut self.events;
+        if events.len() == events.capacity() {
+            let room = (events_max as usize + 1).saturating_sub(events.len());
+            events.reserve_exact(events.len().max(64).min(room).max(1));
+        }
+        events.push(event);
+    }
+
     /// The readable form: one line per event.
     pub fn text(&self) -> String {
         let mut out = String::new();

@@ -274,7 +274,7 @@ impl World {
             self.cap_reached();
             return;
         }
-        self.trace.events.push(Event {
+        let event = Event {
             time_us: self.now_us,
             node,
             order: ctx.order,
@@ -283,7 +283,8 @@ impl World {
             req: ctx.req,
             key: ctx.key,
             kind,
-        });
+        };
+        self.trace.push(event, self.s.events_max);
     }
 
     fn emit_req(&mut self, node: Node, req: u32, kind: EventKind) {
@@ -296,7 +297,7 @@ impl World {
             return;
         }
         self.trace.truncated = true;
-        self.trace.events.push(Event {
+        let event = Event {
             time_us: self.now_us,
             node: Node::Api,
             order: None,
@@ -305,7 +306,8 @@ impl World {
             req: None,
             key: None,
             kind: EventKind::CapReached,
-        });
+        };
+        self.trace.push(event, self.s.events_max);
     }
 
     /// The lane on which key-table statements are drawn: memory keys live in the API process.

@@ -88,16 +88,21 @@ pub fn layout(trace: &Trace) -> Timeline {
     assert!(trace.pods.len() <= PODS_MAX, "too many pods for u16 lanes");
     let lanes = lanes(trace);
     let end_us = trace.events.last().map_or(0, |e| e.time_us).max(1);
-    let mut builder = Builder::new(trace, effect_totals(trace));
+    let api = lane_of(trace, Node::Api);
+    let races = race::races(trace, api, lane_of(trace, Node::Db));
+    // Sized once, for at most one mark per event plus the races, and trimmed at the end: the
+    // page's wasm memory never shrinks, so a vector that doubled (or was copied to grow)
+    // would keep up to twice the marks' memory for the rest of the page's life.
+    let capacity = trace.events.len() + races.len();
+    let mut builder = Builder::new(trace, effect_totals(trace), capacity);
     for (ix, event) in trace.events.iter().enumerate() {
         let ix = EventIx::try_from(ix).expect("events are bounded by events_max");
         builder.event(ix, event);
     }
     let mut marks = builder.finish(end_us);
-    let api = lane_of(trace, Node::Api);
-    marks.extend(race::races(trace, api, lane_of(trace, Node::Db)));
-    // Stable, and keyed by the first event, so ties keep trace order.
-    marks.sort_by_key(|mark| (mark.t0_us, mark.events[0]));
+    marks.extend(races);
+    marks.shrink_to_fit();
+    sort_marks(&mut marks);
     let index = MarkIndex::new(&marks);
     Timeline {
         lanes,
@@ -106,6 +111,31 @@ pub fn layout(trace: &Trace) -> Timeline {
         events: u32::try_from(trace.events.len()).expect("events are bounded by events_max"),
         truncated: trace.truncated,
         index,
+    }
+}
+
+/// Sorts by `(t0_us, first event)`, ties in their present order (so trace order), as a stable
+/// sort would; but a stable sort of a million marks borrows half their size again as scratch,
+/// and here only a key per mark is sorted and the marks are then moved into place.
+fn sort_marks(marks: &mut [Mark]) {
+    let mut keys: Vec<(u64, EventIx, u32)> = (marks.iter().enumerate())
+        .map(|(ix, mark)| (mark.t0_us, mark.events[0], ix as u32))
+        .collect();
+    keys.sort_unstable();
+    // `from[i]`: where the mark that belongs at `i` is now. Each cycle of the permutation is
+    // walked once with swaps; a visited slot points at itself.
+    let mut from: Vec<u32> = keys.into_iter().map(|(_, _, ix)| ix).collect();
+    for start in 0..from.len() {
+        let mut at = start;
+        loop {
+            let next = from[at] as usize;
+            from[at] = at as u32;
+            if next == start {
+                break;
+            }
+            marks.swap(at, next);
+            at = next;
+        }
     }
 }
 
@@ -195,10 +225,10 @@ struct Builder<'t> {
 }
 
 impl<'t> Builder<'t> {
-    fn new(trace: &'t Trace, totals: Vec<u32>) -> Builder<'t> {
+    fn new(trace: &'t Trace, totals: Vec<u32>, marks: usize) -> Builder<'t> {
         Builder {
             trace,
-            marks: Vec::with_capacity(trace.events.len()),
+            marks: Vec::with_capacity(marks),
             seen: vec![Seen::default(); totals.len()],
             totals,
             arrows: Vec::new(),

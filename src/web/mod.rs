@@ -3,6 +3,9 @@
 //! changes the state and returns `Effects` (rerun, repaint, URL push or replace, focus), and
 //! `render` paints the state and the runs.
 
+// Only the benchmark's build (`--features bench`, scripts/bench.sh) exports the measurements;
+// the page that ships does not carry them.
+#[cfg(feature = "bench")]
 mod bench;
 mod controls;
 mod dom;
@@ -82,6 +85,7 @@ impl Run {
     }
 
     /// Drops the cached view, so the next paint computes it again (the benchmark's cold draw).
+    #[cfg(feature = "bench")]
     pub fn forget_view(&self) {
         self.view_cache.borrow_mut().take();
     }
@@ -240,6 +244,10 @@ pub(crate) fn apply(effects: Effects) {
 /// Runs A and B for the state's scenario and compare keys, and tells the state A's length.
 fn rerun() {
     with_app(|app| {
+        // The old runs go first: wasm memory never shrinks, so building the new ones beside
+        // them would leave the page holding both sizes for good.
+        app.b = None;
+        app.a = Run::empty(app.state.page.scenario.clone());
         app.a = Run::of(app.state.page.scenario.clone());
         app.b = app.state.page.compare_scenario().map(Run::of);
         let events_a = u32::try_from(app.a.trace.events.len()).unwrap_or(u32::MAX);

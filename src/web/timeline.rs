@@ -113,10 +113,9 @@ impl Frame<'_> {
             canvas.set_width(width_px);
             canvas.set_height(height_px);
             let style = canvas.unchecked_ref::<web_sys::HtmlElement>().style();
-            style.set_property("width", &format!("{width_css}px")).ok();
-            style
-                .set_property("height", &format!("{height_css}px"))
-                .ok();
+            let px = |v: f64| format!("{}px", crate::decimal::Fixed::<2>(v));
+            style.set_property("width", &px(width_css)).ok();
+            style.set_property("height", &px(height_css)).ok();
         }
         let ctx = canvas
             .get_context("2d")
