@@ -92,7 +92,7 @@ e2e_tests() {
 # WebKitWebDriver, drawing into Xvfb). setup.sh installs them where it can. Where one is missing,
 # its checks print a line naming what is missing and count as skipped, never as passed; with
 # CI=true, where setup.sh must have installed them, they fail instead.
-FIREFOX_PATH=/usr/bin/firefox-esr
+FIREFOX_PATH=/usr/bin/firefox-esr # webdriver.json names it too, for the wasm-bindgen runner
 WEBKIT_DRIVER=/usr/bin/WebKitWebDriver
 MINIBROWSER_PATH=/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser
 

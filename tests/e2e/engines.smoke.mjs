@@ -6,6 +6,10 @@
 //   BASE_URL, IDEMLAB_BIN  as for the Playwright tests (see lab.mjs)
 //   CHROMEDRIVER + CHROMIUM_PATH, GECKODRIVER + FIREFOX_PATH, or WEBKIT_DRIVER + MINIBROWSER_PATH
 // A missing engine fails here: test.sh checks for it first and skips with a line naming it.
+// Errors: a listener installed once the page is ready catches page errors, rejections, CSP
+// violations and console errors from then on (the clicks come after it). Before that, a page
+// that fails to start never becomes ready; Firefox also prints the page's console errors, and
+// those lines count from the moment of navigation.
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';

@@ -55,6 +55,8 @@ async function command(url, method, body) {
     method,
     headers: { 'content-type': 'application/json; charset=utf-8' },
     body: body === undefined ? undefined : JSON.stringify(body),
+    // A driver that stops answering fails the test instead of hanging the test command.
+    signal: AbortSignal.timeout(60_000),
   });
   const reply = await response.json();
   if (!response.ok || reply.value?.error) {
