@@ -180,7 +180,7 @@ install_geckodriver() {
     log "geckodriver $GECKODRIVER_VERSION present"; return
   fi
   # The npm package of that name downloads from GitHub, which this machine cannot reach.
-  log "cargo install geckodriver $GECKODRIVER_VERSION (about 1.5 min on 2 cores)"
+  log "cargo install geckodriver $GECKODRIVER_VERSION (1.5-3 min on 2 cores)"
   run_logged cargo-install-geckodriver cargo_install_geckodriver \
     || { engine_failed "cargo install geckodriver $GECKODRIVER_VERSION failed"; return; }
   check_installed geckodriver "$GECKODRIVER_VERSION"
