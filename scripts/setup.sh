@@ -3,11 +3,16 @@
 # Idempotent: each tool is checked for the exact version first and skipped when it matches,
 # so running it twice costs a few seconds. Installers' output goes to target/setup/*.log; on a
 # failure the log's tail is printed. For the PATH it sets up, source scripts/env.sh.
-#   CARGO_INSTALL_ROOT=DIR  install trunk and wasm-bindgen into DIR/bin instead of ~/.cargo/bin.
+#   CARGO_INSTALL_ROOT=DIR  install trunk, wasm-bindgen and geckodriver into DIR/bin instead of
+#                           ~/.cargo/bin.
+# The other engines (Firefox ESR with geckodriver, WebKitGTK's WebKitWebDriver with xvfb) are
+# installed last. Where that fails outside CI, setup goes on and their checks in test.sh skip,
+# each with a line naming the missing engine; with CI=true a failure stops setup.
 set -euo pipefail
 
 WASM_BINDGEN_VERSION=0.2.130 # must equal the `=0.2.130` pin in Cargo.toml and Cargo.lock
 TRUNK_VERSION=0.21.14        # 0.22 needs a newer rustc than this machine has
+GECKODRIVER_VERSION=0.37.1   # drives Firefox ESR 153 (Debian's firefox-esr) for the browser tests
 
 # shellcheck source=scripts/env.sh
 . "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -139,6 +144,58 @@ install_npm_tools() {
   check_installed wasm-opt "version 132"
 }
 
+# The engines beyond Chromium. Their own failure must not block everything else on a machine
+# where, say, apt has no WebKit; test.sh then skips their checks with a line saying so. In CI the
+# checks must run, so there any failure here is fatal.
+engine_failed() { # engine_failed WHAT
+  if [ "${CI:-}" = true ]; then log "$1 (CI=true: the other engines are required)"; exit 1; fi
+  log "$1; going on without it: test.sh will skip that engine's checks and say so"
+}
+
+install_engine_packages() {
+  local missing
+  missing="$(apt_missing firefox-esr webkit2gtk-driver xvfb)"
+  if [ -z "$missing" ]; then log "engine packages present"; return; fi
+  if [ "$(id -u)" -ne 0 ]; then
+    engine_failed "missing apt packages: $missing; run this script as root (or install them)"
+    return
+  fi
+  log "apt-get install $missing"
+  # shellcheck disable=SC2086 # one argument per package
+  run_logged apt-install-engines apt_install $missing \
+    || { engine_failed "apt-get install $missing failed"; return; }
+  # test.sh calls these paths directly.
+  for bin in /usr/bin/firefox-esr /usr/bin/WebKitWebDriver /usr/bin/xvfb-run; do
+    [ -x "$bin" ] || engine_failed "apt-get succeeded but $bin is missing"
+  done
+}
+
+cargo_install_geckodriver() {
+  cargo install geckodriver --version "$GECKODRIVER_VERSION" --locked --force \
+    || { echo "[setup] --locked failed; retrying without it"; \
+         cargo install geckodriver --version "$GECKODRIVER_VERSION" --force; }
+}
+
+install_geckodriver() {
+  if have_version geckodriver "$GECKODRIVER_VERSION"; then
+    log "geckodriver $GECKODRIVER_VERSION present"; return
+  fi
+  # The npm package of that name downloads from GitHub, which this machine cannot reach.
+  log "cargo install geckodriver $GECKODRIVER_VERSION (1.5-3 min on 2 cores)"
+  run_logged cargo-install-geckodriver cargo_install_geckodriver \
+    || { engine_failed "cargo install geckodriver $GECKODRIVER_VERSION failed"; return; }
+  check_installed geckodriver "$GECKODRIVER_VERSION"
+}
+
+# One line naming each engine's version, or saying it is missing.
+engine_versions() {
+  local firefox=missing gecko=missing webkit=missing
+  command -v firefox-esr >/dev/null && firefox="$(firefox-esr --version 2>/dev/null)"
+  command -v geckodriver >/dev/null && gecko="$(geckodriver --version 2>/dev/null | head -1)"
+  [ -n "$(apt_missing webkit2gtk-driver)" ] || webkit="$(dpkg-query -W -f='${Version}' webkit2gtk-driver)"
+  echo "Firefox: $firefox; geckodriver: $gecko; WebKitGTK: $webkit"
+}
+
 main() {
   local start=$SECONDS
   install_apt
@@ -147,6 +204,9 @@ main() {
   # One cargo install at a time: on 2 cores, two in parallel are slower than one after the other.
   install_wasm_bindgen
   install_trunk
+  install_engine_packages
+  install_geckodriver
+  log "other engines: $(engine_versions)"
   log "ready in $((SECONDS - start)) s: $(wasm-bindgen --version), $(trunk --version)," \
     "$(wasm-opt --version | head -1), $(chromium --version 2>/dev/null | head -1)"
 }

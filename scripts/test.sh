@@ -20,9 +20,19 @@ SKIP=77 # a check function returns this to count as skipped rather than passed o
 browser_tests() {
   # rustup's cargo proxy puts ~/.cargo/bin first on PATH for whatever cargo runs, so the runner
   # named in .cargo/config.toml could resolve to another copy; pin the one setup.sh checked.
+  # The runner takes the first driver it finds by environment (geckodriver before chromedriver),
+  # so each run names exactly one.
+  unset GECKODRIVER GECKODRIVER_REMOTE CHROMEDRIVER CHROMEDRIVER_REMOTE SAFARIDRIVER SAFARIDRIVER_REMOTE
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$(command -v wasm-bindgen-test-runner)" \
-    CHROMEDRIVER=/usr/bin/chromedriver WASM_BINDGEN_TEST_TIMEOUT=120 \
-    cargo test --target wasm32-unknown-unknown --test web
+    WASM_BINDGEN_TEST_TIMEOUT=120 "$@" cargo test --target wasm32-unknown-unknown --test web
+}
+
+browser_tests_chromium() { browser_tests env CHROMEDRIVER=/usr/bin/chromedriver; }
+
+browser_tests_firefox() {
+  require_engine firefox || return
+  # webdriver.json's moz:firefoxOptions names Firefox ESR and its headless flag.
+  browser_tests env GECKODRIVER="$(command -v geckodriver)"
 }
 
 page_build() {
@@ -49,25 +59,76 @@ page_build() {
 #   IDEMLAB_BIN    the native CLI, to compare the page's counts with `idemlab run`
 # The page sets <html data-state="ready"> once mounted: the tests wait for that. Screenshots go
 # to test-results/.
-e2e_tests() {
-  local tests=""
-  [ ! -d tests/e2e ] || tests="$(find tests/e2e -name '*.test.mjs' | sort)"
-  [ -n "$tests" ] || { echo "no tests/e2e/*.test.mjs yet"; return "$SKIP"; }
+
+# serve_page: serves dist/ on 127.0.0.1 until the calling check's subshell exits, builds the CLI
+# the tests compare the page with, and exports BASE_URL and IDEMLAB_BIN for the tests.
+serve_page() {
   case " ${failures[*]} " in *" page "*) echo "the page did not build"; return 1 ;; esac
   mkdir -p target
+  rm -f target/e2e-server.url
   python3 scripts/static_server.py dist 0 >target/e2e-server.url 2>target/e2e-server.log &
   # Expanded now on purpose: the trap runs when this check's subshell exits, after the function
   # has returned and its locals are gone.
   # shellcheck disable=SC2064
   trap "kill $! 2>/dev/null || true" EXIT
   for _ in $(seq 100); do [ -s target/e2e-server.url ] && break; sleep 0.1; done
-  local url
-  url="$(head -1 target/e2e-server.url)"
-  [ -n "$url" ] || { echo "the static server did not start:"; cat target/e2e-server.log; return 1; }
-  # The tests compare the page's counts with `idemlab run` on the same URL.
+  BASE_URL="$(head -1 target/e2e-server.url)"
+  [ -n "$BASE_URL" ] || { echo "the static server did not start:"; cat target/e2e-server.log; return 1; }
   cargo build --release --quiet --bin idemlab
+  export BASE_URL IDEMLAB_BIN=target/release/idemlab
+}
+
+e2e_tests() {
+  local tests=""
+  [ ! -d tests/e2e ] || tests="$(find tests/e2e -name '*.test.mjs' | sort)"
+  [ -n "$tests" ] || { echo "no tests/e2e/*.test.mjs yet"; return "$SKIP"; }
+  serve_page
   # shellcheck disable=SC2086 # one argument per test file
-  BASE_URL="$url" CHROMIUM_PATH=/usr/bin/chromium IDEMLAB_BIN=target/release/idemlab node --test $tests
+  CHROMIUM_PATH=/usr/bin/chromium node --test $tests
+}
+
+# --- other engines ----------------------------------------------------------------------------
+# Debian's Firefox ESR (through geckodriver) and WebKitGTK, Safari's engine family (through
+# WebKitWebDriver, drawing into Xvfb). setup.sh installs them where it can. Where one is missing,
+# its checks print a line naming what is missing and count as skipped, never as passed; with
+# CI=true, where setup.sh must have installed them, they fail instead.
+FIREFOX_PATH=/usr/bin/firefox-esr # webdriver.json names it too, for the wasm-bindgen runner
+WEBKIT_DRIVER=/usr/bin/WebKitWebDriver
+MINIBROWSER_PATH=/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser
+
+engine_missing() { # engine_missing ENGINE: prints what ENGINE lacks here, or nothing
+  case "$1" in
+    chromium)
+      [ -x /usr/bin/chromium ] || echo "/usr/bin/chromium (apt: chromium)"
+      [ -x /usr/bin/chromedriver ] || echo "/usr/bin/chromedriver (apt: chromium-driver)" ;;
+    firefox)
+      [ -x "$FIREFOX_PATH" ] || echo "$FIREFOX_PATH (apt: firefox-esr)"
+      command -v geckodriver >/dev/null || echo "geckodriver (cargo install geckodriver)" ;;
+    webkit)
+      [ -x "$WEBKIT_DRIVER" ] || echo "$WEBKIT_DRIVER (apt: webkit2gtk-driver)"
+      [ -x "$MINIBROWSER_PATH" ] || echo "$MINIBROWSER_PATH (apt: webkit2gtk-driver)"
+      command -v xvfb-run >/dev/null || echo "xvfb-run (apt: xvfb)" ;;
+  esac
+}
+
+require_engine() { # require_engine ENGINE: succeeds if it is here; else skips, or fails in CI
+  local missing
+  missing="$(engine_missing "$1")"
+  [ -n "$missing" ] || return 0
+  echo "ENGINE MISSING: $1 cannot run here; missing: $(echo "$missing" | paste -sd ';' | sed 's/;/; /g')." \
+    "bash scripts/setup.sh (as root) installs it."
+  if [ "${CI:-}" = true ]; then echo "CI=true: every engine must run, so this check fails"; return 1; fi
+  return "$SKIP"
+}
+
+# engine_smoke ENGINE: tests/e2e/engines.smoke.mjs in ENGINE through WebDriver (see that file).
+engine_smoke() {
+  require_engine "$1" || return
+  serve_page
+  ENGINE="$1" CHROMEDRIVER=/usr/bin/chromedriver CHROMIUM_PATH=/usr/bin/chromium \
+    GECKODRIVER="$(command -v geckodriver || true)" FIREFOX_PATH="$FIREFOX_PATH" \
+    WEBKIT_DRIVER="$WEBKIT_DRIVER" MINIBROWSER_PATH="$MINIBROWSER_PATH" \
+    node --test tests/e2e/engines.smoke.mjs
 }
 
 passed=0 failed=0 skipped=0 failures=()
@@ -104,9 +165,13 @@ check fmt cargo fmt --check
 check clippy cargo clippy --all-targets -- -D warnings
 check clippy-wasm cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
 check test cargo test
-check browser browser_tests
+check browser browser_tests_chromium
+check browser-firefox browser_tests_firefox
 check page page_build
 check e2e e2e_tests
+check engines-chromium engine_smoke chromium
+check engines-firefox engine_smoke firefox
+check engines-webkit engine_smoke webkit
 
 echo
 [ "$failed" -eq 0 ] || echo "failed checks: ${failures[*]}"
