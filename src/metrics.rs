@@ -371,17 +371,13 @@ pub struct Race {
 /// never shows a race the counter does not count.
 #[derive(Clone, Debug, Default)]
 pub struct Races {
-    /// Key → its open windows. Indexed both ways rather than a scanned list: with one key for
-    /// every order, thousands of copies can be open at once, and a scan per lookup made the
-    /// fold quadratic (the freezing link of issue 10).
-    windows: BTreeMap<Key, Open>,
-}
-
-/// The open windows of one key: each request's read, and the same reads oldest first.
-#[derive(Clone, Debug, Default)]
-struct Open {
-    by_req: BTreeMap<u32, u32>,
-    by_event: BTreeMap<u32, u32>,
+    /// Open windows by (key, request) → the read's event number, and the same reads by (key,
+    /// event number) → request, oldest first. Two flat ordered maps rather than a scanned list
+    /// per key: with one key for every order thousands of copies can be open at once, and a
+    /// scan per lookup made the fold quadratic (the freezing link of issue 10); flat rather
+    /// than a map per key, so that the common case (a window or two per key) allocates little.
+    by_req: BTreeMap<(Key, u32), u32>,
+    by_event: BTreeMap<(Key, u32), u32>,
 }
 
 impl Races {
@@ -389,7 +385,8 @@ impl Races {
     pub fn event(&mut self, ix: u32, event: &Event) -> Option<Race> {
         let (Some(key), Some(req)) = (event.key, event.req) else {
             if event.kind == EventKind::Crash {
-                self.windows.clear();
+                self.by_req.clear();
+                self.by_event.clear();
             }
             return None;
         };
@@ -398,17 +395,18 @@ impl Races {
                 found: Found::NotFound,
             } => {
                 let second = Read { req, event: ix };
-                let open = self.windows.entry(key).or_default();
                 // The oldest read of another request: at most one entry (this request's own)
                 // is passed over.
-                let first = open
+                let first = self
                     .by_event
-                    .iter()
+                    .range((key, 0)..=(key, u32::MAX))
                     .find(|&(_, &other)| other != req)
-                    .map(|(&event, &req)| Read { req, event });
-                if let std::collections::btree_map::Entry::Vacant(slot) = open.by_req.entry(req) {
+                    .map(|(&(_, event), &req)| Read { req, event });
+                if let std::collections::btree_map::Entry::Vacant(slot) =
+                    self.by_req.entry((key, req))
+                {
                     slot.insert(ix);
-                    open.by_event.insert(ix, req);
+                    self.by_event.insert((key, ix), req);
                 }
                 first.map(|first| Race { first, second, key })
             }
@@ -417,10 +415,8 @@ impl Races {
             }
             | EventKind::Store { .. }
             | EventKind::Reply { .. } => {
-                if let Some(open) = self.windows.get_mut(&key) {
-                    if let Some(read_ix) = open.by_req.remove(&req) {
-                        open.by_event.remove(&read_ix);
-                    }
+                if let Some(read_ix) = self.by_req.remove(&(key, req)) {
+                    self.by_event.remove(&(key, read_ix));
                 }
                 None
             }

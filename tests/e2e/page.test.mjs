@@ -259,9 +259,12 @@ test('no task blocks the main thread for more than 200 ms while loading, scrubbi
   const box = await scrub.boundingBox();
   for (let i = 0; i <= 20; i++) await page.mouse.click(box.x + (box.width * i) / 20, box.y + box.height / 2);
   await page.click('#tab-sweep');
-  await page.fill('#sweep-seeds', '20000');
+  // 5,000 seeds are hundreds of 8 ms slices, enough to catch a long task; the count is kept
+  // well below what a loaded 2-core machine sweeps in the timeout, since this test is about
+  // task length, not throughput (scripts/bench.sh measures that).
+  await page.fill('#sweep-seeds', '5000');
   await page.click('#sweep-run');
-  await page.waitForFunction(() => document.querySelector('#sweep-summary').textContent.startsWith('20000 of 20000'), null, { timeout: 60_000 });
+  await page.waitForFunction(() => document.querySelector('#sweep-summary').textContent.startsWith('5000 of 5000'), null, { timeout: 60_000 });
   const longest = Math.max(0, ...(await page.evaluate(() => window.longTasks)));
   assert.ok(longest <= 200, `the longest task took ${longest} ms`);
   page.assertClean();
