@@ -406,8 +406,8 @@ impl Races {
                     .iter()
                     .find(|&(_, &other)| other != req)
                     .map(|(&event, &req)| Read { req, event });
-                if !open.by_req.contains_key(&req) {
-                    open.by_req.insert(req, ix);
+                if let std::collections::btree_map::Entry::Vacant(slot) = open.by_req.entry(req) {
+                    slot.insert(ix);
                     open.by_event.insert(ix, req);
                 }
                 first.map(|first| Race { first, second, key })
