@@ -4,12 +4,14 @@
 use expect_test::expect;
 use idemlab::app::{
     self, compare_sentence, counts_at_label, events_counted, names_scenario, order_outcome,
-    sweep_range, tables_at, AnswerInput, Banner, Effects, Focus, Msg, State, Tab, UrlWrite,
+    sweep_range, tables_at, AnswerInput, Banner, Effects, Focus, KeyTarget, Msg, Shortcut, State,
+    Tab, UrlWrite,
 };
 use idemlab::lessons::{Lesson, Side, LESSONS};
 use idemlab::quiz::progress::Progress;
 use idemlab::quiz::{Form, QUESTIONS};
 use idemlab::scenario::{decode_lenient, Dedup, Step};
+use idemlab::view::{Viewport, GUTTER_PX};
 
 fn load(query: &str) -> State {
     let mut state = State::load(query, &Progress::new());
@@ -454,4 +456,135 @@ fn a_steps_claims_name_the_run_they_are_about() {
     assert!(app::claim_lines(alone)
         .iter()
         .all(|l| l.starts_with("the run: ")));
+}
+
+// ---- Keys and pointer gestures (`app::input`) ----
+
+fn key(key: &str, target: KeyTarget) -> Option<Shortcut> {
+    app::shortcut(key, false, target, true)
+}
+
+#[test]
+fn shortcut_map_on_the_page() {
+    let msg = |m| Some(Shortcut::Msg(m));
+    assert_eq!(key(" ", KeyTarget::Page), msg(Msg::Play));
+    assert_eq!(key("ArrowLeft", KeyTarget::Page), msg(Msg::Step(-1)));
+    assert_eq!(key("ArrowRight", KeyTarget::Page), msg(Msg::Step(1)));
+    assert_eq!(key("Home", KeyTarget::Page), msg(Msg::GoTo(0)));
+    assert_eq!(key("End", KeyTarget::Page), msg(Msg::GoTo(u32::MAX)));
+    assert_eq!(key("0", KeyTarget::Page), msg(Msg::Zoom(None)));
+    for (k, want) in [
+        ("n", Shortcut::NewSeed),
+        ("N", Shortcut::NewSeed),
+        ("l", Shortcut::CopyLink),
+        ("L", Shortcut::CopyLink),
+        ("?", Shortcut::Help),
+        ("+", Shortcut::ZoomBy(2.0)),
+        ("=", Shortcut::ZoomBy(2.0)),
+        ("-", Shortcut::ZoomBy(0.5)),
+        ("_", Shortcut::ZoomBy(0.5)),
+    ] {
+        assert_eq!(key(k, KeyTarget::Page), Some(want), "key {k:?}");
+    }
+    assert_eq!(key("x", KeyTarget::Page), None);
+    assert_eq!(key("Enter", KeyTarget::Page), None);
+}
+
+#[test]
+fn shortcut_new_seed_only_while_the_seed_control_is_open() {
+    assert_eq!(app::shortcut("n", false, KeyTarget::Page, false), None);
+    assert_eq!(
+        app::shortcut("n", false, KeyTarget::Page, true),
+        Some(Shortcut::NewSeed)
+    );
+}
+
+#[test]
+fn shortcut_not_with_a_modifier() {
+    for k in [" ", "ArrowLeft", "l", "+", "0"] {
+        assert_eq!(app::shortcut(k, true, KeyTarget::Page, true), None, "{k:?}");
+    }
+}
+
+#[test]
+fn shortcut_not_while_typing_or_in_a_dialog() {
+    for k in [" ", "ArrowLeft", "Home", "l", "?", "+", "0"] {
+        assert_eq!(key(k, KeyTarget::Field), None, "field {k:?}");
+        assert_eq!(key(k, KeyTarget::Dialog), None, "dialog {k:?}");
+    }
+}
+
+#[test]
+fn shortcut_space_presses_a_button_but_arrows_still_move() {
+    assert_eq!(key(" ", KeyTarget::Pressable), None);
+    assert_eq!(
+        key("ArrowRight", KeyTarget::Pressable),
+        Some(Shortcut::Msg(Msg::Step(1)))
+    );
+    assert_eq!(key("l", KeyTarget::Pressable), Some(Shortcut::CopyLink));
+}
+
+fn window(msg: Msg) -> (u64, u64) {
+    match msg {
+        Msg::Zoom(Some(window)) => window,
+        other => panic!("not a zoom window: {other:?}"),
+    }
+}
+
+#[test]
+fn zoom_about_keeps_the_cursor_in_place() {
+    let viewport = Viewport::new(0, 1_000_000, 1_000);
+    // Zooming in 2x about 250 ms: the cursor stays a quarter of the way across.
+    assert_eq!(
+        window(app::zoom_about(viewport, 250_000, 2.0)),
+        (125_000, 625_000)
+    );
+    assert_eq!(window(app::zoom_about(viewport, 0, 2.0)), (0, 500_000));
+}
+
+#[test]
+fn wheel_down_zooms_out_about_the_pointer() {
+    let viewport = Viewport::new(1_000_000, 2_000_000, 1_000);
+    let at_middle_px = GUTTER_PX + 500.0;
+    let (t0, t1) = window(app::wheel_zoom(viewport, 1.0, at_middle_px));
+    assert_eq!(t1 - t0, 1_250_000, "down zooms out by 0.8");
+    assert_eq!((t0 + t1) / 2, 1_500_000, "about the pointer");
+    let (t0, t1) = window(app::wheel_zoom(viewport, -1.0, at_middle_px));
+    assert_eq!(t1 - t0, 800_000, "up zooms in by 1.25");
+    // Over the gutter the anchor is the window's start.
+    let (t0, _) = window(app::wheel_zoom(viewport, -1.0, 10.0));
+    assert_eq!(t0, 1_000_000);
+}
+
+#[test]
+fn pan_follows_the_pointer_after_a_small_dead_zone() {
+    let start = Viewport::new(1_000_000, 2_000_000, 1_000);
+    assert_eq!(app::pan(start, 2.0), None, "still a click");
+    assert_eq!(app::pan(start, -2.9), None, "still a click");
+    // 1,000 px for 1 s: dragging 100 px right shows 100 ms earlier.
+    assert_eq!(
+        window(app::pan(start, 100.0).unwrap()),
+        (900_000, 1_900_000)
+    );
+    assert_eq!(
+        window(app::pan(start, -100.0).unwrap()),
+        (1_100_000, 2_100_000)
+    );
+}
+
+#[test]
+fn a_mark_of_b_selects_the_last_event_of_a_by_its_time() {
+    let trace = idemlab::sim::run(&decode_lenient("seed=7").0.scenario);
+    let times: Vec<u64> = trace.events.iter().map(|e| e.time_us).collect();
+    assert_eq!(
+        app::mark_select(Side::A, 5, times[9], &trace),
+        Msg::Select(5),
+        "A's own event"
+    );
+    let t = times[9];
+    let last_by = times.iter().rposition(|&x| x <= t).unwrap() as u32;
+    assert_eq!(
+        app::mark_select(Side::B, 0, t, &trace),
+        Msg::Select(last_by)
+    );
 }

@@ -10,9 +10,13 @@
 //! - A scenario change pushes a history entry (Back undoes one); a view change (cursor, zoom,
 //!   tab, speed) replaces the current one.
 
+mod input;
 mod model;
 mod quiz;
 
+pub use input::{
+    mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
+};
 pub use model::{
     claim_lines, compare_sentence, control_view, counts_at_label, events_counted, group_hidden,
     order_outcome, pointer_status, sweep_range, tables_at, title, AttemptRow, Banner, ChargeRow,

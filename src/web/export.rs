@@ -35,9 +35,8 @@ pub fn copy_text(text: &str, button_id: &str) {
 fn export_svg() {
     // The same file `idemlab svg` writes for this URL: run A, the `zoom=` window or the whole
     // run, at the export's fixed width (see `view::export`).
-    let svg = with_app(|app| {
-        crate::view::export(&app.a.timeline, &app.a.trace.query(), app.page().zoom)
-    });
+    let svg =
+        with_app(|app| crate::view::export(&app.a.timeline, &app.a.trace.query(), app.page().zoom));
     download(&svg, "image/svg+xml", "idemlab-timeline.svg");
 }
 
