@@ -588,3 +588,152 @@ fn a_mark_of_b_selects_the_last_event_of_a_by_its_time() {
         Msg::Select(last_by)
     );
 }
+
+// ---- Words and classes about one event (`app::text`) ----
+
+fn trace_of(query: &str) -> idemlab::trace::Trace {
+    idemlab::sim::run(&decode_lenient(query).0.scenario)
+}
+
+#[test]
+fn the_cursor_label_counts_times_and_describes() {
+    let trace = trace_of("seed=7");
+    let label = app::cursor_label(&trace, 0);
+    let head = format!("event 1 of {} · ", trace.events.len());
+    assert!(label.starts_with(&head), "{label}");
+    let mut what = String::new();
+    idemlab::trace::describe(&mut what, &trace.events[0].kind, &trace).unwrap();
+    assert!(label.ends_with(&format!(" · {what}")), "{label}");
+    assert_eq!(app::cursor_label(&trace, trace.events.len()), "no events");
+}
+
+#[test]
+fn the_cursor_tooltip_is_the_events_number_time_and_description() {
+    let trace = trace_of("seed=7");
+    let text = app::cursor_tooltip(&trace, 2).unwrap();
+    let time = idemlab::view::ms_text(trace.events[2].time_us);
+    assert!(text.starts_with(&format!("event 3 at {time}: ")), "{text}");
+    assert_eq!(app::cursor_tooltip(&trace, trace.events.len()), None);
+}
+
+#[test]
+fn a_marks_tooltip_names_order_attempt_and_key() {
+    let trace = trace_of("seed=7&dedup=naive");
+    let timeline = idemlab::view::layout(&trace);
+    let mark = timeline
+        .marks()
+        .iter()
+        .find(|m| {
+            let e = &trace.events[m.event() as usize];
+            e.order.is_some() && e.attempt.is_some() && e.key.is_some()
+        })
+        .expect("a mark with order, attempt and key");
+    let event = &trace.events[mark.event() as usize];
+    let lines: Vec<String> = app::mark_tooltip(&trace, mark)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(
+        lines[1],
+        format!(
+            "order {}, attempt {}",
+            event.order.unwrap(),
+            event.attempt.unwrap()
+        )
+    );
+    assert_eq!(lines[2], format!("key {}", event.key.unwrap()));
+}
+
+#[test]
+fn rows_past_the_cursor_are_future_and_charges_drops_crashes_marked() {
+    use idemlab::trace::EventKind;
+    let trace = trace_of("seed=7&dedup=naive");
+    let charge = trace
+        .events
+        .iter()
+        .position(|e| matches!(e.kind, EventKind::Charge { replay: false, .. }))
+        .expect("a charge");
+    assert_eq!(app::row_class(&trace, charge, charge), "charge");
+    assert_eq!(app::row_class(&trace, charge, 0), "future charge");
+    let plain = trace
+        .events
+        .iter()
+        .position(|e| {
+            !matches!(
+                e.kind,
+                EventKind::Charge { .. } | EventKind::Drop { .. } | EventKind::Crash
+            )
+        })
+        .unwrap();
+    assert_eq!(app::row_class(&trace, plain, plain), "");
+    assert_eq!(app::row_class(&trace, plain, trace.events.len()), "");
+}
+
+// ---- The mastery check's dots and status line ----
+
+/// A given answer to `question` that is wrong.
+fn wrong(question: &idemlab::quiz::Question) -> u32 {
+    (0..).find(|&a| !question.is_right(a)).unwrap()
+}
+
+#[test]
+fn quiz_dots_mark_right_wrong_current_and_to_come() {
+    let mut session = app::QuizSession::draw(&LESSONS[0], 5, &Progress::new());
+    let qs = session.quiz.questions.clone();
+    session.answers[0] = Some(qs[0].answer);
+    session.answers[1] = Some(wrong(&qs[1]));
+    let dots = session.dots(2);
+    assert_eq!(dots.len(), QUESTIONS);
+    let texts: Vec<&str> = dots.iter().map(|d| d.text.as_str()).collect();
+    assert_eq!(&texts[..3], ["1 ✓", "2 ✗", "3 •"]);
+    assert_eq!(dots[0].label, "question 1: right");
+    assert_eq!(dots[1].label, "question 2: wrong");
+    assert_eq!(dots[2].label, "question 3: current question");
+    assert_eq!(dots[3].label, "question 4: to come");
+    assert_eq!(dots[3].text, "4 ");
+    let current: Vec<bool> = dots.iter().map(|d| d.current).collect();
+    assert_eq!(current.iter().filter(|&&c| c).count(), 1);
+    assert!(dots[2].current);
+}
+
+#[test]
+fn quiz_status_says_not_taken_best_so_far_or_mastered() {
+    let quiz = idemlab::quiz::generate(&LESSONS[0], 5);
+    let mut progress = Progress::new();
+    assert_eq!(
+        app::quiz_status(&progress, "a"),
+        format!("Not taken yet: {QUESTIONS} questions, one attempt each.")
+    );
+    let mut answers: Vec<Option<u32>> = quiz.questions.iter().map(|q| Some(q.answer)).collect();
+    answers[0] = Some(wrong(&quiz.questions[0]));
+    progress.record(&quiz, &answers);
+    let best = QUESTIONS - 1;
+    assert_eq!(
+        app::quiz_status(&progress, "a"),
+        format!(
+            "Best so far: {best} of {QUESTIONS}; {QUESTIONS} of {QUESTIONS} masters the lesson."
+        )
+    );
+    answers[0] = Some(quiz.questions[0].answer);
+    progress.record(&quiz, &answers);
+    assert_eq!(
+        app::quiz_status(&progress, "a"),
+        format!("Mastered (best {QUESTIONS} of {QUESTIONS}).")
+    );
+}
+
+#[test]
+fn step_nav_has_no_previous_first_and_offers_the_check_last() {
+    let nav = app::step_nav(4, 0);
+    assert_eq!((nav.previous, nav.next, nav.last), (None, Some(1), false));
+    let nav = app::step_nav(4, 2);
+    assert_eq!(
+        (nav.previous, nav.next, nav.last),
+        (Some(1), Some(3), false)
+    );
+    let nav = app::step_nav(4, 3);
+    assert_eq!((nav.previous, nav.next, nav.last), (Some(2), None, true));
+    let nav = app::step_nav(1, 0);
+    assert_eq!((nav.previous, nav.next, nav.last), (None, None, true));
+}

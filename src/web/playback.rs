@@ -84,19 +84,7 @@ fn tick(chain: u32) {
 pub fn render() {
     let (cursor, count, playing, speed, label) = with_app(|app| {
         let cursor = app.cursor();
-        let event = app.a.trace.events.get(cursor);
-        let mut label = match event {
-            Some(e) => format!(
-                "event {} of {} · {} · ",
-                cursor + 1,
-                app.a.trace.events.len(),
-                crate::view::ms_text(e.time_us)
-            ),
-            None => "no events".into(),
-        };
-        if let Some(e) = event {
-            let _ = crate::trace::describe(&mut label, &e.kind, &app.a.trace);
-        }
+        let label = app::cursor_label(&app.a.trace, cursor);
         (
             cursor,
             app.a.trace.events.len(),

@@ -278,33 +278,8 @@ fn mark_at(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) -> Option
         let (x, y) = (f64::from(event.offset_x()), f64::from(event.offset_y()));
         let ix = with_frame(app, side, canvas, |frame| frame.hit(x, y))?;
         let mark = run_of(app, side).timeline.mark(ix as u32);
-        Some((ix, describe_mark(run_of(app, side), mark)))
+        Some((ix, app::mark_tooltip(&run_of(app, side).trace, mark)))
     })
-}
-
-fn describe_mark(run: &Run, mark: &crate::view::Mark) -> String {
-    let event = &run.trace.events[mark.event() as usize];
-    let mut text = String::new();
-    let _ = crate::trace::describe(&mut text, &event.kind, &run.trace);
-    let mut lines = vec![format!(
-        "{} at {}",
-        mark.label,
-        crate::view::ms_text(mark.t0_us)
-    )];
-    if let Some(order) = event.order {
-        lines.push(format!(
-            "order {order}{}",
-            event
-                .attempt
-                .map(|a| format!(", attempt {a}"))
-                .unwrap_or_default()
-        ));
-    }
-    if let Some(key) = event.key {
-        lines.push(format!("key {key}"));
-    }
-    lines.push(text);
-    lines.join("\n")
 }
 
 fn hover(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
@@ -350,17 +325,7 @@ fn hide_tooltip(side: &str) {
 
 /// Keyboard focus shows the cursor's event, so the timeline's details need no mouse.
 fn show_cursor_tooltip(side: &str) {
-    let text = with_app(|app| {
-        let run = run_of(app, side);
-        let event = run.trace.events.get(app.cursor())?;
-        let mut text = format!(
-            "event {} at {}: ",
-            app.cursor() + 1,
-            crate::view::ms_text(event.time_us)
-        );
-        let _ = crate::trace::describe(&mut text, &event.kind, &run.trace);
-        Some(text)
-    });
+    let text = with_app(|app| app::cursor_tooltip(&run_of(app, side).trace, app.cursor()));
     if let Some(text) = text {
         show_tooltip(side, &text, GUTTER_PX, 0.0);
     }
