@@ -4,12 +4,14 @@
 use expect_test::expect;
 use idemlab::app::{
     self, compare_sentence, counts_at_label, events_counted, names_scenario, order_outcome,
-    sweep_range, tables_at, AnswerInput, Banner, Effects, Focus, Msg, State, Tab, UrlWrite,
+    sweep_range, tables_at, AnswerInput, Banner, Effects, Focus, KeyTarget, Msg, Shortcut, State,
+    Tab, UrlWrite,
 };
 use idemlab::lessons::{Lesson, Side, LESSONS};
 use idemlab::quiz::progress::Progress;
 use idemlab::quiz::{Form, QUESTIONS};
 use idemlab::scenario::{decode_lenient, Dedup, Step};
+use idemlab::view::{Viewport, GUTTER_PX};
 
 fn load(query: &str) -> State {
     let mut state = State::load(query, &Progress::new());
@@ -454,4 +456,284 @@ fn a_steps_claims_name_the_run_they_are_about() {
     assert!(app::claim_lines(alone)
         .iter()
         .all(|l| l.starts_with("the run: ")));
+}
+
+// ---- Keys and pointer gestures (`app::input`) ----
+
+fn key(key: &str, target: KeyTarget) -> Option<Shortcut> {
+    app::shortcut(key, false, target, true)
+}
+
+#[test]
+fn shortcut_map_on_the_page() {
+    let msg = |m| Some(Shortcut::Msg(m));
+    assert_eq!(key(" ", KeyTarget::Page), msg(Msg::Play));
+    assert_eq!(key("ArrowLeft", KeyTarget::Page), msg(Msg::Step(-1)));
+    assert_eq!(key("ArrowRight", KeyTarget::Page), msg(Msg::Step(1)));
+    assert_eq!(key("Home", KeyTarget::Page), msg(Msg::GoTo(0)));
+    assert_eq!(key("End", KeyTarget::Page), msg(Msg::GoTo(u32::MAX)));
+    assert_eq!(key("0", KeyTarget::Page), msg(Msg::Zoom(None)));
+    for (k, want) in [
+        ("n", Shortcut::NewSeed),
+        ("N", Shortcut::NewSeed),
+        ("l", Shortcut::CopyLink),
+        ("L", Shortcut::CopyLink),
+        ("?", Shortcut::Help),
+        ("+", Shortcut::ZoomBy(2.0)),
+        ("=", Shortcut::ZoomBy(2.0)),
+        ("-", Shortcut::ZoomBy(0.5)),
+        ("_", Shortcut::ZoomBy(0.5)),
+    ] {
+        assert_eq!(key(k, KeyTarget::Page), Some(want), "key {k:?}");
+    }
+    assert_eq!(key("x", KeyTarget::Page), None);
+    assert_eq!(key("Enter", KeyTarget::Page), None);
+}
+
+#[test]
+fn shortcut_new_seed_only_while_the_seed_control_is_open() {
+    assert_eq!(app::shortcut("n", false, KeyTarget::Page, false), None);
+    assert_eq!(
+        app::shortcut("n", false, KeyTarget::Page, true),
+        Some(Shortcut::NewSeed)
+    );
+}
+
+#[test]
+fn shortcut_not_with_a_modifier() {
+    for k in [" ", "ArrowLeft", "l", "+", "0"] {
+        assert_eq!(app::shortcut(k, true, KeyTarget::Page, true), None, "{k:?}");
+    }
+}
+
+#[test]
+fn shortcut_not_while_typing_or_in_a_dialog() {
+    for k in [" ", "ArrowLeft", "Home", "l", "?", "+", "0"] {
+        assert_eq!(key(k, KeyTarget::Field), None, "field {k:?}");
+        assert_eq!(key(k, KeyTarget::Dialog), None, "dialog {k:?}");
+    }
+}
+
+#[test]
+fn shortcut_space_presses_a_button_but_arrows_still_move() {
+    assert_eq!(key(" ", KeyTarget::Pressable), None);
+    assert_eq!(
+        key("ArrowRight", KeyTarget::Pressable),
+        Some(Shortcut::Msg(Msg::Step(1)))
+    );
+    assert_eq!(key("l", KeyTarget::Pressable), Some(Shortcut::CopyLink));
+}
+
+fn window(msg: Msg) -> (u64, u64) {
+    match msg {
+        Msg::Zoom(Some(window)) => window,
+        other => panic!("not a zoom window: {other:?}"),
+    }
+}
+
+#[test]
+fn zoom_about_keeps_the_cursor_in_place() {
+    let viewport = Viewport::new(0, 1_000_000, 1_000);
+    // Zooming in 2x about 250 ms: the cursor stays a quarter of the way across.
+    assert_eq!(
+        window(app::zoom_about(viewport, 250_000, 2.0)),
+        (125_000, 625_000)
+    );
+    assert_eq!(window(app::zoom_about(viewport, 0, 2.0)), (0, 500_000));
+}
+
+#[test]
+fn wheel_down_zooms_out_about_the_pointer() {
+    let viewport = Viewport::new(1_000_000, 2_000_000, 1_000);
+    let at_middle_px = GUTTER_PX + 500.0;
+    let (t0, t1) = window(app::wheel_zoom(viewport, 1.0, at_middle_px));
+    assert_eq!(t1 - t0, 1_250_000, "down zooms out by 0.8");
+    assert_eq!((t0 + t1) / 2, 1_500_000, "about the pointer");
+    let (t0, t1) = window(app::wheel_zoom(viewport, -1.0, at_middle_px));
+    assert_eq!(t1 - t0, 800_000, "up zooms in by 1.25");
+    // Over the gutter the anchor is the window's start.
+    let (t0, _) = window(app::wheel_zoom(viewport, -1.0, 10.0));
+    assert_eq!(t0, 1_000_000);
+}
+
+#[test]
+fn pan_follows_the_pointer_after_a_small_dead_zone() {
+    let start = Viewport::new(1_000_000, 2_000_000, 1_000);
+    assert_eq!(app::pan(start, 2.0), None, "still a click");
+    assert_eq!(app::pan(start, -2.9), None, "still a click");
+    // 1,000 px for 1 s: dragging 100 px right shows 100 ms earlier.
+    assert_eq!(
+        window(app::pan(start, 100.0).unwrap()),
+        (900_000, 1_900_000)
+    );
+    assert_eq!(
+        window(app::pan(start, -100.0).unwrap()),
+        (1_100_000, 2_100_000)
+    );
+}
+
+#[test]
+fn a_mark_of_b_selects_the_last_event_of_a_by_its_time() {
+    let trace = idemlab::sim::run(&decode_lenient("seed=7").0.scenario);
+    let times: Vec<u64> = trace.events.iter().map(|e| e.time_us).collect();
+    assert_eq!(
+        app::mark_select(Side::A, 5, times[9], &trace),
+        Msg::Select(5),
+        "A's own event"
+    );
+    let t = times[9];
+    let last_by = times.iter().rposition(|&x| x <= t).unwrap() as u32;
+    assert_eq!(
+        app::mark_select(Side::B, 0, t, &trace),
+        Msg::Select(last_by)
+    );
+}
+
+// ---- Words and classes about one event (`app::text`) ----
+
+fn trace_of(query: &str) -> idemlab::trace::Trace {
+    idemlab::sim::run(&decode_lenient(query).0.scenario)
+}
+
+#[test]
+fn the_cursor_label_counts_times_and_describes() {
+    let trace = trace_of("seed=7");
+    let label = app::cursor_label(&trace, 0);
+    let head = format!("event 1 of {} · ", trace.events.len());
+    assert!(label.starts_with(&head), "{label}");
+    let mut what = String::new();
+    idemlab::trace::describe(&mut what, &trace.events[0].kind, &trace).unwrap();
+    assert!(label.ends_with(&format!(" · {what}")), "{label}");
+    assert_eq!(app::cursor_label(&trace, trace.events.len()), "no events");
+}
+
+#[test]
+fn the_cursor_tooltip_is_the_events_number_time_and_description() {
+    let trace = trace_of("seed=7");
+    let text = app::cursor_tooltip(&trace, 2).unwrap();
+    let time = idemlab::view::ms_text(trace.events[2].time_us);
+    assert!(text.starts_with(&format!("event 3 at {time}: ")), "{text}");
+    assert_eq!(app::cursor_tooltip(&trace, trace.events.len()), None);
+}
+
+#[test]
+fn a_marks_tooltip_names_order_attempt_and_key() {
+    let trace = trace_of("seed=7&dedup=naive");
+    let timeline = idemlab::view::layout(&trace);
+    let mark = timeline
+        .marks()
+        .iter()
+        .find(|m| {
+            let e = &trace.events[m.event() as usize];
+            e.order.is_some() && e.attempt.is_some() && e.key.is_some()
+        })
+        .expect("a mark with order, attempt and key");
+    let event = &trace.events[mark.event() as usize];
+    let lines: Vec<String> = app::mark_tooltip(&trace, mark)
+        .lines()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(lines.len(), 4, "{lines:?}");
+    assert_eq!(
+        lines[1],
+        format!(
+            "order {}, attempt {}",
+            event.order.unwrap(),
+            event.attempt.unwrap()
+        )
+    );
+    assert_eq!(lines[2], format!("key {}", event.key.unwrap()));
+}
+
+#[test]
+fn rows_past_the_cursor_are_future_and_charges_drops_crashes_marked() {
+    use idemlab::trace::EventKind;
+    let trace = trace_of("seed=7&dedup=naive");
+    let charge = trace
+        .events
+        .iter()
+        .position(|e| matches!(e.kind, EventKind::Charge { replay: false, .. }))
+        .expect("a charge");
+    assert_eq!(app::row_class(&trace, charge, charge), "charge");
+    assert_eq!(app::row_class(&trace, charge, 0), "future charge");
+    let plain = trace
+        .events
+        .iter()
+        .position(|e| {
+            !matches!(
+                e.kind,
+                EventKind::Charge { .. } | EventKind::Drop { .. } | EventKind::Crash
+            )
+        })
+        .unwrap();
+    assert_eq!(app::row_class(&trace, plain, plain), "");
+    assert_eq!(app::row_class(&trace, plain, trace.events.len()), "");
+}
+
+// ---- The mastery check's dots and status line ----
+
+/// A given answer to `question` that is wrong.
+fn wrong(question: &idemlab::quiz::Question) -> u32 {
+    (0..).find(|&a| !question.is_right(a)).unwrap()
+}
+
+#[test]
+fn quiz_dots_mark_right_wrong_current_and_to_come() {
+    let mut session = app::QuizSession::draw(&LESSONS[0], 5, &Progress::new());
+    let qs = session.quiz.questions.clone();
+    session.answers[0] = Some(qs[0].answer);
+    session.answers[1] = Some(wrong(&qs[1]));
+    let dots = session.dots(2);
+    assert_eq!(dots.len(), QUESTIONS);
+    let texts: Vec<&str> = dots.iter().map(|d| d.text.as_str()).collect();
+    assert_eq!(&texts[..3], ["1 ✓", "2 ✗", "3 •"]);
+    assert_eq!(dots[0].label, "question 1: right");
+    assert_eq!(dots[1].label, "question 2: wrong");
+    assert_eq!(dots[2].label, "question 3: current question");
+    assert_eq!(dots[3].label, "question 4: to come");
+    assert_eq!(dots[3].text, "4 ");
+    let current: Vec<bool> = dots.iter().map(|d| d.current).collect();
+    assert_eq!(current.iter().filter(|&&c| c).count(), 1);
+    assert!(dots[2].current);
+}
+
+#[test]
+fn quiz_status_says_not_taken_best_so_far_or_mastered() {
+    let quiz = idemlab::quiz::generate(&LESSONS[0], 5);
+    let mut progress = Progress::new();
+    assert_eq!(
+        app::quiz_status(&progress, "a"),
+        format!("Not taken yet: {QUESTIONS} questions, one attempt each.")
+    );
+    let mut answers: Vec<Option<u32>> = quiz.questions.iter().map(|q| Some(q.answer)).collect();
+    answers[0] = Some(wrong(&quiz.questions[0]));
+    progress.record(&quiz, &answers);
+    let best = QUESTIONS - 1;
+    assert_eq!(
+        app::quiz_status(&progress, "a"),
+        format!(
+            "Best so far: {best} of {QUESTIONS}; {QUESTIONS} of {QUESTIONS} masters the lesson."
+        )
+    );
+    answers[0] = Some(quiz.questions[0].answer);
+    progress.record(&quiz, &answers);
+    assert_eq!(
+        app::quiz_status(&progress, "a"),
+        format!("Mastered (best {QUESTIONS} of {QUESTIONS}).")
+    );
+}
+
+#[test]
+fn step_nav_has_no_previous_first_and_offers_the_check_last() {
+    let nav = app::step_nav(4, 0);
+    assert_eq!((nav.previous, nav.next, nav.last), (None, Some(1), false));
+    let nav = app::step_nav(4, 2);
+    assert_eq!(
+        (nav.previous, nav.next, nav.last),
+        (Some(1), Some(3), false)
+    );
+    let nav = app::step_nav(4, 3);
+    assert_eq!((nav.previous, nav.next, nav.last), (Some(2), None, true));
+    let nav = app::step_nav(1, 0);
+    assert_eq!((nav.previous, nav.next, nav.last), (None, None, true));
 }

@@ -10,15 +10,21 @@
 //! - A scenario change pushes a history entry (Back undoes one); a view change (cursor, zoom,
 //!   tab, speed) replaces the current one.
 
+mod input;
 mod model;
 mod quiz;
+mod text;
 
+pub use input::{
+    mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
+};
 pub use model::{
     claim_lines, compare_sentence, control_view, counts_at_label, events_counted, group_hidden,
-    order_outcome, pointer_status, sweep_range, tables_at, title, AttemptRow, Banner, ChargeRow,
-    ControlView, ReceiptRow, SeedRange, Tables, SWEEP_SEEDS_MAX, TOOLBAR_KEYS,
+    order_outcome, pointer_status, step_nav, sweep_range, tables_at, title, AttemptRow, Banner,
+    ChargeRow, ControlView, ReceiptRow, SeedRange, StepNav, Tables, SWEEP_SEEDS_MAX, TOOLBAR_KEYS,
 };
-pub use quiz::{AnswerInput, QuizSession};
+pub use quiz::{quiz_status, AnswerInput, Dot, QuizSession};
+pub use text::{cursor_label, cursor_tooltip, mark_tooltip, row_class};
 
 use crate::lessons::{Lesson, Side, LESSONS};
 use crate::page::PageState;

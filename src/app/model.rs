@@ -343,3 +343,24 @@ pub fn claim_lines(step: &crate::lessons::Step) -> Vec<String> {
         .map(|c| format!("{}: {} = {}", side(c.side), c.metric, c.value))
         .collect()
 }
+
+/// Where a lesson step's navigation leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepNav {
+    /// "← Previous step": none on the first step.
+    pub previous: Option<usize>,
+    /// "Next step →", or on the last step "Take the mastery check →" (`None`).
+    pub next: Option<usize>,
+    /// The last step also shows the lesson's mastery status.
+    pub last: bool,
+}
+
+/// The navigation under step `index` of a lesson with `steps` steps.
+pub fn step_nav(steps: usize, index: usize) -> StepNav {
+    let last = index + 1 >= steps;
+    StepNav {
+        previous: index.checked_sub(1),
+        next: (!last).then_some(index + 1),
+        last,
+    }
+}

@@ -52,6 +52,54 @@ impl QuizSession {
     }
 }
 
+/// One question's mark in the check's progress row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dot {
+    /// "2 ✓": the question's number and its mark.
+    pub text: String,
+    /// "question 2: right", for a screen reader.
+    pub label: String,
+    /// The question on screen (`aria-current="step"`).
+    pub current: bool,
+}
+
+impl QuizSession {
+    /// One mark per question, with question `index` on screen: right, wrong, this one, or still
+    /// to come.
+    pub fn dots(&self, index: usize) -> Vec<Dot> {
+        let questions = self.quiz.questions.iter().zip(&self.answers);
+        questions
+            .enumerate()
+            .map(|(i, (q, a))| {
+                let (mark, state) = match a {
+                    Some(given) if q.is_right(*given) => ("✓", "right"),
+                    Some(_) => ("✗", "wrong"),
+                    None if i == index => ("•", "current question"),
+                    None => ("", "to come"),
+                };
+                Dot {
+                    text: format!("{} {mark}", i + 1),
+                    label: format!("question {}: {state}", i + 1),
+                    current: i == index,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The lesson's mastery in a sentence, from this browser's progress.
+pub fn quiz_status(progress: &Progress, lesson_id: &str) -> String {
+    let total = QUESTIONS;
+    match progress.lesson(lesson_id) {
+        Some(p) if p.mastered => format!("Mastered (best {} of {total}).", p.best),
+        Some(p) if p.best > 0 => format!(
+            "Best so far: {} of {total}; {total} of {total} masters the lesson.",
+            p.best
+        ),
+        _ => format!("Not taken yet: {total} questions, one attempt each."),
+    }
+}
+
 /// The first question not answered yet, or the score when all are.
 pub fn next_open(answers: &[Option<u32>]) -> usize {
     answers

@@ -268,37 +268,31 @@ pub fn render() {
         article.append_child(&super::ordering::exercise()).ok();
         super::ordering::render();
     }
-    let nav = El::new("div").class("lesson-nav");
-    let nav = if index > 0 {
-        nav.child(
-            &El::new("button")
-                .attr("type", "button")
-                .attr("data-step", &(index - 1).to_string())
-                .text("← Previous step")
-                .el(),
-        )
-    } else {
-        nav
+    let to = app::step_nav(lesson.steps.len(), index);
+    let step_button = |step: usize, label: &str| {
+        El::new("button")
+            .attr("type", "button")
+            .attr("data-step", &step.to_string())
+            .text(label)
+            .el()
     };
-    let nav = if index + 1 < lesson.steps.len() {
-        nav.child(
-            &El::new("button")
-                .attr("type", "button")
-                .attr("data-step", &(index + 1).to_string())
-                .text("Next step →")
-                .el(),
-        )
-    } else {
-        nav.child(
+    let nav = El::new("div").class("lesson-nav");
+    let nav = match to.previous {
+        Some(step) => nav.child(&step_button(step, "← Previous step")),
+        None => nav,
+    };
+    let nav = match to.next {
+        Some(step) => nav.child(&step_button(step, "Next step →")),
+        None => nav.child(
             &El::new("button")
                 .attr("type", "button")
                 .attr("data-quiz-start", "")
                 .text("Take the mastery check →")
                 .el(),
-        )
+        ),
     };
     article.append_child(&nav.el()).ok();
-    if index + 1 == lesson.steps.len() {
+    if to.last {
         let status = format!("Mastery check: {}", super::quiz::status(lesson));
         article
             .append_child(&El::new("p").class("quiz-status").text(&status).el())

@@ -102,11 +102,6 @@ impl Run {
             }
         }
     }
-
-    /// How many of this run's events have happened by `time_us`.
-    pub fn events_by(&self, time_us: u64) -> usize {
-        self.trace.events.partition_point(|e| e.time_us <= time_us)
-    }
 }
 
 pub(crate) struct App {

@@ -6,7 +6,7 @@ use web_sys::{Element, Event, HtmlDialogElement, KeyboardEvent};
 
 use super::dom::{self, El};
 use super::{dispatch, with_app};
-use crate::app::Msg;
+use crate::app::{self, KeyTarget, Msg, Shortcut};
 use crate::page::SPEEDS;
 
 pub fn mount() {
@@ -84,19 +84,7 @@ fn tick(chain: u32) {
 pub fn render() {
     let (cursor, count, playing, speed, label) = with_app(|app| {
         let cursor = app.cursor();
-        let event = app.a.trace.events.get(cursor);
-        let mut label = match event {
-            Some(e) => format!(
-                "event {} of {} · {} · ",
-                cursor + 1,
-                app.a.trace.events.len(),
-                crate::view::ms_text(e.time_us)
-            ),
-            None => "no events".into(),
-        };
-        if let Some(e) = event {
-            let _ = crate::trace::describe(&mut label, &e.kind, &app.a.trace);
-        }
+        let label = app::cursor_label(&app.a.trace, cursor);
         (
             cursor,
             app.a.trace.events.len(),
@@ -124,60 +112,35 @@ pub fn render() {
     dom::set_text(&dom::by_id("cursor-label"), &label);
 }
 
-/// Keyboard shortcuts, except while typing in a field.
+/// Keyboard shortcuts, as `app::shortcut` maps them.
 fn shortcut(event: KeyboardEvent) {
-    if typing(&event) || event.ctrl_key() || event.meta_key() || event.alt_key() {
+    let modified = event.ctrl_key() || event.meta_key() || event.alt_key();
+    let seed_open = with_app(|app| app.page().control_open("seed"));
+    let Some(shortcut) = app::shortcut(&event.key(), modified, key_target(&event), seed_open)
+    else {
         return;
-    }
-    let handled = match event.key().as_str() {
-        " " => {
-            dispatch(Msg::Play);
-            true
-        }
-        "ArrowLeft" => {
-            dispatch(Msg::Step(-1));
-            true
-        }
-        "ArrowRight" => {
-            dispatch(Msg::Step(1));
-            true
-        }
-        "Home" => {
-            dispatch(Msg::GoTo(0));
-            true
-        }
-        "End" => {
-            dispatch(Msg::GoTo(u32::MAX));
-            true
-        }
-        "n" | "N" if with_app(|app| app.page().control_open("seed")) => {
-            super::controls::new_seed();
-            true
-        }
-        "l" | "L" => {
-            super::export::copy_link();
-            true
-        }
-        "?" => {
-            show_dialog("help-dialog");
-            true
-        }
-        key => super::runs::keyboard_zoom(key),
     };
-    if handled {
-        event.prevent_default();
+    event.prevent_default();
+    match shortcut {
+        Shortcut::Msg(msg) => dispatch(msg),
+        Shortcut::NewSeed => super::controls::new_seed(),
+        Shortcut::CopyLink => super::export::copy_link(),
+        Shortcut::Help => show_dialog("help-dialog"),
+        Shortcut::ZoomBy(factor) => super::runs::zoom_by(factor),
     }
 }
 
-/// True when the key belongs to the focused element: typing in a field, or Space and Enter on
-/// a button (which press it). Arrow keys on a button still move the cursor.
-fn typing(event: &KeyboardEvent) -> bool {
+/// What the key's target is, for `app::shortcut`.
+fn key_target(event: &KeyboardEvent) -> KeyTarget {
     let Some(target) = event.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
-        return false;
+        return KeyTarget::Page;
     };
-    let tag = target.tag_name().to_ascii_lowercase();
-    let presses = matches!(event.key().as_str(), " " | "Enter");
-    matches!(tag.as_str(), "input" | "select" | "textarea")
-        || (presses && matches!(tag.as_str(), "button" | "summary" | "tr"))
-        || target.closest("dialog").ok().flatten().is_some()
+    if target.closest("dialog").ok().flatten().is_some() {
+        return KeyTarget::Dialog;
+    }
+    match target.tag_name().to_ascii_lowercase().as_str() {
+        "input" | "select" | "textarea" => KeyTarget::Field,
+        "button" | "summary" | "tr" => KeyTarget::Pressable,
+        _ => KeyTarget::Page,
+    }
 }

@@ -198,15 +198,7 @@ fn title(text: &str) -> Element {
 
 /// The lesson's mastery in a sentence, from this browser's progress.
 pub fn status(lesson: &Lesson) -> String {
-    let total = QUESTIONS;
-    match load_progress().lesson(lesson.id) {
-        Some(p) if p.mastered => format!("Mastered (best {} of {total}).", p.best),
-        Some(p) if p.best > 0 => format!(
-            "Best so far: {} of {total}; {total} of {total} masters the lesson.",
-            p.best
-        ),
-        _ => format!("Not taken yet: {total} questions, one attempt each."),
-    }
+    crate::app::quiz_status(&load_progress(), lesson.id)
 }
 
 fn intro(check: &QuizSession, body: &Element, nav: &Element) {
@@ -263,31 +255,22 @@ fn question_view(check: &QuizSession, index: usize, body: &Element, nav: &Elemen
     .ok();
 }
 
-/// One mark per question: right, wrong, this one, or still to come.
+/// One mark per question, as `QuizSession::dots` says.
 fn dots(check: &QuizSession, index: usize) -> Element {
     let list = El::new("ol")
         .class("quiz-dots")
         .attr("aria-label", "Questions");
     check
-        .quiz
-        .questions
+        .dots(index)
         .iter()
-        .zip(&check.answers)
-        .enumerate()
-        .fold(list, |list, (i, (q, a))| {
-            let (mark, state) = match a {
-                Some(given) if q.is_right(*given) => ("✓", "right"),
-                Some(_) => ("✗", "wrong"),
-                None if i == index => ("•", "current question"),
-                None => ("", "to come"),
-            };
-            let item = El::new("li").attr("aria-label", &format!("question {}: {state}", i + 1));
-            let item = if i == index {
+        .fold(list, |list, dot| {
+            let item = El::new("li").attr("aria-label", &dot.label);
+            let item = if dot.current {
                 item.attr("aria-current", "step")
             } else {
                 item
             };
-            list.child(&item.text(&format!("{} {mark}", i + 1)).el())
+            list.child(&item.text(&dot.text).el())
         })
         .el()
 }

@@ -252,27 +252,9 @@ fn frame<'a>(
     }
 }
 
-fn zoom_by(factor: f64) {
-    let window = with_app(|app| {
-        let viewport = viewport(app);
-        let anchor_px = viewport.x_px(app.cursor_time_us());
-        window_of(viewport.zoom(factor, anchor_px))
-    });
-    dispatch(Msg::Zoom(Some(window)));
-}
-
-fn window_of(viewport: Viewport) -> (u64, u64) {
-    (viewport.t0_us(), viewport.t1_us())
-}
-
-pub fn keyboard_zoom(key: &str) -> bool {
-    match key {
-        "+" | "=" => zoom_by(2.0),
-        "-" | "_" => zoom_by(0.5),
-        "0" => dispatch(Msg::Zoom(None)),
-        _ => return false,
-    }
-    true
+pub fn zoom_by(factor: f64) {
+    let msg = with_app(|app| app::zoom_about(viewport(app), app.cursor_time_us(), factor));
+    dispatch(msg);
 }
 
 fn wire_canvas(side: &'static str) {
@@ -296,33 +278,8 @@ fn mark_at(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) -> Option
         let (x, y) = (f64::from(event.offset_x()), f64::from(event.offset_y()));
         let ix = with_frame(app, side, canvas, |frame| frame.hit(x, y))?;
         let mark = run_of(app, side).timeline.mark(ix as u32);
-        Some((ix, describe_mark(run_of(app, side), mark)))
+        Some((ix, app::mark_tooltip(&run_of(app, side).trace, mark)))
     })
-}
-
-fn describe_mark(run: &Run, mark: &crate::view::Mark) -> String {
-    let event = &run.trace.events[mark.event() as usize];
-    let mut text = String::new();
-    let _ = crate::trace::describe(&mut text, &event.kind, &run.trace);
-    let mut lines = vec![format!(
-        "{} at {}",
-        mark.label,
-        crate::view::ms_text(mark.t0_us)
-    )];
-    if let Some(order) = event.order {
-        lines.push(format!(
-            "order {order}{}",
-            event
-                .attempt
-                .map(|a| format!(", attempt {a}"))
-                .unwrap_or_default()
-        ));
-    }
-    if let Some(key) = event.key {
-        lines.push(format!("key {key}"));
-    }
-    lines.push(text);
-    lines.join("\n")
 }
 
 fn hover(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
@@ -344,15 +301,12 @@ fn click(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
     let Some((ix, _)) = mark_at(side, canvas, event) else {
         return;
     };
-    let target = with_app(|app| {
+    let msg = with_app(|app| {
         let mark = run_of(app, side).timeline.mark(ix as u32);
-        if side == "a" {
-            mark.event()
-        } else {
-            app.a.events_by(mark.t0_us).saturating_sub(1) as u32
-        }
+        let side = if side == "a" { Side::A } else { Side::B };
+        app::mark_select(side, mark.event(), mark.t0_us, &app.a.trace)
     });
-    dispatch(Msg::Select(target));
+    dispatch(msg);
 }
 
 fn show_tooltip(side: &str, text: &str, x: f64, y: f64) {
@@ -371,17 +325,7 @@ fn hide_tooltip(side: &str) {
 
 /// Keyboard focus shows the cursor's event, so the timeline's details need no mouse.
 fn show_cursor_tooltip(side: &str) {
-    let text = with_app(|app| {
-        let run = run_of(app, side);
-        let event = run.trace.events.get(app.cursor())?;
-        let mut text = format!(
-            "event {} at {}: ",
-            app.cursor() + 1,
-            crate::view::ms_text(event.time_us)
-        );
-        let _ = crate::trace::describe(&mut text, &event.kind, &run.trace);
-        Some(text)
-    });
+    let text = with_app(|app| app::cursor_tooltip(&run_of(app, side).trace, app.cursor()));
     if let Some(text) = text {
         show_tooltip(side, &text, GUTTER_PX, 0.0);
     }
@@ -389,11 +333,10 @@ fn show_cursor_tooltip(side: &str) {
 
 fn wheel(event: &WheelEvent) {
     event.prevent_default();
-    // Wheel down (positive delta) zooms out, as in maps and editors.
-    let factor = if event.delta_y() > 0.0 { 0.8 } else { 1.25 };
-    let anchor_px = f64::from(event.offset_x()) - GUTTER_PX;
-    let window = with_app(|app| window_of(viewport(app).zoom(factor, anchor_px.max(0.0))));
-    dispatch(Msg::Zoom(Some(window)));
+    let (delta_y, offset_x_px) = (event.delta_y(), f64::from(event.offset_x()));
+    dispatch(with_app(|app| {
+        app::wheel_zoom(viewport(app), delta_y, offset_x_px)
+    }));
 }
 
 fn wire_drag(canvas: &HtmlCanvasElement) {
@@ -413,12 +356,11 @@ fn wire_drag_window() {
         let Some((x0, start, _)) = super::with_ui(|u| &u.drag, |d| *d.borrow()) else {
             return;
         };
-        let dx = f64::from(event.client_x()) - x0;
-        if dx.abs() < 3.0 {
+        let Some(msg) = app::pan(start, f64::from(event.client_x()) - x0) else {
             return;
-        }
+        };
         super::with_ui(|u| &u.drag, |d| *d.borrow_mut() = Some((x0, start, true)));
-        dispatch(Msg::Zoom(Some(window_of(start.pan(-dx)))));
+        dispatch(msg);
     });
     dom::listen::<MouseEvent>(&window, "mouseup", |_| {
         let drag = super::with_ui(|u| &u.drag, |d| d.borrow_mut().take());

@@ -10,7 +10,7 @@ use web_sys::{Element, Event, HtmlElement, KeyboardEvent};
 use super::dom::{self, El};
 use super::{dispatch, with_app, App};
 use crate::app::{self, Msg, Tab};
-use crate::trace::{node_name, EventKind};
+use crate::trace::node_name;
 
 const ROW_PX: i32 = 26;
 /// Rows rendered beyond the visible ones, so fast scrolling shows no blank band.
@@ -166,26 +166,11 @@ fn row(app: &App, index: usize) -> Element {
         .attr("aria-rowindex", &(index + 2).to_string())
         .attr("aria-selected", if selected { "true" } else { "false" })
         .attr("tabindex", "0")
-        .class(&row_class(app, index));
+        .class(&crate::app::row_class(trace, index, app.cursor()));
     cells
         .iter()
         .fold(tr, |tr, cell| tr.child(&El::new("td").text(cell).el()))
         .el()
-}
-
-/// Rows past the cursor are dimmed; duplicate charges and drops are marked.
-fn row_class(app: &App, index: usize) -> String {
-    let mut class = String::new();
-    if index > app.cursor() {
-        class.push_str("future ");
-    }
-    match app.a.trace.events[index].kind {
-        EventKind::Drop { .. } => class.push_str("drop"),
-        EventKind::Crash => class.push_str("crash"),
-        EventKind::Charge { replay: false, .. } => class.push_str("charge"),
-        _ => {}
-    }
-    class
 }
 
 /// The attempts and ledger tables (and, with a queue, the receipts) as they stand at the

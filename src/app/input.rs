@@ -1,0 +1,105 @@
+//! What a key press or a pointer gesture on the page means: the keyboard shortcut map (and
+//! when a key belongs to the focused element instead), and the geometry of a zoom, a pan or a
+//! wheel turn on the timeline. The browser measures and reports; these decide.
+
+use super::Msg;
+use crate::lessons::Side;
+use crate::trace::Trace;
+use crate::view::Viewport;
+
+/// What has keyboard focus when a key goes down, as far as the shortcuts care.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyTarget {
+    /// The page itself or an element that takes no keys (a canvas, a link, a heading).
+    Page,
+    /// An `input`, `select` or `textarea`: every key types.
+    Field,
+    /// A `button`, `summary` or event-table row: Space and Enter press it.
+    Pressable,
+    /// Anything inside an open dialog (the help): its own keys only.
+    Dialog,
+}
+
+/// A shortcut's meaning. Most are a `Msg`; the rest need the browser first (a random seed, the
+/// clipboard, the dialog, the measured width).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shortcut {
+    Msg(Msg),
+    /// `n`: a new seed (the browser picks it), only while the seed control is open.
+    NewSeed,
+    /// `l`: copy the permalink.
+    CopyLink,
+    /// `?`: the keyboard help.
+    Help,
+    /// `+`/`-`: zoom by this factor about the cursor (`zoom_about`).
+    ZoomBy(f64),
+}
+
+/// The shortcut for `key` (a `KeyboardEvent.key`), or `None` when the key is not a shortcut,
+/// carries a modifier (Ctrl, Meta or Alt: the browser's and the system's keys), or belongs to
+/// the focused element. Arrow keys on a button still move the cursor.
+pub fn shortcut(key: &str, modified: bool, target: KeyTarget, seed_open: bool) -> Option<Shortcut> {
+    let presses = matches!(key, " " | "Enter");
+    let typing = match target {
+        KeyTarget::Page => false,
+        KeyTarget::Field | KeyTarget::Dialog => true,
+        KeyTarget::Pressable => presses,
+    };
+    if typing || modified {
+        return None;
+    }
+    Some(match key {
+        " " => Shortcut::Msg(Msg::Play),
+        "ArrowLeft" => Shortcut::Msg(Msg::Step(-1)),
+        "ArrowRight" => Shortcut::Msg(Msg::Step(1)),
+        "Home" => Shortcut::Msg(Msg::GoTo(0)),
+        "End" => Shortcut::Msg(Msg::GoTo(u32::MAX)),
+        "n" | "N" if seed_open => Shortcut::NewSeed,
+        "l" | "L" => Shortcut::CopyLink,
+        "?" => Shortcut::Help,
+        "+" | "=" => Shortcut::ZoomBy(2.0),
+        "-" | "_" => Shortcut::ZoomBy(0.5),
+        "0" => Shortcut::Msg(Msg::Zoom(None)),
+        _ => return None,
+    })
+}
+
+/// Zooms `viewport` by `factor` keeping the cursor's time where it is on screen.
+pub fn zoom_about(viewport: Viewport, cursor_us: u64, factor: f64) -> Msg {
+    let anchor_px = viewport.x_px(cursor_us);
+    window_msg(viewport.zoom(factor, anchor_px))
+}
+
+/// A wheel turn at `offset_x_px` from the canvas's left edge (the gutter included): down
+/// (positive `delta_y`) zooms out, as in maps and editors, about the time under the pointer.
+pub fn wheel_zoom(viewport: Viewport, delta_y: f64, offset_x_px: f64) -> Msg {
+    let factor = if delta_y > 0.0 { 0.8 } else { 1.25 };
+    let anchor_px = (offset_x_px - crate::view::GUTTER_PX).max(0.0);
+    window_msg(viewport.zoom(factor, anchor_px))
+}
+
+/// Below this many pixels a press and release is a click, not a drag.
+pub const DRAG_MIN_PX: f64 = 3.0;
+
+/// A drag `dx_px` to the right of where it started on `start`: the content follows the
+/// pointer, so the window moves left. `None` while the drag is still a click.
+pub fn pan(start: Viewport, dx_px: f64) -> Option<Msg> {
+    (dx_px.abs() >= DRAG_MIN_PX).then(|| window_msg(start.pan(-dx_px)))
+}
+
+fn window_msg(viewport: Viewport) -> Msg {
+    Msg::Zoom(Some((viewport.t0_us(), viewport.t1_us())))
+}
+
+/// A click on the mark of event `event` (at `t0_us`) on `side`'s timeline. The cursor is an
+/// event of A, so a mark of B selects the last event of A at or before the mark's time (the
+/// first event when none is).
+pub fn mark_select(side: Side, event: u32, t0_us: u64, trace_a: &Trace) -> Msg {
+    match side {
+        Side::A => Msg::Select(event),
+        Side::B => {
+            let by = trace_a.events.partition_point(|e| e.time_us <= t0_us);
+            Msg::Select(by.saturating_sub(1) as u32)
+        }
+    }
+}
