@@ -1,7 +1,8 @@
 //! Peak heap of one big run, natively: `cargo run --release --example memory [QUERY]`.
 //!
 //! It counts every allocation through a wrapping global allocator and prints the live and peak
-//! bytes after each stage the page goes through (simulate, fold, index, lay out). The page's
+//! bytes, and the allocations made, after each stage the page goes through (simulate and fold,
+//! lay out, index), in the page's order. The page's
 //! wasm memory can only grow, so its size follows these peaks; `scripts/bench.sh` measures the
 //! page itself.
 
@@ -12,10 +13,12 @@ struct Counting;
 
 static LIVE: AtomicUsize = AtomicUsize::new(0);
 static PEAK: AtomicUsize = AtomicUsize::new(0);
+static CALLS: AtomicUsize = AtomicUsize::new(0);
 
 // SAFETY: every call goes straight to `System`; the counters only watch.
 unsafe impl GlobalAlloc for Counting {
     unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        CALLS.fetch_add(1, Relaxed);
         let live = LIVE.fetch_add(layout.size(), Relaxed) + layout.size();
         PEAK.fetch_max(live, Relaxed);
         unsafe { System.alloc(layout) }
@@ -24,20 +27,39 @@ unsafe impl GlobalAlloc for Counting {
         LIVE.fetch_sub(layout.size(), Relaxed);
         unsafe { System.dealloc(ptr, layout) }
     }
+    /// Growing counts both blocks for the moment of the copy; shrinking counts only the smaller
+    /// one, as wasm's allocator (dlmalloc) shrinks a block where it stands.
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        CALLS.fetch_add(1, Relaxed);
+        let old = layout.size();
+        if new_size > old {
+            let live = LIVE.fetch_add(new_size, Relaxed) + new_size;
+            PEAK.fetch_max(live, Relaxed);
+            LIVE.fetch_sub(old, Relaxed);
+        } else {
+            LIVE.fetch_sub(old - new_size, Relaxed);
+        }
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
 }
 
 #[global_allocator]
 static ALLOCATOR: Counting = Counting;
 
-const QUERY_DEFAULT: &str = "seed=1&preset=lost-ack&orders=50000&partition=none&events_max=1000000";
+/// The benchmark's 1M-event run (`tests/e2e/bench.mjs`, the freezing link of issue 10).
+const QUERY_DEFAULT: &str = "key=constant&dedup=atomic&provider_ms=60000..60000&timeout_ms=1&backoff_ms=0&latency_ms=0..0&clients=16&orders=10000&retries=20&events_max=1000000&replace_db_ms=7000";
 
 fn mib(bytes: usize) -> String {
     format!("{}.{} MiB", bytes >> 20, ((bytes & 0xf_ffff) * 10) >> 20)
 }
 
 fn report(stage: &str) {
-    let (live, peak) = (LIVE.load(Relaxed), PEAK.load(Relaxed));
-    println!("{stage:<10} live {:>12} peak {:>12}", mib(live), mib(peak));
+    let (live, peak, calls) = (LIVE.load(Relaxed), PEAK.load(Relaxed), CALLS.load(Relaxed));
+    println!(
+        "{stage:<10} live {:>12} peak {:>12} allocations {calls:>10}",
+        mib(live),
+        mib(peak)
+    );
 }
 
 fn main() {
@@ -55,16 +77,15 @@ fn main() {
         std::mem::size_of::<idemlab::trace::Event>(),
         std::mem::size_of::<idemlab::view::Mark>()
     );
-    let trace = idemlab::sim::run(&scenario);
+    // What the page does (`web::Run::of`): run and fold, lay out, then index.
+    let (trace, metrics) = idemlab::run(&scenario);
     println!("{} events", trace.events.len());
     report("simulate");
-    let metrics = idemlab::Metrics::of(&trace);
-    report("fold");
-    let index = idemlab::metrics::MetricsIndex::new(&trace);
-    report("index");
     let timeline = idemlab::view::layout(&trace);
     println!("{} marks", timeline.marks().len());
     report("layout");
+    let index = idemlab::metrics::MetricsIndex::new(&trace);
+    report("index");
     drop((metrics, index, timeline, trace));
     report("dropped");
 }

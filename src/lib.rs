@@ -36,9 +36,7 @@ pub fn run(scenario: &Scenario) -> (Trace, Metrics) {
     // (the page keeps its runs) gives a large unused part back before anything else is built.
     // Small spares stay: the ordering judge and the quiz run thousands of small scenarios,
     // and a reallocation each would cost more than the memory it returns.
-    if trace.events.capacity() - trace.events.len() > SPARE_EVENTS_MAX {
-        trace.events.shrink_to_fit();
-    }
+    trace.trim(SPARE_EVENTS_MAX);
     let metrics = Metrics::of(&trace);
     (trace, metrics)
 }

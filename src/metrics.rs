@@ -57,15 +57,22 @@ pub struct Metrics {
 
 /// Metrics at any prefix of one trace without refolding it from the start: the fold's state is
 /// kept every `interval` events, so `at` folds fewer than that many. The page asks for the
-/// counts at its cursor on every frame of a scrub, on traces of 100,000 events.
+/// counts at its cursor on every frame of a scrub, on traces of 1,000,000 events.
+///
+/// A checkpoint holds no race windows: the races are counted once, as the sorted event numbers
+/// that complete one, and `at` counts those below the prefix. The windows were most of a
+/// checkpoint (thousands open at once with one key for every order), and 64 copies of them
+/// held 400 MB after one heavy run.
 pub struct MetricsIndex {
     checkpoints: Vec<Fold>,
     interval: usize,
+    /// Event numbers that complete a race, ascending.
+    races: Vec<u32>,
 }
 
 /// The shortest interval between checkpoints. Longer traces space them out so that there are
-/// at most `CHECKPOINTS_MAX` of them: each holds per-order state, and 1,000,000 events over
-/// 10,000 orders at one per 4,096 events would take about 70 MB.
+/// at most `CHECKPOINTS_MAX` of them: each holds per-order state (20 bytes an order) and the
+/// ledger's bit sets, so 64 of them over 10,000 orders take about 13 MB.
 pub const CHECKPOINT_EVENTS: usize = 4_096;
 pub const CHECKPOINTS_MAX: usize = 64;
 
@@ -73,16 +80,22 @@ impl MetricsIndex {
     pub fn new(trace: &Trace) -> MetricsIndex {
         let interval = CHECKPOINT_EVENTS.max(trace.events.len().div_ceil(CHECKPOINTS_MAX));
         let mut fold = Fold::default();
-        let mut checkpoints = vec![fold.clone()];
+        let mut races = Vec::new();
+        let mut checkpoints = Vec::with_capacity(trace.events.len().div_ceil(interval) + 1);
+        checkpoints.push(fold.without_races());
         for chunk in trace.events.chunks(interval) {
             for event in chunk {
-                fold.event(event);
+                if fold.event(event) {
+                    races.push(fold.seen - 1);
+                }
             }
-            checkpoints.push(fold.clone());
+            checkpoints.push(fold.without_races());
         }
+        races.shrink_to_fit();
         MetricsIndex {
             checkpoints,
             interval,
+            races,
         }
     }
 
@@ -95,6 +108,7 @@ impl MetricsIndex {
             fold.event(event);
         }
         let mut metrics = fold.finish();
+        metrics.races = self.races.partition_point(|&ix| (ix as usize) < count) as u32;
         metrics.events = count as u32;
         metrics.truncated = trace.truncated && count == trace.events.len();
         metrics
@@ -164,17 +178,49 @@ pub fn walk_ledger(events: &[Event], mut on_row: impl FnMut(usize, u32, bool)) -
     booked
 }
 
-/// What one order accumulated over the run.
+/// What one order accumulated over the run: 20 bytes, since the index keeps one per order in
+/// each of its checkpoints.
 #[derive(Clone, Debug, Default)]
 struct OrderFold {
-    started: bool,
     effects: u32,
     /// Ledger rows that booked a charge already booked: with a keyed provider a repeat can
     /// charge once and still be recorded twice.
     rebooked: u32,
     changes: u32,
-    last_value: Option<u32>,
+    /// The last value written, when `written`.
+    last_value: u32,
+    written: bool,
+    started: bool,
     outcome: Option<Outcome>,
+}
+
+/// A set of small numbers (charge numbers, queue event ids, both dense from 0 or 1) as bits:
+/// a checkpoint copies it in a few kilobytes where a `BTreeSet` took tens of bytes a number.
+#[derive(Clone, Debug, Default)]
+struct Bits(Vec<u64>);
+
+impl Bits {
+    /// Adds `n`; true when it was not there yet.
+    fn insert(&mut self, n: u32) -> bool {
+        let (word, bit) = (n as usize / 64, n % 64);
+        if self.0.len() <= word {
+            self.0.resize(word + 1, 0);
+        }
+        let fresh = self.0[word] & (1 << bit) == 0;
+        self.0[word] |= 1 << bit;
+        fresh
+    }
+
+    fn clear(&mut self) {
+        self.0.iter_mut().for_each(|w| *w = 0);
+    }
+
+    /// How many numbers are here and not in `other`.
+    fn count_without(&self, other: &Bits) -> u32 {
+        (self.0.iter().enumerate())
+            .map(|(ix, w)| (w & !other.0.get(ix).copied().unwrap_or(0)).count_ones())
+            .sum()
+    }
 }
 
 impl Metrics {
@@ -201,18 +247,21 @@ impl Metrics {
 struct Fold {
     metrics: Metrics,
     orders: Vec<OrderFold>,
-    /// The check-then-insert race, the same detector the timeline shades races with.
+    /// The check-then-insert race, the same detector the timeline shades races with. A
+    /// checkpoint of `MetricsIndex` leaves it out (`races_off`), since the index counts races
+    /// on its own.
     races: Races,
+    races_off: bool,
     /// Events folded so far: the index of the next one.
     seen: u32,
     /// Transaction → (charge number, order) of its uncommitted ledger rows.
     ledger_pending: BTreeMap<u32, Vec<(u32, Option<u32>)>>,
     /// Charge numbers with a committed ledger row, to spot a second booking of the same charge.
-    booked: BTreeSet<u32>,
-    ledger_committed: Vec<u32>,
-    charges: Vec<u32>,
-    /// Receipts so far per queue event id.
-    receipts: Vec<u32>,
+    booked: Bits,
+    /// Charge numbers the payment service made (each new charge has its own number).
+    charged: Bits,
+    /// Queue events that have had a receipt.
+    receipted: Bits,
 }
 
 impl Fold {
@@ -224,8 +273,25 @@ impl Fold {
         &mut self.orders[index]
     }
 
-    fn event(&mut self, event: &crate::trace::Event) {
-        if self.races.event(self.seen, event).is_some() {
+    /// A copy to resume from, without the race windows.
+    fn without_races(&self) -> Fold {
+        Fold {
+            metrics: self.metrics.clone(),
+            orders: self.orders.clone(),
+            races: Races::default(),
+            races_off: true,
+            seen: self.seen,
+            ledger_pending: self.ledger_pending.clone(),
+            booked: self.booked.clone(),
+            charged: self.charged.clone(),
+            receipted: self.receipted.clone(),
+        }
+    }
+
+    /// Folds one event; true when it completes a race.
+    fn event(&mut self, event: &crate::trace::Event) -> bool {
+        let race = !self.races_off && self.races.event(self.seen, event).is_some();
+        if race {
             self.metrics.races += 1;
         }
         self.seen += 1;
@@ -241,7 +307,7 @@ impl Fold {
                 number,
                 replay: false,
             } => {
-                self.charges.push(number);
+                self.charged.insert(number);
                 self.order(event.order).effects += 1;
             }
             EventKind::Applied { value } => self.applied(event.order, value),
@@ -266,30 +332,22 @@ impl Fold {
             EventKind::Redeliver { .. } => m.redeliveries += 1,
             EventKind::DeadLetter { .. } => m.dead_letters += 1,
             // A pod-lifetime ledger is gone with its pod: what it recorded is recorded no more.
-            EventKind::Replace { wiped: true, .. } => {
-                self.booked.clear();
-                self.ledger_committed.clear();
-            }
+            EventKind::Replace { wiped: true, .. } => self.booked.clear(),
             _ => {}
         }
+        race
     }
 
     /// A ledger row became durable; booking a charge that is already booked is a duplicate.
     fn ledger_row(&mut self, number: u32, order: Option<u32>) {
-        self.ledger_committed.push(number);
         if !self.booked.insert(number) {
             self.order(order).rebooked += 1;
         }
     }
 
     fn receipt(&mut self, event: u32) {
-        let slot = event as usize;
-        if self.receipts.len() <= slot {
-            self.receipts.resize(slot + 1, 0);
-        }
-        self.receipts[slot] += 1;
         self.metrics.receipts += 1;
-        if self.receipts[slot] > 1 {
+        if !self.receipted.insert(event) {
             self.metrics.duplicate_receipts += 1;
         }
     }
@@ -297,13 +355,14 @@ impl Fold {
     fn applied(&mut self, order: Option<u32>, value: u32) {
         let order = self.order(order);
         order.effects += 1;
-        if order.last_value.is_some_and(|last| last != value) {
+        if order.written && order.last_value != value {
             order.changes += 1;
         }
-        order.last_value = Some(value);
+        order.last_value = value;
+        order.written = true;
     }
 
-    fn finish(mut self) -> Metrics {
+    fn finish(self) -> Metrics {
         let mut m = self.metrics;
         for order in self.orders.iter().filter(|order| order.started) {
             m.orders += 1;
@@ -311,7 +370,7 @@ impl Fold {
             m.effects_sq_sum += u64::from(order.effects) * u64::from(order.effects);
             // A charge repeats harm every time: each extra charge, and each extra booking of the
             // same charge in the ledger. A set does harm only when it changed the value.
-            m.duplicates += if order.last_value.is_some() {
+            m.duplicates += if order.written {
                 order.changes
             } else {
                 order.effects.saturating_sub(1) + order.rebooked
@@ -327,10 +386,7 @@ impl Fold {
             }
         }
         m.duplicates += m.duplicate_receipts;
-        self.ledger_committed.sort_unstable();
-        m.unrecorded = (self.charges.iter())
-            .filter(|number| self.ledger_committed.binary_search(number).is_err())
-            .count() as u32;
+        m.unrecorded = self.charged.count_without(&self.booked);
         m
     }
 }

@@ -4,6 +4,7 @@
 //! lays it out, so an event that is not here cannot be counted or drawn.
 
 use std::fmt::{self, Write as _};
+use std::sync::Arc;
 
 use serde::Serialize;
 
@@ -296,7 +297,10 @@ pub struct Trace {
     pub scenario: Scenario,
     pub seed: u64,
     pub pods: Vec<Pod>,
-    pub events: Vec<Event>,
+    /// Shared, not copied: the timeline keeps a handle on the same events to write its labels
+    /// and tooltips on demand (`view::Timeline`), so a run's events exist once in memory.
+    #[serde(serialize_with = "events_json")]
+    pub events: Arc<Vec<Event>>,
     /// True when the run stopped at `events_max` before the work was done.
     pub truncated: bool,
 }
@@ -311,28 +315,44 @@ impl Trace {
             scenario: scenario.clone(),
             seed: scenario.seed,
             pods: Vec::new(),
-            events: Vec::with_capacity(events),
+            events: Arc::new(Vec::with_capacity(events)),
             truncated: false,
         }
     }
 
     /// Appends an event, never letting the buffer grow past `events_max` events plus the
-    /// `cap-reached` one. Doubling past the cap would hold up to twice the trace's memory for
-    /// nothing, and the page's wasm memory never shrinks back.
+    /// `cap-reached` one. Growing copies the events, and for a moment both copies are live:
+    /// the buffer doubles while small, and once it is a quarter of the cap or more it goes
+    /// straight to the cap, so a run never holds more than 1.5 times its largest trace. The
+    /// page's wasm memory never shrinks back, so that moment is its peak while it simulates.
     pub fn push(&mut self, event: Event, events_max: u32) {
-        let events = &mut self.events;
+        let events = Arc::get_mut(&mut self.events).expect("a trace being recorded is not shared");
         if events.len() == events.capacity() {
-            let room = (events_max as usize + 1).saturating_sub(events.len());
-            events.reserve_exact(events.len().max(64).min(room).max(1));
+            let cap = events_max as usize + 1;
+            let room = cap.saturating_sub(events.len());
+            let grow = if events.len() * 4 >= cap {
+                room
+            } else {
+                events.len().max(64).min(room)
+            };
+            events.reserve_exact(grow.max(1));
         }
         events.push(event);
+    }
+
+    /// Gives back unused capacity above `spare_max` events (a trace the page keeps).
+    pub fn trim(&mut self, spare_max: usize) {
+        let events = Arc::get_mut(&mut self.events).expect("a trace being recorded is not shared");
+        if events.capacity() - events.len() > spare_max {
+            events.shrink_to_fit();
+        }
     }
 
     /// The readable form: one line per event.
     pub fn text(&self) -> String {
         let mut out = String::new();
         let _ = writeln!(out, "# {}", self.query());
-        for event in &self.events {
+        for event in self.events.iter() {
             let _ = writeln!(out, "{}", EventLine(event, self));
         }
         if self.truncated {
@@ -362,6 +382,13 @@ impl Trace {
     pub fn pod_uid(&self, pod: u16) -> u32 {
         self.pods.get(usize::from(pod)).map(|p| p.uid).unwrap_or(0)
     }
+}
+
+fn events_json<S: serde::Serializer>(
+    events: &Arc<Vec<Event>>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    serializer.collect_seq(events.iter())
 }
 
 fn canonical_query<S: serde::Serializer>(

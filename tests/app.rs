@@ -629,7 +629,7 @@ fn a_marks_tooltip_names_order_attempt_and_key() {
         })
         .expect("a mark with order, attempt and key");
     let event = &trace.events[mark.event() as usize];
-    let lines: Vec<String> = app::mark_tooltip(&trace, mark)
+    let lines: Vec<String> = app::mark_tooltip(&trace, &timeline, mark)
         .lines()
         .map(str::to_string)
         .collect();

@@ -60,7 +60,7 @@ fn naive_race_has_a_race_region_and_a_duplicate_charge() {
         "{query}"
     );
     let race = races[0];
-    for &ix in &race.events[..2] {
+    for &ix in &timeline.events_of(race)[..2] {
         let kind = trace.events[ix as usize].kind;
         let not_found = EventKind::Lookup {
             found: Found::NotFound,
@@ -70,19 +70,23 @@ fn naive_race_has_a_race_region_and_a_duplicate_charge() {
             "{query}: a race starts at two not-found reads"
         );
     }
-    let MarkKind::Race { reqs, .. } = race.kind else {
-        unreachable!()
-    };
+    let reqs = timeline
+        .race_reqs(race)
+        .expect("a race mark has two requests");
     assert_ne!(reqs[0], reqs[1], "{query}: a race is between two requests");
     let dups = marks_of(&timeline, Class::ChargeDuplicate);
     let dup = dups.first().expect("the race duplicates a charge");
-    assert!(dup.label.contains("charge 2 of"), "{}", dup.label);
+    let label = timeline.label(dup);
+    assert!(label.contains("charge 2 of"), "{label}");
     assert!(
         dup.t1_us <= race.t1_us,
         "{query}: the region covers both charges"
     );
     let first = (timeline.marks().iter())
-        .find(|mark| mark.order == dup.order && mark.label.contains("charge 1 of"))
+        .find(|mark| {
+            timeline.order(mark) == timeline.order(dup)
+                && timeline.label(mark).contains("charge 1 of")
+        })
         .expect("the first charge says it is one of several");
     assert_eq!(first.class(), Class::Charge);
 }
@@ -123,11 +127,9 @@ fn outside_boundary_has_an_api_down_band() {
     assert_eq!(bands.len(), 1, "{query}");
     let band = bands[0];
     assert_eq!(Some(band.lane), timeline.lane_of(idemlab::trace::Node::Api));
-    assert_eq!(trace.events[band.events[0] as usize].kind, EventKind::Crash);
-    assert_eq!(
-        trace.events[band.events[1] as usize].kind,
-        EventKind::Restart
-    );
+    let events = timeline.events_of(band);
+    assert_eq!(trace.events[events[0] as usize].kind, EventKind::Crash);
+    assert_eq!(trace.events[events[1] as usize].kind, EventKind::Restart);
     assert!(
         band.t1_us > band.t0_us,
         "{query}: the API is down for restart_ms"
@@ -141,7 +143,8 @@ fn atomic_race_draws_a_blocked_wait_until_the_unique_violation() {
     let waits = marks_of(&timeline, Class::Blocked);
     assert!(!waits.is_empty(), "{query}: no blocked wait");
     for wait in waits {
-        let [start, end] = [wait.events[0], wait.events[1]].map(|i| trace.events[i as usize]);
+        let events = timeline.events_of(wait);
+        let [start, end] = [events[0], events[1]].map(|i| trace.events[i as usize]);
         let blocked = EventKind::Claim {
             result: ClaimResult::Blocked,
         };
@@ -204,10 +207,11 @@ fn conflicts_and_mismatches_show_their_status() {
     for (query, class, label) in cases {
         let (_, timeline) = run(query);
         let replies = marks_of(&timeline, class);
-        assert!(replies.iter().any(|m| m.label == label), "{query}: {label}");
+        let says = |m: &Mark| timeline.label(m) == label;
+        assert!(replies.iter().any(|m| says(m)), "{query}: {label}");
         let status = &label[..3];
         let arrow = (timeline.marks().iter())
-            .find(|m| m.class() == Class::Response && m.label.starts_with(status));
+            .find(|m| m.class() == Class::Response && timeline.label(m).starts_with(status));
         assert!(arrow.is_some(), "{query}: the response arrow says {status}");
     }
 }
@@ -232,23 +236,27 @@ fn every_send_has_exactly_one_arrow_and_no_arrow_runs_backwards() {
         let (trace, timeline) = run(&query);
         let mut arrows_by_send = vec![0u32; trace.events.len()];
         for mark in timeline.marks() {
-            let MarkKind::Arrow { msg, end, .. } = mark.kind else {
+            let MarkKind::Arrow { end, .. } = mark.kind else {
                 continue;
+            };
+            let events = timeline.events_of(mark);
+            let EventKind::Send { msg, .. } = trace.events[events[0] as usize].kind else {
+                panic!("{query}: an arrow starts at a send");
             };
             assert!(
                 mark.t1_us >= mark.t0_us,
                 "{query}: arrow m{msg} ends before it starts"
             );
-            let send = trace.events[mark.events[0] as usize];
+            let send = trace.events[events[0] as usize];
             assert!(
                 matches!(send.kind, EventKind::Send { msg: m, .. } if m == msg),
                 "{query}: arrow m{msg} starts at its send"
             );
-            arrows_by_send[mark.events[0] as usize] += 1;
+            arrows_by_send[events[0] as usize] += 1;
             if end == ArrowEnd::InFlight {
                 continue;
             }
-            let last = trace.events[mark.events[1] as usize];
+            let last = trace.events[events[1] as usize];
             let ends = matches!(last.kind,
                 EventKind::Deliver { msg: m } | EventKind::Drop { msg: m, .. } if m == msg);
             assert!(ends, "{query}: arrow m{msg} ends at its delivery or drop");
@@ -284,11 +292,9 @@ fn marks_are_sorted_and_point_at_real_events() {
             );
             assert!(usize::from(mark.lane) < lanes, "{query}");
             let first = trace.events[mark.event() as usize];
-            assert_eq!(first.time_us, mark.t0_us, "{query}: {}", mark.label);
-            assert!(mark
-                .events
-                .iter()
-                .all(|&e| (e as usize) < trace.events.len()));
+            let label = timeline.label(mark);
+            assert_eq!(first.time_us, mark.t0_us, "{query}: {label}");
+            assert!((timeline.events_of(mark).iter()).all(|&e| (e as usize) < trace.events.len()));
         }
     }
 }
@@ -541,10 +547,8 @@ fn every_band_kind_has_a_class() {
             t1_us: 0,
             lane: 0,
             kind: MarkKind::Band { band },
-            label: String::new(),
-            events: vec![0],
-            order: None,
-            attempt: None,
+            first: 0,
+            end: view::NO_END,
         };
         let name = mark.class().name();
         assert!(

@@ -2,7 +2,7 @@
 //! and the event table's row classes. Pure functions of run A's trace and the cursor.
 
 use crate::trace::{describe, EventKind, Trace};
-use crate::view::{ms_text, Mark};
+use crate::view::{ms_text, Mark, Timeline};
 
 /// The scrubber's label (and its `aria-valuetext`): "event 3 of 40 · 12.5 ms · …".
 pub fn cursor_label(trace: &Trace, cursor: usize) -> String {
@@ -29,9 +29,10 @@ pub fn cursor_tooltip(trace: &Trace, cursor: usize) -> Option<String> {
 
 /// The tooltip of a mark under the pointer: its label and time, order and attempt, key, and
 /// what happened.
-pub fn mark_tooltip(trace: &Trace, mark: &Mark) -> String {
+pub fn mark_tooltip(trace: &Trace, timeline: &Timeline, mark: &Mark) -> String {
     let event = &trace.events[mark.event() as usize];
-    let mut lines = vec![format!("{} at {}", mark.label, ms_text(mark.t0_us))];
+    let label = timeline.label(mark);
+    let mut lines = vec![format!("{label} at {}", ms_text(mark.t0_us))];
     if let Some(order) = event.order {
         let attempt = event.attempt.map(|a| format!(", attempt {a}"));
         lines.push(format!("order {order}{}", attempt.unwrap_or_default()));

@@ -2,8 +2,8 @@
 //! phrase such as "both read \"not found\"" into a button that outlines the marks it names;
 //! `tests/lessons.rs` checks that each phrase names at least one mark of its run.
 
-use super::mark::{ArrowEnd, Band, Mark, MarkKind, Span, TxnEnd};
-use crate::trace::{DropCause, EventKind, RollbackCause};
+use super::mark::{ArrowEnd, Band, Class, Mark, MarkKind, Span, TxnEnd};
+use crate::trace::{DropCause, RollbackCause};
 
 /// A kind of mark a sentence can name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,26 +57,20 @@ impl Find {
             (Find::LedgerReplaced, MarkKind::Band { band }) => {
                 matches!(band, Band::LedgerReplaced { .. })
             }
-            (_, MarkKind::Point { event, .. }) => self.matches_point(event),
+            (Find::Effect, MarkKind::Point { .. }) => mark.is_effect(),
+            (_, MarkKind::Point { class, .. }) => self.matches_point(class),
             _ => false,
         }
     }
 
-    fn matches_point(self, event: EventKind) -> bool {
+    fn matches_point(self, class: Class) -> bool {
         match self {
-            Find::Timeout => event == EventKind::Timeout,
-            Find::Effect => matches!(
-                event,
-                EventKind::Charge { replay: false, .. } | EventKind::Applied { .. }
-            ),
-            Find::Replay => matches!(
-                event,
-                EventKind::Reply { replay: true, .. } | EventKind::Charge { replay: true, .. }
-            ),
-            Find::KeyExpired => event == EventKind::KeyExpired,
-            Find::AttemptRow => matches!(event, EventKind::AttemptRow { .. }),
-            Find::Redeliver => matches!(event, EventKind::Redeliver { .. }),
-            Find::InboxHit => matches!(event, EventKind::Inbox { fresh: false, .. }),
+            Find::Timeout => class == Class::Timeout,
+            Find::Replay => matches!(class, Class::ReplyReplay | Class::ChargeReplay),
+            Find::KeyExpired => class == Class::KeyExpired,
+            Find::AttemptRow => class == Class::AttemptRow,
+            Find::Redeliver => class == Class::Redeliver,
+            Find::InboxHit => class == Class::InboxHit,
             _ => false,
         }
     }

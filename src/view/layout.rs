@@ -2,15 +2,18 @@
 //!
 //! Effects are counted in a first pass so that a charge can say "2 of 3" when it is drawn; the
 //! main pass opens arrows, transactions, blocked waits and outages at their first event and
-//! closes them at their last; races are found in their own fold (`race.rs`). Nothing here
-//! allocates per pixel or per viewport: that is `cull.rs`.
+//! closes them at their last; races are found in their own fold (`race.rs`) and go in at their
+//! first read, so the marks come out sorted. Nothing here allocates per mark or per pixel: a
+//! mark is 32 bytes in one vector sized once, and its words are written when asked
+//! ([`Timeline::label`]) from the trace's events, which the timeline shares rather than copies.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use super::cull::MarkIndex;
 use super::mark::{
-    ArrowEnd, ArrowPayload, Band, Effect, EventIx, Lane, LaneIx, Mark, MarkKind, Span, Tally,
-    TxnEnd,
+    point_class, ArrowEnd, ArrowPayload, Band, Class, EventIx, Lane, LaneIx, Mark, MarkKind, Span,
+    TxnEnd, NO_END,
 };
 use super::race;
 use crate::trace::{
@@ -32,6 +35,11 @@ pub struct Timeline {
     pub(super) events: u32,
     pub(super) truncated: bool,
     pub(super) index: MarkIndex,
+    /// The trace's own events, shared: labels, orders and attempts are read from here.
+    pub(super) source: Arc<Vec<Event>>,
+    /// The events of race `k` are `race_events[race_starts[k]..race_starts[k + 1]]`.
+    pub(super) race_events: Vec<EventIx>,
+    pub(super) race_starts: Vec<u32>,
 }
 
 impl Timeline {
@@ -77,9 +85,82 @@ impl Timeline {
 
     /// How many race regions there are; equals `Metrics::races`.
     pub fn races(&self) -> u32 {
-        (self.marks.iter())
-            .filter(|mark| matches!(mark.kind, MarkKind::Race { .. }))
-            .count() as u32
+        self.race_starts.len().saturating_sub(1) as u32
+    }
+
+    /// The trace events a mark stands for, the one that starts it first: an arrow's send and
+    /// its delivery or drop, a span's or an outage's first and last event, a race's two reads
+    /// and then every other event of its two requests in trace order.
+    pub fn events_of(&self, mark: &Mark) -> Vec<EventIx> {
+        match mark.kind {
+            MarkKind::Race { .. } => self.race(mark).to_vec(),
+            _ if mark.end == NO_END => vec![mark.first],
+            _ => vec![mark.first, mark.end],
+        }
+    }
+
+    /// True when `event` is one of the mark's events.
+    pub fn has_event(&self, mark: &Mark, event: EventIx) -> bool {
+        match mark.kind {
+            MarkKind::Race { .. } => self.race(mark).contains(&event),
+            _ => mark.first == event || (mark.end != NO_END && mark.end == event),
+        }
+    }
+
+    fn race(&self, mark: &Mark) -> &[EventIx] {
+        let k = mark.end as usize;
+        let (from, to) = (self.race_starts[k], self.race_starts[k + 1]);
+        &self.race_events[from as usize..to as usize]
+    }
+
+    /// The order (1-based) the mark belongs to, for tooltips and filters.
+    pub fn order(&self, mark: &Mark) -> Option<u32> {
+        self.source[mark.first as usize].order
+    }
+
+    /// The attempt the mark belongs to; a race has two, so none.
+    pub fn attempt(&self, mark: &Mark) -> Option<u16> {
+        match mark.kind {
+            MarkKind::Race { .. } => None,
+            _ => self.source[mark.first as usize].attempt,
+        }
+    }
+
+    /// The two requests of a race, first reader first.
+    pub fn race_reqs(&self, mark: &Mark) -> Option<[u32; 2]> {
+        let MarkKind::Race { .. } = mark.kind else {
+            return None;
+        };
+        let reads = self.race(mark);
+        let req = |ix: EventIx| self.source[ix as usize].req.unwrap_or(0);
+        Some([req(reads[0]), req(reads[1])])
+    }
+
+    /// What the page prints beside the mark and first in its tooltip, e.g. `attempt 2`,
+    /// `order 3: charge 2 of 2 (#4)`: written from the mark's events each time it is asked.
+    pub fn label(&self, mark: &Mark) -> String {
+        let event = &self.source[mark.first as usize];
+        match mark.kind {
+            MarkKind::Arrow { .. } => match event.kind {
+                EventKind::Send { payload, .. } => arrow_label(event, payload),
+                _ => unreachable!("an arrow starts at a send"),
+            },
+            MarkKind::Span {
+                span: Span::Txn { .. },
+            } => match event.kind {
+                EventKind::TxBegin { txn } => format!("tx{txn}"),
+                _ => unreachable!("a transaction starts at its BEGIN"),
+            },
+            MarkKind::Span {
+                span: Span::Blocked,
+            } => "blocked on the unique index".into(),
+            MarkKind::Band { band } => band_label(event, band),
+            MarkKind::Race { .. } => {
+                let reads = self.race(mark);
+                race::label(&self.source, reads[0], reads[1])
+            }
+            MarkKind::Point { class, nth, total } => point_label(event, class, nth, total),
+        }
     }
 }
 
@@ -90,19 +171,46 @@ pub fn layout(trace: &Trace) -> Timeline {
     let end_us = trace.events.last().map_or(0, |e| e.time_us).max(1);
     let api = lane_of(trace, Node::Api);
     let races = race::races(trace, api, lane_of(trace, Node::Db));
-    // Sized once, for at most one mark per event plus the races, and trimmed at the end: the
-    // page's wasm memory never shrinks, so a vector that doubled (or was copied to grow)
-    // would keep up to twice the marks' memory for the rest of the page's life.
-    let capacity = trace.events.len() + races.len();
-    let mut builder = Builder::new(trace, effect_totals(trace), capacity);
+    // Sized once, exactly: the page's wasm memory never shrinks, so a vector that doubled (or
+    // was trimmed by a copy) would keep up to twice the marks' memory for good.
+    let (totals, marks) = first_pass(trace);
+    let capacity = marks + races.len();
+    let mut builder = Builder::new(trace, totals, capacity);
+    let mut races = races.into_iter().peekable();
+    let (mut race_events, mut race_starts) = (Vec::new(), vec![0u32]);
     for (ix, event) in trace.events.iter().enumerate() {
         let ix = EventIx::try_from(ix).expect("events are bounded by events_max");
         builder.event(ix, event);
+        // A race goes in right after the marks of its first read: the same time, and every
+        // mark of a later event after it, so the marks stay sorted by (start, first event).
+        while let Some(region) = races.next_if(|region| region.events[0] == ix) {
+            let k = EventIx::try_from(race_starts.len() - 1).expect("races are bounded");
+            builder.marks.push(Mark {
+                t0_us: region.t0_us,
+                t1_us: region.t1_us,
+                first: ix,
+                end: k,
+                lane: region.lane,
+                kind: MarkKind::Race {
+                    to_lane: region.to_lane,
+                },
+            });
+            race_events.extend_from_slice(&region.events);
+            race_starts.push(u32::try_from(race_events.len()).expect("bounded by events_max"));
+        }
     }
-    let mut marks = builder.finish(end_us);
-    marks.extend(races);
-    marks.shrink_to_fit();
-    sort_marks(&mut marks);
+    debug_assert!(
+        races.next().is_none(),
+        "every race starts at one of the trace's events"
+    );
+    let marks = builder.finish(end_us);
+    debug_assert_eq!(marks.len(), capacity, "the first pass counts every mark");
+    debug_assert!(
+        marks
+            .windows(2)
+            .all(|w| (w[0].t0_us, w[0].first) <= (w[1].t0_us, w[1].first)),
+        "marks are made in (start, first event) order"
+    );
     let index = MarkIndex::new(&marks);
     Timeline {
         lanes,
@@ -111,31 +219,9 @@ pub fn layout(trace: &Trace) -> Timeline {
         events: u32::try_from(trace.events.len()).expect("events are bounded by events_max"),
         truncated: trace.truncated,
         index,
-    }
-}
-
-/// Sorts by `(t0_us, first event)`, ties in their present order (so trace order), as a stable
-/// sort would; but a stable sort of a million marks borrows half their size again as scratch,
-/// and here only a key per mark is sorted and the marks are then moved into place.
-fn sort_marks(marks: &mut [Mark]) {
-    let mut keys: Vec<(u64, EventIx, u32)> = (marks.iter().enumerate())
-        .map(|(ix, mark)| (mark.t0_us, mark.events[0], ix as u32))
-        .collect();
-    keys.sort_unstable();
-    // `from[i]`: where the mark that belongs at `i` is now. Each cycle of the permutation is
-    // walked once with swaps; a visited slot points at itself.
-    let mut from: Vec<u32> = keys.into_iter().map(|(_, _, ix)| ix).collect();
-    for start in 0..from.len() {
-        let mut at = start;
-        loop {
-            let next = from[at] as usize;
-            from[at] = at as u32;
-            if next == start {
-                break;
-            }
-            marks.swap(at, next);
-            at = next;
-        }
+        source: Arc::clone(&trace.events),
+        race_events,
+        race_starts,
     }
 }
 
@@ -180,10 +266,20 @@ pub(super) fn lane_of(trace: &Trace, node: Node) -> LaneIx {
     }
 }
 
-/// The first pass: how many effects each order has in all, indexed by order − 1.
-fn effect_totals(trace: &Trace) -> Vec<u32> {
+/// The first pass: how many effects each order has in all, indexed by order − 1, and how many
+/// marks the events make (races aside): one each, none for an arrow's or an outage's end, two
+/// for a claim that blocks.
+fn first_pass(trace: &Trace) -> (Vec<u32>, usize) {
     let mut totals = Vec::new();
-    for event in &trace.events {
+    let mut marks = 0;
+    for event in trace.events.iter() {
+        marks += match event.kind {
+            EventKind::Deliver { .. } | EventKind::Drop { .. } | EventKind::Restart => 0,
+            EventKind::Claim {
+                result: ClaimResult::Blocked,
+            } if event.req.is_some() => 2,
+            _ => 1,
+        };
         let is_effect = matches!(
             event.kind,
             EventKind::Charge { replay: false, .. } | EventKind::Applied { .. }
@@ -196,7 +292,7 @@ fn effect_totals(trace: &Trace) -> Vec<u32> {
             totals[ix] += 1;
         }
     }
-    totals
+    (totals, marks)
 }
 
 /// One order's effects seen so far in the main pass.
@@ -206,22 +302,26 @@ struct Seen {
     last_value: Option<u32>,
 }
 
+/// `Builder::arrows` of a message with no open arrow.
+const NO_MARK: u32 = u32::MAX;
+
 /// The main pass's state: marks made so far and the ones still open.
 struct Builder<'t> {
     trace: &'t Trace,
     marks: Vec<Mark>,
     totals: Vec<u32>,
     seen: Vec<Seen>,
-    /// msg → index of its arrow in `marks`; messages are numbered densely from 0.
-    arrows: Vec<Option<usize>>,
-    txns: BTreeMap<u32, usize>,
+    /// msg → index of its open arrow in `marks`, or `NO_MARK`; messages are numbered densely
+    /// from 0.
+    arrows: Vec<u32>,
+    txns: BTreeMap<u32, u32>,
     /// Ledger rows that book an already booked charge (the same rule as `Metrics`).
-    rebooked: std::collections::BTreeSet<usize>,
+    rebooked: BTreeSet<usize>,
     /// Receipts (event indices) that repeat one their queue event already had.
-    repeated_receipts: std::collections::BTreeSet<usize>,
+    repeated_receipts: BTreeSet<usize>,
     /// req → index of its open blocked span.
-    blocked: BTreeMap<u32, usize>,
-    api_down: Option<usize>,
+    blocked: BTreeMap<u32, u32>,
+    api_down: Option<u32>,
 }
 
 impl<'t> Builder<'t> {
@@ -240,37 +340,42 @@ impl<'t> Builder<'t> {
         }
     }
 
-    fn push(&mut self, ix: EventIx, event: &Event, kind: MarkKind, label: String) -> usize {
+    fn push(&mut self, ix: EventIx, event: &Event, kind: MarkKind) -> u32 {
         self.marks.push(Mark {
             t0_us: event.time_us,
             t1_us: event.time_us,
+            first: ix,
+            end: NO_END,
             lane: lane_of(self.trace, event.node),
             kind,
-            label,
-            events: vec![ix],
-            order: event.order,
-            attempt: event.attempt,
         });
-        self.marks.len() - 1
+        u32::try_from(self.marks.len() - 1).expect("marks are bounded by events_max")
     }
 
-    fn point(&mut self, ix: EventIx, event: &Event, tally: Tally, label: String) {
+    fn point(&mut self, ix: EventIx, event: &Event, duplicate: bool) {
+        self.effect_point(ix, event, duplicate, 0, 0);
+    }
+
+    fn effect_point(&mut self, ix: EventIx, event: &Event, duplicate: bool, nth: u32, total: u32) {
+        let place = |n: u32| u16::try_from(n).expect("an order has a few dozen effects at most");
         let kind = MarkKind::Point {
-            event: event.kind,
-            tally,
+            class: point_class(event.kind, duplicate),
+            nth: place(nth),
+            total: place(total),
         };
-        self.push(ix, event, kind, label);
+        self.push(ix, event, kind);
     }
 
-    /// Ends an open mark at `event`, adding the event to it.
-    fn close(&mut self, mark: usize, ix: EventIx, event: &Event) {
-        let mark = &mut self.marks[mark];
+    /// Ends an open mark at `event`.
+    fn close(&mut self, mark: u32, ix: EventIx, event: &Event) {
+        let mark = &mut self.marks[mark as usize];
         debug_assert!(
             event.time_us >= mark.t0_us,
             "marks never end before they start"
         );
+        debug_assert_eq!(mark.end, NO_END, "a mark ends once");
         mark.t1_us = event.time_us;
-        mark.events.push(ix);
+        mark.end = ix;
     }
 
     fn event(&mut self, ix: EventIx, event: &Event) {
@@ -294,57 +399,54 @@ impl<'t> Builder<'t> {
     }
 
     fn send(&mut self, ix: EventIx, event: &Event, msg: u32, to: Node, payload: Payload) {
-        let (payload, label) = arrow_label(event, payload);
         let kind = MarkKind::Arrow {
             to_lane: lane_of(self.trace, to),
-            msg,
-            payload,
+            payload: arrow_payload(payload),
             end: ArrowEnd::InFlight,
         };
-        let mark = self.push(ix, event, kind, label);
+        let mark = self.push(ix, event, kind);
         let slot = msg as usize;
         if self.arrows.len() <= slot {
-            self.arrows.resize(slot + 1, None);
+            self.arrows.resize(slot + 1, NO_MARK);
         }
-        assert!(self.arrows[slot].is_none(), "each message is sent once");
-        self.arrows[slot] = Some(mark);
+        assert!(self.arrows[slot] == NO_MARK, "each message is sent once");
+        self.arrows[slot] = mark;
     }
 
     fn arrive(&mut self, ix: EventIx, event: &Event, msg: u32, how: ArrowEnd) {
-        let Some(mark) = self.arrows.get_mut(msg as usize).and_then(Option::take) else {
+        let open = self
+            .arrows
+            .get_mut(msg as usize)
+            .map(|slot| std::mem::replace(slot, NO_MARK));
+        let Some(mark) = open.filter(|&mark| mark != NO_MARK) else {
             panic!("event {ix}: message m{msg} ends without a send, or ends twice");
         };
         self.close(mark, ix, event);
-        if let MarkKind::Arrow { end, .. } = &mut self.marks[mark].kind {
+        if let MarkKind::Arrow { end, .. } = &mut self.marks[mark as usize].kind {
             *end = how;
         }
     }
 
     fn begin(&mut self, ix: EventIx, event: &Event, txn: u32) {
-        let span = Span::Txn {
-            txn,
-            end: TxnEnd::Open,
-        };
-        let mark = self.push(ix, event, MarkKind::Span { span }, format!("tx{txn}"));
+        let span = Span::Txn { end: TxnEnd::Open };
+        let mark = self.push(ix, event, MarkKind::Span { span });
         self.txns.insert(txn, mark);
     }
 
     fn end_txn(&mut self, ix: EventIx, event: &Event) {
-        let (txn, end, label) = match event.kind {
-            EventKind::Commit { txn } => (txn, TxnEnd::Commit, "COMMIT"),
-            EventKind::Rollback { txn, cause } => (txn, TxnEnd::Rollback { cause }, "ROLLBACK"),
+        let (txn, end) = match event.kind {
+            EventKind::Commit { txn } => (txn, TxnEnd::Commit),
+            EventKind::Rollback { txn, cause } => (txn, TxnEnd::Rollback { cause }),
             _ => unreachable!("only commit and rollback end a transaction"),
         };
-        let mut text = format!("{label} tx{txn}");
-        if let TxnEnd::Rollback { cause } = end {
-            text = format!("{text} ({})", rollback_text(cause));
+        if let TxnEnd::Rollback { .. } = end {
             self.unblock(ix, event);
         }
-        self.point(ix, event, Tally::Plain, text);
+        self.point(ix, event, false);
         if let Some(mark) = self.txns.remove(&txn) {
             self.close(mark, ix, event);
-            self.marks[mark].kind = MarkKind::Span {
-                span: Span::Txn { txn, end },
+            self.marks[mark as usize].kind = MarkKind::Span {
+                span: Span::Txn { end },
             };
         }
     }
@@ -353,14 +455,13 @@ impl<'t> Builder<'t> {
         let EventKind::Claim { result } = event.kind else {
             unreachable!("claim() is called for claims")
         };
-        let label = format!("insert key: {}", claim_text(result));
-        self.point(ix, event, Tally::Plain, label);
+        self.point(ix, event, false);
         let Some(req) = event.req else { return };
         if result == ClaimResult::Blocked {
             let kind = MarkKind::Span {
                 span: Span::Blocked,
             };
-            let mark = self.push(ix, event, kind, "blocked on the unique index".into());
+            let mark = self.push(ix, event, kind);
             self.blocked.insert(req, mark);
         } else {
             self.unblock(ix, event);
@@ -375,23 +476,27 @@ impl<'t> Builder<'t> {
     }
 
     fn effect(&mut self, ix: EventIx, event: &Event) {
-        let (tally, label) = match event.kind {
-            EventKind::Charge {
-                number,
-                replay: true,
-            } => (
-                Tally::Plain,
-                format!("returns charge #{number} (key known)"),
-            ),
-            EventKind::Charge { number, .. } => self.charge(event, number),
-            EventKind::Applied { value } => self.applied(event, value),
+        match event.kind {
+            EventKind::Charge { replay: true, .. } => self.point(ix, event, false),
+            EventKind::Charge { .. } => {
+                let (nth, total, _) = self.count_effect(event, None);
+                // Every charge after the first moves money again (metrics.rs counts effects − 1).
+                self.effect_point(ix, event, nth >= 2, nth, total);
+            }
+            EventKind::Applied { value } => {
+                let (nth, total, previous) = self.count_effect(event, Some(value));
+                // A repeated set is harmless unless it changed the value (metrics.rs counts
+                // changes).
+                let duplicate = previous.is_some_and(|last| last != value);
+                self.effect_point(ix, event, duplicate, nth, total);
+            }
             _ => unreachable!("effect() is called for charges and applied writes"),
-        };
-        self.point(ix, event, tally, label);
+        }
     }
 
-    /// Counts one more effect of the event's order: its place, and the previous value written.
-    fn count_effect(&mut self, event: &Event, value: Option<u32>) -> (u32, Effect, Option<u32>) {
+    /// Counts one more effect of the event's order: its place, its order's total, and the
+    /// previous value written.
+    fn count_effect(&mut self, event: &Event, value: Option<u32>) -> (u32, u32, Option<u32>) {
         let order = event.order.expect("effects belong to an order");
         let ix = order as usize - 1;
         let seen = &mut self.seen[ix];
@@ -400,42 +505,7 @@ impl<'t> Builder<'t> {
         if value.is_some() {
             seen.last_value = value;
         }
-        let effect = Effect {
-            nth: seen.count,
-            total: self.totals[ix],
-            duplicate: false,
-        };
-        (order, effect, previous)
-    }
-
-    fn charge(&mut self, event: &Event, number: u32) -> (Tally, String) {
-        let (order, mut effect, _) = self.count_effect(event, None);
-        // Every charge after the first moves money again (metrics.rs counts effects − 1).
-        effect.duplicate = effect.nth >= 2;
-        let label = if effect.total >= 2 {
-            format!(
-                "order {order}: charge {} of {} (#{number})",
-                effect.nth, effect.total
-            )
-        } else {
-            format!("charge #{number}")
-        };
-        (Tally::Effect(effect), label)
-    }
-
-    fn applied(&mut self, event: &Event, value: u32) -> (Tally, String) {
-        let (order, mut effect, previous) = self.count_effect(event, Some(value));
-        // A repeated set is harmless unless it changed the value (metrics.rs counts changes).
-        effect.duplicate = previous.is_some_and(|last| last != value);
-        let label = if effect.total >= 2 {
-            format!(
-                "order {order}: write {} of {} (value {value})",
-                effect.nth, effect.total
-            )
-        } else {
-            format!("value {value} applied")
-        };
-        (Tally::Effect(effect), label)
+        (seen.count, self.totals[ix], previous)
     }
 
     fn outage(&mut self, ix: EventIx, event: &Event) {
@@ -446,111 +516,59 @@ impl<'t> Builder<'t> {
             return;
         }
         // A crash ends every handler, so every wait on a claim ends with it.
-        let waits: Vec<usize> = std::mem::take(&mut self.blocked).into_values().collect();
-        for mark in waits {
+        let waits = std::mem::take(&mut self.blocked);
+        for mark in waits.into_values() {
             self.close(mark, ix, event);
         }
         let kind = MarkKind::Band {
             band: Band::ApiDown,
         };
-        let mark = self.push(ix, event, kind, "API down".into());
+        let mark = self.push(ix, event, kind);
         self.api_down = Some(mark);
     }
 
     fn band(&mut self, ix: EventIx, event: &Event) {
-        let (kind, label) = match event.kind {
-            EventKind::PodStart { uid, rerun: false } => (
-                MarkKind::Point {
-                    event: event.kind,
-                    tally: Tally::Plain,
-                },
-                format!("pod {uid:08x} starts"),
-            ),
-            EventKind::PodStart { uid, rerun: true } => (
-                MarkKind::Band { band: Band::Rerun },
-                format!("rerun: pod {uid:08x} starts"),
-            ),
-            EventKind::Replace { wiped, .. } => (
-                MarkKind::Band {
-                    band: Band::LedgerReplaced { wiped },
-                },
-                if wiped {
-                    "ledger replaced: store lost".into()
-                } else {
-                    "ledger replaced: store kept".into()
-                },
-            ),
-            EventKind::CapReached => (
-                MarkKind::Band {
-                    band: Band::CapReached,
-                },
-                "event cap reached".into(),
-            ),
+        let band = match event.kind {
+            EventKind::PodStart { rerun: false, .. } => return self.point(ix, event, false),
+            EventKind::PodStart { rerun: true, .. } => Band::Rerun,
+            EventKind::Replace { wiped, .. } => Band::LedgerReplaced { wiped },
+            EventKind::CapReached => Band::CapReached,
             _ => unreachable!("band() is called for pod starts, replacements and the cap"),
         };
-        self.push(ix, event, kind, label);
+        self.push(ix, event, MarkKind::Band { band });
     }
 
     fn simple_point(&mut self, ix: EventIx, event: &Event) {
-        let plain = |label: String| (Tally::Plain, label);
-        let (tally, label) = match event.kind {
-            EventKind::OrderStart => plain(order_text(event, "starts")),
-            EventKind::Timeout => plain("timeout".into()),
-            EventKind::Retry { delay_us } => plain(retry(event, delay_us)),
-            EventKind::OrderDone { outcome, status } => plain(order_done(event, outcome, status)),
-            EventKind::AttemptRow { row } => plain(format!("attempt row {row}")),
-            EventKind::Lookup { found } => {
+        let duplicate = match event.kind {
+            EventKind::Lookup { .. } | EventKind::Store { .. } | EventKind::Reply { .. } => {
                 self.unblock(ix, event);
-                plain(format!("lookup: {}", found_text(found)))
+                false
             }
-            EventKind::KeyExpired => plain("key expired".into()),
-            EventKind::LedgerRow { number, .. } if self.rebooked.contains(&(ix as usize)) => (
-                Tally::Repeat,
-                format!(
-                    "order {}: charge #{number} booked again",
-                    event.order.unwrap_or(0)
-                ),
-            ),
-            EventKind::LedgerRow { number, .. } => plain(format!("ledger row #{number}")),
-            EventKind::Write { value, .. } => plain(format!("write {value}")),
-            EventKind::Store { status } => {
-                self.unblock(ix, event);
-                plain(format!("store {status}"))
-            }
-            EventKind::Reply { status, replay } => {
-                self.unblock(ix, event);
-                plain(reply(status, replay))
-            }
-            EventKind::Inbox { event: id, fresh } => plain(inbox(id, fresh)),
-            EventKind::Receipt { event: id, number } => {
-                receipt(id, number, self.repeated_receipts.contains(&(ix as usize)))
-            }
-            EventKind::Redeliver {
-                event: id,
-                delivery,
-            } => plain(format!("no ack: e{id} again (delivery {delivery})")),
-            EventKind::DeadLetter { event: id } => plain(format!("e{id} to the dead-letter queue")),
-            _ => unreachable!("event() routes every other kind elsewhere"),
+            EventKind::LedgerRow { .. } => self.rebooked.contains(&(ix as usize)),
+            EventKind::Receipt { .. } => self.repeated_receipts.contains(&(ix as usize)),
+            _ => false,
         };
-        self.point(ix, event, tally, label);
+        self.point(ix, event, duplicate);
     }
 
-    /// Closes what is still open at the end of the trace and hands the marks over.
+    /// Closes what is still open at the end of the trace and hands the marks over. An open
+    /// mark keeps `NO_END`: no event ended it.
     fn finish(mut self, end_us: u64) -> Vec<Mark> {
-        let open = (self.arrows.iter().flatten())
+        let open = (self.arrows.iter().filter(|&&mark| mark != NO_MARK))
             .chain(self.txns.values())
             .chain(self.blocked.values())
             .chain(self.api_down.iter());
         for &mark in open {
-            self.marks[mark].t1_us = end_us.max(self.marks[mark].t0_us);
+            let mark = &mut self.marks[mark as usize];
+            mark.t1_us = end_us.max(mark.t0_us);
         }
         self.marks
     }
 }
 
 /// The receipts that the metrics count as duplicates, by event index.
-fn repeated_receipts(trace: &Trace) -> std::collections::BTreeSet<usize> {
-    let mut repeated = std::collections::BTreeSet::new();
+fn repeated_receipts(trace: &Trace) -> BTreeSet<usize> {
+    let mut repeated = BTreeSet::new();
     crate::metrics::walk_receipts(&trace.events, |ix, _, nth| {
         if nth > 1 {
             repeated.insert(ix);
@@ -559,21 +577,20 @@ fn repeated_receipts(trace: &Trace) -> std::collections::BTreeSet<usize> {
     repeated
 }
 
-/// A receipt, marked as a duplicate when its event already had one.
-fn receipt(event: u32, number: u32, duplicate: bool) -> (Tally, String) {
-    if duplicate {
-        (Tally::Repeat, format!("receipt #{number} again (e{event})"))
-    } else {
-        (Tally::Plain, format!("receipt #{number}"))
+fn arrow_payload(payload: Payload) -> ArrowPayload {
+    match payload {
+        Payload::Request { .. } => ArrowPayload::Request,
+        Payload::Response { .. } => ArrowPayload::Response,
+        Payload::Charge { .. } => ArrowPayload::Charge,
+        Payload::Charged { .. } => ArrowPayload::Charged,
+        Payload::Publish { .. } | Payload::Delivery { .. } => ArrowPayload::Event,
+        Payload::Ack { .. } => ArrowPayload::Ack,
     }
 }
 
-fn arrow_label(event: &Event, payload: Payload) -> (ArrowPayload, String) {
+fn arrow_label(event: &Event, payload: Payload) -> String {
     match payload {
-        Payload::Request { .. } => {
-            let attempt = event.attempt.unwrap_or(0);
-            (ArrowPayload::Request, format!("attempt {attempt}"))
-        }
+        Payload::Request { .. } => format!("attempt {}", event.attempt.unwrap_or(0)),
         Payload::Response {
             status,
             number,
@@ -586,20 +603,83 @@ fn arrow_label(event: &Event, payload: Payload) -> (ArrowPayload, String) {
             if replay {
                 label.push_str(" (replayed)");
             }
-            (ArrowPayload::Response, label)
+            label
         }
-        Payload::Charge { keyed: true } => (ArrowPayload::Charge, "charge (key forwarded)".into()),
-        Payload::Charge { keyed: false } => (ArrowPayload::Charge, "charge (no key)".into()),
-        Payload::Charged { number } => (ArrowPayload::Charged, format!("charged #{number}")),
-        Payload::Publish { event } => (ArrowPayload::Event, format!("publish e{event}")),
-        Payload::Delivery { event, delivery: 1 } => {
-            (ArrowPayload::Event, format!("deliver e{event}"))
+        Payload::Charge { keyed: true } => "charge (key forwarded)".into(),
+        Payload::Charge { keyed: false } => "charge (no key)".into(),
+        Payload::Charged { number } => format!("charged #{number}"),
+        Payload::Publish { event } => format!("publish e{event}"),
+        Payload::Delivery { event, delivery: 1 } => format!("deliver e{event}"),
+        Payload::Delivery { event, delivery } => format!("deliver e{event} (#{delivery})"),
+        Payload::Ack { event, .. } => format!("ack e{event}"),
+    }
+}
+
+fn band_label(event: &Event, band: Band) -> String {
+    match (band, event.kind) {
+        (Band::ApiDown, _) => "API down".into(),
+        (Band::Rerun, EventKind::PodStart { uid, .. }) => format!("rerun: pod {uid:08x} starts"),
+        (Band::LedgerReplaced { wiped: true }, _) => "ledger replaced: store lost".into(),
+        (Band::LedgerReplaced { wiped: false }, _) => "ledger replaced: store kept".into(),
+        (Band::CapReached, _) => "event cap reached".into(),
+        (Band::Rerun, _) => unreachable!("a rerun band starts at its pod's start"),
+    }
+}
+
+/// A point's label: its event, and for an effect its place among its order's.
+fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
+    let order = event.order.unwrap_or(0);
+    match event.kind {
+        EventKind::PodStart { uid, .. } => format!("pod {uid:08x} starts"),
+        EventKind::Commit { txn } => format!("COMMIT tx{txn}"),
+        EventKind::Rollback { txn, cause } => {
+            format!("ROLLBACK tx{txn} ({})", rollback_text(cause))
         }
-        Payload::Delivery { event, delivery } => (
-            ArrowPayload::Event,
-            format!("deliver e{event} (#{delivery})"),
-        ),
-        Payload::Ack { event, .. } => (ArrowPayload::Ack, format!("ack e{event}")),
+        EventKind::Claim { result } => format!("insert key: {}", claim_text(result)),
+        EventKind::Charge {
+            number,
+            replay: true,
+        } => format!("returns charge #{number} (key known)"),
+        EventKind::Charge { number, .. } if total >= 2 => {
+            format!("order {order}: charge {nth} of {total} (#{number})")
+        }
+        EventKind::Charge { number, .. } => format!("charge #{number}"),
+        EventKind::Applied { value } if total >= 2 => {
+            format!("order {order}: write {nth} of {total} (value {value})")
+        }
+        EventKind::Applied { value } => format!("value {value} applied"),
+        EventKind::OrderStart => order_text(event, "starts"),
+        EventKind::Timeout => "timeout".into(),
+        EventKind::Retry { delay_us } => retry(event, delay_us),
+        EventKind::OrderDone { outcome, status } => order_done(event, outcome, status),
+        EventKind::AttemptRow { row } => format!("attempt row {row}"),
+        EventKind::Lookup { found } => format!("lookup: {}", found_text(found)),
+        EventKind::KeyExpired => "key expired".into(),
+        EventKind::LedgerRow { number, .. } if class == Class::ChargeDuplicate => {
+            format!("order {order}: charge #{number} booked again")
+        }
+        EventKind::LedgerRow { number, .. } => format!("ledger row #{number}"),
+        EventKind::Write { value, .. } => format!("write {value}"),
+        EventKind::Store { status } => format!("store {status}"),
+        EventKind::Reply { status, replay } => reply(status, replay),
+        EventKind::Inbox { event: id, fresh } => inbox(id, fresh),
+        EventKind::Receipt { event: id, number } if class == Class::ReceiptDuplicate => {
+            format!("receipt #{number} again (e{id})")
+        }
+        EventKind::Receipt { number, .. } => format!("receipt #{number}"),
+        EventKind::Redeliver {
+            event: id,
+            delivery,
+        } => format!("no ack: e{id} again (delivery {delivery})"),
+        EventKind::DeadLetter { event: id } => format!("e{id} to the dead-letter queue"),
+        EventKind::Send { .. }
+        | EventKind::Deliver { .. }
+        | EventKind::Drop { .. }
+        | EventKind::TxBegin { .. }
+        | EventKind::Crash
+        | EventKind::Restart
+        | EventKind::Replace { .. }
+        | EventKind::CapReached => unreachable!("{:?} is not drawn as a point", event.kind),
     }
 }
 

@@ -1,11 +1,14 @@
 //! The timeline's vocabulary: lanes, marks and the class names that CSS colours them by.
 //!
-//! A mark is plain data with its start, end, lane, typed shape, label and the indices of the
+//! A mark is 32 bytes of plain data: its start, end, lane, typed shape and the indices of the
 //! trace events it was made from, so the page can link a drawing to rows of the event table.
+//! It holds no text and no copy of an event: its label, order and attempt are read from the
+//! trace when asked (`Timeline::label`), since a 1,000,000-event run has over a million marks
+//! and the page's wasm memory never shrinks.
 
 use serde::Serialize;
 
-use crate::trace::{ClaimResult, DropCause, EventKind, Found, Key, Node, Outcome, RollbackCause};
+use crate::trace::{ClaimResult, DropCause, EventKind, Found, Node, Outcome, RollbackCause};
 
 /// The index of a lane in `Timeline::lanes`.
 pub type LaneIx = u16;
@@ -23,20 +26,22 @@ pub struct Lane {
     pub rerun: bool,
 }
 
+/// `Mark::end` of a mark that nothing has ended (a point, a band, an arrow still in flight).
+pub const NO_END: EventIx = EventIx::MAX;
+
 /// One drawable thing. `t0_us <= t1_us` always; a point has `t0_us == t1_us`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct Mark {
     pub t0_us: u64,
     pub t1_us: u64,
+    /// The trace event that starts the mark (a race's: the first "not found" read).
+    pub first: EventIx,
+    /// The event that ends an arrow, a span or an outage, or `NO_END`; for a race, its number
+    /// among the timeline's races (`Timeline::events_of` lists its events).
+    pub end: EventIx,
     /// The lane the mark sits on; for an arrow the lane it leaves from.
     pub lane: LaneIx,
     pub kind: MarkKind,
-    pub label: String,
-    /// The trace events this mark stands for, the one that starts it first.
-    pub events: Vec<EventIx>,
-    /// The order (1-based) the mark belongs to, for tooltips and filters.
-    pub order: Option<u32>,
-    pub attempt: Option<u16>,
 }
 
 /// The shape of a mark, with what its shape needs to be drawn.
@@ -46,23 +51,20 @@ pub enum MarkKind {
     /// A message from `lane` to `to_lane`.
     Arrow {
         to_lane: LaneIx,
-        msg: u32,
         payload: ArrowPayload,
         end: ArrowEnd,
     },
-    /// Something that happened at one instant on one lane: the trace event itself (never a
-    /// send, a delivery or a drop, which are arrows), and what its neighbours say about it.
-    Point { event: EventKind, tally: Tally },
+    /// Something that happened at one instant on one lane (never a send, a delivery or a drop,
+    /// which are arrows): its class says what, and a duplicate has a duplicate's class. For an
+    /// effect (a new charge or an applied write), `nth` of `total` is its place among its
+    /// order's effects; both are 0 for every other point.
+    Point { class: Class, nth: u16, total: u16 },
     /// A stretch of time on one lane: a transaction or a blocked wait.
     Span { span: Span },
     /// A shaded stretch across the whole height of one lane.
     Band { band: Band },
     /// A check-then-insert race: from `lane` down to `to_lane`, the two requests involved.
-    Race {
-        to_lane: LaneIx,
-        reqs: [u32; 2],
-        key: Key,
-    },
+    Race { to_lane: LaneIx },
 }
 
 /// What an arrow carries, which decides its class.
@@ -97,33 +99,11 @@ pub enum ArrowEnd {
     InFlight,
 }
 
-/// What the layout learned about a point from the events around it; the event itself says
-/// the rest. Duplicates are the metrics' (metrics.rs), so the view flags exactly what it counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case", tag = "tally")]
-pub enum Tally {
-    Plain,
-    /// A new charge (not a replay) or an applied write: its place among its order's effects.
-    Effect(Effect),
-    /// A ledger row that books an already booked charge, or a receipt its queue event already
-    /// had: both repeat harm.
-    Repeat,
-}
-
-/// The `nth` of `total` effects of one order; `duplicate` when it repeated harm (metrics.rs:
-/// every charge after the first, a write only when it changed the value).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Effect {
-    pub nth: u32,
-    pub total: u32,
-    pub duplicate: bool,
-}
-
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "span")]
 pub enum Span {
-    /// BEGIN to COMMIT or ROLLBACK of one transaction.
-    Txn { txn: u32, end: TxnEnd },
+    /// BEGIN to COMMIT or ROLLBACK of one transaction (its number is in its first event).
+    Txn { end: TxnEnd },
     /// An insert waiting on another transaction's claim, until it is resolved.
     Blocked,
 }
@@ -326,7 +306,7 @@ impl Mark {
                 ArrowPayload::Event => Class::QueueEvent,
                 ArrowPayload::Ack => Class::QueueAck,
             },
-            MarkKind::Point { event, tally } => point_class(event, tally),
+            MarkKind::Point { class, .. } => class,
             MarkKind::Span { span } => match span {
                 Span::Txn {
                     end: TxnEnd::Rollback { .. },
@@ -347,22 +327,23 @@ impl Mark {
 
     /// True for an effect that repeated harm: what the page counts as a duplicate.
     pub fn is_duplicate(&self) -> bool {
-        match self.kind {
+        matches!(
+            self.kind,
             MarkKind::Point {
-                tally: Tally::Effect(effect),
+                class: Class::ChargeDuplicate | Class::AppliedDuplicate | Class::ReceiptDuplicate,
                 ..
-            } => effect.duplicate,
-            MarkKind::Point {
-                tally: Tally::Repeat,
-                ..
-            } => true,
-            _ => false,
-        }
+            }
+        )
     }
 
     /// The first event the mark comes from: what `data-event` carries.
     pub fn event(&self) -> EventIx {
-        self.events[0]
+        self.first
+    }
+
+    /// True for a new charge or an applied write.
+    pub fn is_effect(&self) -> bool {
+        matches!(self.kind, MarkKind::Point { nth, .. } if nth > 0)
     }
 
     pub fn duration_us(&self) -> u64 {
@@ -370,12 +351,10 @@ impl Mark {
     }
 }
 
-fn point_class(event: EventKind, tally: Tally) -> Class {
-    let duplicate = match tally {
-        Tally::Effect(effect) => effect.duplicate,
-        Tally::Repeat => true,
-        Tally::Plain => false,
-    };
+/// The class of a point for `event`; `duplicate` when it repeated harm (metrics.rs: every
+/// charge after an order's first, a write that changed the value, a ledger row that books a
+/// booked charge again, a receipt its queue event already had).
+pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
     match event {
         EventKind::PodStart { .. } => Class::PodStart,
         EventKind::OrderStart => Class::OrderStart,

@@ -36,8 +36,8 @@ pub use draw::{
 pub use find::Find;
 pub use layout::{layout, ms_text, Timeline};
 pub use mark::{
-    cause_label, ArrowEnd, ArrowPayload, Band, Class, Effect, EventIx, Lane, LaneIx, Mark,
-    MarkKind, Span, Tally, TxnEnd,
+    cause_label, ArrowEnd, ArrowPayload, Band, Class, EventIx, Lane, LaneIx, Mark, MarkKind, Span,
+    TxnEnd, NO_END,
 };
 pub use palette::Ink;
 pub use plot::{hit, plot, plot_height_px, tooltip, Overlay, Scene, GUTTER_PX};

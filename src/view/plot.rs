@@ -15,7 +15,7 @@ use super::layout::{ms_text, Timeline};
 use super::mark::{ArrowEnd, Band, Class, LaneIx, Mark, MarkKind, Span};
 use super::palette::Ink;
 use super::scale::Viewport;
-use crate::trace::{ClaimResult, EventKind, Found, Node, Outcome};
+use crate::trace::Node;
 
 /// Lane labels sit in this gutter, left of the viewport's first pixel.
 pub const GUTTER_PX: f64 = 128.0;
@@ -202,7 +202,7 @@ impl Plotter<'_, '_> {
             MarkKind::Arrow { to_lane, end, .. } => {
                 self.arrow(&mut shapes, mark, to_lane, end, ink)
             }
-            MarkKind::Point { event, .. } => self.point(&mut shapes, mark, event, ink),
+            MarkKind::Point { class, .. } => self.point(&mut shapes, mark, class, ink),
         }
         let overlay = &self.scene.overlay;
         if overlay.fade_after_us.is_some_and(|t| mark.t0_us > t) {
@@ -210,13 +210,14 @@ impl Plotter<'_, '_> {
                 shape.alpha *= FADED;
             }
         }
-        let selected = (overlay.selected_event).is_some_and(|e| mark.events.contains(&e));
+        let timeline = self.scene.timeline;
+        let selected = (overlay.selected_event).is_some_and(|e| timeline.has_event(mark, e));
         if selected || overlay.highlight.is_some_and(|find| find.matches(mark)) {
             shapes.push(self.outline(mark));
         }
         let link = self.scene.links.then(|| Link {
             title: tooltip(self.scene.timeline, mark),
-            events: mark.events.clone(),
+            events: timeline.events_of(mark),
         });
         self.groups.push(Group {
             class: mark_class(mark),
@@ -315,7 +316,7 @@ impl Plotter<'_, '_> {
         }
     }
 
-    fn point(&mut self, shapes: &mut Vec<Shape>, mark: &Mark, event: EventKind, ink: Ink) {
+    fn point(&mut self, shapes: &mut Vec<Shape>, mark: &Mark, class: Class, ink: Ink) {
         let geo = self.geo;
         let (x, y) = (geo.x(mark.t0_us), geo.lane_y(mark.lane));
         let duplicate = mark.is_duplicate();
@@ -325,22 +326,23 @@ impl Plotter<'_, '_> {
         if duplicate {
             shapes.push(Shape::stroke(dot, Ink::Text, 2.0));
         }
-        if mark.label.is_empty() || !(duplicate || self.worth_a_label(event)) {
+        if !(duplicate || self.worth_a_label(class)) {
             return;
         }
+        let label = self.scene.timeline.label(mark);
         // Two label rows, above and below the dots; if both are taken the label is left to
         // the tooltip. A duplicate, which must always say what it is, falls back to its short
         // form ("charge 2 of 2 (#4)").
-        let rows = if matches!(event, EventKind::Timeout | EventKind::Retry { .. }) {
+        let rows = if matches!(class, Class::Timeout | Class::Retry) {
             [y + 17.0, y - 8.0]
         } else {
             [y - 8.0, y + 17.0]
         };
-        let short = (mark.label.split_once(": ")).map_or(mark.label.as_str(), |(_, rest)| rest);
+        let short = (label.split_once(": ")).map_or(label.as_str(), |(_, rest)| rest);
         let texts: &[&str] = if duplicate {
-            &[&mark.label, short]
+            &[&label, short]
         } else {
-            &[&mark.label]
+            &[&label]
         };
         let label_ink = if duplicate { ink } else { Ink::Text };
         for text in texts {
@@ -359,24 +361,33 @@ impl Plotter<'_, '_> {
 
     /// Routine steps (attempt rows, ledger rows, commits, plain 200s) get a label only when the
     /// view is zoomed in enough to have room.
-    fn worth_a_label(&self, event: EventKind) -> bool {
+    fn worth_a_label(&self, class: Class) -> bool {
         let roomy = self.geo.viewport.px_per_us() * 1_000.0 >= 14.0;
+        // Timeouts, retries, charges, expiries, rollbacks, redeliveries, dead letters, misses,
+        // waits and conflicts, replies other than a plain 200, orders that did not end ok and
+        // inbox hits tell the story; the rest wait for room.
         roomy
-            || match event {
-                EventKind::Timeout
-                | EventKind::Retry { .. }
-                | EventKind::Charge { .. }
-                | EventKind::KeyExpired
-                | EventKind::Rollback { .. }
-                | EventKind::Redeliver { .. }
-                | EventKind::DeadLetter { .. } => true,
-                EventKind::Lookup { found } => found == Found::NotFound,
-                EventKind::Claim { result } => result != ClaimResult::Ok,
-                EventKind::Reply { status, replay } => replay || status != 200,
-                EventKind::OrderDone { outcome, .. } => outcome != Outcome::Ok,
-                EventKind::Inbox { fresh, .. } => !fresh,
-                _ => false,
-            }
+            || matches!(
+                class,
+                Class::Timeout
+                    | Class::Retry
+                    | Class::Charge
+                    | Class::ChargeDuplicate
+                    | Class::ChargeReplay
+                    | Class::KeyExpired
+                    | Class::Rollback
+                    | Class::Redeliver
+                    | Class::DeadLetter
+                    | Class::LookupMiss
+                    | Class::ClaimBlocked
+                    | Class::ClaimConflict
+                    | Class::ReplyReplay
+                    | Class::ReplyConflict
+                    | Class::ReplyError
+                    | Class::OrderFailed
+                    | Class::OrderUnknown
+                    | Class::InboxHit
+            )
     }
 
     fn outline(&self, mark: &Mark) -> Shape {
@@ -548,7 +559,7 @@ fn segment_distance(p: (f64, f64), a: (f64, f64), b: (f64, f64)) -> f64 {
 
 /// What hovering a mark says: its label, its lanes, whose it is, when, and which events.
 pub fn tooltip(timeline: &Timeline, mark: &Mark) -> String {
-    let mut text = mark.label.clone();
+    let mut text = timeline.label(mark);
     if let MarkKind::Arrow { to_lane, end, .. } = mark.kind {
         let from = &timeline.lanes[usize::from(mark.lane)].label;
         let to = &timeline.lanes[usize::from(to_lane)].label;
@@ -557,7 +568,7 @@ pub fn tooltip(timeline: &Timeline, mark: &Mark) -> String {
             let _ = write!(text, ", dropped: {}", crate::trace::drop_cause(cause));
         }
     }
-    match (mark.order, mark.attempt) {
+    match (timeline.order(mark), timeline.attempt(mark)) {
         (Some(order), Some(attempt)) => {
             let _ = write!(text, "\norder {order}, attempt {attempt}");
         }
@@ -572,7 +583,9 @@ pub fn tooltip(timeline: &Timeline, mark: &Mark) -> String {
         let (t0, t1) = (ms_text(mark.t0_us), ms_text(mark.t1_us));
         let _ = write!(text, "\n{t0} → {t1} ({})", ms_text(mark.duration_us()));
     }
-    let events: Vec<String> = mark.events.iter().map(|e| format!("#{e}")).collect();
+    let events: Vec<String> = (timeline.events_of(mark).iter())
+        .map(|e| format!("#{e}"))
+        .collect();
     let _ = write!(text, "\nevents {}", events.join(", "));
     text
 }

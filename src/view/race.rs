@@ -6,20 +6,34 @@
 
 use std::collections::BTreeMap;
 
-use super::mark::{EventIx, LaneIx, Mark, MarkKind};
+use super::mark::{EventIx, LaneIx};
 use crate::metrics::{Race, Races};
 use crate::trace::{Event, EventKind, Trace};
 
-/// One region per race, from `lane` (the API) down to `to_lane` (the database).
-pub(super) fn races(trace: &Trace, lane: LaneIx, to_lane: LaneIx) -> Vec<Mark> {
+/// One race's region before it becomes a mark.
+pub(super) struct Region {
+    pub t0_us: u64,
+    pub t1_us: u64,
+    pub lane: LaneIx,
+    pub to_lane: LaneIx,
+    /// The two reads, then every other event of the two requests in trace order.
+    pub events: Vec<EventIx>,
+}
+
+/// One region per race, from `lane` (the API) down to `to_lane` (the database), in the order
+/// of their first reads (a stable sort: races that share a first read keep the order they
+/// were found in).
+pub(super) fn races(trace: &Trace, lane: LaneIx, to_lane: LaneIx) -> Vec<Region> {
     let pairs = pairs(trace);
     if pairs.is_empty() {
         return Vec::new();
     }
     let by_req = events_by_req(trace, &pairs);
-    (pairs.iter())
+    let mut regions: Vec<Region> = (pairs.iter())
         .map(|pair| region(trace, &by_req, pair, lane, to_lane))
-        .collect()
+        .collect();
+    regions.sort_by_key(|region| region.events[0]);
+    regions
 }
 
 fn pairs(trace: &Trace) -> Vec<Race> {
@@ -51,7 +65,7 @@ fn region(
     pair: &Race,
     lane: LaneIx,
     to_lane: LaneIx,
-) -> Mark {
+) -> Region {
     let (first, second) = (pair.first.event, pair.second.event);
     let first_event: &Event = &trace.events[first as usize];
     let t0_us = first_event.time_us;
@@ -74,24 +88,18 @@ fn region(
         }
     }
     events[2..].sort_unstable();
-    Mark {
+    Region {
         t0_us,
         t1_us,
         lane,
-        kind: MarkKind::Race {
-            to_lane,
-            reqs: [pair.first.req, pair.second.req],
-            key: pair.key,
-        },
-        label: race_label(trace, pair),
+        to_lane,
         events,
-        order: first_event.order,
-        attempt: None,
     }
 }
 
-fn race_label(trace: &Trace, pair: &Race) -> String {
-    let [a, b] = [pair.first, pair.second].map(|read| &trace.events[read.event as usize]);
+/// A race's label, from its two "not found" reads.
+pub(super) fn label(events: &[Event], first: EventIx, second: EventIx) -> String {
+    let [a, b] = [first, second].map(|read| &events[read as usize]);
     let attempt = |event: &Event| event.attempt.map_or(String::from("?"), |a| a.to_string());
     match (a.order, b.order) {
         (Some(x), Some(y)) if x == y => format!(
@@ -106,7 +114,8 @@ fn race_label(trace: &Trace, pair: &Race) -> String {
         ),
         _ => format!(
             "race: requests {} and {} both read not found",
-            pair.first.req, pair.second.req
+            a.req.unwrap_or(0),
+            b.req.unwrap_or(0)
         ),
     }
 }

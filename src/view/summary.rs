@@ -41,14 +41,14 @@ impl Timeline {
                 _ if mark.is_duplicate() => " duplicate".into(),
                 _ => String::new(),
             };
-            let events: Vec<String> = mark.events.iter().map(u32::to_string).collect();
+            let events: Vec<String> = (self.events_of(mark).iter()).map(u32::to_string).collect();
             let _ = writeln!(
                 out,
                 "{:>8} {:>8} {lanes:<4} {}{end} \"{}\" [{}]",
                 mark.t0_us,
                 mark.t1_us,
                 mark.class().name(),
-                mark.label,
+                self.label(mark),
                 events.join(",")
             );
         }

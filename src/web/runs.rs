@@ -278,7 +278,8 @@ fn mark_at(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) -> Option
         let (x, y) = (f64::from(event.offset_x()), f64::from(event.offset_y()));
         let ix = with_frame(app, side, canvas, |frame| frame.hit(x, y))?;
         let mark = run_of(app, side).timeline.mark(ix as u32);
-        Some((ix, app::mark_tooltip(&run_of(app, side).trace, mark)))
+        let run = run_of(app, side);
+        Some((ix, app::mark_tooltip(&run.trace, &run.timeline, mark)))
     })
 }
 

@@ -92,7 +92,7 @@ fn check_queue(trace: &Trace) -> Result<(), String> {
     let mut settled = std::collections::BTreeSet::new();
     let mut acks: BTreeMap<u32, u32> = BTreeMap::new();
     let mut published = 0;
-    for event in &trace.events {
+    for event in trace.events.iter() {
         match event.kind {
             EventKind::Send {
                 payload: Payload::Publish { .. },
@@ -182,7 +182,7 @@ fn check_time_order(trace: &Trace) -> Result<(), String> {
 /// Every message is sent once and then delivered or dropped once, never before it was sent.
 fn check_messages(trace: &Trace) -> Result<(), String> {
     let mut open: BTreeMap<u32, u64> = BTreeMap::new();
-    for event in &trace.events {
+    for event in trace.events.iter() {
         match event.kind {
             EventKind::Send { msg, .. } if open.insert(msg, event.time_us).is_some() => {
                 return Err(format!("message m{msg} sent twice"));
@@ -206,7 +206,7 @@ fn check_messages(trace: &Trace) -> Result<(), String> {
 /// Every effect belongs to an attempt that reached the API.
 fn check_effects_reached_server(trace: &Trace) -> Result<(), String> {
     let mut reached = std::collections::BTreeSet::new();
-    for event in &trace.events {
+    for event in trace.events.iter() {
         match event.kind {
             EventKind::AttemptRow { .. } => {
                 reached.insert(event.req);
