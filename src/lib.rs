@@ -6,7 +6,9 @@
 //! no DOM, and one seed drives every random choice.
 
 pub mod app;
+pub mod classify;
 pub mod decimal;
+pub mod glossary;
 pub mod heaviest;
 pub mod lessons;
 pub mod metrics;
