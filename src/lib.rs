@@ -6,8 +6,11 @@
 //! no DOM, and one seed drives every random choice.
 
 pub mod app;
+pub mod classify;
 pub mod decimal;
+pub mod glossary;
 pub mod heaviest;
+pub mod keystore;
 pub mod lessons;
 pub mod metrics;
 pub mod ordering;

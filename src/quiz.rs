@@ -45,6 +45,9 @@ pub enum Kind {
     ReceiptsWithoutInbox,
     /// Lesson A: three orders of the handler's six steps: which one is safe here?
     SafeOrder,
+    /// Both lessons: an atomic, durable claim and a crash between the charge and the commit:
+    /// how many times is order K charged? (Which boundary the claim protects.)
+    ChargesAfterCrash,
     /// Lesson B: an operator rerun: which key strategy recognises the same work?
     KeyForRerun,
     /// Lesson B: one key for every order: how many orders are lost?
@@ -56,34 +59,62 @@ pub enum Kind {
 }
 
 /// Lesson A's situations, in the lesson's order; a check asks about `QUESTIONS` of them.
-pub const LESSON_A_KINDS: [Kind; 6] = [
+pub const LESSON_A_KINDS: [Kind; 7] = [
     Kind::ChargesForOrder,
     Kind::DedupForRace,
     Kind::StoreForCrash,
     Kind::DuplicatesAfterExpiry,
     Kind::ReceiptsWithoutInbox,
     Kind::SafeOrder,
+    Kind::ChargesAfterCrash,
 ];
-pub const LESSON_B_KINDS: [Kind; 4] = [
+pub const LESSON_B_KINDS: [Kind; 5] = [
     Kind::KeyForRerun,
     Kind::LostWithOneKey,
     Kind::StoreForBothFaults,
+    Kind::ChargesAfterCrash,
     Kind::ProviderAfterCrash,
 ];
 
+/// What a kind tests. Every check asks at least one of each, so it cannot be passed by
+/// reading numbers off the screen alone: a prediction on a fresh variant, a concept (which
+/// boundary a claim protects, a step order), and a diagnosis (which change prevents this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Category {
+    Prediction,
+    Concept,
+    Diagnosis,
+}
+
 impl Kind {
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 11] = [
         Kind::ChargesForOrder,
         Kind::DedupForRace,
         Kind::StoreForCrash,
         Kind::DuplicatesAfterExpiry,
         Kind::ReceiptsWithoutInbox,
         Kind::SafeOrder,
+        Kind::ChargesAfterCrash,
         Kind::KeyForRerun,
         Kind::LostWithOneKey,
         Kind::StoreForBothFaults,
         Kind::ProviderAfterCrash,
     ];
+
+    pub fn category(self) -> Category {
+        match self {
+            Kind::ChargesForOrder
+            | Kind::DuplicatesAfterExpiry
+            | Kind::ReceiptsWithoutInbox
+            | Kind::LostWithOneKey => Category::Prediction,
+            Kind::SafeOrder | Kind::ChargesAfterCrash => Category::Concept,
+            Kind::DedupForRace
+            | Kind::StoreForCrash
+            | Kind::KeyForRerun
+            | Kind::StoreForBothFaults
+            | Kind::ProviderAfterCrash => Category::Diagnosis,
+        }
+    }
 
     /// The name the page puts in `data-kind`.
     pub fn name(self) -> &'static str {
@@ -94,6 +125,7 @@ impl Kind {
             Kind::DuplicatesAfterExpiry => "duplicates-after-expiry",
             Kind::ReceiptsWithoutInbox => "receipts-without-inbox",
             Kind::SafeOrder => "safe-order",
+            Kind::ChargesAfterCrash => "charges-after-crash",
             Kind::KeyForRerun => "key-for-rerun",
             Kind::LostWithOneKey => "lost-with-one-key",
             Kind::StoreForBothFaults => "store-for-both-faults",
@@ -106,26 +138,33 @@ impl Kind {
 /// ill-posed; `tests/quiz.rs` checks that it poses every kind.
 pub const FALLBACK_SEED: u64 = 0;
 
-/// The kinds of a lesson's check, in the order they are asked: `QUESTIONS` of the lesson's
-/// situations drawn from the quiz seed, kept in the lesson's order, so different seeds ask
-/// about different parts of a lesson with more situations than questions.
+/// The kinds of a lesson's check, in the order they are asked: one of each `Category` and one
+/// more, drawn from the quiz seed and kept in the lesson's order, so different seeds ask about
+/// different parts of a lesson with more situations than questions.
 pub fn kinds(lesson: &Lesson, quiz_seed: u64) -> [Kind; QUESTIONS] {
     let pool: &[Kind] = match lesson.id {
         "a" => &LESSON_A_KINDS,
         "b" => &LESSON_B_KINDS,
         other => panic!("lesson {other} has no mastery check; add its kinds in quiz.rs"),
     };
-    let mut picks: Vec<usize> = (0..pool.len()).collect();
+    let mut order: Vec<usize> = (0..pool.len()).collect();
     shuffle(
-        &mut picks,
+        &mut order,
         &mut Pcg32::seed_from_u64(quiz_seed ^ KINDS_STREAM),
     );
-    picks.truncate(QUESTIONS);
+    // The first of each category in the shuffled order, then the next unpicked one.
+    let mut picks: Vec<usize> = Vec::with_capacity(QUESTIONS);
+    for category in [Category::Prediction, Category::Concept, Category::Diagnosis] {
+        let first = order.iter().find(|&&i| pool[i].category() == category);
+        picks.push(*first.expect("every pool has every category"));
+    }
+    let more = order.iter().find(|i| !picks.contains(i));
+    picks.push(*more.expect("every pool holds at least QUESTIONS kinds"));
     picks.sort_unstable();
     let kinds: Vec<Kind> = picks.iter().map(|&i| pool[i]).collect();
     kinds
         .try_into()
-        .expect("every pool holds at least QUESTIONS kinds")
+        .expect("four picks, one per category and one more")
 }
 
 /// Keeps the draw of kinds apart from the draws of each question's parameters.
@@ -266,6 +305,7 @@ pub fn pose(kind: Kind, dice: &mut Pcg32) -> Option<Question> {
         Kind::DuplicatesAfterExpiry => duplicates_after_expiry(dice),
         Kind::ReceiptsWithoutInbox => receipts_without_inbox(dice),
         Kind::SafeOrder => safe_order(dice),
+        Kind::ChargesAfterCrash => charges_after_crash(dice),
         Kind::KeyForRerun => key_for_rerun(dice),
         Kind::LostWithOneKey => lost_with_one_key(dice),
         Kind::StoreForBothFaults => store_for_both_faults(dice),
@@ -564,7 +604,9 @@ fn shuffle<T>(items: &mut [T], dice: &mut Pcg32) {
     }
 }
 
-const SAFE_PROMPT: &str = "Show each choice as B and read the counters:";
+/// The question every "which change" kind asks. The choices' runs stay closed until the answer
+/// is locked (`app::quiz`), so the learner reasons before seeing them.
+const SAFE_PROMPT: &str = "Before any run is shown:";
 
 fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
     let seed = scenario_seed(dice);
@@ -787,4 +829,35 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
         why: "A safe order begins the transaction, claims the key, charges, commits, and only then answers. The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help.",
     };
     pose_which(which, dice)
+}
+
+fn charges_after_crash(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(1..=3u32);
+    let restart_ms = dice.random_range(3..=10u32) * 10;
+    let backoff_ms = dice.random_range(3..=8u32) * 10;
+    let query = format!("seed={seed}&orders={orders}&dedup=atomic&store=durable&crash=api@after-effect&restart_ms={restart_ms}&backoff_ms={backoff_ms}");
+    let (scenario, trace, _) = run(&query);
+    let (_, order, _) = first_repeat_charge(&trace)?;
+    let own: Vec<usize> = charges(&trace)
+        .filter(|&(_, o)| o == order)
+        .map(|(ix, _)| ix)
+        .collect();
+    let &last = own.last()?;
+    let prompt = format!(
+        "The API claims each key under a unique constraint, in the same transaction as the ledger row, and keeps keys in a durable store. It crashes after the payment service has charged order {order} and before that transaction commits; the client retries. How many times does the payment service charge order {order}?"
+    );
+    let explanation = format!(
+        "{n}; the last at {t} (the cursor). The crash rolled back the ledger row and the key's claim with it, but a payment service is not part of the ledger's transaction, so its charge stayed and the retry found no key. The claim protects the ledger's boundary only; a payment service that honours a forwarded key (provider=keyed) would return the first charge.",
+        n = plural(own.len() as u32, "time", "times"),
+        t = ms_text(trace.events[last].time_us),
+    );
+    let mut question = number_question(
+        Kind::ChargesAfterCrash,
+        encode(&scenario),
+        prompt,
+        own.len() as u32,
+    );
+    question.order = Some(order);
+    Some(prove(question, &trace, last, explanation))
 }

@@ -66,7 +66,9 @@ fn rederive(question: &Question, place: &str) -> u32 {
     let (trace, metrics) = run_with(&question.query, None);
     match &question.form {
         Form::Number => match question.kind {
-            Kind::ChargesForOrder => charges_of(&trace, question.order.expect("an order")),
+            Kind::ChargesForOrder | Kind::ChargesAfterCrash => {
+                charges_of(&trace, question.order.expect("an order"))
+            }
             Kind::DuplicatesAfterExpiry => metrics.duplicates,
             Kind::LostWithOneKey => lost_orders(&trace),
             Kind::ReceiptsWithoutInbox => (trace.events.iter())
@@ -125,7 +127,10 @@ fn check_shape(question: &Question, place: &str) {
             event.kind
         ),
     }
-    if question.kind == Kind::ChargesForOrder {
+    if matches!(
+        question.kind,
+        Kind::ChargesForOrder | Kind::ChargesAfterCrash
+    ) {
         assert_eq!(
             event.order, question.order,
             "{place}: the proof is another order's"
@@ -286,16 +291,16 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
     let long = "x".repeat(20_000);
     let future = format!("idemlab-progress {}\n", VERSION + 1);
     let json = r#"{"version":1,"lessons":{}}"#;
-    let twice = "idemlab-progress 2\nlesson=a mastered=0 best=0 quiz= answers=\nlesson=a mastered=1 best=4 quiz= answers=";
+    let twice = "idemlab-progress 3\nlesson=a mastered=0 best=0 quiz= answers=\nlesson=a mastered=1 best=4 quiz= answers=";
     for bad in [
         "",
         "{",
         "idemlab-progress",
         "idemlab-progress two",
-        "idemlab-progress 2\nlesson=a",
-        "idemlab-progress 2\nlesson=a mastered=yes best=0 quiz= answers=",
-        "idemlab-progress 2\nlesson=a mastered=1 best=0 quiz= answers=1,x",
-        "idemlab-progress 2\nlesson=a mastered=1 best=0 quiz= answers= extra=1",
+        "idemlab-progress 3\nlesson=a",
+        "idemlab-progress 3\nlesson=a mastered=yes best=0 quiz= answers=",
+        "idemlab-progress 3\nlesson=a mastered=1 best=0 quiz= answers=1,x",
+        "idemlab-progress 3\nlesson=a mastered=1 best=0 quiz= answers= extra=1",
         json,
         twice,
         &future,
@@ -309,7 +314,7 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
         );
     }
     // Hand-edited but readable: unknown lessons go.
-    let edited = "idemlab-progress 2\nlesson=a mastered=1 best=3 quiz=5 answers=1,2,3,-\nlesson=zz mastered=1 best=4 quiz=1 answers=\n";
+    let edited = "idemlab-progress 3\nlesson=a mastered=1 best=3 quiz=5 answers=1,2,3,-\nlesson=zz mastered=1 best=4 quiz=1 answers=\n";
     let (progress, note) = Progress::parse(Some(edited));
     assert_eq!(note, None);
     let lesson = progress.lesson("a").unwrap();
@@ -317,15 +322,15 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
     assert!(progress.lesson("zz").is_none());
     // Issue 10: answers out of range start the record afresh, with a note saying why.
     for out_of_range in [
-        "idemlab-progress 2\nlesson=a mastered=1 best=99 quiz=5 answers=",
-        "idemlab-progress 2\nlesson=a mastered=1 best=4 quiz=5 answers=1,2,3,-,5",
+        "idemlab-progress 3\nlesson=a mastered=1 best=99 quiz=5 answers=",
+        "idemlab-progress 3\nlesson=a mastered=1 best=4 quiz=5 answers=1,2,3,-,5",
     ] {
         let (progress, note) = Progress::parse(Some(out_of_range));
         assert_eq!(progress, fresh, "{out_of_range}");
         expect_test::expect!["Saved quiz progress had answers out of range, so it starts afresh."]
             .assert_eq(&note.unwrap());
     }
-    let bad_seed = "idemlab-progress 2\nlesson=b mastered=0 best=1 quiz=banana answers=0";
+    let bad_seed = "idemlab-progress 3\nlesson=b mastered=0 best=1 quiz=banana answers=0";
     let lesson = Progress::parse(Some(bad_seed))
         .0
         .lesson("b")
@@ -363,15 +368,15 @@ fn the_draw_is_pinned_so_a_change_to_it_bumps_the_progress_version() {
         }
     }
     expect_test::expect![[r#"
-        progress version 2
+        progress version 3
         a ChargesForOrder: seed=900148&timeout_ms=220&retries=2&backoff_ms=50&loss_resp=0.3
         a DedupForRace: seed=291202&orders=3&dedup=naive&timeout_ms=40&backoff_ms=5&latency_ms=5..15
         a ReceiptsWithoutInbox: seed=665240&dedup=atomic&consumer=plain&ack_loss=0.5&visibility_ms=150
-        a SafeOrder: seed=802046&orders=3&dedup=atomic&timeout_ms=45&retries=6&backoff_ms=5&latency_ms=5..15&order=effect,commit,begin,claim,lookup,respond
-        b KeyForRerun: seed=461278&key=process&dedup=atomic&rerun_ms=400
-        b LostWithOneKey: seed=354007&orders=3&clients=3&key=constant&dedup=atomic
-        b StoreForBothFaults: seed=944895&orders=2&dedup=atomic&store=pod&backoff_ms=40&crash=api@after-commit&restart_ms=60&replace_db_ms=390&rerun_ms=460
-        b ProviderAfterCrash: seed=525854&dedup=atomic&backoff_ms=60&crash=api@after-effect&restart_ms=30"#]].assert_eq(&lines.join("\n"));
+        a ChargesAfterCrash: seed=461278&orders=3&dedup=atomic&backoff_ms=40&crash=api@after-effect&restart_ms=60
+        b KeyForRerun: seed=354007&orders=3&clients=2&key=process&dedup=atomic&rerun_ms=600
+        b LostWithOneKey: seed=844785&orders=2&clients=2&key=constant&dedup=atomic
+        b ChargesAfterCrash: seed=461278&orders=3&dedup=atomic&backoff_ms=40&crash=api@after-effect&restart_ms=60
+        b ProviderAfterCrash: seed=618263&orders=2&dedup=atomic&backoff_ms=40&crash=api@after-effect"#]].assert_eq(&lines.join("\n"));
 }
 
 #[test]
@@ -393,4 +398,34 @@ fn a_stored_choice_the_question_does_not_have_starts_the_check_afresh() {
     given[index] = Some(0);
     progress.record(&quiz, &given);
     assert_eq!(progress.answers_for(&quiz), given);
+}
+
+#[test]
+fn every_check_asks_a_prediction_a_concept_and_a_diagnosis() {
+    use idemlab::quiz::Category;
+    for lesson in &LESSONS {
+        for seed in 0..200 {
+            let kinds = quiz::kinds(lesson, seed);
+            for category in [Category::Prediction, Category::Concept, Category::Diagnosis] {
+                assert!(
+                    kinds.iter().any(|k| k.category() == category),
+                    "lesson {} seed {seed}: no {category:?} in {kinds:?}",
+                    lesson.id
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn no_question_tells_the_learner_to_preview_the_choices() {
+    for lesson in &LESSONS {
+        for question in quiz::generate(lesson, 0).questions {
+            assert!(
+                !question.prompt.contains("Show each choice"),
+                "{}",
+                question.prompt
+            );
+        }
+    }
 }

@@ -1,0 +1,159 @@
+//! The lab's words, each with a short definition in a learner's terms. The page underlines the
+//! first use of a term in a lesson step and opens its definition on click; a step that
+//! introduces a term lists it (`lessons::Step::terms`) and shows the definition beside its
+//! text. `tests/glossary.rs` checks that every term a step lists exists and that every
+//! definition stays short. Pure data.
+
+/// One defined term.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Term {
+    /// The term as the lessons write it, lower case.
+    pub word: &'static str,
+    /// Other spellings that name the same term in running text, lower case.
+    pub aliases: &'static [&'static str],
+    pub definition: &'static str,
+}
+
+/// The longest definition, in bytes: a definition is a tooltip, not a paragraph.
+pub const DEFINITION_BYTES_MAX: usize = 320;
+
+const fn term(
+    word: &'static str,
+    aliases: &'static [&'static str],
+    definition: &'static str,
+) -> Term {
+    Term {
+        word,
+        aliases,
+        definition,
+    }
+}
+
+pub static TERMS: [Term; 15] = [
+    term(
+        "idempotent",
+        &["idempotency"],
+        "An operation is idempotent when doing it twice leaves the same state as doing it once. Setting a field to 5 is; adding $5 is not.",
+    ),
+    term(
+        "idempotency key",
+        &["idempotency keys", "key"],
+        "A name the client gives one operation before its first try and sends again, unchanged, on every retry, for example in an Idempotency-Key request header. The server remembers the keys it has handled, so a repeat gets the first answer back instead of acting again.",
+    ),
+    term(
+        "at-least-once delivery",
+        &["at least once"],
+        "A sender that retries until it hears back delivers every message at least once, and sometimes more than once: when only the answer was lost, the retry is a copy of something that already happened.",
+    ),
+    term(
+        "exactly-once effect",
+        &["exactly-once effects", "exactly once"],
+        "No network can promise to deliver a message exactly once. What a system can promise is that the effect happens once: copies still arrive, and keys, an atomic claim and long enough retention make each repeat a no-op on the boundary they protect.",
+    ),
+    term(
+        "race window",
+        &["the race", "race"],
+        "The time between reading that a key is absent and recording it. A second copy that reads inside that window also finds nothing and acts too.",
+    ),
+    term(
+        "unique constraint",
+        &["unique index"],
+        "A database rule that a column holds each value at most once. A second insert of the same key waits for the first transaction, then fails if that one committed, so only one copy can claim a key.",
+    ),
+    term(
+        "transaction",
+        &["transactions"],
+        "A group of database writes that commit together or not at all. Only writes to that database can be inside it: a call to a payment service or a mail server cannot.",
+    ),
+    term(
+        "durable store",
+        &["durable"],
+        "Storage that outlives the process and the pod that wrote it, such as a database on a persistent volume. Keys kept in process memory or on a pod's own disk are lost with it.",
+    ),
+    term(
+        "retention",
+        &["retention_ms"],
+        "How long the server keeps a key after it was first seen. A retry that arrives after the key expired looks like new work, so retention must outlast the client's whole retry window.",
+    ),
+    term(
+        "outbox",
+        &["outbox row"],
+        "A table written in the same transaction as the business change. A relay publishes its rows to a queue after the commit, so every committed change sends its event and a rolled-back one sends none (possibly more than once, which is why consumers deduplicate).",
+    ),
+    term(
+        "ack",
+        &["acks", "acknowledgement"],
+        "A consumer's message to the queue that it has handled a delivery. Until the queue hears it, it assumes the delivery failed and, after the visibility timeout, delivers the message again.",
+    ),
+    term(
+        "inbox",
+        &["inbox table"],
+        "A consumer's table of the event ids it has handled, inserted before it acts. A redelivered event finds its id there and is only acknowledged. It stops redeliveries from acting twice, not a crash between the action and the insert's commit.",
+    ),
+    term(
+        "business key",
+        &["business keys"],
+        "A key made from the work itself (here a case_id and a work_id) rather than from who sends it, so a rerun in a new pod or a new process produces the same key.",
+    ),
+    term(
+        "boundary",
+        &["boundaries"],
+        "The store whose writes a fix makes happen once. A claim in the ledger's transaction protects the ledger; the payment service is another boundary and needs its own key, a lookup or reconciliation.",
+    ),
+    term(
+        "visibility timeout",
+        &["visibility_ms"],
+        "How long a queue waits for an ack before it makes a delivered message visible again and redelivers it.",
+    ),
+];
+
+/// The term a word or phrase names, by its word or an alias, ignoring case.
+pub fn lookup(phrase: &str) -> Option<&'static Term> {
+    let phrase = phrase.trim().to_lowercase();
+    TERMS
+        .iter()
+        .find(|t| t.word == phrase || t.aliases.contains(&phrase.as_str()))
+}
+
+/// Where terms first appear in `text`, as byte ranges in text order, at most one per term and
+/// never overlapping; the longest match wins at each position ("idempotency key" over
+/// "idempotency"). Matches are whole words, ignoring ASCII case. Aliases that are common words
+/// ("key", "race", "durable") are matched only when `loose` is true, so running text is not
+/// underlined at every "key".
+pub fn spans(text: &str, loose: bool) -> Vec<(usize, usize, &'static Term)> {
+    let lower = text.to_ascii_lowercase();
+    let mut found: Vec<(usize, usize, &'static Term)> = Vec::new();
+    for term in &TERMS {
+        let names = std::iter::once(term.word).chain(term.aliases.iter().copied());
+        for name in names.filter(|name| loose || !is_common(name)) {
+            found.extend(word_starts(&lower, name).map(|start| (start, start + name.len(), term)));
+        }
+    }
+    found.sort_by_key(|&(start, end, _)| (start, usize::MAX - end));
+    let mut kept: Vec<(usize, usize, &'static Term)> = Vec::new();
+    for span in found {
+        let free = kept.last().is_none_or(|last| last.1 <= span.0);
+        let new_term = !kept.iter().any(|k| std::ptr::eq(k.2, span.2));
+        if free && new_term {
+            kept.push(span);
+        }
+    }
+    kept
+}
+
+/// Aliases that are everyday words: underlined only on request.
+fn is_common(name: &str) -> bool {
+    matches!(name, "key" | "race" | "the race" | "durable" | "acks")
+}
+
+/// The byte offsets where `word` stands in `text` as a whole word.
+fn word_starts<'t>(text: &'t str, word: &'t str) -> impl Iterator<Item = usize> + 't {
+    let bytes = text.as_bytes();
+    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    text.match_indices(word).map(|(i, _)| i).filter(move |&i| {
+        let before = i == 0 || !is_word(bytes[i - 1]);
+        let end = i + word.len();
+        let after = end == bytes.len() || !is_word(bytes[end]);
+        before && after
+    })
+}
