@@ -258,6 +258,7 @@ fn write_shape(out: &mut String, shape: &Shape) {
             let anchor = match anchor {
                 Anchor::Start => "",
                 Anchor::Middle => " text-anchor=\"middle\"",
+                Anchor::End => " text-anchor=\"end\"",
             };
             write!(
                 out,
