@@ -22,6 +22,7 @@ mod draw;
 mod find;
 mod labels;
 mod layout;
+pub mod legend;
 mod mark;
 pub mod palette;
 mod plot;

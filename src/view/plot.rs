@@ -285,9 +285,10 @@ impl Plotter<'_, '_> {
         let rect = Rect::new(x0, y, x1 - x0, LANE_PX);
         if band == Band::ApiDown {
             shapes.push(Shape::fill(Geometry::Rect(rect), ink).alpha(0.12));
-            shapes.push(Shape::stroke(hatch(rect), ink, 1.5).alpha(0.55));
+            shapes.push(Shape::stroke(hatch(rect), ink, 1.2).alpha(0.7));
         } else {
-            shapes.push(Shape::fill(Geometry::Rect(rect), ink).alpha(0.35));
+            // An instant: a solid bar in its ink, which is what the legend's test compares.
+            shapes.push(Shape::fill(Geometry::Rect(rect), ink));
         }
         let texts: &[&str] = match band {
             Band::ApiDown => &["API down", "down"],
@@ -598,7 +599,7 @@ pub fn shorten(text: &str, font: Font, width_px: f64) -> String {
 }
 
 /// A cross centred on (x, y), `r` from the centre to each corner along the axes.
-fn cross(x: f64, y: f64, r: f64) -> Geometry {
+pub(super) fn cross(x: f64, y: f64, r: f64) -> Geometry {
     Geometry::Path {
         points: vec![
             PathPoint::Move(x - r, y - r),
@@ -612,7 +613,7 @@ fn cross(x: f64, y: f64, r: f64) -> Geometry {
 
 /// Diagonal lines 8 px apart across `rect`, each cut to it: a 45° line x + y = c meets the
 /// rectangle where both coordinates are inside, found with additions only.
-fn hatch(rect: Rect) -> Geometry {
+pub(super) fn hatch(rect: Rect) -> Geometry {
     const STEP_PX: f64 = 8.0;
     let (x0, y0, x1, y1) = (rect.x, rect.y, rect.x + rect.w, rect.y + rect.h);
     let mut points = Vec::new();
@@ -640,7 +641,7 @@ fn hatch(rect: Rect) -> Geometry {
 }
 
 /// A filled triangle at `tip`, pointing along the line from `from`.
-fn head(from: (f64, f64), tip: (f64, f64)) -> Geometry {
+pub(super) fn head(from: (f64, f64), tip: (f64, f64)) -> Geometry {
     let (dx, dy) = (tip.0 - from.0, tip.1 - from.1);
     let len = (dx * dx + dy * dy).sqrt();
     let (ux, uy) = if len > 0.0 {
