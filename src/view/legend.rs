@@ -188,7 +188,12 @@ pub const LEGEND: [Entry; 23] = [
         "event cap: the run stopped",
         &[C::CapReached],
     ),
-    entry(Key::More, Ink::Muted, "labels with no room (hover)", &[]),
+    entry(
+        Key::More,
+        Ink::Muted,
+        "labels with no room: hover their marks",
+        &[],
+    ),
 ];
 
 /// A swatch's size.

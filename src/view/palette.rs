@@ -121,7 +121,7 @@ pub const PALETTE: [Swatch; 59] = [
     mark(Class::ReplyReplay, "#388168", "#3ba58f"),
     mark(Class::ReplyConflict, "#897e48", "#fbe656"),
     mark(Class::ReplyError, "#771529", "#e44a5f"),
-    mark(Class::Txn, "#cbd5de", "#92bce3"),
+    mark(Class::Txn, "#9fb5dc", "#92bce3"),
     mark(Class::TxnRollback, "#f76d94", "#f673a3"),
     mark(Class::Blocked, "#805337", "#c9af82"),
     mark(Class::ApiDown, "#734a8f", "#7094ac"),
