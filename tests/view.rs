@@ -856,3 +856,26 @@ fn dropped_duplicate_and_api_down_differ_in_shape() {
         );
     }
 }
+
+#[test]
+fn a_zoomed_in_outage_is_hatched_where_the_plot_shows_it() {
+    let (_, timeline) = run("seed=7&preset=outside-boundary");
+    let band = marks_of(&timeline, Class::ApiDown)[0];
+    let middle_us = (band.t0_us + band.t1_us) / 2;
+    // 100 µs across 632 px: the band is thousands of pixels wide on either side.
+    let viewport = Viewport::new(middle_us - 50, middle_us + 50, 632);
+    let drawing = page_plot(&timeline, viewport);
+    let group = (drawing.groups.iter())
+        .find(|group| group.class.contains("api-down"))
+        .expect("the outage is drawn");
+    let Some(view::Geometry::Path { points, .. }) = group.shapes.get(1).map(|s| &s.geometry) else {
+        panic!("no hatching: {:?}", group.shapes);
+    };
+    assert!(points.len() >= 2 * 632 / 8, "{} points", points.len());
+    let inside = |p: &view::PathPoint| match *p {
+        view::PathPoint::Move(x, _) | view::PathPoint::Line(x, _) => {
+            (view::GUTTER_PX - 8.0..=drawing.width_px + 8.0).contains(&x)
+        }
+    };
+    assert!(points.iter().all(inside));
+}

@@ -228,7 +228,7 @@ pub fn swatch(key: Key, ink: Ink, x: f64, y: f64) -> Vec<Shape> {
         ],
         Key::Hatch => vec![
             Shape::fill(Geometry::Rect(rect), ink).alpha(0.12),
-            Shape::stroke(hatch(rect), ink, 1.2).alpha(0.7),
+            Shape::stroke(hatch(rect, x + y), ink, 1.2).alpha(0.7),
         ],
         Key::Instant => vec![Shape::fill(
             Geometry::Rect(Rect::new(cx - 1.5, y, 3.0, h)),

@@ -285,7 +285,12 @@ impl Plotter<'_, '_> {
         let rect = Rect::new(x0, y, x1 - x0, LANE_PX);
         if band == Band::ApiDown {
             shapes.push(Shape::fill(Geometry::Rect(rect), ink).alpha(0.12));
-            shapes.push(Shape::stroke(hatch(rect), ink, 1.2).alpha(0.7));
+            // Hatch only what the plot shows: a zoomed-in outage can be millions of px wide.
+            let (left, right) = (x0.max(GUTTER_PX - 8.0), x1.min(geo.width() + 8.0));
+            if left < right {
+                let shown = Rect::new(left, y, right - left, LANE_PX);
+                shapes.push(Shape::stroke(hatch(shown, x0 + y), ink, 1.2).alpha(0.7));
+            }
         } else {
             // An instant: a solid bar in its ink, which is what the legend's test compares.
             shapes.push(Shape::fill(Geometry::Rect(rect), ink));
@@ -611,15 +616,18 @@ pub(super) fn cross(x: f64, y: f64, r: f64) -> Geometry {
     }
 }
 
-/// Diagonal lines 8 px apart across `rect`, each cut to it: a 45° line x + y = c meets the
-/// rectangle where both coordinates are inside, found with additions only.
-pub(super) fn hatch(rect: Rect) -> Geometry {
+/// Diagonal lines 8 px apart across `rect`, each cut to it: the lines x + y = `origin` + 8 i,
+/// so a band's hatching moves with the band when the view pans, however much of it is cut
+/// away. Each meets the rectangle where both coordinates are inside, found with additions.
+pub(super) fn hatch(rect: Rect, origin: f64) -> Geometry {
     const STEP_PX: f64 = 8.0;
     let (x0, y0, x1, y1) = (rect.x, rect.y, rect.x + rect.w, rect.y + rect.h);
-    let mut points = Vec::new();
-    let count = ((rect.w + rect.h) / STEP_PX).ceil() as u32;
-    for i in 1..count.min(4_096) {
-        let c = x0 + y0 + f64::from(i) * STEP_PX;
+    let first = ((x0 + y0 - origin) / STEP_PX).floor() + 1.0;
+    let last = ((x1 + y1 - origin) / STEP_PX).ceil() - 1.0;
+    let count = (last - first + 1.0).clamp(0.0, 4_096.0) as u32;
+    let mut points = Vec::with_capacity(2 * count as usize);
+    for i in 0..count {
+        let c = origin + (first + f64::from(i)) * STEP_PX;
         // From the lower left end to the upper right end of x + y = c within the rectangle.
         let (ax, ay) = if c - y1 >= x0 {
             (c - y1, y1)
