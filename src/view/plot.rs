@@ -102,6 +102,7 @@ pub fn plot(scene: &Scene) -> Drawing {
         geo,
         wants: Vec::new(),
         current: (0, 1.0),
+        race_fill: Vec::new(),
         groups: Vec::with_capacity(64),
     };
     plotter.background(lanes);
@@ -141,6 +142,8 @@ struct Plotter<'a, 's> {
     wants: Vec<Want>,
     /// The group the mark being drawn will be, and its opacity.
     current: (usize, f64),
+    /// How far right the race shading reaches, per span of lanes (top, bottom, x).
+    race_fill: Vec<(f64, f64, f64)>,
     groups: Vec<Group>,
 }
 
@@ -331,8 +334,26 @@ impl Plotter<'_, '_> {
         let x1 = geo.x(mark.t1_us).max(x0 + 2.0);
         let y0 = geo.lane_y(lo) - LANE_PX / 2.0 + 1.0;
         let y1 = geo.lane_y(hi) + LANE_PX / 2.0 - 1.0;
+        // Overlapping races would stack their shading until the labels on it cannot be read:
+        // each shades only what no race over the same lanes has shaded yet.
+        let filled = match self
+            .race_fill
+            .iter_mut()
+            .find(|fill| (fill.0, fill.1) == (y0, y1))
+        {
+            Some(fill) => &mut fill.2,
+            None => {
+                self.race_fill.push((y0, y1, f64::MIN));
+                &mut self.race_fill.last_mut().expect("just pushed").2
+            }
+        };
+        let from = x0.max(*filled);
+        if from < x1 {
+            let shade = Geometry::Rect(Rect::new(from, y0, x1 - from, y1 - y0));
+            shapes.push(Shape::fill(shade, ink).alpha(0.16));
+            *filled = x1;
+        }
         let rect = Geometry::Rect(Rect::new(x0, y0, x1 - x0, y1 - y0));
-        shapes.push(Shape::fill(rect.clone(), ink).alpha(0.16));
         shapes.push(Shape::stroke(rect, ink, 1.5).dashed());
         // One caption per stretch of overlapping races: the first one placed speaks for all,
         // and the others are not counted as hidden.
