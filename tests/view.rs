@@ -41,6 +41,20 @@ fn sweep_queries() -> Vec<String> {
     queries
 }
 
+/// The page's drawing of one viewport: no cursor, fading or outlines.
+fn page_plot(timeline: &Timeline, viewport: Viewport) -> view::Drawing {
+    let shown = timeline.view(&viewport);
+    let scene = view::Scene {
+        timeline,
+        viewport,
+        view: &shown,
+        overlay: view::Overlay::default(),
+        links: false,
+        top_px: 0.0,
+    };
+    view::plot(&scene)
+}
+
 fn marks_of(timeline: &Timeline, class: Class) -> Vec<&Mark> {
     (timeline.marks().iter())
         .filter(|mark| mark.class() == class)
@@ -563,16 +577,7 @@ fn the_export_draws_the_page_s_shapes_for_every_mark() {
     let query = "seed=4&preset=race";
     let (_, timeline) = run(query);
     let viewport = Viewport::fit(timeline.end_us(), 1_000);
-    let shown = timeline.view(&viewport);
-    let scene = view::Scene {
-        timeline: &timeline,
-        viewport,
-        view: &shown,
-        overlay: view::Overlay::default(),
-        links: false,
-        top_px: 0.0,
-    };
-    let page = view::plot(&scene);
+    let page = page_plot(&timeline, viewport);
     let export = view::svg::drawing(&timeline, &viewport, &SvgOptions::default());
     let marks = |drawing: &view::Drawing| -> Vec<view::Group> {
         (drawing.groups.iter())
@@ -606,21 +611,20 @@ fn the_export_draws_the_page_s_shapes_for_every_mark() {
             }
         }
     }
-    // A duplicate charge is a large dot in its class's ink, ringed in the text ink.
+    // A duplicate charge is a target: a dot inside a ring, both in its class's ink.
     let duplicate = (on_page.iter())
         .find(|group| group.class.contains("charge-duplicate"))
         .expect("the race preset duplicates a charge");
-    let kinds: Vec<(view::Ink, bool)> = (duplicate.shapes.iter())
-        .filter(|shape| matches!(shape.geometry, view::Geometry::Circle { r, .. } if r == 6.0))
-        .map(|shape| (shape.ink, matches!(shape.paint, view::Paint::Fill)))
+    let kinds: Vec<(f64, view::Ink, bool)> = (duplicate.shapes.iter())
+        .filter_map(|shape| match shape.geometry {
+            view::Geometry::Circle { r, .. } => {
+                Some((r, shape.ink, matches!(shape.paint, view::Paint::Fill)))
+            }
+            _ => None,
+        })
         .collect();
-    assert_eq!(
-        kinds,
-        [
-            (view::Ink::Mark(Class::ChargeDuplicate), true),
-            (view::Ink::Text, false)
-        ]
-    );
+    let ink = view::Ink::Mark(Class::ChargeDuplicate);
+    assert_eq!(kinds, [(4.5, ink, true), (8.0, ink, false)]);
 }
 
 #[test]
@@ -792,4 +796,90 @@ mod xml {
         }
         Ok(())
     }
+}
+
+/// Issue 11: "dropped", "duplicate charge" and "API down" shared one red and a reader could not
+/// tell them apart. Now a dropped message ends in a cross, a duplicate is a target (a dot in a
+/// ring) and an outage is a hatched band, each in its own ink (tests/palette.rs keeps the
+/// three colours apart, colour-blind readers included).
+#[test]
+fn dropped_duplicate_and_api_down_differ_in_shape() {
+    let page = |query: &str| {
+        let (_, timeline) = run(query);
+        page_plot(&timeline, view::window(timeline.end_us(), None, 1_000))
+    };
+    let shapes = |drawing: &view::Drawing, class: &str| -> Vec<(String, view::Ink)> {
+        let group = (drawing.groups.iter())
+            .find(|group| group.class.contains(class))
+            .unwrap_or_else(|| panic!("no {class}"));
+        (group.shapes.iter())
+            .filter(|shape| !matches!(shape.geometry, view::Geometry::Text { .. }))
+            .map(|shape| {
+                let kind = match (&shape.geometry, shape.paint) {
+                    (view::Geometry::Circle { r, .. }, view::Paint::Fill) => format!("dot {r}"),
+                    (view::Geometry::Circle { r, .. }, _) => format!("ring {r}"),
+                    (view::Geometry::Path { points, .. }, _) => {
+                        format!("strokes {}", points.len() / 2)
+                    }
+                    (view::Geometry::Rect(_), _) => "rect".into(),
+                    (view::Geometry::Line { .. }, _) => "line".into(),
+                    (view::Geometry::Text { .. }, _) => unreachable!(),
+                };
+                (kind, shape.ink)
+            })
+            .collect()
+    };
+    let dropped = shapes(&page("seed=1&preset=lost-ack"), " dropped");
+    let duplicate = shapes(&page("seed=4&preset=race"), "charge-duplicate");
+    let down = shapes(&page("seed=7&preset=outside-boundary"), "api-down");
+    let drop_ink = view::Ink::Drop;
+    let dup_ink = view::Ink::Mark(Class::ChargeDuplicate);
+    let down_ink = view::Ink::Mark(Class::ApiDown);
+    assert_eq!(
+        dropped[1..],
+        [("strokes 2".to_string(), drop_ink)],
+        "{dropped:?}"
+    );
+    assert_eq!(
+        duplicate,
+        [
+            ("dot 4.5".to_string(), dup_ink),
+            ("ring 8".to_string(), dup_ink)
+        ]
+    );
+    assert_eq!(down[0], ("rect".to_string(), down_ink), "{down:?}");
+    assert!(
+        matches!(down[1], (ref kind, ink) if kind.starts_with("strokes ") && ink == down_ink),
+        "hatched: {down:?}"
+    );
+    for dark in [false, true] {
+        let colours = [drop_ink, dup_ink, down_ink].map(|ink| view::palette::colour(ink, dark));
+        assert!(
+            colours[0] != colours[1] && colours[1] != colours[2] && colours[0] != colours[2],
+            "{colours:?}"
+        );
+    }
+}
+
+#[test]
+fn a_zoomed_in_outage_is_hatched_where_the_plot_shows_it() {
+    let (_, timeline) = run("seed=7&preset=outside-boundary");
+    let band = marks_of(&timeline, Class::ApiDown)[0];
+    let middle_us = (band.t0_us + band.t1_us) / 2;
+    // 100 µs across 632 px: the band is thousands of pixels wide on either side.
+    let viewport = Viewport::new(middle_us - 50, middle_us + 50, 632);
+    let drawing = page_plot(&timeline, viewport);
+    let group = (drawing.groups.iter())
+        .find(|group| group.class.contains("api-down"))
+        .expect("the outage is drawn");
+    let Some(view::Geometry::Path { points, .. }) = group.shapes.get(1).map(|s| &s.geometry) else {
+        panic!("no hatching: {:?}", group.shapes);
+    };
+    assert!(points.len() >= 2 * 632 / 8, "{} points", points.len());
+    let inside = |p: &view::PathPoint| match *p {
+        view::PathPoint::Move(x, _) | view::PathPoint::Line(x, _) => {
+            (view::GUTTER_PX - 8.0..=drawing.width_px + 8.0).contains(&x)
+        }
+    };
+    assert!(points.iter().all(inside));
 }

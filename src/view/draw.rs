@@ -18,6 +18,38 @@ pub struct Drawing {
     pub groups: Vec<Group>,
 }
 
+impl Drawing {
+    /// Moves every shape down by `dy`: the export draws the page's plot under its heading.
+    pub fn translate(&mut self, dy: f64) {
+        self.clip.y += dy;
+        self.height_px += dy;
+        for shape in self
+            .groups
+            .iter_mut()
+            .flat_map(|group| group.shapes.iter_mut())
+        {
+            shape.geometry.translate(dy);
+        }
+    }
+}
+
+impl Geometry {
+    fn translate(&mut self, dy: f64) {
+        match self {
+            Geometry::Rect(rect) => rect.y += dy,
+            Geometry::Line { from, to } => (from.1, to.1) = (from.1 + dy, to.1 + dy),
+            Geometry::Circle { at, .. } | Geometry::Text { at, .. } => at.1 += dy,
+            Geometry::Path { points, .. } => {
+                for point in points {
+                    match point {
+                        PathPoint::Move(_, y) | PathPoint::Line(_, y) => *y += dy,
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// Shapes that belong together: one mark, the lanes, the axis, the cursor.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Group {
@@ -116,22 +148,66 @@ impl Font {
         }
     }
 
-    /// A rough average glyph width, as no font metrics exist natively: it only decides where
-    /// labels go, and both sides must decide alike.
+    /// The width a text takes in this font, from a fixed advance per character: no font
+    /// metrics exist natively, and the page, the export and the label placement must decide
+    /// alike. The advances are DejaVu Sans's at 12 px (what `system-ui` is on a plain Linux,
+    /// and wider than Segoe UI, San Francisco, Roboto or Cantarell), rounded up to half a
+    /// pixel, plus a margin of [`TEXT_MARGIN`]; any other character counts a full em. The
+    /// canvas also paints every text with this width as its maximum, so a wider fallback font
+    /// is squeezed rather than spilled over a neighbour.
     pub fn width_px(self, text: &str) -> f64 {
-        let per_char = match self {
-            Font::Plain => 6.5,
-            Font::Bold => 7.0,
-            Font::Heading => 8.0,
+        let table = match self {
+            Font::Plain => &PLAIN_HALF_PX,
+            Font::Bold | Font::Heading => &BOLD_HALF_PX,
         };
-        per_char * text.chars().count() as f64
+        let half_px: u32 = (text.chars())
+            .map(|c| match u32::from(c) {
+                code @ 32..=126 => u32::from(table[(code - 32) as usize]),
+                _ => 24,
+            })
+            .sum();
+        let px = f64::from(half_px) / 2.0 * TEXT_MARGIN + 1.0;
+        match self {
+            Font::Heading => px * 14.0 / 12.0,
+            _ => px,
+        }
+    }
+
+    /// From the baseline, how far the text's box reaches up and down.
+    pub fn extent_px(self) -> (f64, f64) {
+        match self {
+            Font::Heading => (12.0, 4.0),
+            _ => (10.0, 3.0),
+        }
     }
 }
+
+/// The advances' safety margin: 5 % over the measured widths, and a pixel.
+pub const TEXT_MARGIN: f64 = 1.05;
+
+/// Advances of the printable ASCII characters (from the space), in half pixels, as Chromium
+/// measures DejaVu Sans at 12 px, regular and weight 600.
+#[rustfmt::skip]
+const PLAIN_HALF_PX: [u8; 95] = [
+    8, 10, 12, 21, 16, 23, 19, 7, 10, 10, 12, 21, 8, 9, 8, 9, 16, 16, 16, 16, 16, 16, 16, 16,
+    16, 16, 9, 9, 21, 21, 21, 13, 24, 17, 17, 17, 19, 16, 14, 19, 19, 8, 8, 16, 14, 21, 18, 19,
+    15, 19, 17, 16, 15, 18, 17, 24, 17, 15, 17, 10, 9, 10, 21, 12, 12, 15, 16, 14, 16, 15, 9,
+    16, 16, 7, 7, 14, 7, 24, 16, 15, 16, 16, 10, 13, 10, 16, 15, 20, 15, 15, 13, 16, 9, 16, 21,
+];
+#[rustfmt::skip]
+const BOLD_HALF_PX: [u8; 95] = [
+    9, 11, 13, 21, 17, 25, 21, 8, 11, 11, 13, 21, 10, 10, 10, 9, 17, 17, 17, 17, 17, 17, 17, 17,
+    17, 17, 10, 10, 21, 21, 21, 14, 24, 19, 19, 18, 20, 17, 17, 20, 21, 9, 9, 19, 16, 24, 21, 21,
+    18, 21, 19, 18, 17, 20, 19, 27, 19, 18, 18, 11, 9, 11, 21, 12, 12, 17, 18, 15, 18, 17, 11,
+    18, 18, 9, 9, 16, 9, 26, 18, 17, 18, 18, 12, 15, 12, 18, 16, 23, 16, 16, 14, 18, 9, 18, 21,
+];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Anchor {
     Start,
     Middle,
+    /// The text ends at its point: a label left of its mark.
+    End,
 }
 
 impl Shape {
@@ -183,30 +259,95 @@ impl Rect {
     pub fn new(x: f64, y: f64, w: f64, h: f64) -> Rect {
         Rect { x, y, w, h }
     }
+
+    /// True when the two overlap by more than a touch (a hundredth of a pixel, so that
+    /// rounding cannot turn two boxes that share an edge into overlapping ones).
+    pub fn intersects(&self, other: &Rect) -> bool {
+        const TOUCH: f64 = 0.01;
+        self.x + TOUCH < other.x + other.w
+            && other.x + TOUCH < self.x + self.w
+            && self.y + TOUCH < other.y + other.h
+            && other.y + TOUCH < self.y + self.h
+    }
+
+    /// True when `other` lies wholly inside.
+    pub fn contains(&self, other: &Rect) -> bool {
+        other.x >= self.x
+            && other.y >= self.y
+            && other.x + other.w <= self.x + self.w
+            && other.y + other.h <= self.y + self.h
+    }
+}
+
+/// The box a text takes: its measured width ([`Font::width_px`]) from its anchor, and the
+/// font's extent about the baseline. Label placement keeps these apart, and the canvas never
+/// paints a text wider than this.
+pub fn text_box(at: (f64, f64), text: &str, font: Font, anchor: Anchor) -> Rect {
+    let width = font.width_px(text);
+    let x = match anchor {
+        Anchor::Start => at.0,
+        Anchor::Middle => at.0 - width / 2.0,
+        Anchor::End => at.0 - width,
+    };
+    let (up, down) = font.extent_px();
+    Rect::new(x, at.1 - up, width, up + down)
+}
+
+impl Shape {
+    /// The box of a text shape, `None` for any other.
+    pub fn text_box(&self) -> Option<Rect> {
+        match &self.geometry {
+            Geometry::Text {
+                at,
+                text,
+                font,
+                anchor,
+            } => Some(text_box(*at, text, *font, *anchor)),
+            _ => None,
+        }
+    }
 }
 
 pub fn line(from: (f64, f64), to: (f64, f64)) -> Geometry {
     Geometry::Line { from, to }
 }
 
-/// Labels placed greedily left to right: each takes the first of a few baselines that is free
-/// at its x, and is left out when none is (the tooltip still says it). That keeps a busy lane
-/// readable without a layout search.
-#[derive(Default)]
-pub struct Labels {
-    rows: std::collections::BTreeMap<i64, f64>,
+/// The boxes of the labels placed so far, bucketed by x so that a check looks only at its
+/// neighbours: a frame places hundreds of labels, and each must miss every other.
+pub struct Boxes {
+    buckets: Vec<Vec<Rect>>,
+    /// Where labels may go: inside this and nowhere else.
+    room: Rect,
 }
 
-impl Labels {
-    /// The first of `ys` with room at `x` for `width`, claimed; `None` if all are taken.
-    pub fn place(&mut self, x: f64, ys: &[f64], width: f64) -> Option<f64> {
-        for &y in ys {
-            let end = self.rows.entry(y.round() as i64).or_insert(f64::MIN);
-            if *end + 4.0 <= x {
-                *end = x + width;
-                return Some(y);
-            }
+const BUCKET_PX: f64 = 64.0;
+
+impl Boxes {
+    pub fn new(room: Rect) -> Boxes {
+        let count = (room.w / BUCKET_PX).ceil().max(0.0) as usize + 1;
+        Boxes {
+            buckets: vec![Vec::new(); count],
+            room,
         }
-        None
+    }
+
+    fn span(&self, rect: &Rect) -> std::ops::RangeInclusive<usize> {
+        let last = self.buckets.len() - 1;
+        let bucket = |x: f64| (((x - self.room.x) / BUCKET_PX).max(0.0) as usize).min(last);
+        bucket(rect.x)..=bucket(rect.x + rect.w)
+    }
+
+    /// True when `rect` is inside the room and misses every box placed.
+    pub fn free(&self, rect: &Rect) -> bool {
+        self.room.contains(rect)
+            && self.buckets[self.span(rect)]
+                .iter()
+                .all(|bucket| bucket.iter().all(|other| !other.intersects(rect)))
+    }
+
+    pub fn claim(&mut self, rect: Rect) {
+        for ix in self.span(&rect) {
+            self.buckets[ix].push(rect);
+        }
     }
 }

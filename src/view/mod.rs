@@ -20,7 +20,9 @@
 mod cull;
 mod draw;
 mod find;
+mod labels;
 mod layout;
+pub mod legend;
 mod mark;
 pub mod palette;
 mod plot;
@@ -31,7 +33,8 @@ pub mod svg;
 
 pub use cull::{pan_sweep, Density, View, MARKS_PER_COLUMN_MAX};
 pub use draw::{
-    Anchor, Drawing, Font, Geometry, Group, Link, Paint, PathPoint, Rect, Shape, DASH_PX,
+    text_box, Anchor, Drawing, Font, Geometry, Group, Link, Paint, PathPoint, Rect, Shape, DASH_PX,
+    TEXT_MARGIN,
 };
 pub use find::Find;
 pub use layout::{layout, ms_text, Timeline};
@@ -40,6 +43,6 @@ pub use mark::{
     TxnEnd, NO_END,
 };
 pub use palette::Ink;
-pub use plot::{hit, plot, plot_height_px, tooltip, Overlay, Scene, GUTTER_PX};
+pub use plot::{hit, plot, plot_height_px, shorten, tooltip, Overlay, Scene, GUTTER_PX};
 pub use scale::{tick_step_us, window, Tick, Viewport, SPAN_US_MAX, SPAN_US_MIN, WIDTH_PX_MAX};
 pub use svg::{escape, export, svg, SvgOptions, EXPORT_WIDTH_PX};

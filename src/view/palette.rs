@@ -68,11 +68,15 @@ const fn mark(class: Class, light: &'static str, dark: &'static str) -> Swatch {
     swatch(Ink::Mark(class), light, dark)
 }
 
-/// Every ink, in the order the stylesheet lists them. Colours for a kind of harm (duplicates,
-/// errors, outages) are the red family; successes green; requests blue; effects purple;
-/// waiting and timing out orange and brown. Every dot, line and text colour keeps a contrast of
-/// 3:1 or more against both lane backgrounds of its theme (WCAG's rule for graphics), which
-/// `tests/palette.rs` checks; shaded regions and bars are exempt.
+/// Every ink, in the order the stylesheet lists them. Classes that share a legend entry share
+/// a colour (`view::legend`); the entries that share a shape are told apart by colour, for
+/// colour-blind readers too: `tests/palette.rs` simulates protanopia, deuteranopia and
+/// tritanopia (Machado et al. 2009) and requires a CIEDE2000 distance between them. The
+/// colours were chosen by a search under those constraints from a start by meaning: harm is
+/// red, success green, waiting and timing out orange, a charge purple, a lookup that finds
+/// nothing blue. Every dot, line and text colour keeps a contrast of 3:1 or more against both
+/// lane backgrounds of its theme (WCAG's rule for graphics); shaded regions and bars are
+/// exempt.
 pub const PALETTE: [Swatch; 59] = [
     swatch(Ink::Panel, "#ffffff", "#1d2025"),
     swatch(Ink::Lane, "#f5f6f8", "#1d2025"),
@@ -83,56 +87,56 @@ pub const PALETTE: [Swatch; 59] = [
     swatch(Ink::Cursor, "#2458c6", "#7aa5ff"),
     swatch(Ink::Selected, "#f0a000", "#f0a000"),
     swatch(Ink::Density, "#5b6b86", "#8fa3c4"),
-    swatch(Ink::Drop, "#c4262e", "#ff7b7f"),
+    swatch(Ink::Drop, "#f70a65", "#fe8a66"),
     swatch(Ink::RaceText, "#7a4a00", "#ffd08a"),
-    mark(Class::Request, "#2f6fdf", "#6f9eff"),
-    mark(Class::Response, "#1a9160", "#4cc38a"),
-    mark(Class::ChargeCall, "#6b5bd6", "#a99cf5"),
-    mark(Class::ChargeReply, "#6b5bd6", "#a99cf5"),
-    mark(Class::PodStart, "#5d6470", "#a3aab5"),
-    mark(Class::OrderStart, "#5d6470", "#a3aab5"),
-    mark(Class::Timeout, "#c47423", "#d9822b"),
-    mark(Class::Retry, "#c47423", "#d9822b"),
-    mark(Class::OrderOk, "#1a9160", "#4cc38a"),
-    mark(Class::OrderFailed, "#c4262e", "#ff7b7f"),
-    mark(Class::OrderUnknown, "#a78300", "#b08a00"),
-    mark(Class::AttemptRow, "#7a8494", "#7a8494"),
-    mark(Class::LookupMiss, "#af7f0a", "#e0b43a"),
-    mark(Class::LookupHit, "#1a9160", "#4cc38a"),
-    mark(Class::ClaimOk, "#1a9160", "#4cc38a"),
-    mark(Class::ClaimBlocked, "#7d5a3c", "#c49a6c"),
-    mark(Class::ClaimConflict, "#8a53c8", "#b68cf0"),
-    mark(Class::KeyExpired, "#c4262e", "#ff7b7f"),
-    mark(Class::Charge, "#8a53c8", "#b68cf0"),
-    mark(Class::ChargeDuplicate, "#c4262e", "#ff7b7f"),
-    mark(Class::ChargeReplay, "#1a9160", "#4cc38a"),
-    mark(Class::LedgerRow, "#7a8494", "#7a8494"),
-    mark(Class::Write, "#7a8494", "#7a8494"),
-    mark(Class::Applied, "#8a53c8", "#b68cf0"),
-    mark(Class::AppliedDuplicate, "#c4262e", "#ff7b7f"),
-    mark(Class::Store, "#1a9160", "#4cc38a"),
-    mark(Class::Commit, "#1a9160", "#4cc38a"),
-    mark(Class::Rollback, "#7d5a5a", "#b08a8a"),
-    mark(Class::ReplyOk, "#1a9160", "#4cc38a"),
-    mark(Class::ReplyReplay, "#1a9160", "#4cc38a"),
-    mark(Class::ReplyConflict, "#a78300", "#b08a00"),
-    mark(Class::ReplyError, "#c4262e", "#ff7b7f"),
-    mark(Class::Txn, "#9fb5dc", "#5a7bbd"),
-    mark(Class::TxnRollback, "#b9aebf", "#8a7f94"),
-    mark(Class::Blocked, "#a8825f", "#c49a6c"),
-    mark(Class::ApiDown, "#c4262e", "#ff7b7f"),
-    mark(Class::LedgerReplaced, "#c4262e", "#ff7b7f"),
-    mark(Class::Rerun, "#2458c6", "#7aa5ff"),
-    mark(Class::CapReached, "#5d6470", "#a3aab5"),
-    mark(Class::Race, "#e08a00", "#ffb44a"),
-    mark(Class::QueueEvent, "#b0569a", "#e08cc8"),
-    mark(Class::QueueAck, "#1a9160", "#4cc38a"),
-    mark(Class::InboxNew, "#1a9160", "#4cc38a"),
-    mark(Class::InboxHit, "#2f6fdf", "#6f9eff"),
-    mark(Class::Receipt, "#8a53c8", "#b68cf0"),
-    mark(Class::ReceiptDuplicate, "#c4262e", "#ff7b7f"),
-    mark(Class::Redeliver, "#c47423", "#f0a35a"),
-    mark(Class::DeadLetter, "#c4262e", "#ff7b7f"),
+    mark(Class::Request, "#382dab", "#868ae9"),
+    mark(Class::Response, "#388168", "#3ba58f"),
+    mark(Class::ChargeCall, "#188de9", "#aafdeb"),
+    mark(Class::ChargeReply, "#188de9", "#aafdeb"),
+    mark(Class::PodStart, "#4c505f", "#beb9ca"),
+    mark(Class::OrderStart, "#4c505f", "#beb9ca"),
+    mark(Class::Timeout, "#e24108", "#ff9005"),
+    mark(Class::Retry, "#e24108", "#ff9005"),
+    mark(Class::OrderOk, "#388168", "#3ba58f"),
+    mark(Class::OrderFailed, "#771529", "#e44a5f"),
+    mark(Class::OrderUnknown, "#897e48", "#fbe656"),
+    mark(Class::AttemptRow, "#4c505f", "#beb9ca"),
+    mark(Class::LookupMiss, "#225bc0", "#59c2fd"),
+    mark(Class::LookupHit, "#388168", "#3ba58f"),
+    mark(Class::ClaimOk, "#388168", "#3ba58f"),
+    mark(Class::ClaimBlocked, "#805337", "#c9af82"),
+    mark(Class::ClaimConflict, "#897e48", "#fbe656"),
+    mark(Class::KeyExpired, "#771529", "#e44a5f"),
+    mark(Class::Charge, "#b3609f", "#bf74bb"),
+    mark(Class::ChargeDuplicate, "#771529", "#e44a5f"),
+    mark(Class::ChargeReplay, "#388168", "#3ba58f"),
+    mark(Class::LedgerRow, "#4c505f", "#beb9ca"),
+    mark(Class::Write, "#4c505f", "#beb9ca"),
+    mark(Class::Applied, "#b3609f", "#bf74bb"),
+    mark(Class::AppliedDuplicate, "#771529", "#e44a5f"),
+    mark(Class::Store, "#388168", "#3ba58f"),
+    mark(Class::Commit, "#388168", "#3ba58f"),
+    mark(Class::Rollback, "#4c505f", "#beb9ca"),
+    mark(Class::ReplyOk, "#388168", "#3ba58f"),
+    mark(Class::ReplyReplay, "#388168", "#3ba58f"),
+    mark(Class::ReplyConflict, "#897e48", "#fbe656"),
+    mark(Class::ReplyError, "#771529", "#e44a5f"),
+    mark(Class::Txn, "#9fb5dc", "#92bce3"),
+    mark(Class::TxnRollback, "#f76d94", "#f673a3"),
+    mark(Class::Blocked, "#805337", "#c9af82"),
+    mark(Class::ApiDown, "#734a8f", "#7094ac"),
+    mark(Class::LedgerReplaced, "#d20fe5", "#b913f7"),
+    mark(Class::Rerun, "#192167", "#7ca9ea"),
+    mark(Class::CapReached, "#746363", "#c8b5ab"),
+    mark(Class::Race, "#a15514", "#bd7619"),
+    mark(Class::QueueEvent, "#935f95", "#d29dc3"),
+    mark(Class::QueueAck, "#566400", "#e5ff57"),
+    mark(Class::InboxNew, "#388168", "#3ba58f"),
+    mark(Class::InboxHit, "#388168", "#3ba58f"),
+    mark(Class::Receipt, "#b3609f", "#bf74bb"),
+    mark(Class::ReceiptDuplicate, "#771529", "#e44a5f"),
+    mark(Class::Redeliver, "#e24108", "#ff9005"),
+    mark(Class::DeadLetter, "#771529", "#e44a5f"),
 ];
 
 /// The first and last lines of the block in `www/style.css`.
@@ -150,7 +154,18 @@ pub fn css_block() -> String {
     for swatch in &PALETTE {
         let _ = writeln!(out, "    --tl-{}: {};", swatch.ink.name(), swatch.dark);
     }
-    let _ = writeln!(out, "  }}\n}}\n{CSS_END}");
+    out.push_str("  }\n}\n\n");
+    // The legend's swatches are inline SVGs with the export's classes (`view::legend::html`).
+    for ink in super::legend::inks() {
+        let name = ink.name();
+        let _ = writeln!(
+            out,
+            ".key .f-{name} {{ fill: var(--tl-{name}); }} \
+             .key .s-{name} {{ fill: none; stroke: var(--tl-{name}); }}"
+        );
+    }
+    out.push_str(CSS_END);
+    out.push('\n');
     out
 }
 

@@ -9,8 +9,9 @@ use std::fmt::Write as _;
 
 use super::cull::{Density, View};
 use super::draw::Shape;
-use super::draw::{line, Anchor, Drawing, Font, Geometry, Group, Labels, Link, PathPoint, Rect};
+use super::draw::{line, text_box, Anchor, Drawing, Font, Geometry, Group, Link, PathPoint, Rect};
 use super::find::Find;
+use super::labels::{self, Rank, Spot, Want};
 use super::layout::{ms_text, Timeline};
 use super::mark::{ArrowEnd, Band, Class, LaneIx, Mark, MarkKind, Span};
 use super::palette::Ink;
@@ -59,11 +60,10 @@ pub fn plot_height_px(lanes: usize) -> f64 {
     AXIS_PX + LANE_PX * lanes as f64 + BOTTOM_PX
 }
 
-/// Pixel positions of one scene.
+/// Pixel positions of one viewport, with the plot's top at 0 (an export moves it down).
 #[derive(Clone, Copy)]
 struct Geo {
     viewport: Viewport,
-    top: f64,
 }
 
 impl Geo {
@@ -72,7 +72,7 @@ impl Geo {
     }
 
     fn lane_y(&self, lane: LaneIx) -> f64 {
-        self.top + AXIS_PX + LANE_PX * f64::from(lane) + LANE_PX / 2.0
+        AXIS_PX + LANE_PX * f64::from(lane) + LANE_PX / 2.0
     }
 
     fn width(&self) -> f64 {
@@ -90,17 +90,19 @@ impl Geo {
     }
 }
 
-/// Draws a scene: the panel, lanes and axis, the marks (or their density), and the cursor.
+/// Draws a scene: the panel, lanes and axis, the marks (or their density), their labels, and
+/// the cursor.
 pub fn plot(scene: &Scene) -> Drawing {
     let geo = Geo {
         viewport: scene.viewport,
-        top: scene.top_px,
     };
     let lanes = scene.timeline.lanes().len();
     let mut plotter = Plotter {
         scene,
         geo,
-        labels: Labels::default(),
+        wants: Vec::new(),
+        current: (0, 1.0),
+        race_fill: Vec::new(),
         groups: Vec::with_capacity(64),
     };
     plotter.background(lanes);
@@ -108,31 +110,49 @@ pub fn plot(scene: &Scene) -> Drawing {
         View::Marks { marks } => plotter.marks(marks),
         View::Density(density) => plotter.density(density),
     }
+    let room = Rect::new(
+        GUTTER_PX,
+        AXIS_PX,
+        f64::from(scene.viewport.width_px()),
+        LANE_PX * lanes as f64,
+    );
+    plotter.labels(room);
     if let Some(cursor_us) = scene.overlay.cursor_us {
         let x = geo.x(cursor_us);
-        let bottom = geo.top + plot_height_px(lanes);
-        let shape = Shape::stroke(line((x, geo.top + AXIS_PX), (x, bottom)), Ink::Cursor, 1.5);
+        let bottom = plot_height_px(lanes);
+        let shape = Shape::stroke(line((x, AXIS_PX), (x, bottom)), Ink::Cursor, 1.5);
         plotter.group("cursor", true, vec![shape]);
     }
-    Drawing {
+    let mut drawing = Drawing {
         width_px: geo.width(),
-        height_px: geo.top + plot_height_px(lanes),
-        clip: Rect::new(
-            GUTTER_PX,
-            geo.top + AXIS_PX,
-            f64::from(scene.viewport.width_px()),
-            LANE_PX * lanes as f64,
-        ),
+        height_px: plot_height_px(lanes),
+        clip: room,
         groups: plotter.groups,
+    };
+    if scene.top_px != 0.0 {
+        drawing.translate(scene.top_px);
     }
+    drawing
 }
 
 struct Plotter<'a, 's> {
     scene: &'s Scene<'a>,
     geo: Geo,
-    labels: Labels,
+    /// Labels asking for a place, placed together once every mark is drawn.
+    wants: Vec<Want>,
+    /// The group the mark being drawn will be, and its opacity.
+    current: (usize, f64),
+    /// How far right the race shading reaches, per span of lanes (top, bottom, x).
+    race_fill: Vec<(f64, f64, f64)>,
     groups: Vec<Group>,
 }
+
+/// Label rows about a lane's centre line: above and below the dots first, then nearer the
+/// lane's edges. Rows 13 px apart, the height of a label's box, so neighbours can stack.
+const ROWS_NEAR: [f64; 2] = [-8.0, 17.0];
+const ROWS_FAR: [f64; 2] = [-21.0, 30.0];
+/// The lane's label, in the gutter, leaves this much room before the plot.
+const LANE_LABEL_PX: f64 = GUTTER_PX - 6.0 - 6.0;
 
 impl Plotter<'_, '_> {
     fn group(&mut self, class: &str, clip: bool, shapes: Vec<Shape>) {
@@ -144,11 +164,37 @@ impl Plotter<'_, '_> {
         });
     }
 
+    /// Asks for a place for a label of the mark being drawn.
+    fn want(&mut self, rank: Rank, mark: &Mark, texts: Vec<String>, spots: Vec<Spot>) {
+        let (group, alpha) = self.current;
+        let (ink, font) = match rank {
+            Rank::Duplicate => (Ink::Mark(mark.class()), Font::Plain),
+            Rank::Caption if matches!(mark.kind, MarkKind::Race { .. }) => {
+                (Ink::RaceText, Font::Bold)
+            }
+            Rank::Cause => (Ink::Drop, Font::Plain),
+            _ => (Ink::Text, Font::Plain),
+        };
+        let counted = !matches!(mark.kind, MarkKind::Race { .. });
+        self.wants.push(Want {
+            rank,
+            group,
+            lane: mark.lane,
+            x: self.geo.x(mark.t0_us),
+            texts,
+            spots,
+            ink,
+            font,
+            alpha,
+            counted,
+        });
+    }
+
     fn background(&mut self, lanes: usize) {
         let geo = self.geo;
         let (width, height) = (geo.width(), plot_height_px(lanes));
         let mut shapes = vec![Shape::fill(
-            Geometry::Rect(Rect::new(0.0, geo.top, width, height)),
+            Geometry::Rect(Rect::new(0.0, 0.0, width, height)),
             Ink::Panel,
         )];
         for (ix, lane) in self.scene.timeline.lanes().iter().enumerate() {
@@ -156,25 +202,28 @@ impl Plotter<'_, '_> {
             let ink = if ix % 2 == 0 { Ink::Lane } else { Ink::LaneAlt };
             let band = Rect::new(0.0, y - LANE_PX / 2.0, width, LANE_PX);
             shapes.push(Shape::fill(Geometry::Rect(band), ink));
-            shapes.push(Shape::text(
-                (6.0, y + 4.0),
-                &lane.label,
-                Ink::Text,
-                Font::Plain,
-            ));
+            let label = shorten(&lane.label, Font::Plain, LANE_LABEL_PX);
+            shapes.push(Shape::text((6.0, y + 4.0), &label, Ink::Text, Font::Plain));
         }
         self.group("lanes", false, shapes);
         let mut shapes = Vec::new();
+        // A tick's label is left out where it would cross the edge or its neighbour's.
+        let mut label_end = 0.0;
         for tick in geo.viewport.ticks(90) {
             let x = GUTTER_PX + tick.x_px;
-            let label = Geometry::Text {
-                at: (x, geo.top + 15.0),
-                text: tick.label,
-                font: Font::Plain,
-                anchor: Anchor::Middle,
-            };
-            shapes.push(Shape::fill(label, Ink::Muted));
-            let grid = line((x, geo.top + AXIS_PX), (x, geo.top + height));
+            let at = (x, 15.0);
+            let rect = text_box(at, &tick.label, Font::Plain, Anchor::Middle);
+            if rect.x >= label_end && rect.x + rect.w <= width {
+                label_end = rect.x + rect.w + 4.0;
+                let label = Geometry::Text {
+                    at,
+                    text: tick.label,
+                    font: Font::Plain,
+                    anchor: Anchor::Middle,
+                };
+                shapes.push(Shape::fill(label, Ink::Muted));
+            }
+            let grid = line((x, AXIS_PX), (x, height));
             shapes.push(Shape::stroke(grid, Ink::Grid, 1.0));
         }
         self.group("axis", false, shapes);
@@ -193,6 +242,9 @@ impl Plotter<'_, '_> {
     }
 
     fn mark(&mut self, mark: &Mark) {
+        let overlay = &self.scene.overlay;
+        let faded = overlay.fade_after_us.is_some_and(|t| mark.t0_us > t);
+        self.current = (self.groups.len(), if faded { FADED } else { 1.0 });
         let mut shapes = Vec::new();
         let ink = Ink::Mark(mark.class());
         match mark.kind {
@@ -205,7 +257,7 @@ impl Plotter<'_, '_> {
             MarkKind::Point { class, .. } => self.point(&mut shapes, mark, class, ink),
         }
         let overlay = &self.scene.overlay;
-        if overlay.fade_after_us.is_some_and(|t| mark.t0_us > t) {
+        if faded {
             for shape in &mut shapes {
                 shape.alpha *= FADED;
             }
@@ -227,23 +279,45 @@ impl Plotter<'_, '_> {
         });
     }
 
+    /// An outage is hatched, so that it reads as "nothing works here" apart from its colour;
+    /// replacements, reruns and the cap are instants, a thin bar.
     fn band(&mut self, shapes: &mut Vec<Shape>, mark: &Mark, band: Band, ink: Ink) {
         let geo = self.geo;
         let x0 = geo.x(mark.t0_us);
         let x1 = geo.x(mark.t1_us).max(x0 + 3.0);
         let y = geo.lane_y(mark.lane) - LANE_PX / 2.0;
         let rect = Rect::new(x0, y, x1 - x0, LANE_PX);
-        shapes.push(Shape::fill(Geometry::Rect(rect), ink).alpha(0.35));
-        let text = match band {
-            Band::ApiDown => "API down",
-            Band::LedgerReplaced { wiped: true } => "ledger pod replaced: store lost",
-            Band::LedgerReplaced { wiped: false } => "ledger pod replaced",
-            Band::Rerun => "rerun",
-            Band::CapReached => "event cap",
+        if band == Band::ApiDown {
+            shapes.push(Shape::fill(Geometry::Rect(rect), ink).alpha(0.12));
+            // Hatch only what the plot shows: a zoomed-in outage can be millions of px wide.
+            let (left, right) = (x0.max(GUTTER_PX - 8.0), x1.min(geo.width() + 8.0));
+            if left < right {
+                let shown = Rect::new(left, y, right - left, LANE_PX);
+                shapes.push(Shape::stroke(hatch(shown, x0 + y), ink, 1.2).alpha(0.7));
+            }
+        } else {
+            // An instant: a solid bar in its ink, which is what the legend's test compares.
+            shapes.push(Shape::fill(Geometry::Rect(rect), ink));
+        }
+        let texts: &[&str] = match band {
+            Band::ApiDown => &["API down", "down"],
+            Band::LedgerReplaced { wiped: true } => {
+                &["ledger pod replaced: store lost", "store lost"]
+            }
+            Band::LedgerReplaced { wiped: false } => &["ledger pod replaced", "replaced"],
+            Band::Rerun => &["rerun"],
+            Band::CapReached => &["event cap", "cap"],
         };
         // A band that began before the window keeps its caption in view.
         let x = x0.max(GUTTER_PX) + 3.0;
-        shapes.push(Shape::text((x, y + 12.0), text, Ink::Text, Font::Plain));
+        let spots = vec![
+            spot(x, y + 12.0, Anchor::Start),
+            spot(x0 - 3.0, y + 12.0, Anchor::End),
+            spot(x, y + LANE_PX - 4.0, Anchor::Start),
+            spot(x0 - 3.0, y + LANE_PX - 4.0, Anchor::End),
+        ];
+        let texts = texts.iter().map(|text| text.to_string()).collect();
+        self.want(Rank::Caption, mark, texts, spots);
     }
 
     /// Shades only the payment service and database lanes, where the two "not found" reads
@@ -261,15 +335,36 @@ impl Plotter<'_, '_> {
         let x1 = geo.x(mark.t1_us).max(x0 + 2.0);
         let y0 = geo.lane_y(lo) - LANE_PX / 2.0 + 1.0;
         let y1 = geo.lane_y(hi) + LANE_PX / 2.0 - 1.0;
-        let rect = Geometry::Rect(Rect::new(x0, y0, x1 - x0, y1 - y0));
-        shapes.push(Shape::fill(rect.clone(), ink).alpha(0.16));
-        shapes.push(Shape::stroke(rect, ink, 1.5).dashed());
-        // One caption per stretch of overlapping races: the first one speaks for all.
-        let caption = "race: both read \"not found\"";
-        let (x, width) = (x0.max(GUTTER_PX) + 4.0, Font::Bold.width_px(caption));
-        if let Some(y) = self.labels.place(x, &[y1 - 4.0], width) {
-            shapes.push(Shape::text((x, y), caption, Ink::RaceText, Font::Bold));
+        // Overlapping races would stack their shading until the labels on it cannot be read:
+        // each shades only what no race over the same lanes has shaded yet.
+        let filled = match self
+            .race_fill
+            .iter_mut()
+            .find(|fill| (fill.0, fill.1) == (y0, y1))
+        {
+            Some(fill) => &mut fill.2,
+            None => {
+                self.race_fill.push((y0, y1, f64::MIN));
+                &mut self.race_fill.last_mut().expect("just pushed").2
+            }
+        };
+        let from = x0.max(*filled);
+        if from < x1 {
+            let shade = Geometry::Rect(Rect::new(from, y0, x1 - from, y1 - y0));
+            shapes.push(Shape::fill(shade, ink).alpha(0.16));
+            *filled = x1;
         }
+        let rect = Geometry::Rect(Rect::new(x0, y0, x1 - x0, y1 - y0));
+        shapes.push(Shape::stroke(rect, ink, 1.5).dashed());
+        // One caption per stretch of overlapping races: the first one placed speaks for all,
+        // and the others are not counted as hidden.
+        let x = x0.max(GUTTER_PX) + 4.0;
+        let spots = vec![
+            spot(x, y1 - 4.0, Anchor::Start),
+            spot(x, y0 + 12.0, Anchor::Start),
+        ];
+        let texts = vec!["race: both read \"not found\"".into(), "race".into()];
+        self.want(Rank::Caption, mark, texts, spots);
     }
 
     /// Transactions sit along the bottom of their lane, waits along its top.
@@ -293,101 +388,67 @@ impl Plotter<'_, '_> {
             ArrowEnd::Delivered => shapes.push(Shape::fill(head(from, tip), ink)),
             ArrowEnd::Dropped { cause, .. } => {
                 let (x, y) = tip;
-                let cross = vec![
-                    PathPoint::Move(x - 5.0, y - 5.0),
-                    PathPoint::Line(x + 5.0, y + 5.0),
-                    PathPoint::Move(x - 5.0, y + 5.0),
-                    PathPoint::Line(x + 5.0, y - 5.0),
+                shapes.push(Shape::stroke(cross(x, y, 5.0), Ink::Drop, 2.5));
+                let text = super::mark::cause_label(cause).to_string();
+                let spots = vec![
+                    spot(x + 8.0, y + 4.0, Anchor::Start),
+                    spot(x - 8.0, y + 4.0, Anchor::End),
+                    spot(x + 6.0, y - 9.0, Anchor::Start),
+                    spot(x + 6.0, y + 17.0, Anchor::Start),
                 ];
-                let path = Geometry::Path {
-                    points: cross,
-                    closed: false,
-                };
-                shapes.push(Shape::stroke(path, Ink::Drop, 2.0));
-                let text = super::mark::cause_label(cause);
-                shapes.push(Shape::text(
-                    (x + 7.0, y + 4.0),
-                    text,
-                    Ink::Drop,
-                    Font::Plain,
-                ));
+                self.want(Rank::Cause, mark, vec![text], spots);
             }
             ArrowEnd::InFlight => {}
         }
     }
 
+    /// A dot; a duplicate effect is a dot inside a ring (a target), larger than any other
+    /// point and unlike the dropped message's cross or the outage's hatching.
     fn point(&mut self, shapes: &mut Vec<Shape>, mark: &Mark, class: Class, ink: Ink) {
         let geo = self.geo;
         let (x, y) = (geo.x(mark.t0_us), geo.lane_y(mark.lane));
         let duplicate = mark.is_duplicate();
-        let r = if duplicate { 6.0 } else { 3.5 };
-        let dot = Geometry::Circle { at: (x, y), r };
-        shapes.push(Shape::fill(dot.clone(), ink));
         if duplicate {
-            shapes.push(Shape::stroke(dot, Ink::Text, 2.0));
-        }
-        if !(duplicate || self.worth_a_label(class)) {
-            return;
+            let ring = Geometry::Circle { at: (x, y), r: 8.0 };
+            shapes.push(Shape::fill(Geometry::Circle { at: (x, y), r: 4.5 }, ink));
+            shapes.push(Shape::stroke(ring, ink, 2.0));
+        } else {
+            shapes.push(Shape::fill(Geometry::Circle { at: (x, y), r: 3.5 }, ink));
         }
         let label = self.scene.timeline.label(mark);
-        // Two label rows, above and below the dots; if both are taken the label is left to
-        // the tooltip. A duplicate, which must always say what it is, falls back to its short
-        // form ("charge 2 of 2 (#4)").
-        let rows = if matches!(class, Class::Timeout | Class::Retry) {
-            [y + 17.0, y - 8.0]
-        } else {
-            [y - 8.0, y + 17.0]
-        };
-        let short = (label.split_once(": ")).map_or(label.as_str(), |(_, rest)| rest);
-        let texts: &[&str] = if duplicate {
-            &[&label, short]
-        } else {
-            &[&label]
-        };
-        let label_ink = if duplicate { ink } else { Ink::Text };
-        for text in texts {
-            let width = Font::Plain.width_px(text);
-            if let Some(label_y) = self.labels.place(x + 5.0, &rows, width) {
-                shapes.push(Shape::text(
-                    (x + 5.0, label_y),
-                    text,
-                    label_ink,
-                    Font::Plain,
-                ));
-                return;
-            }
+        if label.is_empty() {
+            return;
         }
+        let rank = if duplicate {
+            Rank::Duplicate
+        } else if important(class) {
+            Rank::Step
+        } else if self.roomy() {
+            Rank::Routine
+        } else {
+            return;
+        };
+        // Timeouts and retries sit on the client's lane under the request arrows leaving it,
+        // so their labels go below first; everything else above.
+        let rows = if matches!(class, Class::Timeout | Class::Retry) {
+            [ROWS_NEAR[1], ROWS_NEAR[0], ROWS_FAR[1], ROWS_FAR[0]]
+        } else {
+            [ROWS_NEAR[0], ROWS_NEAR[1], ROWS_FAR[0], ROWS_FAR[1]]
+        };
+        let dx = if duplicate { 10.0 } else { 6.0 };
+        let spots = point_spots(x, y, dx, &rows);
+        let short = label.split_once(": ").map(|(_, short)| short.to_string());
+        let mut texts = vec![label];
+        if let Some(short) = short {
+            texts.push(short);
+        }
+        self.want(rank, mark, texts, spots);
     }
 
     /// Routine steps (attempt rows, ledger rows, commits, plain 200s) get a label only when the
     /// view is zoomed in enough to have room.
-    fn worth_a_label(&self, class: Class) -> bool {
-        let roomy = self.geo.viewport.px_per_us() * 1_000.0 >= 14.0;
-        // Timeouts, retries, charges, expiries, rollbacks, redeliveries, dead letters, misses,
-        // waits and conflicts, replies other than a plain 200, orders that did not end ok and
-        // inbox hits tell the story; the rest wait for room.
-        roomy
-            || matches!(
-                class,
-                Class::Timeout
-                    | Class::Retry
-                    | Class::Charge
-                    | Class::ChargeDuplicate
-                    | Class::ChargeReplay
-                    | Class::KeyExpired
-                    | Class::Rollback
-                    | Class::Redeliver
-                    | Class::DeadLetter
-                    | Class::LookupMiss
-                    | Class::ClaimBlocked
-                    | Class::ClaimConflict
-                    | Class::ReplyReplay
-                    | Class::ReplyConflict
-                    | Class::ReplyError
-                    | Class::OrderFailed
-                    | Class::OrderUnknown
-                    | Class::InboxHit
-            )
+    fn roomy(&self) -> bool {
+        self.geo.viewport.px_per_us() * 1_000.0 >= 14.0
     }
 
     fn outline(&self, mark: &Mark) -> Shape {
@@ -401,14 +462,53 @@ impl Plotter<'_, '_> {
         )
     }
 
+    /// Places every label asked for, adds each to its mark's group, and draws a "+N" where
+    /// labels found no place (in an export its hover text lists them).
+    fn labels(&mut self, room: Rect) {
+        let wants = std::mem::take(&mut self.wants);
+        let (placed, more) = labels::place(wants, room, &[]);
+        for label in placed {
+            let text = Geometry::Text {
+                at: label.spot.at,
+                text: label.text,
+                font: label.font,
+                anchor: label.spot.anchor,
+            };
+            let shape = Shape::fill(text, label.ink).alpha(label.alpha);
+            self.groups[label.group].shapes.push(shape);
+        }
+        for more in more {
+            // Hover text only: `data-event` stays one per mark.
+            let link = self.scene.links.then(|| Link {
+                title: format!(
+                    "{} more here:\n{}",
+                    more.hidden.len(),
+                    more.hidden.join("\n")
+                ),
+                events: Vec::new(),
+            });
+            let text = Geometry::Text {
+                at: more.spot.at,
+                text: more.text,
+                font: Font::Bold,
+                anchor: more.spot.anchor,
+            };
+            self.groups.push(Group {
+                class: "more".into(),
+                clip: true,
+                link,
+                shapes: vec![Shape::fill(text, Ink::Muted)],
+            });
+        }
+    }
+
     /// Density mode: a bar per busy pixel column on each lane, shaded by its count; strips for
     /// duplicates and races along the top of the first lane; bands as marks.
     fn density(&mut self, density: &Density) {
-        let geo = self.geo;
         let peak = f64::from(density.count_max().max(1));
         let links = self.scene.links;
         for lane in 0..density.lanes {
-            let y = geo.lane_y(lane) - LANE_PX / 2.0 + 4.0;
+            let y = self.geo.lane_y(lane) - LANE_PX / 2.0 + 4.0;
             let shapes = (0..density.columns)
                 .filter_map(|column| {
                     let count = density.count(lane, column);
@@ -421,7 +521,7 @@ impl Plotter<'_, '_> {
             let title = format!("{name}: marks per pixel column");
             self.density_group(shapes, title, links);
         }
-        let top = geo.top + AXIS_PX;
+        let top = AXIS_PX;
         let strips = [
             (
                 &density.duplicates,
@@ -459,8 +559,130 @@ impl Plotter<'_, '_> {
     }
 }
 
+/// Steps worth a label at any zoom: what goes wrong or is decided.
+/// Timeouts, retries, charges, expiries, rollbacks, redeliveries, dead letters, misses, waits
+/// and conflicts, replies other than a plain 200, orders that did not end ok and inbox hits
+/// tell the story; the rest wait for room.
+fn important(class: Class) -> bool {
+    matches!(
+        class,
+        Class::Timeout
+            | Class::Retry
+            | Class::Charge
+            | Class::ChargeDuplicate
+            | Class::ChargeReplay
+            | Class::KeyExpired
+            | Class::Rollback
+            | Class::Redeliver
+            | Class::DeadLetter
+            | Class::LookupMiss
+            | Class::ClaimBlocked
+            | Class::ClaimConflict
+            | Class::ReplyReplay
+            | Class::ReplyConflict
+            | Class::ReplyError
+            | Class::OrderFailed
+            | Class::OrderUnknown
+            | Class::InboxHit
+    )
+}
+
+fn spot(x: f64, y: f64, anchor: Anchor) -> Spot {
+    Spot { at: (x, y), anchor }
+}
+
+/// Right of the dot on each row in turn, then left of it, the near rows before the far ones.
+fn point_spots(x: f64, y: f64, dx: f64, rows: &[f64; 4]) -> Vec<Spot> {
+    let mut spots = Vec::with_capacity(8);
+    for pair in rows.chunks(2) {
+        for &(side, anchor) in &[(dx, Anchor::Start), (-dx, Anchor::End)] {
+            for row in pair {
+                spots.push(spot(x + side, y + row, anchor));
+            }
+        }
+    }
+    spots
+}
+
+/// `text`, or as much of its start and end as fits in `width_px` around an ellipsis, so a
+/// lane's name keeps what tells it apart: `pod 9494…(rerun)`.
+pub fn shorten(text: &str, font: Font, width_px: f64) -> String {
+    if font.width_px(text) <= width_px {
+        return text.to_string();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let (mut head, mut tail) = (0, 0);
+    let build = |head: usize, tail: usize| -> String {
+        let mut out: String = chars[..head].iter().collect();
+        out.push('…');
+        out.extend(&chars[chars.len() - tail..]);
+        out
+    };
+    // Grow the head and the tail in turn, the tail only up to its last space-separated word.
+    let tail_max = text
+        .rfind(' ')
+        .map_or(0, |ix| text[ix + 1..].chars().count());
+    loop {
+        let grow_tail = tail < tail_max && tail < head;
+        let (h, t) = if grow_tail {
+            (head, tail + 1)
+        } else {
+            (head + 1, tail)
+        };
+        if h + t >= chars.len() || font.width_px(&build(h, t)) > width_px {
+            return build(head, tail);
+        }
+        (head, tail) = (h, t);
+    }
+}
+
+/// A cross centred on (x, y), `r` from the centre to each corner along the axes.
+pub(super) fn cross(x: f64, y: f64, r: f64) -> Geometry {
+    Geometry::Path {
+        points: vec![
+            PathPoint::Move(x - r, y - r),
+            PathPoint::Line(x + r, y + r),
+            PathPoint::Move(x - r, y + r),
+            PathPoint::Line(x + r, y - r),
+        ],
+        closed: false,
+    }
+}
+
+/// Diagonal lines 8 px apart across `rect`, each cut to it: the lines x + y = `origin` + 8 i,
+/// so a band's hatching moves with the band when the view pans, however much of it is cut
+/// away. Each meets the rectangle where both coordinates are inside, found with additions.
+pub(super) fn hatch(rect: Rect, origin: f64) -> Geometry {
+    const STEP_PX: f64 = 8.0;
+    let (x0, y0, x1, y1) = (rect.x, rect.y, rect.x + rect.w, rect.y + rect.h);
+    let first = ((x0 + y0 - origin) / STEP_PX).floor() + 1.0;
+    let last = ((x1 + y1 - origin) / STEP_PX).ceil() - 1.0;
+    let count = (last - first + 1.0).clamp(0.0, 4_096.0) as u32;
+    let mut points = Vec::with_capacity(2 * count as usize);
+    for i in 0..count {
+        let c = origin + (first + f64::from(i)) * STEP_PX;
+        // From the lower left end to the upper right end of x + y = c within the rectangle.
+        let (ax, ay) = if c - y1 >= x0 {
+            (c - y1, y1)
+        } else {
+            (x0, c - x0)
+        };
+        let (bx, by) = if c - x1 >= y0 {
+            (x1, c - x1)
+        } else {
+            (c - y0, y0)
+        };
+        points.push(PathPoint::Move(ax, ay));
+        points.push(PathPoint::Line(bx, by));
+    }
+    Geometry::Path {
+        points,
+        closed: false,
+    }
+}
+
 /// A filled triangle at `tip`, pointing along the line from `from`.
-fn head(from: (f64, f64), tip: (f64, f64)) -> Geometry {
+pub(super) fn head(from: (f64, f64), tip: (f64, f64)) -> Geometry {
     let (dx, dy) = (tip.0 - from.0, tip.1 - from.1);
     let len = (dx * dx + dy * dy).sqrt();
     let (ux, uy) = if len > 0.0 {
@@ -521,7 +743,7 @@ pub fn hit(timeline: &Timeline, view: &View, viewport: Viewport, x: f64, y: f64)
     let View::Marks { marks } = view else {
         return None;
     };
-    let geo = Geo { viewport, top: 0.0 };
+    let geo = Geo { viewport };
     let mut best: Option<(f64, u32)> = None;
     for &ix in marks {
         let distance = distance(&geo, timeline.mark(ix), x, y);

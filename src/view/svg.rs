@@ -11,10 +11,10 @@ use std::fmt::Write as _;
 
 use super::draw::{Anchor, Drawing, Font, Geometry, Group, Paint, PathPoint, Rect, Shape};
 use super::layout::{ms_text, Timeline};
+use super::legend::{swatch, LEGEND, SWATCH_PX};
 use super::palette::{self, Ink};
 use super::plot::{plot, Overlay, Scene, GUTTER_PX};
 use super::scale::{window, Viewport};
-use super::Class;
 
 /// The export's plot width. Fixed, unlike the page's (its column's width), so that the page and
 /// the CLI draw the same file for the same URL.
@@ -41,31 +41,6 @@ impl Default for SvgOptions {
 const PAD_PX: f64 = 12.0;
 const LEGEND_TOP_PX: f64 = 28.0;
 const LEGEND_ROW_PX: f64 = 18.0;
-
-/// The legend: one swatch per kind of thing worth telling apart, as on the page.
-pub const LEGEND: [(Ink, &str, f64); 13] = [
-    (Ink::Mark(Class::Request), "request", 1.0),
-    (Ink::Mark(Class::Response), "response", 1.0),
-    (Ink::Mark(Class::ChargeCall), "call to payment service", 1.0),
-    (Ink::Drop, "✕ dropped (cause beside it)", 1.0),
-    (Ink::Mark(Class::Timeout), "timeout / retry", 1.0),
-    (Ink::Mark(Class::LookupMiss), "lookup: not found", 1.0),
-    (
-        Ink::Mark(Class::ClaimBlocked),
-        "blocked on the unique index",
-        1.0,
-    ),
-    (Ink::Mark(Class::Charge), "charge", 1.0),
-    (Ink::Mark(Class::ChargeDuplicate), "duplicate charge", 1.0),
-    (Ink::Mark(Class::Txn), "transaction", 1.0),
-    (Ink::Mark(Class::TxnRollback), "rolled back", 1.0),
-    (
-        Ink::Mark(Class::Race),
-        "race: both copies read \"not found\"",
-        0.6,
-    ),
-    (Ink::Mark(Class::ApiDown), "API down", 0.5),
-];
 
 /// The page's export and `idemlab svg`: run A's timeline, [`EXPORT_WIDTH_PX`] wide, over the
 /// `zoom=` window kept inside the run, or else the whole run; no cursor, fading or outlines.
@@ -138,15 +113,15 @@ fn plain_group(class: &str, shapes: Vec<Shape>) -> Group {
 fn legend(room_px: f64) -> (Group, u32) {
     let (mut x, mut y, mut rows) = (0.0, LEGEND_TOP_PX, 1);
     let mut shapes = Vec::new();
-    for (ink, label, alpha) in LEGEND {
-        let w = 14.0 + 6.0 + Font::Plain.width_px(label) + 14.0;
+    let (swatch_w, _) = SWATCH_PX;
+    for entry in &LEGEND {
+        let w = swatch_w + 6.0 + Font::Plain.width_px(entry.label) + 14.0;
         if x > 0.0 && x + w > room_px {
             (x, y, rows) = (0.0, y + LEGEND_ROW_PX, rows + 1);
         }
-        let swatch = Rect::new(PAD_PX + x, y + 2.0, 14.0, 10.0);
-        shapes.push(Shape::fill(Geometry::Rect(swatch), ink).alpha(alpha));
-        let at = (PAD_PX + x + 20.0, y + 11.0);
-        shapes.push(Shape::text(at, label, Ink::Muted, Font::Plain));
+        shapes.extend(swatch(entry.key, entry.ink, PAD_PX + x, y + 1.0));
+        let at = (PAD_PX + x + swatch_w + 6.0, y + 11.0);
+        shapes.push(Shape::text(at, entry.label, Ink::Muted, Font::Plain));
         x += w;
     }
     (plain_group("legend", shapes), rows)
@@ -200,7 +175,7 @@ fn write_group(out: &mut String, group: &Group) {
     out.push_str("</g>\n");
 }
 
-fn write_shape(out: &mut String, shape: &Shape) {
+pub(super) fn write_shape(out: &mut String, shape: &Shape) {
     let name = shape.ink.name();
     let mut paint = match shape.paint {
         Paint::Fill => format!(" class=\"f-{name}"),
@@ -258,6 +233,7 @@ fn write_shape(out: &mut String, shape: &Shape) {
             let anchor = match anchor {
                 Anchor::Start => "",
                 Anchor::Middle => " text-anchor=\"middle\"",
+                Anchor::End => " text-anchor=\"end\"",
             };
             write!(
                 out,

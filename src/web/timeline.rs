@@ -259,8 +259,12 @@ impl Painter<'_> {
                 ctx.set_text_align(match anchor {
                     crate::view::Anchor::Start => "left",
                     crate::view::Anchor::Middle => "center",
+                    crate::view::Anchor::End => "right",
                 });
-                ctx.fill_text(text, at.0, at.1).ok();
+                // The width label placement measured is a maximum: a font wider than the
+                // measure's is squeezed into it rather than run over a neighbouring label.
+                ctx.fill_text_with_max_width(text, at.0, at.1, font.width_px(text))
+                    .ok();
             }
         }
     }

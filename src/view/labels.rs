@@ -1,0 +1,157 @@
+//! Label placement: every label of a viewport gets a place where its box misses every other
+//! label's, or a shorter form that fits, or it is counted in a "+N" beside its neighbours.
+//!
+//! Labels are placed most important first (duplicates, then captions, then causes, then
+//! steps), each left to right, each trying its spots in order: a greedy pass, with no layout
+//! search, so a frame stays cheap and the same viewport always gets the same labels. Boxes
+//! come from [`text_box`], the fixed advance measure that the canvas and the SVG share, so the
+//! placement holds in both. Placement works in plot coordinates (top at 0) and the plot is
+//! moved down afterwards, so the export places exactly what the page places.
+
+use std::collections::BTreeMap;
+
+use super::draw::{text_box, Anchor, Boxes, Font, Rect};
+use super::mark::LaneIx;
+use super::palette::Ink;
+
+/// How much a label matters; lower goes first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Rank {
+    /// A duplicate effect must always say what it is.
+    Duplicate,
+    /// Races and outages: what a region is.
+    Caption,
+    /// Why a message was dropped.
+    Cause,
+    /// A step worth a label at any zoom: a timeout, a charge, a conflict.
+    Step,
+    /// A routine step, labelled only when zoomed in.
+    Routine,
+}
+
+/// Where a label may go: its anchor point (baseline) and which way it runs from there.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Spot {
+    pub at: (f64, f64),
+    pub anchor: Anchor,
+}
+
+/// One label asking for a place.
+#[derive(Clone, Debug)]
+pub struct Want {
+    pub rank: Rank,
+    /// The drawing group (the mark's) the label joins when placed.
+    pub group: usize,
+    pub lane: LaneIx,
+    /// The mark's x, which orders labels and groups those left over.
+    pub x: f64,
+    /// The label and its shorter forms, longest first.
+    pub texts: Vec<String>,
+    pub spots: Vec<Spot>,
+    pub ink: Ink,
+    pub font: Font,
+    /// The mark's opacity (faded after the playback cursor).
+    pub alpha: f64,
+    /// A label left over is counted in a "+N"; `false` for one that repeats a neighbour's
+    /// (a second race caption over the same stretch).
+    pub counted: bool,
+}
+
+/// A label with its place.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Placed {
+    pub group: usize,
+    pub text: String,
+    pub spot: Spot,
+    pub ink: Ink,
+    pub font: Font,
+    pub alpha: f64,
+}
+
+/// A "+N": how many labels near it found no place, which they were and where it goes.
+#[derive(Clone, Debug, PartialEq)]
+pub struct More {
+    pub text: String,
+    pub spot: Spot,
+    pub hidden: Vec<String>,
+}
+
+/// Labels left over within this many pixels of the first of them share one "+N".
+const CLUSTER_PX: f64 = 80.0;
+
+/// Places `wants` inside `room`, where `fixed` boxes are already taken.
+pub fn place(mut wants: Vec<Want>, room: Rect, fixed: &[Rect]) -> (Vec<Placed>, Vec<More>) {
+    let mut boxes = Boxes::new(room);
+    for rect in fixed {
+        boxes.claim(*rect);
+    }
+    wants.sort_by(|a, b| (a.rank.cmp(&b.rank)).then(a.x.total_cmp(&b.x)));
+    let mut placed = Vec::with_capacity(wants.len());
+    let mut left: BTreeMap<LaneIx, Vec<Want>> = BTreeMap::new();
+    for want in wants {
+        match find(&boxes, &want) {
+            Some((text, spot, rect)) => {
+                boxes.claim(rect);
+                placed.push(Placed {
+                    group: want.group,
+                    text: text.to_string(),
+                    spot,
+                    ink: want.ink,
+                    font: want.font,
+                    alpha: want.alpha,
+                });
+            }
+            None if want.counted => left.entry(want.lane).or_default().push(want),
+            None => {}
+        }
+    }
+    let mut more = Vec::new();
+    for (_, mut wants) in left {
+        wants.sort_by(|a, b| a.x.total_cmp(&b.x));
+        aggregate(&mut boxes, &wants, &mut more);
+    }
+    (placed, more)
+}
+
+/// The first form and spot of `want` whose box is free.
+fn find<'w>(boxes: &Boxes, want: &'w Want) -> Option<(&'w str, Spot, Rect)> {
+    for text in &want.texts {
+        for &spot in &want.spots {
+            let rect = text_box(spot.at, text, want.font, spot.anchor);
+            if boxes.free(&rect) {
+                return Some((text, spot, rect));
+            }
+        }
+    }
+    None
+}
+
+/// One "+N" per cluster of one lane's leftover labels, at the first spot with room; a cluster
+/// with no room passes its count on to the next one.
+fn aggregate(boxes: &mut Boxes, wants: &[Want], more: &mut Vec<More>) {
+    let mut hidden = Vec::new();
+    let mut start = 0;
+    while start < wants.len() {
+        let x0 = wants[start].x;
+        let end = (start..wants.len())
+            .find(|&ix| wants[ix].x - x0 > CLUSTER_PX)
+            .unwrap_or(wants.len());
+        for want in &wants[start..end] {
+            hidden.push(want.texts[0].clone());
+        }
+        let text = format!("+{}", hidden.len());
+        let free = (wants[start..end].iter())
+            .flat_map(|want| want.spots.iter())
+            .map(|&spot| (spot, text_box(spot.at, &text, Font::Bold, spot.anchor)))
+            .find(|(_, rect)| boxes.free(rect));
+        if let Some((spot, rect)) = free {
+            boxes.claim(rect);
+            more.push(More {
+                text,
+                spot,
+                hidden: std::mem::take(&mut hidden),
+            });
+        }
+        start = end;
+    }
+}

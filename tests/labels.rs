@@ -1,0 +1,199 @@
+//! Issue 11, "a readable timeline": no two labels of a drawing overlap, at any width or zoom.
+//!
+//! Every preset × 100 seeds × 3 plot widths (262 px, a 390 px phone column less the lane
+//! gutter; 632 px, a 760 px column less the gutter; 1,000 px, the export's) × 3 windows (the
+//! whole run, a 4× zoom and a 32× zoom about a point drawn from the seed), plus busy links:
+//! each text's box, measured by `view::text_box` (the fixed advance measure the canvas also
+//! paints to), misses every other text's box and lies inside the drawing, and every label of a
+//! mark lies inside the plot. It takes about a second; `TEST_MODE=long` runs 1,000 seeds.
+
+use idemlab::scenario::{decode, presets::PRESETS};
+use idemlab::view::{self, Drawing, Font, Rect, Timeline, Viewport};
+
+/// Plot widths, without the lane gutter.
+const WIDTHS_PX: [u32; 3] = [262, 632, view::EXPORT_WIDTH_PX];
+
+fn seeds() -> u64 {
+    match std::env::var("TEST_MODE").as_deref() {
+        Ok("long") => 1_000,
+        _ => 100,
+    }
+}
+
+fn timeline(query: &str) -> Timeline {
+    let scenario = decode(query)
+        .unwrap_or_else(|e| panic!("{query}: {e:?}"))
+        .scenario;
+    view::layout(&idemlab::sim::run(&scenario))
+}
+
+/// The whole run, then a 4× and a 32× zoom about a point that moves with the seed.
+fn viewports(timeline: &Timeline, width_px: u32, seed: u64) -> Vec<Viewport> {
+    let whole = view::window(timeline.end_us(), None, width_px);
+    let anchor_px = f64::from(width_px) * ((seed * 37 % 100) as f64 / 100.0);
+    let zoom4 = whole.zoom(4.0, anchor_px);
+    let zoom32 = zoom4.zoom(8.0, anchor_px);
+    vec![whole, zoom4, zoom32]
+}
+
+fn page_drawing(timeline: &Timeline, viewport: Viewport) -> Drawing {
+    let shown = timeline.view(&viewport);
+    let scene = view::Scene {
+        timeline,
+        viewport,
+        view: &shown,
+        overlay: view::Overlay::default(),
+        links: false,
+        top_px: 0.0,
+    };
+    view::plot(&scene)
+}
+
+/// Every text of the drawing overlaps no other and stays inside the drawing; mark labels stay
+/// inside the plot. Returns how many boxes it checked.
+fn check(drawing: &Drawing, what: &str) -> usize {
+    let page = Rect::new(0.0, 0.0, drawing.width_px, drawing.height_px);
+    let mut boxes: Vec<(Rect, &str)> = Vec::new();
+    for group in &drawing.groups {
+        for shape in &group.shapes {
+            let Some(rect) = shape.text_box() else {
+                continue;
+            };
+            let view::Geometry::Text { text, .. } = &shape.geometry else {
+                unreachable!()
+            };
+            assert!(
+                page.contains(&rect),
+                "{what}: {text:?} at {rect:?} leaves the drawing"
+            );
+            if group.clip {
+                assert!(
+                    drawing.clip.contains(&rect),
+                    "{what}: {text:?} at {rect:?} leaves the plot {:?}",
+                    drawing.clip
+                );
+            }
+            for (other, other_text) in &boxes {
+                assert!(
+                    !rect.intersects(other),
+                    "{what}: {text:?} at {rect:?} overlaps {other_text:?} at {other:?}"
+                );
+            }
+            boxes.push((rect, text));
+        }
+    }
+    boxes.len()
+}
+
+fn check_query(query: &str, seed: u64) -> usize {
+    let timeline = timeline(query);
+    let mut checked = 0;
+    for width_px in WIDTHS_PX {
+        for viewport in viewports(&timeline, width_px, seed) {
+            let what = format!(
+                "{query} at {width_px} px, {}..{} µs",
+                viewport.t0_us(),
+                viewport.t1_us()
+            );
+            checked += check(&page_drawing(&timeline, viewport), &what);
+        }
+    }
+    checked
+}
+
+#[test]
+fn no_two_labels_overlap_for_any_preset_seed_width_or_zoom() {
+    let mut checked = 0;
+    let mut drawings = 0;
+    for spec in &PRESETS {
+        for seed in 1..=seeds() {
+            checked += check_query(&format!("seed={seed}&preset={}", spec.name), seed);
+            drawings += WIDTHS_PX.len() * 3;
+        }
+    }
+    // The test would pass vacuously if nothing were labelled.
+    assert!(
+        checked > drawings * 5,
+        "{checked} boxes in {drawings} drawings"
+    );
+    eprintln!("{checked} label boxes in {drawings} drawings, none overlapping");
+}
+
+#[test]
+fn busy_links_keep_their_labels_apart() {
+    for seed in 1..=10 {
+        for query in [
+            "preset=race&clients=8&orders=40",
+            "preset=naive-vs-atomic&orders=40&loss_resp=0.3",
+            "preset=lost-ack&orders=30&consumer=inbox",
+            "preset=outside-boundary&orders=20&clients=4",
+        ] {
+            check_query(&format!("seed={seed}&{query}"), seed);
+        }
+    }
+}
+
+#[test]
+fn the_export_keeps_its_heading_legend_and_labels_apart() {
+    for spec in &PRESETS {
+        let query = format!("seed=3&preset={}", spec.name);
+        let timeline = timeline(&query);
+        let viewport = view::window(timeline.end_us(), None, view::EXPORT_WIDTH_PX);
+        let drawing = view::svg::drawing(&timeline, &viewport, &view::SvgOptions::default());
+        check(&drawing, &query);
+    }
+}
+
+#[test]
+fn a_label_left_without_room_is_counted_in_a_plus_n() {
+    // Eight orders on a phone's width: more labels than room, in every window that still
+    // draws marks (a window that draws counts per pixel column has only band captions).
+    let timeline = timeline("seed=2&preset=naive-vs-atomic");
+    let mut more = Vec::new();
+    for viewport in viewports(&timeline, 262, 2) {
+        let drawing = page_drawing(&timeline, viewport);
+        for group in drawing.groups.iter().filter(|group| group.class == "more") {
+            if let view::Geometry::Text { text, .. } = &group.shapes[0].geometry {
+                more.push(text.clone());
+            }
+        }
+    }
+    assert!(!more.is_empty(), "no +N on a crowded phone timeline");
+    assert!(
+        (more.iter()).all(|text| text
+            .strip_prefix('+')
+            .is_some_and(|n| n.parse::<u32>().is_ok_and(|n| n >= 1))),
+        "{more:?}"
+    );
+}
+
+#[test]
+fn a_long_lane_name_is_shortened_in_the_middle_to_fit_the_gutter() {
+    let fitted = view::shorten("pod 9494570e (rerun)", Font::Plain, 116.0);
+    assert!(Font::Plain.width_px(&fitted) <= 116.0, "{fitted}");
+    assert!(
+        fitted.starts_with("pod ") && fitted.ends_with("(rerun)"),
+        "{fitted}"
+    );
+    assert_eq!(view::shorten("API", Font::Plain, 116.0), "API");
+}
+
+#[test]
+fn the_measure_is_at_least_the_widest_common_font_s() {
+    // DejaVu Sans at 12 px, as Chromium measures it (the widest of the usual `system-ui`
+    // fonts), with the stated margin of 5 %.
+    for (text, font, measured_px) in [
+        ("duplicate charge", Font::Plain, 100.64),
+        ("M", Font::Plain, 10.35),
+        ("0", Font::Plain, 7.63),
+        ("order 12: charge 2 of 2 (#4)", Font::Plain, 169.37),
+        ("pod 9494570e (rerun)", Font::Plain, 132.59),
+        ("+12", Font::Bold, 26.75),
+    ] {
+        let width = font.width_px(text);
+        assert!(
+            width >= measured_px * 1.05,
+            "{text}: {width} < {measured_px} + 5 %"
+        );
+    }
+}
