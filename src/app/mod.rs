@@ -19,9 +19,11 @@ pub use input::{
     mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
 pub use model::{
-    claim_lines, compare_sentence, control_view, counts_at_label, events_counted, group_hidden,
-    order_outcome, pointer_status, step_nav, sweep_range, tables_at, title, AttemptRow, Banner,
-    ChargeRow, ControlView, ReceiptRow, SeedRange, StepNav, Tables, SWEEP_SEEDS_MAX, TOOLBAR_KEYS,
+    claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,
+    embed_snippet, events_counted, group_hidden, histogram, order_outcome, pointer_status,
+    preset_summary, rows_cut_note, step_nav, sweep_range, sweep_summary, tables_at, title,
+    AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange, StepNav,
+    Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
 };
 pub use quiz::{quiz_status, AnswerInput, Dot, QuizSession};
 pub use text::{cursor_label, cursor_tooltip, mark_tooltip, row_class};
