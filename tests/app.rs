@@ -879,3 +879,31 @@ fn the_quiz_titles_its_views_and_marks_the_choices_once_answered() {
         review[index]
     );
 }
+
+#[test]
+fn b_fades_nothing_with_the_cursor_at_the_end_and_only_a_outlines_the_selected_event() {
+    let mut state = load("seed=3&preset=race&compare=dedup%3Datomic");
+    let a = idemlab::sim::run(&state.page.scenario);
+    let end_us = a.events.last().unwrap().time_us;
+    let on_b = app::overlay(&state, &a, Side::B);
+    assert_eq!(
+        on_b.fade_after_us,
+        Some(u64::MAX),
+        "B's later events happened too"
+    );
+    assert_eq!(
+        app::overlay(&state, &a, Side::A).fade_after_us,
+        Some(end_us)
+    );
+    app::update(&mut state, Msg::Select(2));
+    let (on_a, on_b) = (
+        app::overlay(&state, &a, Side::A),
+        app::overlay(&state, &a, Side::B),
+    );
+    assert_eq!(on_a.cursor_us, Some(a.events[2].time_us));
+    assert_eq!(
+        (on_a.fade_after_us, on_b.fade_after_us),
+        (on_a.cursor_us, on_a.cursor_us)
+    );
+    assert_eq!((on_a.selected_event, on_b.selected_event), (Some(2), None));
+}

@@ -20,7 +20,7 @@ pub use input::{
 };
 pub use model::{
     claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,
-    embed_snippet, events_counted, group_hidden, histogram, order_outcome, pointer_status,
+    embed_snippet, events_counted, group_hidden, histogram, order_outcome, overlay, pointer_status,
     preset_summary, rows_cut_note, step_nav, sweep_range, sweep_summary, tables_at, title,
     AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange, StepNav,
     Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,

@@ -557,3 +557,24 @@ pub fn embed_snippet(url: &str) -> String {
 </script>"#
     )
 }
+
+/// What a timeline draws over its marks: the cursor line at the time of A's cursor event;
+/// marks after that time faded, except on B while the cursor is at the end (B's later events
+/// have happened too); A's selected event outlined (the event table's row, B's events are not
+/// A's); and a lesson phrase's outline on its own side only.
+pub fn overlay(state: &State, a: &Trace, side: Side) -> crate::view::Overlay {
+    let cursor_us = a
+        .events
+        .get(state.cursor() as usize)
+        .map_or(0, |e| e.time_us);
+    let fade_after_us = match (side, state.page.cursor) {
+        (Side::B, None) => u64::MAX,
+        _ => cursor_us,
+    };
+    crate::view::Overlay {
+        cursor_us: Some(cursor_us),
+        fade_after_us: Some(fade_after_us),
+        selected_event: state.page.cursor.filter(|_| side == Side::A),
+        highlight: (state.highlight).and_then(|(on, find)| (on == side).then_some(find)),
+    }
+}

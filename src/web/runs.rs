@@ -186,16 +186,7 @@ fn frame<'a>(
         timeline: &run_of(app, side).timeline,
         viewport,
         view,
-        cursor_us: app.cursor_time_us(),
-        fade_after_us: match (side, app.page().cursor) {
-            ("b", None) => u64::MAX,
-            _ => app.cursor_time_us(),
-        },
-        selected_event: if side == "a" { app.page().cursor } else { None },
-        highlight: app.state.highlight.and_then(|(on, find)| {
-            let this = if side == "a" { Side::A } else { Side::B };
-            (on == this).then_some(find)
-        }),
+        overlay: app::overlay(&app.state, &app.a.trace, side_of(side)),
     }
 }
 
