@@ -907,3 +907,23 @@ fn b_fades_nothing_with_the_cursor_at_the_end_and_only_a_outlines_the_selected_e
     );
     assert_eq!((on_a.selected_event, on_b.selected_event), (Some(2), None));
 }
+
+/// `src/web` copies static markup from `index.html`'s `<template>`s by id; a renamed or lost
+/// template would panic in the browser only, so check the names here.
+#[test]
+fn every_template_the_web_layer_copies_is_in_index_html() {
+    let html = include_str!("../www/index.html");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/web");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let code = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for piece in code.split("\"tpl-").skip(1) {
+            names.push(format!("tpl-{}", piece.split('"').next().unwrap()));
+        }
+    }
+    assert!(names.len() >= 15, "{names:?}");
+    for name in names {
+        let tag = format!("<template id=\"{name}\">");
+        assert!(html.contains(&tag), "www/index.html has no {tag}");
+    }
+}
