@@ -7,13 +7,16 @@
 //! - `cursor=N`: the playback cursor, an event index of A (absent means "the end");
 //! - `embed=1`: the compact view for iframes; `controls=a,b,c`: the only editable controls;
 //! - `tab=events|tables|sweep|lessons`, `speed=N` (events per second), `zoom=T0..T1` (µs);
-//! - `lesson=`, `step=` and `quiz=SEED` (the mastery check's seed), kept for the Lessons tab;
 //! - `theme=auto|light|dark` and `sweep=N` (seeds, 1..=100000), checked and kept for the page,
-//!   which does not read them yet.
+//!   which does not read them yet;
+//! - `lesson=ID`, `step=N` (1-based, within the lesson) and `quiz=SEED` (the mastery check's
+//!   seed), for the Lessons tab.
 //!
-//! Every value is checked (or, for `compare`, decoded) before it is kept, and `controls`
-//! keeps each name once, so what `to_query` writes is bounded and loads again.
+//! Every value is parsed into a typed field once, here (or, for `compare`, decoded), and
+//! `controls` keeps each name once, so what `to_query` writes is bounded and loads again. No
+//! key is kept as text: the codec passes only its `VIEW_KEYS` to the page, and each has a field.
 
+use crate::lessons::{Lesson, LESSONS};
 use crate::scenario::codec::{self, CodecError, Problem};
 use crate::scenario::{decode_lenient, encode, Scenario};
 
@@ -24,6 +27,26 @@ pub const TABS: [&str; 4] = ["events", "tables", "sweep", "lessons"];
 pub const THEMES: [&str; 3] = ["auto", "light", "dark"];
 /// `sweep=`: how many seeds the Sweep tab runs, at most what its panel allows.
 pub const SWEEP_SEEDS_MAX: u64 = 100_000;
+
+/// `theme=`: the colour scheme the link asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    pub const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
+
+    pub fn name(self) -> &'static str {
+        THEMES[self as usize]
+    }
+
+    pub fn from_name(name: &str) -> Option<Theme> {
+        Theme::ALL.into_iter().find(|theme| theme.name() == name)
+    }
+}
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PageState {
@@ -38,8 +61,15 @@ pub struct PageState {
     pub speed: u32,
     /// The visible time window in microseconds, when zoomed.
     pub zoom: Option<(u64, u64)>,
-    /// View keys this page does not know but should keep (lessons, quiz), verbatim.
-    pub extra: Vec<(String, String)>,
+    /// `theme=`, kept as given (`theme=auto` too), so a link keeps what it said.
+    pub theme: Option<Theme>,
+    /// `sweep=`: seeds for the Sweep tab, 1..=`SWEEP_SEEDS_MAX`.
+    pub sweep: Option<u64>,
+    pub lesson: Option<&'static Lesson>,
+    /// `step=`, 1-based; within `lesson` when both are given.
+    pub step: Option<u8>,
+    /// `quiz=`: the mastery check's seed.
+    pub quiz: Option<u64>,
 }
 
 impl Default for PageState {
@@ -53,7 +83,11 @@ impl Default for PageState {
             tab: TABS[0].into(),
             speed: 10,
             zoom: None,
-            extra: Vec::new(),
+            theme: None,
+            sweep: None,
+            lesson: None,
+            step: None,
+            quiz: None,
         }
     }
 }
@@ -90,14 +124,12 @@ impl PageState {
     /// `step=` past the end of the `lesson=` it names: each key alone was fine, together they
     /// are not. The step is dropped and reported.
     fn step_beyond_lesson(&mut self) -> Option<CodecError> {
-        let get = |key: &str| self.extra.iter().find(|(k, _)| k == key).map(|(_, v)| v);
-        let lesson = crate::lessons::Lesson::by_id(get("lesson")?)?;
-        let step: usize = get("step")?.parse().ok()?;
-        if step <= lesson.steps.len() {
+        let (lesson, step) = (self.lesson?, self.step?);
+        if usize::from(step) <= lesson.steps.len() {
             return None;
         }
         let value = step.to_string();
-        self.extra.retain(|(k, _)| k != "step");
+        self.step = None;
         Some(CodecError {
             key: "step".into(),
             value: codec::quote(&value),
@@ -129,20 +161,15 @@ impl PageState {
             }
             // Kept for the page; checked so that the link it writes stays short and loads again.
             "theme" => {
-                if !THEMES.contains(&value) {
-                    return Err(malformed(&format!("one of {}", THEMES.join("|"))));
-                }
-                self.extra.push((key.to_string(), value.to_string()));
+                let theme = Theme::from_name(value);
+                self.theme =
+                    Some(theme.ok_or_else(|| malformed(&format!("one of {}", THEMES.join("|"))))?);
             }
             "sweep" => {
-                match value.parse::<u64>() {
-                    Ok(seeds) if (1..=SWEEP_SEEDS_MAX).contains(&seeds) => {}
-                    _ => {
-                        let allowed = format!("a seed count, a whole number 1..={SWEEP_SEEDS_MAX}");
-                        return Err(malformed(&allowed));
-                    }
-                }
-                self.extra.push((key.to_string(), value.to_string()));
+                let seeds = value.parse::<u64>().ok();
+                let seeds = seeds.filter(|seeds| (1..=SWEEP_SEEDS_MAX).contains(seeds));
+                let allowed = format!("a seed count, a whole number 1..={SWEEP_SEEDS_MAX}");
+                self.sweep = Some(seeds.ok_or_else(|| malformed(&allowed))?);
             }
             "controls" => {
                 let names: Vec<String> = value
@@ -167,32 +194,23 @@ impl PageState {
                 }
                 self.controls = Some(unique);
             }
-            // Kept verbatim for the Lessons tab, but checked here so that a bad seed in an
-            // instructor's link is reported in the banner instead of silently ignored.
+            // Checked here so that a bad seed in an instructor's link is reported in the banner
+            // instead of silently ignored.
             "quiz" => {
-                value.parse::<u64>().map_err(|_| {
+                self.quiz = Some(value.parse::<u64>().map_err(|_| {
                     malformed("a quiz seed, a whole number 0..=18446744073709551615")
-                })?;
-                self.extra.push((key.to_string(), value.to_string()));
+                })?);
             }
             "lesson" => {
-                let ids: Vec<&str> = crate::lessons::LESSONS.iter().map(|l| l.id).collect();
-                if !ids.contains(&value) {
-                    return Err(malformed(&format!("a lesson, one of {}", ids.join("|"))));
-                }
-                self.extra.push((key.to_string(), value.to_string()));
+                let ids: Vec<&str> = LESSONS.iter().map(|l| l.id).collect();
+                let allowed = || malformed(&format!("a lesson, one of {}", ids.join("|")));
+                self.lesson = Some(Lesson::by_id(value).ok_or_else(allowed)?);
             }
             "step" => {
-                let steps_max = (crate::lessons::LESSONS.iter())
-                    .map(|l| l.steps.len())
-                    .max()
-                    .unwrap_or(1);
-                let allowed = format!("a step number 1..={steps_max}");
-                match value.parse::<usize>() {
-                    Ok(step) if (1..=steps_max).contains(&step) => {}
-                    _ => return Err(malformed(&allowed)),
-                }
-                self.extra.push((key.to_string(), value.to_string()));
+                self.step = Some(
+                    parse_step(value)
+                        .ok_or_else(|| malformed(&format!("a step number 1..={}", steps_max())))?,
+                );
             }
             "tab" if TABS.contains(&value) => self.tab = value.into(),
             "tab" => return Err(malformed(&format!("one of {}", TABS.join("|")))),
@@ -205,7 +223,8 @@ impl PageState {
                         .ok_or_else(|| malformed("T0..T1 in whole microseconds, T0 < T1"))?,
                 )
             }
-            _ => self.extra.push((key.to_string(), value.to_string())),
+            // The codec passes only its `VIEW_KEYS`, each handled above.
+            _ => unreachable!("view key `{key}` has no field in PageState"),
         }
         Ok(())
     }
@@ -273,8 +292,20 @@ impl PageState {
         if let Some((t0, t1)) = self.zoom {
             push("zoom", &format!("{t0}..{t1}"));
         }
-        for (key, value) in &self.extra {
-            push(key, value);
+        if let Some(theme) = self.theme {
+            push("theme", theme.name());
+        }
+        if let Some(seeds) = self.sweep {
+            push("sweep", &seeds.to_string());
+        }
+        if let Some(lesson) = self.lesson {
+            push("lesson", lesson.id);
+        }
+        if let Some(step) = self.step {
+            push("step", &step.to_string());
+        }
+        if let Some(seed) = self.quiz {
+            push("quiz", &seed.to_string());
         }
         out
     }
@@ -285,6 +316,18 @@ impl PageState {
             .as_ref()
             .is_none_or(|open| open.iter().any(|k| k == key))
     }
+}
+
+/// The most steps any lesson has: the bound a `step=` is checked against on its own.
+fn steps_max() -> usize {
+    LESSONS.iter().map(|l| l.steps.len()).max().unwrap_or(1)
+}
+
+fn parse_step(value: &str) -> Option<u8> {
+    let step: u8 = value.parse().ok()?;
+    (1..=steps_max())
+        .contains(&usize::from(step))
+        .then_some(step)
 }
 
 fn parse_speed(value: &str) -> Option<u32> {

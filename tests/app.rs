@@ -10,7 +10,7 @@ use idemlab::app::{
 use idemlab::lessons::{Lesson, Side, LESSONS};
 use idemlab::quiz::progress::Progress;
 use idemlab::quiz::{Form, QUESTIONS};
-use idemlab::scenario::{decode_lenient, Dedup, Step};
+use idemlab::scenario::{decode_lenient, Consumer, Dedup, Step};
 use idemlab::view::{Viewport, GUTTER_PX};
 
 fn load(query: &str) -> State {
@@ -736,4 +736,194 @@ fn step_nav_has_no_previous_first_and_offers_the_check_last() {
     assert_eq!((nav.previous, nav.next, nav.last), (Some(2), None, true));
     let nav = app::step_nav(1, 0);
     assert_eq!((nav.previous, nav.next, nav.last), (None, None, true));
+}
+
+#[test]
+fn counters_mark_duplicates_and_lost_work_and_show_queue_counts_only_with_a_queue() {
+    let (_, metrics) = idemlab::run(&decode_lenient("seed=3&preset=race").0.scenario);
+    assert!(metrics.duplicates > 0, "the race preset duplicates");
+    let counters = app::counters(&metrics, Consumer::Off);
+    let names: Vec<&str> = counters.iter().map(|c| c.name).collect();
+    assert_eq!(names[..4], ["orders", "attempts", "received", "effects"]);
+    let bad: Vec<&str> = counters.iter().filter(|c| c.bad).map(|c| c.name).collect();
+    assert!(bad.contains(&"duplicates") && bad.iter().all(|n| ["duplicates", "lost"].contains(n)));
+    let hidden: Vec<&str> = counters
+        .iter()
+        .filter(|c| !c.shown)
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(
+        hidden,
+        [
+            "receipts",
+            "duplicate_receipts",
+            "redeliveries",
+            "dead_letters"
+        ]
+    );
+    assert!(app::counters(&metrics, Consumer::Inbox)
+        .iter()
+        .all(|c| c.shown));
+    let none = app::counters(&idemlab::Metrics::default(), Consumer::Off);
+    assert!(none.iter().all(|c| !c.bad), "zero duplicates is not harm");
+}
+
+#[test]
+fn a_preset_summary_shows_only_while_the_preset_stands_unchanged() {
+    let scenario = |query: &str| decode_lenient(query).0.scenario;
+    assert!(app::preset_summary(&scenario("seed=9&preset=lost-ack")).is_some());
+    assert_eq!(
+        app::preset_summary(&scenario("seed=9&preset=lost-ack&op=set")),
+        None,
+        "op=set makes \"every retry charges again\" untrue"
+    );
+    assert_eq!(app::preset_summary(&scenario("seed=9")), None);
+}
+
+#[test]
+fn table_rows_become_cells_and_a_long_table_says_how_many_it_lists() {
+    let row = app::ChargeRow {
+        charge: 2,
+        order: Some(1),
+        attempt: None,
+        pod_uid: Some(0xab),
+        committed: false,
+    };
+    assert_eq!(row.cells(), ["2", "1", "", "000000ab", "no"]);
+    let receipt = app::ReceiptRow {
+        event: 4,
+        charge: 2,
+        order: None,
+        nth: 2,
+        inbox: false,
+    };
+    assert_eq!(
+        receipt.cells(),
+        ["e4", "#2", "", "repeat 2 (duplicate)", "no inbox"]
+    );
+    assert_eq!(app::rows_cut_note(app::TABLE_ROWS_MAX), "");
+    assert_eq!(app::rows_cut_note(412), " — first 300 of 412");
+}
+
+#[test]
+fn the_sweep_line_gives_totals_the_closed_form_and_the_ranges_note_first() {
+    let mut state = load(&format!("seed={}&preset=lost-ack", u64::MAX - 1));
+    app::update(&mut state, Msg::SweepStart("5".into()));
+    let job = state.sweep.as_mut().unwrap();
+    while !job.finished() {
+        job.run_one();
+    }
+    let text = app::sweep_summary(job, 0.5);
+    assert!(text.starts_with("Only 2 of the 5 seeds"), "{text}");
+    assert!(text.contains("2 of 2 seeds in 0.50 s: "), "{text}");
+    let (bars, label) = app::histogram(&job.totals);
+    let runs: u64 = bars.iter().map(|b| b.runs).sum();
+    assert_eq!(runs, 2);
+    assert!(bars.iter().any(|b| b.height_percent == 100.0));
+    assert!(label.starts_with("Duplicates per run: "), "{label}");
+}
+
+#[test]
+fn the_embed_link_is_this_state_compact_with_only_the_ticked_controls() {
+    let state = load("seed=4&preset=race&cursor=3");
+    let query = app::embed_query(&state, vec!["dedup".into(), "retries".into()]);
+    assert!(
+        query.ends_with("&cursor=3&embed=1&controls=dedup,retries"),
+        "{query}"
+    );
+    let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"));
+    assert!(
+        snippet.contains("src=\"https://lab.example/?seed=4&amp;"),
+        "{snippet}"
+    );
+    assert!(snippet.contains(app::HEIGHT_MESSAGE));
+}
+
+#[test]
+fn the_quiz_titles_its_views_and_marks_the_choices_once_answered() {
+    let mut state = load("lesson=a&quiz=5");
+    let session = state.quiz.as_ref().unwrap();
+    assert_eq!(session.title(), "Mastery check: Lesson A");
+    assert!(session.intro_text().contains("Quiz seed 5"));
+    app::update(&mut state, Msg::QuizBegin);
+    let session = state.quiz.as_ref().unwrap();
+    assert_eq!(
+        session.title(),
+        format!("Lesson A, question 1 of {QUESTIONS}")
+    );
+    let index =
+        (0..QUESTIONS).find(|&i| matches!(session.quiz.questions[i].form, Form::Choices(_)));
+    let Some(index) = index else {
+        panic!("quiz seed 5 of lesson a has a question with choices");
+    };
+    let question = session.quiz.questions[index].clone();
+    let wrong = wrong(&question);
+    let mut session = state.quiz.clone().unwrap();
+    assert!(
+        !session.choice_text(index, wrong).contains('✗'),
+        "no marks before answering"
+    );
+    session.answers[index] = Some(wrong);
+    assert!(session
+        .choice_text(index, wrong)
+        .ends_with(" ✗ your answer"));
+    let right = session.choice_text(index, question.answer);
+    assert!(right.ends_with(" ✓ the right answer"), "{right}");
+    session.shown = Some(QUESTIONS);
+    assert_eq!(session.title(), "Mastery check: Lesson A, your score");
+    let review = session.review();
+    assert_eq!(review.len(), QUESTIONS);
+    assert!(
+        review[index].starts_with("✗ you answered "),
+        "{}",
+        review[index]
+    );
+}
+
+#[test]
+fn b_fades_nothing_with_the_cursor_at_the_end_and_only_a_outlines_the_selected_event() {
+    let mut state = load("seed=3&preset=race&compare=dedup%3Datomic");
+    let a = idemlab::sim::run(&state.page.scenario);
+    let end_us = a.events.last().unwrap().time_us;
+    let on_b = app::overlay(&state, &a, Side::B);
+    assert_eq!(
+        on_b.fade_after_us,
+        Some(u64::MAX),
+        "B's later events happened too"
+    );
+    assert_eq!(
+        app::overlay(&state, &a, Side::A).fade_after_us,
+        Some(end_us)
+    );
+    app::update(&mut state, Msg::Select(2));
+    let (on_a, on_b) = (
+        app::overlay(&state, &a, Side::A),
+        app::overlay(&state, &a, Side::B),
+    );
+    assert_eq!(on_a.cursor_us, Some(a.events[2].time_us));
+    assert_eq!(
+        (on_a.fade_after_us, on_b.fade_after_us),
+        (on_a.cursor_us, on_a.cursor_us)
+    );
+    assert_eq!((on_a.selected_event, on_b.selected_event), (Some(2), None));
+}
+
+/// `src/web` copies static markup from `index.html`'s `<template>`s by id; a renamed or lost
+/// template would panic in the browser only, so check the names here.
+#[test]
+fn every_template_the_web_layer_copies_is_in_index_html() {
+    let html = include_str!("../www/index.html");
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/web");
+    let mut names = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let code = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        for piece in code.split("\"tpl-").skip(1) {
+            names.push(format!("tpl-{}", piece.split('"').next().unwrap()));
+        }
+    }
+    assert!(names.len() >= 15, "{names:?}");
+    for name in names {
+        let tag = format!("<template id=\"{name}\">");
+        assert!(html.contains(&tag), "www/index.html has no {tag}");
+    }
 }

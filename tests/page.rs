@@ -1,6 +1,6 @@
 //! The permalink: the page's whole state survives a trip through its URL.
 
-use idemlab::page::PageState;
+use idemlab::page::{PageState, Theme};
 use idemlab::scenario::Dedup;
 
 #[test]
@@ -114,4 +114,49 @@ fn issue_10_what_the_page_writes_loads_again_at_every_maximum() {
     let (again, errors) = PageState::from_query(&written);
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(again.to_query(), written);
+}
+
+#[test]
+fn lesson_step_quiz_theme_and_sweep_are_typed_fields() {
+    let (page, errors) =
+        PageState::from_query("seed=3&theme=auto&sweep=250&lesson=b&step=7&quiz=42");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(page.theme, Some(Theme::Auto));
+    assert_eq!(page.sweep, Some(250));
+    assert_eq!(page.lesson.map(|l| l.id), Some("b"));
+    assert_eq!((page.step, page.quiz), (Some(7), Some(42)));
+    assert_eq!(
+        page.to_query(),
+        "seed=3&theme=auto&sweep=250&lesson=b&step=7&quiz=42"
+    );
+}
+
+#[test]
+fn page_keys_are_written_in_one_canonical_order_whatever_the_link_gave() {
+    let (page, errors) =
+        PageState::from_query("quiz=5&step=2&lesson=a&sweep=9&theme=dark&zoom=1..2&seed=1");
+    assert!(errors.is_empty(), "{errors:?}");
+    let written = "seed=1&zoom=1..2&theme=dark&sweep=9&lesson=a&step=2&quiz=5";
+    assert_eq!(page.to_query(), written);
+    assert_eq!(PageState::from_query(written).0.to_query(), written);
+}
+
+#[test]
+fn bad_lesson_step_and_quiz_values_say_what_is_allowed() {
+    expect_test::expect![[r#"
+        `lesson=c` is not valid: expected a lesson, one of a|b
+        `step=x` is not valid: expected a step number 1..=9
+        `quiz=-1` is not valid: expected a quiz seed, a whole number 0..=18446744073709551615
+    "#]]
+    .assert_eq(&said("seed=2&lesson=c&step=x&quiz=-1"));
+    expect_test::expect![[r#"
+        `step=300` is not valid: expected a step number 1..=9
+        `sweep=100001` is not valid: expected a seed count, a whole number 1..=100000
+    "#]]
+    .assert_eq(&said("seed=2&step=300&sweep=100001"));
+    let (page, _) = PageState::from_query("seed=2&lesson=c&step=x&quiz=-1&sweep=100001");
+    assert_eq!(
+        (page.lesson, page.step, page.quiz, page.sweep),
+        (None, None, None, None)
+    );
 }

@@ -19,9 +19,11 @@ pub use input::{
     mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
 pub use model::{
-    claim_lines, compare_sentence, control_view, counts_at_label, events_counted, group_hidden,
-    order_outcome, pointer_status, step_nav, sweep_range, tables_at, title, AttemptRow, Banner,
-    ChargeRow, ControlView, ReceiptRow, SeedRange, StepNav, Tables, SWEEP_SEEDS_MAX, TOOLBAR_KEYS,
+    claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,
+    embed_snippet, events_counted, group_hidden, histogram, order_outcome, overlay, pointer_status,
+    preset_summary, rows_cut_note, step_nav, sweep_range, sweep_summary, tables_at, title,
+    AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange, StepNav,
+    Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
 };
 pub use quiz::{quiz_status, AnswerInput, Dot, QuizSession};
 pub use text::{cursor_label, cursor_tooltip, mark_tooltip, row_class};
@@ -128,8 +130,8 @@ pub enum ErrorsFrom {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
-    /// The scenario, compare keys, cursor, zoom and embed settings. Its `tab` and its `extra`
-    /// `lesson`/`step`/`quiz` are not read: `tab`, `lesson` and `quiz` below are.
+    /// The scenario, compare keys, cursor, zoom and embed settings. Its `tab` is not read, and
+    /// its `lesson`, `step` and `quiz` stay `None`: `tab`, `lesson` and `quiz` below hold them.
     pub page: PageState,
     pub tab: Tab,
     pub lesson: Option<LessonAt>,
@@ -280,13 +282,9 @@ impl State {
     /// The page as a link describes it, with this browser's quiz progress.
     pub fn load(query: &str, stored: &Progress) -> State {
         let (mut page, errors) = PageState::from_query(query);
-        let take = |page: &mut PageState, key: &str| {
-            let at = page.extra.iter().position(|(k, _)| k == key)?;
-            Some(page.extra.remove(at).1)
-        };
-        let lesson = take(&mut page, "lesson").and_then(|id| Lesson::by_id(&id));
-        let step = take(&mut page, "step").and_then(|s| s.parse().ok());
-        let quiz_seed = take(&mut page, "quiz").and_then(|s| s.parse::<u64>().ok());
+        let lesson = page.lesson.take();
+        let step = page.step.take().map(usize::from);
+        let quiz_seed = page.quiz.take();
         let tab = Tab::from_name(&page.tab).unwrap_or(Tab::Events);
         let mut state = State {
             draft: page.scenario.order,
@@ -325,17 +323,11 @@ impl State {
     pub fn to_query(&self) -> String {
         let mut page = self.page.clone();
         page.tab = self.tab.name().to_string();
-        if let Some(at) = self.lesson {
-            page.extra.push(("lesson".into(), at.lesson.id.into()));
-            if let Some(step) = at.step {
-                page.extra.push(("step".into(), step.to_string()));
-            }
-        }
+        page.lesson = self.lesson.map(|at| at.lesson);
+        page.step = self.lesson.and_then(|at| at.step).map(step_number);
         if let Some(quiz) = &self.quiz {
-            if self.lesson.is_none() {
-                page.extra.push(("lesson".into(), quiz.quiz.lesson.into()));
-            }
-            page.extra.push(("quiz".into(), quiz.quiz.seed.to_string()));
+            page.lesson = page.lesson.or_else(|| Lesson::by_id(quiz.quiz.lesson));
+            page.quiz = Some(quiz.quiz.seed);
         }
         page.to_query()
     }
@@ -690,4 +682,9 @@ fn sweep_start(state: &mut State, requested: &str) -> Effects {
         sweep_slice: true,
         ..Effects::default()
     }
+}
+
+/// A step's `step=` number. Lessons have a handful of steps, far fewer than 256.
+fn step_number(step: usize) -> u8 {
+    u8::try_from(step).expect("a lesson has fewer than 256 steps")
 }

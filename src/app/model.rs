@@ -364,3 +364,217 @@ pub fn step_nav(steps: usize, index: usize) -> StepNav {
         last,
     }
 }
+
+/// The Tables tab lists at most this many rows of each table; the caption says how many more.
+pub const TABLE_ROWS_MAX: usize = 300;
+
+/// What a table's caption adds when it lists only its first rows: " — first 300 of 412".
+pub fn rows_cut_note(rows: usize) -> String {
+    if rows > TABLE_ROWS_MAX {
+        format!(" — first {TABLE_ROWS_MAX} of {rows}")
+    } else {
+        String::new()
+    }
+}
+
+fn or_blank<T: std::fmt::Display>(value: Option<T>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
+}
+
+/// A pod's uid as the tables write it: eight hex digits.
+fn pod_text(uid: Option<u32>) -> String {
+    uid.map(|u| format!("{u:08x}")).unwrap_or_default()
+}
+
+impl AttemptRow {
+    /// row, pod, order, attempt, key.
+    pub fn cells(&self) -> [String; 5] {
+        [
+            self.row.to_string(),
+            pod_text(self.pod_uid),
+            or_blank(self.order),
+            or_blank(self.attempt),
+            or_blank(self.key),
+        ]
+    }
+}
+
+impl ChargeRow {
+    /// charge, order, attempt, pod, committed in the ledger.
+    pub fn cells(&self) -> [String; 5] {
+        [
+            self.charge.to_string(),
+            or_blank(self.order),
+            or_blank(self.attempt),
+            pod_text(self.pod_uid),
+            if self.committed { "yes" } else { "no" }.into(),
+        ]
+    }
+}
+
+impl ReceiptRow {
+    /// event, charge, order, which receipt for the event, inbox row.
+    pub fn cells(&self) -> [String; 5] {
+        let nth = match self.nth {
+            1 => "first".into(),
+            nth => format!("repeat {nth} (duplicate)"),
+        };
+        [
+            format!("e{}", self.event),
+            format!("#{}", self.charge),
+            or_blank(self.order),
+            nth,
+            if self.inbox { "yes" } else { "no inbox" }.into(),
+        ]
+    }
+}
+
+/// One counter of a run's block, named as in `idemlab run`'s JSON (`data-metric`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counter {
+    pub name: &'static str,
+    pub value: u32,
+    /// The queue's counters show only when the run has a queue (`consumer=plain|inbox`).
+    pub shown: bool,
+    /// Duplicates and lost work above zero are harm, and marked so.
+    pub bad: bool,
+}
+
+/// The counters in the order of the markup (`index.html`, where their labels and help are).
+pub fn counters(m: &Metrics, consumer: Consumer) -> [Counter; 16] {
+    let queued = consumer != Consumer::Off;
+    let counter = |name, value, shown| Counter {
+        name,
+        value,
+        shown,
+        bad: (name == "duplicates" || name == "lost") && value > 0,
+    };
+    [
+        counter("orders", m.orders, true),
+        counter("attempts", m.attempts, true),
+        counter("received", m.received, true),
+        counter("effects", m.effects, true),
+        counter("duplicates", m.duplicates, true),
+        counter("lost", m.lost, true),
+        counter("races", m.races, true),
+        counter("unrecorded", m.unrecorded, true),
+        counter("ok", m.outcomes.ok, true),
+        counter("failed", m.outcomes.failed, true),
+        counter("unknown", m.outcomes.unknown, true),
+        counter("in_flight", m.outcomes.in_flight, true),
+        counter("receipts", m.receipts, queued),
+        counter("duplicate_receipts", m.duplicate_receipts, queued),
+        counter("redeliveries", m.redeliveries, queued),
+        counter("dead_letters", m.dead_letters, queued),
+    ]
+}
+
+/// The preset's one-sentence summary, while the scenario is the preset as it stands (seed
+/// aside): a changed key can make the sentence untrue (with `op=set`, lost-ack's "every retry
+/// charges again" is false).
+pub fn preset_summary(scenario: &Scenario) -> Option<&'static str> {
+    let unchanged = codec::encode(scenario).split('&').count() <= 2;
+    (scenario.preset)
+        .filter(|_| unchanged)
+        .map(|p| p.spec().summary)
+}
+
+/// The sweep's line: seeds run, totals, the mean effects per order with its standard error,
+/// the closed form when the scenario fits it, and the range's note first.
+pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
+    let t = &job.totals;
+    let mut text = format!(
+        "{} of {} seeds in {elapsed_s:.2} s: {} duplicates in {} runs, {} lost, {} races; {:.4} ± {:.4} effects per order",
+        t.runs,
+        job.range.count,
+        t.duplicates_total,
+        t.runs_with_duplicates,
+        t.lost_total,
+        t.races_total,
+        t.effects_mean_per_order(),
+        t.effects_stderr(),
+    );
+    if let Some(expected) = crate::sweep::closed_form(&job.scenario) {
+        text.push_str(&format!(" (closed form: {expected:.4})"));
+    }
+    match &job.range.note {
+        Some(note) => format!("{note} {text}"),
+        None => text,
+    }
+}
+
+/// One bar of the sweep's histogram: how many runs had this many duplicates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub duplicates: u32,
+    pub runs: u64,
+    /// Height as a percentage of the tallest bar, at least 1 so that a bar shows.
+    pub height_percent: f64,
+}
+
+/// The histogram's bars and its text alternative ("Duplicates per run: 0: 90 runs; …").
+pub fn histogram(totals: &crate::sweep::Sweep) -> (Vec<Bar>, String) {
+    let bars = &totals.duplicates_histogram;
+    let peak = bars.values().copied().max().unwrap_or(1).max(1);
+    let mut label = String::from("Duplicates per run: ");
+    for (duplicates, runs) in bars {
+        label.push_str(&format!("{duplicates}: {runs} runs; "));
+    }
+    let bars = (bars.iter())
+        .map(|(&duplicates, &runs)| Bar {
+            duplicates,
+            runs,
+            height_percent: (runs as f64 / peak as f64 * 100.0).max(1.0),
+        })
+        .collect();
+    (bars, label)
+}
+
+/// The message type the page posts to its embedder: `{type: "idemlab:height", height}`.
+pub const HEIGHT_MESSAGE: &str = "idemlab:height";
+
+/// The embed's permalink query: this state, compact, with only `controls` editable.
+pub fn embed_query(state: &State, controls: Vec<String>) -> String {
+    let mut state = state.clone();
+    state.page.embed = true;
+    state.page.controls = Some(controls);
+    state.to_query()
+}
+
+/// The iframe and a listener that resizes it, trusting only messages from that iframe.
+pub fn embed_snippet(url: &str) -> String {
+    let src = url.replace('&', "&amp;").replace('"', "&quot;");
+    format!(
+        r#"<iframe id="idemlab-lab" src="{src}" title="idemlab: retries and idempotency keys" style="width:100%;border:0;min-height:480px" loading="lazy"></iframe>
+<script>
+  addEventListener("message", function (event) {{
+    var frame = document.getElementById("idemlab-lab");
+    if (!frame || event.source !== frame.contentWindow) return;
+    if (!event.data || event.data.type !== "{HEIGHT_MESSAGE}") return;
+    var height = Number(event.data.height);
+    if (height > 0 && height < 20000) frame.style.height = Math.ceil(height) + "px";
+  }});
+</script>"#
+    )
+}
+
+/// What a timeline draws over its marks: the cursor line at the time of A's cursor event;
+/// marks after that time faded, except on B while the cursor is at the end (B's later events
+/// have happened too); A's selected event outlined (the event table's row, B's events are not
+/// A's); and a lesson phrase's outline on its own side only.
+pub fn overlay(state: &State, a: &Trace, side: Side) -> crate::view::Overlay {
+    let cursor_us = a
+        .events
+        .get(state.cursor() as usize)
+        .map_or(0, |e| e.time_us);
+    let fade_after_us = match (side, state.page.cursor) {
+        (Side::B, None) => u64::MAX,
+        _ => cursor_us,
+    };
+    crate::view::Overlay {
+        cursor_us: Some(cursor_us),
+        fade_after_us: Some(fade_after_us),
+        selected_event: state.page.cursor.filter(|_| side == Side::A),
+        highlight: (state.highlight).and_then(|(on, find)| (on == side).then_some(find)),
+    }
+}

@@ -328,3 +328,61 @@ impl QuizSession {
         (text, score.mastered)
     }
 }
+
+impl QuizSession {
+    /// The heading of what is on screen: the introduction, a question, or the score.
+    pub fn title(&self) -> String {
+        let name = self.lesson_name();
+        match self.shown {
+            None => format!("Mastery check: {name}"),
+            Some(index) if index < QUESTIONS => {
+                format!("{name}, question {} of {QUESTIONS}", index + 1)
+            }
+            Some(_) => format!("Mastery check: {name}, your score"),
+        }
+    }
+
+    /// The introduction's paragraph: how the check works, and its seed.
+    pub fn intro_text(&self) -> String {
+        format!(
+            "{QUESTIONS} questions, each about a fresh run that appears on the timeline above: read the answer there (the counters, the Tables tab, or a choice shown as B), then answer. One attempt per question; all {QUESTIONS} right masters the lesson (the bar is {}%). Quiz seed {}: the same link gives the same questions.",
+            quiz::MASTERY_PERCENT,
+            self.quiz.seed
+        )
+    }
+
+    /// What choice `choice` of question `index` says after its keys: its label, and once the
+    /// question is answered, which choice was right and which was the learner's.
+    pub fn choice_text(&self, index: usize, choice: u32) -> String {
+        let question = &self.quiz.questions[index];
+        let Form::Choices(choices) = &question.form else {
+            return String::new();
+        };
+        let mark = match self.answers[index] {
+            Some(_) if question.answer == choice => " ✓ the right answer",
+            Some(given) if given == choice => " ✗ your answer",
+            _ => "",
+        };
+        match choices[choice as usize].label.as_str() {
+            "" => mark.to_string(),
+            label => format!(": {label}{mark}"),
+        }
+    }
+
+    /// The score's review, one line per question: the answer given and the right one.
+    pub fn review(&self) -> Vec<String> {
+        (self.quiz.questions.iter().zip(&self.answers))
+            .map(|(question, answer)| {
+                let given =
+                    answer.map_or("no answer".into(), |a| quiz::answer_text(&question.form, a));
+                let mark = if answer.is_some_and(|a| question.is_right(a)) {
+                    "✓"
+                } else {
+                    "✗"
+                };
+                let right = question.answer_text();
+                format!("{mark} you answered {given}; the answer is {right}. ")
+            })
+            .collect()
+    }
+}

@@ -4,7 +4,8 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{
-    Document, Element, Event, EventTarget, HtmlElement, HtmlInputElement, HtmlSelectElement, Window,
+    Document, Element, Event, EventTarget, HtmlElement, HtmlInputElement, HtmlSelectElement,
+    HtmlTemplateElement, Window,
 };
 
 pub fn window() -> Window {
@@ -57,14 +58,6 @@ impl El {
         self
     }
 
-    /// Appends a text node after what the element already holds.
-    pub fn append_text(self, text: &str) -> El {
-        self.0
-            .insert_adjacent_text("beforeend", text)
-            .expect("beforeend is a valid position");
-        self
-    }
-
     pub fn child(self, child: &Element) -> El {
         self.0.append_child(child).expect("append a fresh element");
         self
@@ -72,6 +65,46 @@ impl El {
 
     pub fn el(self) -> Element {
         self.0
+    }
+}
+
+/// Appends a copy of `<template id="ID">`'s content (static markup from `index.html`) to `into`.
+pub fn stamp(id: &str, into: &Element) {
+    let template: HtmlTemplateElement = by_id(id);
+    let copy = template.content().clone_node_with_deep(true);
+    into.append_child(&copy.expect("copy a template"))
+        .expect("append a template's copy");
+}
+
+/// A copy of the one element `<template id="ID">` holds.
+pub fn copy(id: &str) -> Element {
+    let template: HtmlTemplateElement = by_id(id);
+    let element = template.content().first_element_child();
+    let element = element.unwrap_or_else(|| panic!("#{id} holds no element"));
+    element
+        .clone_node_with_deep(true)
+        .expect("copy a template")
+        .unchecked_into()
+}
+
+/// The first element under `root` that `selector` finds. The markup is the page's own (often
+/// just stamped from a template), so a miss is a bug.
+pub fn find(root: &Element, selector: &str) -> Element {
+    (root.query_selector(selector).ok().flatten())
+        .unwrap_or_else(|| panic!("no {selector} in #{}", root.id()))
+}
+
+/// Sets an attribute the page's own code names, so a failure is a bug.
+pub fn set_attr(element: &Element, name: &str, value: &str) {
+    (element.set_attribute(name, value)).expect("a valid attribute name");
+}
+
+/// Sets or removes a boolean attribute (`disabled`, `checked`, `hidden` in markup).
+pub fn set_flag(element: &Element, name: &str, on: bool) {
+    if on {
+        set_attr(element, name, "");
+    } else {
+        element.remove_attribute(name).ok();
     }
 }
 

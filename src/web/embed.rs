@@ -11,8 +11,7 @@ use super::playback::{close_dialog, show_dialog};
 use super::with_app;
 use crate::scenario::codec;
 
-/// The message type the page posts: `{type: "idemlab:height", height}`.
-pub const HEIGHT_MESSAGE: &str = "idemlab:height";
+use crate::app::HEIGHT_MESSAGE;
 
 pub fn mount() {
     let embedded = with_app(|app| app.page().embed);
@@ -106,34 +105,8 @@ fn chosen_controls() -> Vec<String> {
 
 fn write_snippet() {
     let controls = chosen_controls();
-    let url = with_app(|app| {
-        let mut state = app.state.clone();
-        state.page.embed = true;
-        state.page.controls = Some(controls);
-        let location = dom::window().location();
-        let base = format!(
-            "{}{}",
-            location.origin().unwrap_or_default(),
-            location.pathname().unwrap_or_default()
-        );
-        format!("{base}?{}", state.to_query())
-    });
-    dom::by_id::<HtmlTextAreaElement>("embed-snippet").set_value(&snippet(&url));
-}
-
-/// The iframe and a listener that resizes it, trusting only messages from that iframe.
-pub fn snippet(url: &str) -> String {
-    let src = url.replace('&', "&amp;").replace('"', "&quot;");
-    format!(
-        r#"<iframe id="idemlab-lab" src="{src}" title="idemlab: retries and idempotency keys" style="width:100%;border:0;min-height:480px" loading="lazy"></iframe>
-<script>
-  addEventListener("message", function (event) {{
-    var frame = document.getElementById("idemlab-lab");
-    if (!frame || event.source !== frame.contentWindow) return;
-    if (!event.data || event.data.type !== "{HEIGHT_MESSAGE}") return;
-    var height = Number(event.data.height);
-    if (height > 0 && height < 20000) frame.style.height = Math.ceil(height) + "px";
-  }});
-</script>"#
-    )
+    let query = with_app(|app| crate::app::embed_query(&app.state, controls));
+    let url = format!("{}?{query}", super::page_url());
+    let snippet = crate::app::embed_snippet(&url);
+    dom::by_id::<HtmlTextAreaElement>("embed-snippet").set_value(&snippet);
 }

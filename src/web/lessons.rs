@@ -9,34 +9,16 @@ use super::{dispatch, with_app};
 use crate::app::{self, Msg};
 use crate::lessons::{Lesson, Side, LESSONS};
 
+/// The panel's shells are in `index.html`; the picker's buttons follow `LESSONS`.
 pub fn mount() {
     let panel: Element = dom::by_id("panel-lessons");
-    let picker = LESSONS.iter().fold(
-        El::new("div")
-            .class("lesson-picker")
-            .attr("role", "group")
-            .attr("aria-label", "Lessons"),
-        |div, lesson| {
-            div.child(
-                &El::new("button")
-                    .attr("type", "button")
-                    .attr("data-lesson", lesson.id)
-                    .text(&format!(
-                        "Lesson {}: {}",
-                        lesson.id.to_uppercase(),
-                        lesson.title
-                    ))
-                    .el(),
-            )
-        },
-    );
-    // The step list, the step and the quiz shells are in `index.html`; the picker comes first.
-    panel
-        .insert_before(
-            &picker.el(),
-            panel.first_element_child().as_ref().map(|e| e.as_ref()),
-        )
-        .ok();
+    let picker: Element = dom::by_id("lesson-picker");
+    for lesson in &LESSONS {
+        let name = format!("Lesson {}: {}", lesson.id.to_uppercase(), lesson.title);
+        let button = El::new("button").attr("type", "button");
+        let button = button.attr("data-lesson", lesson.id).text(&name);
+        picker.append_child(&button.el()).ok();
+    }
     super::quiz::mount();
     // Delegated once, here: the step panel and the ordering exercise inside it are rebuilt,
     // their listeners never are.
@@ -143,27 +125,26 @@ fn mark_pressed(index: Option<usize>) {
     }
 }
 
-/// The step's text, with each pointer phrase as a button that outlines what it names.
-fn step_text(step: &crate::lessons::Step) -> Element {
-    let mut paragraph = El::new("p").class("step-text");
+/// Fills the step's text, with each pointer phrase as a button that outlines what it names.
+fn step_text(paragraph: &Element, step: &crate::lessons::Step) {
     let mut rest = step.text;
     for (index, pointer) in step.pointers.iter().enumerate() {
         let Some(at) = rest.find(pointer.phrase) else {
             continue;
         };
         // A span, not a <button>: a button cannot wrap across lines inside a sentence.
-        let button = El::new("span")
-            .attr("role", "button")
-            .attr("tabindex", "0")
-            .class("pointer")
-            .attr("data-pointer", &index.to_string())
-            .attr("aria-pressed", "false")
-            .attr("title", "Outline what this names on the timeline")
-            .text(pointer.phrase);
-        paragraph = paragraph.append_text(&rest[..at]).child(&button.el());
+        let button = dom::copy("tpl-pointer");
+        button
+            .set_attribute("data-pointer", &index.to_string())
+            .ok();
+        button.set_text_content(Some(pointer.phrase));
+        paragraph
+            .insert_adjacent_text("beforeend", &rest[..at])
+            .ok();
+        paragraph.append_child(&button).ok();
         rest = &rest[at + pointer.phrase.len()..];
     }
-    paragraph.append_text(rest).el()
+    paragraph.insert_adjacent_text("beforeend", rest).ok();
 }
 
 /// The learner moved to another step: its heading takes the focus (and scrolls into view).
@@ -196,14 +177,11 @@ pub fn render() {
     dom::clear(&steps);
     dom::clear(&article);
     let Some((lesson, index)) = current() else {
-        article.append_child(&El::new("p").text("Pick a lesson. Each step sets up a situation on the timeline above and says what to look for.").el()).ok();
-        return;
+        return dom::stamp("tpl-lesson-none", &article);
     };
     for (i, step) in lesson.steps.iter().enumerate() {
-        let button = El::new("button")
-            .attr("type", "button")
-            .attr("data-step", &i.to_string())
-            .text(step.title);
+        let button = El::new("button").attr("type", "button");
+        let button = button.attr("data-step", &i.to_string()).text(step.title);
         let button = if i == index {
             button.attr("aria-current", "step")
         } else {
@@ -213,129 +191,58 @@ pub fn render() {
             .append_child(&El::new("li").child(&button.el()).el())
             .ok();
     }
-    let step = &lesson.steps[index];
-    article
-        .append_child(
-            &El::new("h3")
-                .attr("id", "lesson-heading")
-                .attr("tabindex", "-1")
-                .text(&format!(
-                    "Step {} of {}: {}",
-                    index + 1,
-                    lesson.steps.len(),
-                    step.title
-                ))
-                .el(),
-        )
-        .ok();
-    article.append_child(&step_text(step)).ok();
-    article
-        .append_child(
-            &El::new("p")
-                .attr("id", "pointer-status")
-                .class("pointer-status")
-                .attr("aria-live", "polite")
-                .el(),
-        )
-        .ok();
-    if !step.pointers.is_empty() {
-        article
-            .append_child(
-                &El::new("p")
-                    .class("look-for")
-                    .text("Click an underlined phrase to outline what it names on the timeline.")
-                    .el(),
-            )
-            .ok();
-    }
-    let look = (app::claim_lines(step).iter()).fold(El::new("ul").class("claims"), |ul, line| {
-        ul.child(&El::new("li").text(line).el())
-    });
-    article
-        .append_child(
-            &El::new("p")
-                .class("look-for")
-                .text("Check on the counters (as the step opens; click its title in the list to reopen it):")
-                .el(),
-        )
-        .ok();
-    article.append_child(&look.el()).ok();
-    if step.calculator {
-        article.append_child(&calculator()).ok();
-        update_calculator();
-    }
-    if step.has_ordering_exercise() {
-        article.append_child(&super::ordering::exercise()).ok();
-        super::ordering::render();
-    }
-    let to = app::step_nav(lesson.steps.len(), index);
-    let step_button = |step: usize, label: &str| {
-        El::new("button")
-            .attr("type", "button")
-            .attr("data-step", &step.to_string())
-            .text(label)
-            .el()
-    };
-    let nav = El::new("div").class("lesson-nav");
-    let nav = match to.previous {
-        Some(step) => nav.child(&step_button(step, "← Previous step")),
-        None => nav,
-    };
-    let nav = match to.next {
-        Some(step) => nav.child(&step_button(step, "Next step →")),
-        None => nav.child(
-            &El::new("button")
-                .attr("type", "button")
-                .attr("data-quiz-start", "")
-                .text("Take the mastery check →")
-                .el(),
-        ),
-    };
-    article.append_child(&nav.el()).ok();
-    if to.last {
-        let status = format!("Mastery check: {}", super::quiz::status(lesson));
-        article
-            .append_child(&El::new("p").class("quiz-status").text(&status).el())
-            .ok();
-    }
+    paint_step(&article, lesson, index);
     render_pointers();
 }
 
-/// Inputs for rate, retention and entry size; the storage they need is computed by the core.
-const CALCULATOR: [(&str, &str, &str); 3] = [
-    (
-        "calc-rate",
-        "New operations (new keys) per second; retries add none",
-        "10000",
-    ),
-    ("calc-hours", "Keys kept for (hours)", "24"),
-    (
-        "calc-bytes",
-        "Bytes per entry (key plus stored response)",
-        "1000",
-    ),
-];
-
-fn calculator() -> Element {
-    let legend = El::new("legend")
-        .text("How much storage do the keys need?")
-        .el();
-    let form = El::new("fieldset").class("calculator").child(&legend);
-    let form = CALCULATOR.iter().fold(form, |form, (id, label, value)| {
-        let input = El::new("input")
-            .attr("id", id)
-            .attr("type", "number")
-            .attr("min", "0")
-            .attr("value", value);
-        form.child(&El::new("label").text(label).child(&input.el()).el())
-    });
-    form.child(
-        &El::new("output")
-            .attr("id", "calc-out")
-            .attr("aria-live", "polite")
-            .el(),
-    )
-    .el()
+/// The step's article, from `tpl-lesson-step`: what the step has and the nav do not need goes.
+fn paint_step(article: &Element, lesson: &Lesson, index: usize) {
+    let step = &lesson.steps[index];
+    dom::stamp("tpl-lesson-step", article);
+    let heading = format!(
+        "Step {} of {}: {}",
+        index + 1,
+        lesson.steps.len(),
+        step.title
+    );
+    dom::set_text(&dom::find(article, "#lesson-heading"), &heading);
+    step_text(&dom::find(article, ".step-text"), step);
+    if step.pointers.is_empty() {
+        dom::find(article, ".pointer-hint").remove();
+    }
+    let claims = dom::find(article, ".claims");
+    for line in app::claim_lines(step) {
+        claims.append_child(&El::new("li").text(&line).el()).ok();
+    }
+    let nav = dom::find(article, ".lesson-nav");
+    if step.calculator {
+        dom::stamp("tpl-calculator", article);
+        article.append_child(&nav).ok();
+        update_calculator();
+    }
+    if step.has_ordering_exercise() {
+        dom::stamp("tpl-ordering", article);
+        article.append_child(&nav).ok();
+        super::ordering::render();
+    }
+    let to = app::step_nav(lesson.steps.len(), index);
+    let buttons = [("[data-previous]", to.previous), ("[data-next]", to.next)];
+    for (selector, step) in buttons {
+        let button = dom::find(&nav, selector);
+        match step {
+            Some(step) => dom::set_attr(&button, "data-step", &step.to_string()),
+            None => button.remove(),
+        }
+    }
+    let status = dom::find(article, ".quiz-status");
+    if to.last {
+        let text = format!("Mastery check: {}", super::quiz::status(lesson));
+        dom::set_text(&status, &text);
+        article.append_child(&status).ok();
+    } else {
+        dom::find(&nav, "[data-quiz-start]").remove();
+        status.remove();
+    }
 }
 
 fn update_calculator() {

@@ -41,18 +41,8 @@ pub(crate) struct Run {
     pub timeline: Timeline,
     /// The marks (or density) of the last viewport: a scrub moves the cursor, not the view.
     view_cache: std::cell::RefCell<Option<(Viewport, std::rc::Rc<View>)>>,
-    /// The preset's one-sentence summary, while the scenario is the preset as it stands (seed
-    /// aside): a changed key can make the sentence untrue (with `op=set`, lost-ack's "every
-    /// retry charges again" is false). Worked out once per run, not per frame.
+    /// `app::preset_summary`, worked out once per run, not per frame.
     pub summary: Option<&'static str>,
-}
-
-fn preset_summary(scenario: &Scenario) -> Option<&'static str> {
-    let unchanged = crate::scenario::encode(scenario).split('&').count() <= 2;
-    scenario
-        .preset
-        .filter(|_| unchanged)
-        .map(|p| p.spec().summary)
 }
 
 impl Run {
@@ -64,7 +54,7 @@ impl Run {
             metrics: Metrics::of(&trace),
             index: MetricsIndex::new(&trace),
             timeline: layout(&trace),
-            summary: preset_summary(&scenario),
+            summary: app::preset_summary(&scenario),
             trace,
             view_cache: std::cell::RefCell::new(None),
         }
@@ -75,7 +65,7 @@ impl Run {
         let timeline = layout(&trace);
         let index = MetricsIndex::new(&trace);
         Run {
-            summary: preset_summary(&scenario),
+            summary: app::preset_summary(&scenario),
             trace,
             metrics,
             index,
@@ -388,15 +378,16 @@ fn render_banner() {
     banner.append_child(&list.el()).ok();
 }
 
-/// The permalink for the current state, relative to this page.
-pub(crate) fn permalink() -> String {
+/// This page's address without its query.
+pub(crate) fn page_url() -> String {
     let location = dom::window().location();
-    let base = format!(
-        "{}{}",
-        location.origin().unwrap_or_default(),
-        location.pathname().unwrap_or_default()
-    );
-    format!("{base}?{}", with_app(|app| app.state.to_query()))
+    let origin = location.origin().unwrap_or_default();
+    format!("{origin}{}", location.pathname().unwrap_or_default())
+}
+
+/// The permalink for the current state.
+pub(crate) fn permalink() -> String {
+    format!("{}?{}", page_url(), with_app(|app| app.state.to_query()))
 }
 
 /// Browsers throttle (and complain about) more than about 100 history writes in 10 s, and a

@@ -1,57 +1,20 @@
 //! The ordering exercise inside Lesson A: the learner puts the six handler steps in order (by
 //! dragging, with the up/down buttons, or with Alt+↑/↓), and "Run this order" judges it with
 //! `crate::ordering::judge` and loads a run into the timeline: the first failing one, or the
-//! current scenario with the order applied. The draft and the verdict are `app::State`'s; this
-//! module keeps only the markup and the pointer drag.
+//! current scenario with the order applied. The draft and the verdict are `app::State`'s, the
+//! shell is `index.html`'s (`tpl-ordering`); this module builds the list's items and keeps the
+//! pointer drag.
 
 use std::cell::Cell;
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, KeyboardEvent, PointerEvent};
 
-use super::dom::{self, El};
+use super::dom;
 use super::{dispatch, with_app};
 use crate::app::Msg;
 use crate::ordering;
 use crate::scenario::Step;
-
-/// The exercise's markup, built for a lesson step; its listeners are the lesson panel's,
-/// registered once by `listen`, so rebuilding the step registers nothing.
-pub fn exercise() -> Element {
-    let intro = El::new("p").attr("id", "order-help").text(
-        "Put the six steps in the order the server should run them: drag a step by its handle, \
-         use its ↑ and ↓ buttons, or focus it and press Alt+↑ or Alt+↓. Then run the order.",
-    );
-    let list = El::new("ol")
-        .attr("id", "order-list")
-        .class("order-list")
-        .attr("aria-label", "Handler steps, in the order they run")
-        .attr("aria-describedby", "order-help")
-        .el();
-    let run = El::new("button")
-        .attr("type", "button")
-        .attr("id", "order-run")
-        .text("Run this order");
-    let verdict = El::new("div")
-        .attr("id", "order-verdict")
-        .class("order-verdict")
-        .attr("role", "status")
-        .attr("aria-live", "polite");
-    let announce = El::new("div")
-        .attr("id", "order-announce")
-        .class("visually-hidden")
-        .attr("aria-live", "assertive");
-    El::new("section")
-        .class("ordering")
-        .attr("data-exercise", "ordering")
-        .attr("aria-label", "Ordering exercise")
-        .child(&intro.el())
-        .child(&list)
-        .child(&run.el())
-        .child(&verdict.el())
-        .child(&announce.el())
-        .el()
-}
 
 /// The exercise's listeners, delegated to the lesson panel that holds it: once per page.
 pub fn listen(panel: &Element) {
@@ -90,48 +53,23 @@ fn fill_list(list: &Element) {
     }
 }
 
+/// One step of the draft, from `tpl-order-item`.
 fn item(index: usize, step: Step) -> Element {
-    let name = step.name();
-    let button = |dir: &str, glyph: &str, disabled: bool| {
-        let b = El::new("button")
-            .attr("type", "button")
-            .attr("data-move", dir)
-            .attr("data-index", &index.to_string())
-            .attr("aria-label", &format!("Move {name} {dir}"))
-            .text(glyph);
-        if disabled {
-            b.attr("disabled", "").el()
-        } else {
-            b.el()
-        }
-    };
-    El::new("li")
-        .class("order-item")
-        .attr("tabindex", "0")
-        .attr("data-index", &index.to_string())
-        .attr("data-order-step", name)
-        .attr(
-            "aria-label",
-            &format!("{} of 6: {name}. {}", index + 1, ordering::describe(step)),
-        )
-        .child(
-            &El::new("span")
-                .class("order-grip")
-                .attr("aria-hidden", "true")
-                .attr("title", "Drag to move")
-                .text("⠿")
-                .el(),
-        )
-        .child(&El::new("strong").text(name).el())
-        .child(
-            &El::new("span")
-                .class("order-desc")
-                .text(ordering::describe(step))
-                .el(),
-        )
-        .child(&button("up", "↑", index == 0))
-        .child(&button("down", "↓", index == 5))
-        .el()
+    let (name, at) = (step.name(), index.to_string());
+    let item = dom::copy("tpl-order-item");
+    item.set_attribute("data-index", &at).ok();
+    item.set_attribute("data-order-step", name).ok();
+    let label = format!("{} of 6: {name}. {}", index + 1, ordering::describe(step));
+    item.set_attribute("aria-label", &label).ok();
+    dom::set_text(&dom::find(&item, "strong"), name);
+    dom::set_text(&dom::find(&item, ".order-desc"), ordering::describe(step));
+    for (dir, end) in [("up", 0), ("down", 5)] {
+        let button = dom::find(&item, &format!("[data-move=\"{dir}\"]"));
+        button.set_attribute("data-index", &at).ok();
+        (button.set_attribute("aria-label", &format!("Move {name} {dir}"))).ok();
+        dom::set_flag(&button, "disabled", index == end);
+    }
+    item
 }
 
 /// Moves the step at `from` to `to`, redraws the list, keeps focus on the moved step and says so.

@@ -12,7 +12,7 @@ use super::{dispatch, with_app};
 use crate::app::{AnswerInput, Msg, QuizSession};
 use crate::lessons::Lesson;
 use crate::quiz::progress::{Progress, STORAGE_KEY};
-use crate::quiz::{self, Form, Question, MASTERY_PERCENT, NUMBER_MAX, QUESTIONS};
+use crate::quiz::{self, Form, Question, NUMBER_MAX, QUESTIONS};
 
 /// What the panel was last painted from: it is rebuilt only when this changes, not on every
 /// frame of playback (which would also drop a half-typed answer).
@@ -173,27 +173,11 @@ pub fn render() {
         Some(index) if index < QUESTIONS => question_view(&check, index, &body, &nav),
         Some(_) => score_view(&check, &body, &nav),
     }
+    dom::set_text(&dom::find(&body, "#quiz-title"), &check.title());
     if let Some(note) = super::with_ui(|u| &u.quiz_note, |n| n.borrow_mut().take()) {
         body.append_child(&El::new("p").class("quiz-note").text(&note).el())
             .ok();
     }
-}
-
-fn button(action: &str, id: &str, text: &str) -> Element {
-    El::new("button")
-        .attr("type", "button")
-        .attr("id", id)
-        .attr("data-action", action)
-        .text(text)
-        .el()
-}
-
-fn title(text: &str) -> Element {
-    El::new("h3")
-        .attr("id", "quiz-title")
-        .attr("tabindex", "-1")
-        .text(text)
-        .el()
 }
 
 /// The lesson's mastery in a sentence, from this browser's progress.
@@ -201,34 +185,19 @@ pub fn status(lesson: &Lesson) -> String {
     crate::app::quiz_status(&load_progress(), lesson.id)
 }
 
+/// The introduction and its buttons, from `index.html`'s templates.
 fn intro(check: &QuizSession, body: &Element, nav: &Element) {
-    let lesson = Lesson::by_id(check.quiz.lesson).expect("a known lesson");
-    body.append_child(&title(&format!("Mastery check: {}", check.lesson_name())))
-        .ok();
-    let text = format!(
-        "{QUESTIONS} questions, each about a fresh run that appears on the timeline above: read the answer there (the counters, the Tables tab, or a choice shown as B), then answer. One attempt per question; all {QUESTIONS} right masters the lesson (the bar is {MASTERY_PERCENT}%). Quiz seed {}: the same link gives the same questions.",
-        check.quiz.seed
-    );
-    body.append_child(&El::new("p").text(&text).el()).ok();
-    body.append_child(&El::new("p").class("quiz-status").text(&status(lesson)).el())
-        .ok();
-    nav.append_child(&button("start", "quiz-start", "Start the check"))
-        .ok();
-    nav.append_child(&button("close", "quiz-close", "Back to the lesson"))
-        .ok();
+    dom::stamp("tpl-quiz-intro", body);
+    dom::set_text(&dom::find(body, "#quiz-title + p"), &check.intro_text());
+    dom::set_text(&dom::find(body, ".quiz-status"), &status(check.lesson()));
+    dom::stamp("tpl-quiz-intro-nav", nav);
 }
 
 fn question_view(check: &QuizSession, index: usize, body: &Element, nav: &Element) {
-    let question = &check.quiz.questions[index];
     let answer = check.answers[index];
-    let heading = format!(
-        "{}, question {} of {QUESTIONS}",
-        check.lesson_name(),
-        index + 1
-    );
-    body.append_child(&title(&heading)).ok();
+    dom::stamp("tpl-quiz-title", body);
     body.append_child(&dots(check, index)).ok();
-    body.append_child(&form(question, answer, index)).ok();
+    body.append_child(&form(check, index)).ok();
     let feedback: Element = dom::by_id("quiz-feedback");
     let (text, right) = check.feedback(index);
     dom::set_text(&feedback, &text);
@@ -240,19 +209,10 @@ fn question_view(check: &QuizSession, index: usize, body: &Element, nav: &Elemen
     if answer.is_none() {
         return;
     }
-    nav.append_child(&button("proof", "quiz-proof", "Point at the proof again"))
-        .ok();
-    let last = index + 1 == QUESTIONS;
-    nav.append_child(&button(
-        "next",
-        "quiz-next",
-        if last {
-            "See the score →"
-        } else {
-            "Next question →"
-        },
-    ))
-    .ok();
+    dom::stamp("tpl-quiz-answered-nav", nav);
+    if index + 1 == QUESTIONS {
+        dom::set_text(&dom::find(nav, "#quiz-next"), "See the score →");
+    }
 }
 
 /// One mark per question, as `QuizSession::dots` says.
@@ -275,157 +235,82 @@ fn dots(check: &QuizSession, index: usize) -> Element {
         .el()
 }
 
-fn form(question: &Question, answer: Option<u32>, index: usize) -> Element {
-    let form = El::new("form")
-        .attr("id", "quiz-form")
-        .attr("data-kind", question.kind.name())
-        .attr("data-question", &(index + 1).to_string())
-        .attr("novalidate", "");
-    let form = match question.order {
-        Some(order) => form.attr("data-order", &order.to_string()),
-        None => form,
-    };
+/// The question's form (`tpl-quiz-form`) with its choices or its number field.
+fn form(check: &QuizSession, index: usize) -> Element {
+    let question = &check.quiz.questions[index];
+    let answer = check.answers[index];
+    let form = dom::copy("tpl-quiz-form");
+    form.set_attribute("data-kind", question.kind.name()).ok();
+    (form.set_attribute("data-question", &(index + 1).to_string())).ok();
+    if let Some(order) = question.order {
+        form.set_attribute("data-order", &order.to_string()).ok();
+    }
+    let actions = dom::find(&form, ".quiz-actions");
     let fields = match &question.form {
-        Form::Choices(choices) => choice_fields(question, choices, answer),
+        Form::Choices(choices) => choice_fields(check, index, choices),
         Form::Number => number_field(question, answer),
     };
-    let check = El::new("button")
-        .attr("type", "submit")
-        .attr("id", "quiz-check")
-        .text("Check my answer");
-    let check = if answer.is_some() {
-        check.attr("disabled", "")
-    } else {
-        check
-    };
-    let actions = El::new("div").class("quiz-actions");
-    let actions = match (&question.form, answer) {
-        (Form::Choices(_), None) => {
-            actions.child(&button("try", "quiz-try", "Show my choice as B"))
-        }
-        _ => actions,
-    };
-    form.child(&fields)
-        .child(&actions.child(&check.el()).el())
-        .el()
+    form.insert_before(&fields, Some(&actions)).ok();
+    if answer.is_some() || !matches!(question.form, Form::Choices(_)) {
+        dom::find(&actions, "#quiz-try").remove();
+    }
+    dom::set_flag(
+        &dom::find(&actions, "#quiz-check"),
+        "disabled",
+        answer.is_some(),
+    );
+    form
 }
 
-fn choice_fields(question: &Question, choices: &[quiz::Choice], answer: Option<u32>) -> Element {
-    let legend = El::new("legend").text(&question.prompt).el();
-    let fieldset = El::new("fieldset").class("quiz-choices").child(&legend);
-    choices
-        .iter()
-        .enumerate()
-        .fold(fieldset, |fieldset, (i, choice)| {
-            let i = i as u32;
-            let input = El::new("input")
-                .attr("type", "radio")
-                .attr("name", "quiz-choice")
-                .attr("value", &i.to_string());
-            let input = if answer == Some(i) {
-                input.attr("checked", "")
-            } else {
-                input
-            };
-            let input = if answer.is_some() {
-                input.attr("disabled", "")
-            } else {
-                input
-            };
-            let mark = match answer {
-                Some(_) if question.answer == i => " ✓ the right answer",
-                Some(given) if given == i => " ✗ your answer",
-                _ => "",
-            };
-            let label = El::new("label")
-                .attr("data-keys", &choice.keys)
-                .child(&input.el())
-                .child(
-                    &El::new("span")
-                        .child(&El::new("code").text(&choice.keys).el())
-                        .child(
-                            &El::new("span")
-                                .text(&if choice.label.is_empty() {
-                                    mark.to_string()
-                                } else {
-                                    format!(": {}{mark}", choice.label)
-                                })
-                                .el(),
-                        )
-                        .el(),
-                );
-            fieldset.child(&label.el())
-        })
-        .el()
+fn choice_fields(check: &QuizSession, index: usize, choices: &[quiz::Choice]) -> Element {
+    let question = &check.quiz.questions[index];
+    let answer = check.answers[index];
+    let fieldset = dom::copy("tpl-quiz-choices");
+    dom::set_text(&dom::find(&fieldset, "legend"), &question.prompt);
+    for (i, choice) in choices.iter().enumerate() {
+        let i = i as u32;
+        let label = dom::copy("tpl-quiz-choice");
+        label.set_attribute("data-keys", &choice.keys).ok();
+        let input = dom::find(&label, "input");
+        input.set_attribute("value", &i.to_string()).ok();
+        dom::set_flag(&input, "checked", answer == Some(i));
+        dom::set_flag(&input, "disabled", answer.is_some());
+        dom::set_text(&dom::find(&label, "code"), &choice.keys);
+        dom::set_text(
+            &dom::find(&label, "code + span"),
+            &check.choice_text(index, i),
+        );
+        fieldset.append_child(&label).ok();
+    }
+    fieldset
 }
 
 fn number_field(question: &Question, answer: Option<u32>) -> Element {
-    let input = El::new("input")
-        .attr("id", "quiz-number")
-        .attr("type", "number")
-        .attr("min", "0")
-        .attr("max", &NUMBER_MAX.to_string())
-        .attr("inputmode", "numeric")
-        .attr("autocomplete", "off");
-    let input = match answer {
-        Some(given) => input.attr("value", &given.to_string()).attr("disabled", ""),
-        None => input,
-    };
-    El::new("fieldset")
-        .class("quiz-number")
-        .child(&El::new("legend").text(&question.prompt).el())
-        .child(
-            &El::new("label")
-                .text("Your answer ")
-                .child(&input.el())
-                .el(),
-        )
-        .el()
+    let fieldset = dom::copy("tpl-quiz-number");
+    dom::set_text(&dom::find(&fieldset, "legend"), &question.prompt);
+    let input = dom::find(&fieldset, "#quiz-number");
+    input.set_attribute("max", &NUMBER_MAX.to_string()).ok();
+    if let Some(given) = answer {
+        input.set_attribute("value", &given.to_string()).ok();
+        input.set_attribute("disabled", "").ok();
+    }
+    fieldset
 }
 
 fn score_view(check: &QuizSession, body: &Element, nav: &Element) {
-    body.append_child(&title(&format!(
-        "Mastery check: {}, your score",
-        check.lesson_name()
-    )))
-    .ok();
+    dom::stamp("tpl-quiz-score", body);
     let (verdict, mastered) = check.score_text();
-    let result = El::new("p")
-        .attr("id", "quiz-score")
-        .attr("data-mastered", if mastered { "true" } else { "false" })
-        .class(if mastered {
-            "quiz-score good"
-        } else {
-            "quiz-score"
-        })
-        .text(&verdict);
-    body.append_child(&result.el()).ok();
-    let list = check
-        .quiz
-        .questions
-        .iter()
-        .zip(&check.answers)
-        .enumerate()
-        .fold(El::new("ol").class("quiz-review"), |list, (i, (q, a))| {
-            let given = a.map_or("no answer".into(), |a| quiz::answer_text(&q.form, a));
-            let mark = if a.is_some_and(|a| q.is_right(a)) {
-                "✓"
-            } else {
-                "✗"
-            };
-            let line = format!(
-                "{mark} you answered {given}; the answer is {}. ",
-                q.answer_text()
-            );
-            let show = El::new("button")
-                .attr("type", "button")
-                .attr("data-action", &format!("show-{i}"))
-                .text("Show on the timeline");
-            list.child(&El::new("li").text(&line).child(&show.el()).el())
-        });
-    body.append_child(&list.el()).ok();
-    nav.append_child(&button("new", "quiz-new", "Try a new variant"))
-        .ok();
-    nav.append_child(&button("close", "quiz-close", "Back to the lesson"))
-        .ok();
+    let result = dom::find(body, "#quiz-score");
+    let mastered_text = if mastered { "true" } else { "false" };
+    result.set_attribute("data-mastered", mastered_text).ok();
+    result.class_list().toggle_with_force("good", mastered).ok();
+    dom::set_text(&result, &verdict);
+    let list = dom::find(body, ".quiz-review");
+    for (i, line) in check.review().iter().enumerate() {
+        let item = dom::copy("tpl-quiz-review-item");
+        item.insert_adjacent_text("afterbegin", line).ok();
+        (dom::find(&item, "button").set_attribute("data-action", &format!("show-{i}"))).ok();
+        list.append_child(&item).ok();
+    }
+    dom::stamp("tpl-quiz-score-nav", nav);
 }

@@ -12,36 +12,6 @@ use crate::lessons::Side;
 use crate::view::Viewport;
 use crate::Metrics;
 
-/// The counters, with `data-metric` names as in `idemlab run`'s JSON.
-/// The counters' `data-metric` names, as in `idemlab run`'s JSON, in the order of the markup
-/// (`index.html`, where their labels and help are).
-const COUNTERS: [&str; 16] = [
-    "orders",
-    "attempts",
-    "received",
-    "effects",
-    "duplicates",
-    "lost",
-    "races",
-    "unrecorded",
-    "ok",
-    "failed",
-    "unknown",
-    "in_flight",
-    "receipts",
-    "duplicate_receipts",
-    "redeliveries",
-    "dead_letters",
-];
-
-/// The counters that only mean something when the run has a queue (`consumer=plain|inbox`).
-const QUEUE_COUNTERS: [&str; 4] = [
-    "receipts",
-    "duplicate_receipts",
-    "redeliveries",
-    "dead_letters",
-];
-
 const SIDES: [&str; 2] = ["a", "b"];
 
 /// Run A's block, the zoom buttons, the summary, the compare line and the legend are in
@@ -99,8 +69,7 @@ fn render_side(side: &str) {
     with_app(|app| {
         let run = run_of(app, side);
         let metrics = metrics_at_cursor(app, side, run);
-        let queued = run.trace.scenario.consumer != crate::scenario::Consumer::Off;
-        render_counters(side, &metrics, queued);
+        render_counters(side, &metrics, run.trace.scenario.consumer);
         let title = app::title(&app.state, side_of(side));
         dom::set_text(&dom::by_id(&format!("title-{side}")), &title);
         let counts_at = app::counts_at_label(&app.state, &app.a.trace);
@@ -142,38 +111,16 @@ fn metrics_at_cursor(app: &App, side: &str, run: &Run) -> Metrics {
     }
 }
 
-fn render_counters(side: &str, m: &Metrics, queued: bool) {
-    let values = [
-        m.orders,
-        m.attempts,
-        m.received,
-        m.effects,
-        m.duplicates,
-        m.lost,
-        m.races,
-        m.unrecorded,
-        m.outcomes.ok,
-        m.outcomes.failed,
-        m.outcomes.unknown,
-        m.outcomes.in_flight,
-        m.receipts,
-        m.duplicate_receipts,
-        m.redeliveries,
-        m.dead_letters,
-    ];
+/// Paints the counters as `app::counters` says (values, which show, which are harm).
+fn render_counters(side: &str, m: &Metrics, consumer: crate::scenario::Consumer) {
     let dl: Element = dom::by_id(&format!("counters-{side}"));
-    for (name, value) in COUNTERS.iter().zip(values) {
-        if let Ok(Some(dd)) = dl.query_selector(&format!("[data-metric=\"{name}\"]")) {
-            if let (true, Some(row)) = (QUEUE_COUNTERS.contains(name), dd.parent_element()) {
-                dom::set_hidden(&row, !queued);
-            }
-            dom::set_text(&dd, &value.to_string());
-            dd.set_class_name(if (*name == "duplicates" || *name == "lost") && value > 0 {
-                "bad"
-            } else {
-                ""
-            });
+    for counter in app::counters(m, consumer) {
+        let dd = dom::find(&dl, &format!("[data-metric=\"{}\"]", counter.name));
+        if let Some(row) = dd.parent_element() {
+            dom::set_hidden(&row, !counter.shown);
         }
+        dom::set_text(&dd, &counter.value.to_string());
+        dd.set_class_name(if counter.bad { "bad" } else { "" });
     }
 }
 
@@ -239,16 +186,7 @@ fn frame<'a>(
         timeline: &run_of(app, side).timeline,
         viewport,
         view,
-        cursor_us: app.cursor_time_us(),
-        fade_after_us: match (side, app.page().cursor) {
-            ("b", None) => u64::MAX,
-            _ => app.cursor_time_us(),
-        },
-        selected_event: if side == "a" { app.page().cursor } else { None },
-        highlight: app.state.highlight.and_then(|(on, find)| {
-            let this = if side == "a" { Side::A } else { Side::B };
-            (on == this).then_some(find)
-        }),
+        overlay: app::overlay(&app.state, &app.a.trace, side_of(side)),
     }
 }
 

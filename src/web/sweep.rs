@@ -8,7 +8,7 @@ use web_sys::{Element, HtmlElement};
 use super::dom::{self, El};
 use super::{dispatch, with_app};
 use crate::app::{Msg, SweepJob};
-use crate::sweep::{closed_form, Sweep};
+use crate::sweep::Sweep;
 
 const SEEDS_MAX: u64 = crate::app::SWEEP_SEEDS_MAX;
 /// Work per slice before yielding to the browser: well under a 16 ms frame.
@@ -74,60 +74,34 @@ fn slice_if_current(started_ms: f64, first: u64, done: u64) {
 }
 
 fn show(job: &SweepJob, started_ms: f64) {
-    let done = job.totals.runs;
     let progress: Element = dom::by_id("sweep-progress");
-    progress
-        .set_attribute("value", &(done as f64 / job.range.count as f64).to_string())
-        .ok();
+    let done = job.totals.runs as f64 / job.range.count as f64;
+    progress.set_attribute("value", &done.to_string()).ok();
     let elapsed_s = (dom::now_ms() - started_ms).max(0.0) / 1_000.0;
-    let mut text = format!(
-        "{done} of {} seeds in {elapsed_s:.2} s: {} duplicates in {} runs, {} lost, {} races; {:.4} ± {:.4} effects per order",
-        job.range.count,
-        job.totals.duplicates_total,
-        job.totals.runs_with_duplicates,
-        job.totals.lost_total,
-        job.totals.races_total,
-        job.totals.effects_mean_per_order(),
-        job.totals.effects_stderr(),
-    );
-    if let Some(expected) = closed_form(&job.scenario) {
-        text.push_str(&format!(" (closed form: {expected:.4})"));
-    }
-    if let Some(note) = &job.range.note {
-        text = format!("{note} {text}");
-    }
+    let text = crate::app::sweep_summary(job, elapsed_s);
     dom::set_text(&dom::by_id("sweep-summary"), &text);
     histogram(&job.totals);
 }
 
+/// Paints `app::histogram`'s bars.
 fn histogram(totals: &Sweep) {
     let root: HtmlElement = dom::by_id("sweep-histogram");
     dom::clear(&root);
-    let peak = totals
-        .duplicates_histogram
-        .values()
-        .copied()
-        .max()
-        .unwrap_or(1)
-        .max(1);
-    let mut label = String::from("Duplicates per run: ");
-    for (duplicates, runs) in &totals.duplicates_histogram {
-        let height = (*runs as f64 / peak as f64 * 100.0).max(1.0);
-        let bar = El::new("div")
-            .class(if *duplicates > 0 { "bar bad" } else { "bar" })
-            .attr(
-                "title",
-                &format!("{runs} runs with {duplicates} duplicates"),
-            )
-            .child(&El::new("span").text(&duplicates.to_string()).el())
-            .el();
+    let (bars, label) = crate::app::histogram(totals);
+    for bar in bars {
+        let (duplicates, runs) = (bar.duplicates, bar.runs);
+        let title = format!("{runs} runs with {duplicates} duplicates");
+        let class = if duplicates > 0 { "bar bad" } else { "bar" };
+        let text = El::new("span").text(&duplicates.to_string()).el();
+        let element = El::new("div")
+            .class(class)
+            .attr("title", &title)
+            .child(&text);
         // Through the CSSOM, not a style attribute, so a strict style-src CSP allows it.
-        bar.unchecked_ref::<HtmlElement>()
-            .style()
-            .set_property("height", &format!("{height:.1}%"))
-            .ok();
-        root.append_child(&bar).ok();
-        label.push_str(&format!("{duplicates}: {runs} runs; "));
+        let height = format!("{:.1}%", bar.height_percent);
+        let element = element.el().unchecked_into::<HtmlElement>();
+        element.style().set_property("height", &height).ok();
+        root.append_child(&element).ok();
     }
     root.set_attribute("aria-label", &label).ok();
 }

@@ -2,8 +2,6 @@
 //! what 30 do) and the attempts and ledger tables as they stand at the cursor. Selecting a row
 //! moves the cursor, and the cursor selects its row.
 
-use std::fmt::Write as _;
-
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, KeyboardEvent};
 
@@ -15,8 +13,6 @@ use crate::trace::node_name;
 const ROW_PX: i32 = 26;
 /// Rows rendered beyond the visible ones, so fast scrolling shows no blank band.
 const OVERSCAN_ROWS: i32 = 10;
-/// The attempts and ledger tables list at most this many rows; the rest is summarised.
-const TABLE_ROWS_MAX: usize = 300;
 
 /// The event table's markup is in `index.html`; here are its listeners.
 pub fn mount() {
@@ -174,107 +170,28 @@ fn row(app: &App, index: usize) -> Element {
 }
 
 /// The attempts and ledger tables (and, with a queue, the receipts) as they stand at the
-/// cursor, folded by `app::tables_at`; here each typed row only becomes text.
+/// cursor, folded by `app::tables_at`; their shells are in `index.html`.
 fn render_tables() {
-    let panel: Element = dom::by_id("panel-tables");
-    dom::clear(&panel);
     let tables = with_app(|app| app::tables_at(&app.a.trace, app.cursor() + 1));
-    let text = |n: Option<String>| n.unwrap_or_default();
-    let pod = |uid: Option<u32>| text(uid.map(|u| format!("{u:08x}")));
-    let attempts: Rows = (tables.attempts.iter())
-        .map(|r| {
-            [
-                r.row.to_string(),
-                pod(r.pod_uid),
-                text(r.order.map(|o| o.to_string())),
-                text(r.attempt.map(|a| a.to_string())),
-                text(r.key.map(|k| k.to_string())),
-            ]
-        })
-        .collect();
-    let charges: Rows = (tables.charges.iter())
-        .map(|r| {
-            [
-                r.charge.to_string(),
-                text(r.order.map(|o| o.to_string())),
-                text(r.attempt.map(|a| a.to_string())),
-                pod(r.pod_uid),
-                if r.committed { "yes" } else { "no" }.into(),
-            ]
-        })
-        .collect();
-    panel
-        .append_child(&table(
-            "Attempts (one row per request received, duplicates kept)",
-            &["row", "pod", "order", "attempt", "key"],
-            &attempts,
-        ))
-        .ok();
-    panel
-        .append_child(&table(
-            "Charges made by the payment service, and whether the database ledger committed a row for each",
-            &["charge", "order", "attempt", "pod", "committed in the ledger"],
-            &charges,
-        ))
-        .ok();
-    let Some(receipts) = tables.receipts else {
-        return;
-    };
-    let receipts: Rows = (receipts.iter())
-        .map(|r| {
-            [
-                format!("e{}", r.event),
-                format!("#{}", r.charge),
-                text(r.order.map(|o| o.to_string())),
-                if r.nth == 1 {
-                    "first".into()
-                } else {
-                    format!("repeat {} (duplicate)", r.nth)
-                },
-                if r.inbox { "yes" } else { "no inbox" }.into(),
-            ]
-        })
-        .collect();
-    panel
-        .append_child(&table(
-            "Receipts the consumer mailed, one row per receipt (a repeat is a duplicate)",
-            &[
-                "event",
-                "charge",
-                "order",
-                "receipt for this event",
-                "inbox row",
-            ],
-            &receipts,
-        ))
-        .ok();
+    fill("table-attempts", &tables.attempts, app::AttemptRow::cells);
+    fill("table-charges", &tables.charges, app::ChargeRow::cells);
+    dom::set_hidden(&dom::by_id("table-receipts"), tables.receipts.is_none());
+    let receipts = tables.receipts.unwrap_or_default();
+    fill("table-receipts", &receipts, app::ReceiptRow::cells);
 }
 
-type Rows = Vec<[String; 5]>;
-
-fn table(caption: &str, headers: &[&str], rows: &Rows) -> Element {
-    let head = headers.iter().fold(El::new("tr"), |tr, h| {
-        tr.child(&El::new("th").attr("scope", "col").text(h).el())
-    });
-    let body = rows
-        .iter()
-        .take(TABLE_ROWS_MAX)
-        .fold(El::new("tbody"), |body, cells| {
-            body.child(
-                &cells
-                    .iter()
-                    .fold(El::new("tr"), |tr, c| tr.child(&El::new("td").text(c).el()))
-                    .el(),
-            )
-        });
-    let mut title = caption.to_string();
-    if rows.len() > TABLE_ROWS_MAX {
-        let _ = write!(title, " — first {TABLE_ROWS_MAX} of {}", rows.len());
+/// Writes a table's first `app::TABLE_ROWS_MAX` rows and its caption's note.
+fn fill<R>(id: &str, rows: &[R], cells: fn(&R) -> [String; 5]) {
+    let table: Element = dom::by_id(id);
+    dom::set_text(
+        &dom::find(&table, "caption span"),
+        &app::rows_cut_note(rows.len()),
+    );
+    let body = dom::find(&table, "tbody");
+    dom::clear(&body);
+    for row in rows.iter().take(app::TABLE_ROWS_MAX) {
+        let tr =
+            (cells(row).iter()).fold(El::new("tr"), |tr, c| tr.child(&El::new("td").text(c).el()));
+        body.append_child(&tr.el()).ok();
     }
-    El::new("table")
-        .class("data")
-        .child(&El::new("caption").text(&title).el())
-        .child(&El::new("thead").child(&head.el()).el())
-        .child(&body.el())
-        .el()
 }

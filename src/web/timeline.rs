@@ -57,15 +57,8 @@ pub struct Frame<'a> {
     pub viewport: Viewport,
     /// What the viewport shows, computed once per viewport (see `Run::view`), not per frame.
     pub view: &'a View,
-    /// Where the cursor line is drawn: the time of the cursor event of A.
-    pub cursor_us: u64,
-    /// Marks that start after this are drawn faded: the cursor's time, except for B with the
-    /// cursor at the end of A, where B's own later events have happened too.
-    pub fade_after_us: u64,
-    /// Marks of this event are outlined (the selected row of the event table).
-    pub selected_event: Option<u32>,
-    /// Marks of this kind are outlined too (a lesson sentence the learner clicked).
-    pub highlight: Option<crate::view::Find>,
+    /// The cursor, fading and outlines, as `app::overlay` decides them for this side.
+    pub overlay: Overlay,
 }
 
 pub fn canvas_height_px(timeline: &Timeline) -> f64 {
@@ -80,12 +73,7 @@ impl Frame<'_> {
             timeline: self.timeline,
             viewport: self.viewport,
             view: self.view,
-            overlay: Overlay {
-                cursor_us: Some(self.cursor_us),
-                fade_after_us: Some(self.fade_after_us),
-                selected_event: self.selected_event,
-                highlight: self.highlight,
-            },
+            overlay: self.overlay,
             links: false,
             top_px: 0.0,
         };
