@@ -56,7 +56,7 @@ fn an_unknown_lesson_or_step_is_reported_not_ignored() {
         "{said:?}"
     );
     assert!(
-        said[1].contains("step") && said[1].contains("1..=9"),
+        said[1].contains("step") && said[1].contains("1..=10"),
         "{said:?}"
     );
     assert_eq!(page.to_query(), "seed=3");

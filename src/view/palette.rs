@@ -73,7 +73,7 @@ const fn mark(class: Class, light: &'static str, dark: &'static str) -> Swatch {
 /// waiting and timing out orange and brown. Every dot, line and text colour keeps a contrast of
 /// 3:1 or more against both lane backgrounds of its theme (WCAG's rule for graphics), which
 /// `tests/palette.rs` checks; shaded regions and bars are exempt.
-pub const PALETTE: [Swatch; 59] = [
+pub const PALETTE: [Swatch; 61] = [
     swatch(Ink::Panel, "#ffffff", "#1d2025"),
     swatch(Ink::Lane, "#f5f6f8", "#1d2025"),
     swatch(Ink::LaneAlt, "#eceef2", "#23272d"),
@@ -133,6 +133,8 @@ pub const PALETTE: [Swatch; 59] = [
     mark(Class::ReceiptDuplicate, "#c4262e", "#ff7b7f"),
     mark(Class::Redeliver, "#c47423", "#f0a35a"),
     mark(Class::DeadLetter, "#c4262e", "#ff7b7f"),
+    mark(Class::ConsumerCrash, "#c4262e", "#ff7b7f"),
+    mark(Class::MailReplay, "#1a9160", "#4cc38a"),
 ];
 
 /// The first and last lines of the block in `www/style.css`.
