@@ -98,6 +98,8 @@ pub enum DropCause {
     CallerGone,
     /// The client had already timed out this attempt and stopped listening.
     Late,
+    /// The consumer was down (`consumer_crash`) when the delivery arrived.
+    ConsumerDown,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -252,6 +254,20 @@ pub enum EventKind {
         event: u32,
         number: u32,
     },
+    /// A keyed mail provider already sent the receipt for `event` (its key): it answers with
+    /// that first send and mails nothing.
+    MailReplay {
+        event: u32,
+        number: u32,
+    },
+    /// The consumer dies right after mailing the receipt for `event`, before its commit and its
+    /// ack; `inbox` when an uncommitted inbox row for the event rolls back with it.
+    ConsumerCrash {
+        event: u32,
+        inbox: bool,
+    },
+    /// The consumer is back, `restart_ms` after its crash.
+    ConsumerRestart,
     /// No acknowledgement within `visibility_ms`: the queue delivers the event again.
     Redeliver {
         event: u32,
@@ -543,6 +559,19 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
         EventKind::Receipt { event, number } => {
             write!(f, "mails the receipt for charge #{number} (e{event})")
         }
+        EventKind::MailReplay { event, number } => write!(
+            f,
+            "mail provider knows key e{event}: answers with the first receipt for charge #{number}, mails nothing"
+        ),
+        EventKind::ConsumerCrash { event, inbox } => {
+            write!(f, "CRASH after mailing e{event}, before ")?;
+            if *inbox {
+                write!(f, "the commit: inbox row e{event} rolls back, no ack")
+            } else {
+                write!(f, "the ack")
+            }
+        }
+        EventKind::ConsumerRestart => write!(f, "consumer restarts"),
         EventKind::Redeliver { event, delivery } => {
             write!(f, "no ack for e{event}: delivery {delivery}")
         }
@@ -593,6 +622,7 @@ pub fn drop_cause(cause: DropCause) -> &'static str {
         DropCause::ApiDown => "API is down",
         DropCause::CallerGone => "no handler is waiting for it any more",
         DropCause::Late => "client already timed out",
+        DropCause::ConsumerDown => "consumer is down",
     }
 }
 

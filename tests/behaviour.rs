@@ -327,6 +327,71 @@ fn an_inbox_consumer_mails_one_receipt_per_event_on_the_same_redeliveries() {
     }
 }
 
+/// Lesson A's crash step: an inbox consumer that dies once, after its first mail and before
+/// its inbox row commits.
+const CONSUMER_CRASH: &str =
+    "orders=4&dedup=atomic&store=durable&key=business&consumer=inbox&consumer_crash=after-mail";
+
+#[test]
+fn a_consumer_crash_between_mail_and_commit_makes_an_inbox_mail_twice() {
+    let failure = first_failing(CONSUMER_CRASH, seeds(1_000), |m| {
+        m.duplicate_receipts == 1 && m.receipts == m.effects + 1 && m.duplicates == 1
+    });
+    assert_eq!(
+        failure, None,
+        "the rolled-back inbox row lets the redelivery mail again"
+    );
+    let (trace, _) = run(CONSUMER_CRASH);
+    let crash = (trace.events.iter()).position(|e| {
+        matches!(
+            e.kind,
+            EventKind::ConsumerCrash {
+                event: 0,
+                inbox: true
+            }
+        )
+    });
+    let receipts: Vec<usize> = (trace.events.iter().enumerate())
+        .filter(|(_, e)| matches!(e.kind, EventKind::Receipt { event: 0, .. }))
+        .map(|(ix, _)| ix)
+        .collect();
+    let crash = crash.expect("the consumer crashes after mailing e0");
+    assert!(receipts.len() == 2 && receipts[0] < crash && crash < receipts[1]);
+}
+
+#[test]
+fn a_keyed_mail_provider_mails_once_despite_the_consumer_crash() {
+    let keyed = format!("{CONSUMER_CRASH}&mail=keyed");
+    let failure = first_failing(&keyed, seeds(1_000), |m| {
+        m.duplicate_receipts == 0 && m.receipts == m.effects && m.redeliveries >= 1
+    });
+    assert_eq!(
+        failure, None,
+        "the provider answers the repeat with its first send"
+    );
+    let (trace, _) = run(&keyed);
+    let replays = (trace.events.iter())
+        .filter(|e| matches!(e.kind, EventKind::MailReplay { event: 0, .. }))
+        .count();
+    assert_eq!(replays, 1, "{keyed}");
+}
+
+#[test]
+fn without_the_crash_an_inbox_mails_once_even_on_redeliveries() {
+    let query = CONSUMER_CRASH.replace("consumer_crash=after-mail", "ack_loss=0.3");
+    let mut s = scenario(&query);
+    let mut redelivered = 0;
+    for seed in 0..seeds(1_000) {
+        s.seed = seed;
+        redelivered += idemlab::run(&s).1.redeliveries;
+    }
+    assert!(redelivered > 0, "{query}: lost acks make redeliveries");
+    let failure = first_failing(&query, seeds(1_000), |m| {
+        m.duplicate_receipts == 0 && m.receipts == m.effects
+    });
+    assert_eq!(failure, None, "{query}");
+}
+
 #[test]
 fn an_inbox_cannot_catch_a_duplicate_charge_made_upstream() {
     // Without API dedup a lost response makes a second charge, which the outbox publishes as a

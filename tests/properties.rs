@@ -5,7 +5,7 @@ mod common;
 
 use common::{check_trace, long_mode};
 use idemlab::scenario::{
-    decode, decode_lenient, encode, Consumer, Dedup, KeyStrategy, Provider, Step, Store,
+    decode, decode_lenient, encode, Consumer, Dedup, KeyStrategy, Mail, Provider, Step, Store,
 };
 use proptest::prelude::*;
 
@@ -61,6 +61,8 @@ fn query() -> impl Strategy<Value = String> {
         0u32..=1_000,
         1u32..300,
         1u32..8,
+        prop::sample::select(vec!["none", "after-mail"]),
+        prop::sample::select(vec!["plain", "keyed"]),
     );
     let parts = (any::<u64>(), 1u32..12, 1u32..4, 0u32..=1_000, 0u32..=1_000);
     (parts, timing, faults, modes, queue).prop_map(
@@ -91,9 +93,10 @@ fn query() -> impl Strategy<Value = String> {
             if let Some(ms) = rerun {
                 q += &format!("&rerun_ms={ms}");
             }
-            let (consumer, ack_loss, visibility, deliveries) = queue;
+            let (consumer, ack_loss, visibility, deliveries, consumer_crash, mail) = queue;
             q += &format!(
-                "&consumer={consumer}&ack_loss={}&visibility_ms={visibility}&deliveries_max={deliveries}",
+                "&consumer={consumer}&ack_loss={}&visibility_ms={visibility}&deliveries_max={deliveries}\
+                 &consumer_crash={consumer_crash}&mail={mail}",
                 ack_loss as f64 / 1000.0
             );
             q
@@ -134,6 +137,9 @@ proptest! {
         if scenario.consumer == Consumer::Plain {
             scenario.consumer = Consumer::Inbox;
         }
+        // A consumer crash between the mail and the inbox commit mails again unless the mail
+        // provider takes the event id as its key: the fix at that boundary.
+        scenario.mail = Mail::Keyed;
         let (trace, metrics) = idemlab::run(&scenario);
         prop_assume!(!metrics.truncated);
         prop_assert!(metrics.duplicates == 0 && metrics.lost == 0, "{}: {:?}", encode(&scenario), metrics);

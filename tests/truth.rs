@@ -9,7 +9,7 @@ use idemlab::quiz::{self, Form};
 use idemlab::scenario::{codec, presets::PRESETS, Step};
 
 /// A false (or misleading) phrase, lower-cased, and why it is false.
-const FALSE: [(&str, &str); 9] = [
+const FALSE: [(&str, &str); 10] = [
     (
         "and charge in one transaction",
         "a payment call cannot be inside a database transaction; only the ledger row can",
@@ -41,6 +41,10 @@ const FALSE: [(&str, &str); 9] = [
     (
         "however often it runs",
         "a delayed repeat of a set can overwrite a later value",
+    ),
+    (
+        "not modelled, would still mail twice",
+        "the model crashes the consumer between the mail and the commit (consumer_crash=after-mail)",
     ),
     (
         "from here on each order carries",

@@ -55,7 +55,7 @@ pub fn row_class(trace: &Trace, index: usize, cursor: usize) -> String {
     }
     match trace.events[index].kind {
         EventKind::Drop { .. } => class.push_str("drop"),
-        EventKind::Crash => class.push_str("crash"),
+        EventKind::Crash | EventKind::ConsumerCrash { .. } => class.push_str("crash"),
         EventKind::Charge { replay: false, .. } => class.push_str("charge"),
         _ => {}
     }

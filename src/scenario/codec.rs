@@ -12,8 +12,9 @@ use serde::Serialize;
 
 use super::presets::Preset;
 use super::Store;
-use super::{bounds, Consumer, Crash, Dedup, KeyStrategy, Op, Provider, RangeMs, Scenario, Step};
+use super::{bounds, Consumer, ConsumerCrash, Crash, Dedup, KeyStrategy, Mail, Op, Provider};
 use super::{Ppm, PPM_ONE};
+use super::{RangeMs, Scenario, Step};
 
 /// Longer input is refused before any parsing, so a hostile link costs nothing.
 pub const QUERY_LEN_MAX: usize = 8 * 1024;
@@ -592,6 +593,16 @@ impl Choice for Consumer {
         ("inbox", Consumer::Inbox),
     ];
 }
+impl Choice for ConsumerCrash {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("none", ConsumerCrash::None),
+        ("after-mail", ConsumerCrash::AfterMail),
+    ];
+}
+impl Choice for Mail {
+    const CHOICES: &'static [(&'static str, Self)] =
+        &[("plain", Mail::Plain), ("keyed", Mail::Keyed)];
+}
 impl Choice for Step {
     const CHOICES: &'static [(&'static str, Self)] = &[
         ("begin", Step::Begin),
@@ -699,7 +710,7 @@ macro_rules! key {
 
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
-static KEYS: [KeySpec; 28] = [
+static KEYS: [KeySpec; 30] = [
     key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
         "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
@@ -781,7 +792,7 @@ static KEYS: [KeySpec; 28] = [
         |s| format_crash(s.crash),
         |s, v| { s.crash = parse_crash(v)?; Ok(()) }),
     key!("restart_ms", Faults, Input::Number { lo: bounds::RESTART_MS.0, hi: bounds::RESTART_MS.1 },
-        "How long the crashed API stays down before it restarts.",
+        "How long the crashed API (or consumer) stays down before it restarts.",
         || range_allowed(bounds::RESTART_MS),
         |s| s.restart_ms.to_string(),
         |s, v| { s.restart_ms = parse_u32_in(v, bounds::RESTART_MS)?; Ok(()) }),
@@ -835,6 +846,16 @@ static KEYS: [KeySpec; 28] = [
         || range_allowed(bounds::DELIVERIES_MAX),
         |s| s.deliveries_max.to_string(),
         |s, v| { s.deliveries_max = parse_u32_in(v, bounds::DELIVERIES_MAX)?; Ok(()) }),
+    key!("consumer_crash", Queue, Input::Choice(choice_names::<ConsumerCrash>),
+        "Crash the consumer once, right after its first mail and before it commits its inbox row and acks; it restarts restart_ms later.",
+        choice_allowed::<ConsumerCrash>,
+        |s| choice_name(s.consumer_crash),
+        |s, v| { s.consumer_crash = parse_choice(v)?; Ok(()) }),
+    key!("mail", Queue, Input::Choice(choice_names::<Mail>),
+        "Whether the mail provider takes the event id as an idempotency key and answers a repeat with the first send instead of mailing again.",
+        choice_allowed::<Mail>,
+        |s| choice_name(s.mail),
+        |s, v| { s.mail = parse_choice(v)?; Ok(()) }),
     key!("events_max", Run, Input::Number { lo: bounds::EVENTS_MAX.0, hi: bounds::EVENTS_MAX.1 },
         "The event cap: a run that reaches it stops and says so.",
         || range_allowed(bounds::EVENTS_MAX),

@@ -89,6 +89,27 @@ pub enum Consumer {
     Inbox,
 }
 
+/// Whether the consumer crashes once, after it has mailed a receipt and before it commits.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum ConsumerCrash {
+    None,
+    /// Right after the first receipt it mails: its inbox insert (uncommitted) rolls back, no
+    /// ack goes out, and it restarts `restart_ms` later.
+    AfterMail,
+}
+
+/// Whether the mail provider honours the event id the consumer sends as its idempotency key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mail {
+    /// Every send is a new email.
+    Plain,
+    /// A send with a key it has seen (within `retention_ms`) answers with the first send and
+    /// mails nothing.
+    Keyed,
+}
+
 /// One of the six steps of handling a keyed request. `order` lists them in the order the server
 /// runs them; the correct order is `Step::CORRECT`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -187,6 +208,10 @@ pub struct Scenario {
     pub visibility_ms: u32,
     /// Deliveries of one event before the queue gives up and parks it in a dead-letter queue.
     pub deliveries_max: u32,
+    /// A consumer crash between a mail and the commit of its inbox row.
+    pub consumer_crash: ConsumerCrash,
+    /// The mail provider the consumer sends receipts through.
+    pub mail: Mail,
     pub events_max: u32,
 }
 
@@ -221,6 +246,8 @@ impl Default for Scenario {
             ack_loss: 0,
             visibility_ms: 100,
             deliveries_max: 5,
+            consumer_crash: ConsumerCrash::None,
+            mail: Mail::Plain,
             events_max: 250_000,
         }
     }

@@ -5,13 +5,15 @@
 //! up to `deliveries_max` times, then parks the event in a dead-letter queue. An acknowledgement
 //! can be lost (`ack_loss`), which from the queue's side is the same as a consumer that died
 //! after its work and before its ack. So the consumer sees some events twice, and an inbox table
-//! (the event id under a primary key, inserted before the mail) turns redeliveries into one
-//! receipt. The consumer never crashes here, so the one gap an inbox cannot close (a mail sent,
-//! then a crash before the inbox row commits) is not modelled.
+//! (the event id under a primary key, inserted in a transaction before the mail and committed
+//! after it) turns redeliveries into one receipt. An email cannot be in that transaction:
+//! `consumer_crash=after-mail` kills the consumer between its first mail and the commit, the
+//! inbox row rolls back, and the redelivery mails again. Only a mail provider that takes the
+//! event id as its idempotency key (`mail=keyed`) answers that repeat without a second email.
 
 use super::rng::{self, Stream};
-use super::{Action, World};
-use crate::scenario::{costs, Consumer};
+use super::{Action, Ctx, World};
+use crate::scenario::{costs, Consumer, ConsumerCrash, Mail};
 use crate::trace::{DropCause, EventKind, Node, Payload};
 
 /// One event the outbox published, as the queue tracks it.
@@ -24,12 +26,20 @@ struct Queued {
     acked: bool,
     /// Whether the consumer's inbox table holds this event's id (`consumer=inbox` only).
     inboxed: bool,
+    /// When the mail provider first sent this event's receipt: with `mail=keyed` it remembers
+    /// the event id as the key of that send.
+    mailed_us: Option<u64>,
 }
 
 #[derive(Debug, Default)]
 pub(super) struct Queue {
     /// Indexed by event id.
     events: Vec<Queued>,
+    /// Between the consumer's crash and its restart: deliveries that arrive are lost.
+    consumer_down: bool,
+    /// The consumer's crashes so far (one at most), so that a delivery it received before a
+    /// crash is not handled after it.
+    consumer_gen: u16,
 }
 
 /// Which hop of an event a network draw is for.
@@ -54,6 +64,7 @@ impl World {
             deliveries: 0,
             acked: false,
             inboxed: false,
+            mailed_us: None,
         });
         self.send(Node::Db, Node::Queue, req, Payload::Publish { event });
     }
@@ -130,17 +141,31 @@ impl World {
 
     pub(super) fn consumer_receives(&mut self, msg: u32) {
         let m = self.msgs[msg as usize];
+        if self.queue_state.consumer_down {
+            let cause = DropCause::ConsumerDown;
+            self.emit_req(Node::Consumer, m.req, EventKind::Drop { msg, cause });
+            return;
+        }
         self.emit_req(Node::Consumer, m.req, EventKind::Deliver { msg });
         let Payload::Delivery { event, delivery } = m.payload else {
             unreachable!("the consumer only receives deliveries");
         };
-        self.at(costs::DB_STATEMENT_US, Action::Consume { event, delivery });
+        let gen = self.queue_state.consumer_gen;
+        let consume = Action::Consume {
+            event,
+            delivery,
+            gen,
+        };
+        self.at(costs::DB_STATEMENT_US, consume);
     }
 
-    /// Handles one delivery. With an inbox, the insert and the mail are one action, so no other
-    /// delivery can slip between them; a real consumer can crash between the two, which this
-    /// model does not do.
-    pub(super) fn consume(&mut self, event: u32, delivery: u16) {
+    /// Handles one delivery. With an inbox, the insert, the mail and the commit are one action,
+    /// so no other delivery can slip between them; `consumer_crash=after-mail` is the one way
+    /// to stop between the mail and the commit.
+    pub(super) fn consume(&mut self, event: u32, delivery: u16, gen: u16) {
+        if gen != self.queue_state.consumer_gen {
+            return;
+        }
         let Queued { req, number, .. } = self.queue_state.events[event as usize];
         let fresh = match self.s.consumer {
             Consumer::Inbox => {
@@ -152,8 +177,9 @@ impl World {
             }
             Consumer::Plain | Consumer::Off => true,
         };
-        if fresh {
-            self.emit_req(Node::Consumer, req, EventKind::Receipt { event, number });
+        if fresh && self.mail(req, event, number) && self.consumer_crash_due() {
+            self.crash_consumer(req, event);
+            return;
         }
         self.send(
             Node::Consumer,
@@ -161,5 +187,56 @@ impl World {
             req,
             Payload::Ack { event, delivery },
         );
+    }
+
+    /// Sends the receipt through the mail provider. False when a keyed provider knew the event
+    /// id and answered with its first send, so no email went out.
+    fn mail(&mut self, req: u32, event: u32, number: u32) -> bool {
+        let now_us = self.now_us;
+        let retention_us = u64::from(self.s.retention_ms) * 1_000;
+        let keyed = self.s.mail == Mail::Keyed;
+        let queued = &mut self.queue_state.events[event as usize];
+        if keyed
+            && queued
+                .mailed_us
+                .is_some_and(|sent_us| now_us - sent_us < retention_us)
+        {
+            self.emit_req(Node::Consumer, req, EventKind::MailReplay { event, number });
+            return false;
+        }
+        queued.mailed_us = Some(now_us);
+        self.emit_req(Node::Consumer, req, EventKind::Receipt { event, number });
+        true
+    }
+
+    fn consumer_crash_due(&self) -> bool {
+        self.s.consumer_crash == ConsumerCrash::AfterMail && self.queue_state.consumer_gen == 0
+    }
+
+    /// The consumer dies after a mail and before its commit: the uncommitted inbox row rolls
+    /// back, no ack goes out (so the queue redelivers), and it restarts `restart_ms` later.
+    fn crash_consumer(&mut self, req: u32, event: u32) {
+        let inbox = self.s.consumer == Consumer::Inbox;
+        if inbox {
+            self.queue_state.events[event as usize].inboxed = false;
+        }
+        self.queue_state.consumer_down = true;
+        self.queue_state.consumer_gen += 1;
+        self.emit_req(
+            Node::Consumer,
+            req,
+            EventKind::ConsumerCrash { event, inbox },
+        );
+        if !self.trace.truncated {
+            self.at(
+                u64::from(self.s.restart_ms) * 1_000,
+                Action::RestartConsumer,
+            );
+        }
+    }
+
+    pub(super) fn restart_consumer(&mut self) {
+        self.queue_state.consumer_down = false;
+        self.emit(Node::Consumer, Ctx::default(), EventKind::ConsumerRestart);
     }
 }

@@ -121,11 +121,14 @@ enum Action {
         event: u32,
         delivery: u16,
     },
-    /// The consumer handles a delivery of `event`.
+    /// The consumer handles a delivery of `event`, if it has not crashed since it received it
+    /// (`gen` counts its crashes).
     Consume {
         event: u32,
         delivery: u16,
+        gen: u16,
     },
+    RestartConsumer,
 }
 
 /// One message on the wire; `req` ties it to the attempt it belongs to.
@@ -246,7 +249,12 @@ impl World {
             Action::ReplaceDb => self.replace_db(),
             Action::Rerun => self.rerun(),
             Action::Visibility { event, delivery } => self.visibility(event, delivery),
-            Action::Consume { event, delivery } => self.consume(event, delivery),
+            Action::Consume {
+                event,
+                delivery,
+                gen,
+            } => self.consume(event, delivery, gen),
+            Action::RestartConsumer => self.restart_consumer(),
         }
     }
 

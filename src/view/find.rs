@@ -20,9 +20,10 @@ pub enum Find {
     Race,
     /// An insert waiting on the unique index.
     Blocked,
-    /// A stored answer (or a provider's first charge) handed back instead of a new effect.
+    /// A stored answer (or a provider's first charge or first mail) handed back instead of a new
+    /// effect.
     Replay,
-    /// The API's outage band.
+    /// The API's outage band, or the consumer's crash.
     Crash,
     KeyExpired,
     /// A transaction rolled back with writes to undo (not a read-only one).
@@ -66,7 +67,11 @@ impl Find {
     fn matches_point(self, class: Class) -> bool {
         match self {
             Find::Timeout => class == Class::Timeout,
-            Find::Replay => matches!(class, Class::ReplyReplay | Class::ChargeReplay),
+            Find::Replay => matches!(
+                class,
+                Class::ReplyReplay | Class::ChargeReplay | Class::MailReplay
+            ),
+            Find::Crash => class == Class::ConsumerCrash,
             Find::KeyExpired => class == Class::KeyExpired,
             Find::AttemptRow => class == Class::AttemptRow,
             Find::Redeliver => class == Class::Redeliver,

@@ -109,6 +109,7 @@ pub const LEGEND: [Entry; 23] = [
             C::Commit,
             C::ReplyOk,
             C::ReplyReplay,
+            C::MailReplay,
             C::InboxNew,
             C::InboxHit,
         ],
@@ -140,8 +141,14 @@ pub const LEGEND: [Entry; 23] = [
     entry(
         Key::Dot,
         Ink::Mark(C::ReplyError),
-        "failed, key expired, dead letter",
-        &[C::ReplyError, C::OrderFailed, C::KeyExpired, C::DeadLetter],
+        "failed, key expired, dead letter, consumer crash",
+        &[
+            C::ReplyError,
+            C::OrderFailed,
+            C::KeyExpired,
+            C::DeadLetter,
+            C::ConsumerCrash,
+        ],
     ),
     entry(
         Key::Dot,

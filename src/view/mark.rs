@@ -185,11 +185,13 @@ pub enum Class {
     ReceiptDuplicate,
     Redeliver,
     DeadLetter,
+    ConsumerCrash,
+    MailReplay,
 }
 
 impl Class {
     /// Every class, in declaration order.
-    pub const ALL: [Class; 48] = [
+    pub const ALL: [Class; 50] = [
         Class::Request,
         Class::Response,
         Class::ChargeCall,
@@ -238,6 +240,8 @@ impl Class {
         Class::ReceiptDuplicate,
         Class::Redeliver,
         Class::DeadLetter,
+        Class::ConsumerCrash,
+        Class::MailReplay,
     ];
 
     pub fn name(self) -> &'static str {
@@ -291,6 +295,8 @@ impl Class {
             ReceiptDuplicate => "receipt-duplicate",
             Redeliver => "redeliver",
             DeadLetter => "dead-letter",
+            ConsumerCrash => "consumer-crash",
+            MailReplay => "mail-replay",
         }
     }
 }
@@ -398,6 +404,10 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
         EventKind::Receipt { .. } => Class::Receipt,
         EventKind::Redeliver { .. } => Class::Redeliver,
         EventKind::DeadLetter { .. } => Class::DeadLetter,
+        EventKind::MailReplay { .. } => Class::MailReplay,
+        EventKind::ConsumerCrash { .. } => Class::ConsumerCrash,
+        // A restart is a process starting, drawn like a pod's start.
+        EventKind::ConsumerRestart => Class::PodStart,
         // Arrows, transactions, outages, replacements and the cap are never points.
         EventKind::Send { .. }
         | EventKind::Deliver { .. }
@@ -418,5 +428,6 @@ pub fn cause_label(cause: DropCause) -> &'static str {
         DropCause::ApiDown => "API down",
         DropCause::CallerGone => "no one waiting",
         DropCause::Late => "late",
+        DropCause::ConsumerDown => "consumer down",
     }
 }

@@ -77,7 +77,7 @@ const fn mark(class: Class, light: &'static str, dark: &'static str) -> Swatch {
 /// nothing blue. Every dot, line and text colour keeps a contrast of 3:1 or more against both
 /// lane backgrounds of its theme (WCAG's rule for graphics); shaded regions and bars are
 /// exempt.
-pub const PALETTE: [Swatch; 59] = [
+pub const PALETTE: [Swatch; 61] = [
     swatch(Ink::Panel, "#ffffff", "#1d2025"),
     swatch(Ink::Lane, "#f5f6f8", "#1d2025"),
     swatch(Ink::LaneAlt, "#eceef2", "#23272d"),
@@ -137,6 +137,8 @@ pub const PALETTE: [Swatch; 59] = [
     mark(Class::ReceiptDuplicate, "#771529", "#e44a5f"),
     mark(Class::Redeliver, "#e24108", "#ff9005"),
     mark(Class::DeadLetter, "#771529", "#e44a5f"),
+    mark(Class::ConsumerCrash, "#771529", "#e44a5f"),
+    mark(Class::MailReplay, "#388168", "#3ba58f"),
 ];
 
 /// The first and last lines of the block in `www/style.css`.

@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use idemlab::scenario::{decode, Consumer, Scenario};
+use idemlab::scenario::{decode, Consumer, Mail, Scenario};
 use idemlab::sweep::Sweep;
 use idemlab::trace::{EventKind, Node, Payload, Trace};
 use idemlab::Metrics;
@@ -83,17 +83,25 @@ pub fn check_trace(trace: &Trace) -> Result<(), String> {
 }
 
 /// The queue publishes one event per durable ledger row, delivers each at most
-/// `deliveries_max` times, mails receipts only for delivered events, and with an inbox never
-/// mails two for one event. At the end every event is acknowledged or dead-lettered.
+/// `deliveries_max` times, mails receipts only for delivered events, and with an inbox mails
+/// two for one event only when the consumer crashed between the first mail and its commit. A
+/// keyed mail provider mails an event again only after `retention_ms`. At the end every event
+/// is acknowledged or dead-lettered.
 fn check_queue(trace: &Trace) -> Result<(), String> {
     let s = &trace.scenario;
     let mut deliveries: BTreeMap<u32, u32> = BTreeMap::new();
     let mut receipts: BTreeMap<u32, u32> = BTreeMap::new();
     let mut settled = std::collections::BTreeSet::new();
     let mut acks: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut mailed_us: BTreeMap<u32, u64> = BTreeMap::new();
     let mut published = 0;
+    let mut crashed = std::collections::BTreeSet::new();
     for event in trace.events.iter() {
+        check_mail(trace, event, &mut mailed_us)?;
         match event.kind {
+            EventKind::ConsumerCrash { event: id, .. } => {
+                crashed.insert(id);
+            }
             EventKind::Send {
                 payload: Payload::Publish { .. },
                 ..
@@ -140,8 +148,9 @@ fn check_queue(trace: &Trace) -> Result<(), String> {
     if let Some((id, n)) = deliveries.iter().find(|(_, &n)| n > s.deliveries_max) {
         return Err(format!("e{id} delivered {n} times, over deliveries_max"));
     }
-    if s.consumer == Consumer::Inbox && receipts.values().any(|&n| n > 1) {
-        return Err("an inbox consumer mailed two receipts for one event".into());
+    let allowed = |id: &u32| if crashed.contains(id) { 2 } else { 1 };
+    if s.consumer == Consumer::Inbox && receipts.iter().any(|(id, &n)| n > allowed(id)) {
+        return Err("an inbox consumer mailed two receipts for one event without a crash".into());
     }
     if !trace.truncated && settled.len() != deliveries.len() {
         return Err(format!(
@@ -151,6 +160,40 @@ fn check_queue(trace: &Trace) -> Result<(), String> {
         ));
     }
     Ok(())
+}
+
+/// A keyed mail provider mails an event's receipt again only once its key has expired, and
+/// answers with the first send only when it has one within `retention_ms`; a plain one never
+/// answers with a first send.
+fn check_mail(
+    trace: &Trace,
+    event: &idemlab::trace::Event,
+    mailed_us: &mut BTreeMap<u32, u64>,
+) -> Result<(), String> {
+    let s = &trace.scenario;
+    let retention_us = u64::from(s.retention_ms) * 1_000;
+    let known = |id: u32, mailed_us: &BTreeMap<u32, u64>| {
+        mailed_us
+            .get(&id)
+            .is_some_and(|&sent_us| event.time_us - sent_us < retention_us)
+    };
+    match event.kind {
+        EventKind::Receipt { event: id, .. } if s.mail == Mail::Keyed && known(id, mailed_us) => {
+            Err(format!(
+                "a keyed mail provider mailed e{id} again within retention_ms"
+            ))
+        }
+        EventKind::Receipt { event: id, .. } => {
+            mailed_us.insert(id, event.time_us);
+            Ok(())
+        }
+        EventKind::MailReplay { event: id, .. }
+            if s.mail != Mail::Keyed || !known(id, mailed_us) =>
+        {
+            Err(format!("e{id}'s mail replayed without a kept first send"))
+        }
+        _ => Ok(()),
+    }
 }
 
 fn receipted_events(trace: &Trace) -> u32 {

@@ -302,7 +302,7 @@ test('walking Lesson A from start to end, every step shows the counts it lists',
     if (!next) break;
     await next.click();
   }
-  assert.match(await page.textContent('#lesson-step h3'), /Step 9 of 9/);
+  assert.match(await page.textContent('#lesson-step h3'), /Step 10 of 10/);
   page.assertClean();
   await page.close();
 });
