@@ -106,7 +106,7 @@ test('Lesson A: reading every answer off the sim masters the lesson, and a reloa
   await page.waitForSelector('html[data-state="ready"]');
   assert.equal(await page.getAttribute('#quiz-score', 'data-mastered'), 'true');
   const record = await stored(page);
-  assert.equal(record.version, 2);
+  assert.equal(record.version, 3);
   assert.deepEqual([record.lessons.a.mastered, record.lessons.a.best, record.lessons.a.quiz], [true, 4, '2024']);
   page.assertClean();
   await page.close();
