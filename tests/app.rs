@@ -944,7 +944,11 @@ fn choice_question_shown() -> (State, usize, idemlab::quiz::Question) {
 #[test]
 fn a_quiz_question_hides_its_run_until_the_answer_is_locked() {
     let mut state = load("lesson=a&quiz=5");
-    assert!(!app::run_hidden(&state), "the introduction hides nothing");
+    // A reload of a first question opens the introduction with that question's scenario.
+    assert!(
+        app::run_hidden(&state),
+        "the introduction hides the run too"
+    );
     let effects = app::update(&mut state, Msg::QuizBegin);
     assert!(effects.rerun);
     assert!(app::run_hidden(&state), "an open question hides its run");

@@ -177,22 +177,25 @@ fn open(state: &mut State, lesson: &'static Lesson, seed: u64, stored: &Progress
     show(state, next_open(&session.answers.clone()))
 }
 
-/// Whether the page keeps the run out of sight: a question is on screen and its answer is not
-/// locked yet. Then `src/web` does not run the scenario (the timeline and both tables have no
-/// events, the counters show "–" and `RUN_HIDDEN_NOTE`), runs no B, and `update` refuses a
-/// choice as B and a sweep, so nothing on screen gives the answer away.
+/// Whether the page keeps the run out of sight: the check is on its introduction, or a
+/// question is on screen and its answer is not locked yet. Then `src/web` does not run the
+/// scenario (the timeline, the Events and Tables tabs have no events, the counters show "–" and
+/// `RUN_HIDDEN_NOTE`) and runs no B, and `update` refuses a choice as B and a sweep, so
+/// nothing on screen gives the answer away. The introduction too: a reload of a check's first
+/// question opens on it, with that question's scenario in the link.
 pub fn run_hidden(state: &State) -> bool {
     let Some(session) = &state.quiz else {
         return false;
     };
-    session
-        .shown
-        .is_some_and(|i| session.answers.get(i) == Some(&None))
+    match session.shown {
+        None => true,
+        Some(i) => session.answers.get(i) == Some(&None),
+    }
 }
 
 /// What the counters' heading says while `run_hidden`.
 pub const RUN_HIDDEN_NOTE: &str =
-    "The run appears once you lock your answer: work it out from the question first.";
+    "The run appears once you lock your answer: work each question out before you see it.";
 
 /// Why "Show my choice as B" did nothing before the answer was locked.
 const TRY_LOCKED: &str = "Lock your answer first: the choices' runs open once it is locked.";
