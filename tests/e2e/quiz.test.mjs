@@ -174,6 +174,11 @@ test("a question's run, its counters and the choices' runs stay closed until the
     assert.equal(await page.getAttribute('#quiz-feedback', 'data-result'), 'wrong');
     await assertRunShown(page, q);
     await page.screenshot({ path: `${ARTIFACTS}/quiz-after-locking.png`, fullPage: true });
+    // At the end of the run, A's counters are the simulator's for the question's scenario.
+    await page.click('#to-end');
+    const a = await counters(page);
+    const run = simulate(q.query);
+    assert.deepEqual([a.effects, a.duplicates, a.lost], [run.effects, run.duplicates, run.lost]);
     // Now the learner's own choice can be shown as B, and its counters are the simulator's.
     await page.click('#quiz-try');
     await page.waitForFunction((k) => new URL(location.href).searchParams.get('compare') === k, q.choices[mine]);
