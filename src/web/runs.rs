@@ -264,8 +264,18 @@ fn show_tooltip(side: &str, text: &str, x: f64, y: f64) {
     let tooltip: HtmlElement = dom::by_id(&format!("tooltip-{side}"));
     dom::set_text(&tooltip, text);
     let style = tooltip.style();
-    style.set_property("left", &format!("{}px", x + 14.0)).ok();
-    style.set_property("top", &format!("{}px", y + 14.0)).ok();
+    style
+        .set_property(
+            "left",
+            &format!("{}px", crate::decimal::Fixed::<1>(x + 14.0)),
+        )
+        .ok();
+    style
+        .set_property(
+            "top",
+            &format!("{}px", crate::decimal::Fixed::<1>(y + 14.0)),
+        )
+        .ok();
     tooltip.set_hidden(false);
 }
 
