@@ -69,10 +69,15 @@ fn render_side(side: &str) {
     with_app(|app| {
         let run = run_of(app, side);
         let metrics = metrics_at_cursor(app, side, run);
-        render_counters(side, &metrics, run.trace.scenario.consumer);
+        let view = app::counters_view(&app.state, side_of(side), &run.trace.scenario, &metrics);
+        render_counters(side, &view);
         let title = app::title(&app.state, side_of(side));
         dom::set_text(&dom::by_id(&format!("title-{side}")), &title);
-        let counts_at = app::counts_at_label(&app.state, &app.a.trace);
+        let in_focus = app.b.is_some() && app.state.focus() == side_of(side);
+        dom::by_id::<Element>(&format!("run-{side}"))
+            .set_attribute("data-focus", if in_focus { "1" } else { "0" })
+            .ok();
+        let counts_at = app::counts_at_label(&app.state, &app.lead().trace);
         dom::set_text(&dom::by_id(&format!("counts-at-{side}")), &counts_at);
         let root: Element = dom::by_id(&format!("timeline-{side}"));
         root.set_attribute("data-events", &run.trace.events.len().to_string())
@@ -105,23 +110,46 @@ fn side_of(side: &str) -> Side {
 
 /// The counts as they stand at the cursor, over the events `app::events_counted` says.
 fn metrics_at_cursor(app: &App, side: &str, run: &Run) -> Metrics {
-    match app::events_counted(&app.state, &app.a.trace, side_of(side), &run.trace) {
+    match app::events_counted(&app.state, &app.lead().trace, side_of(side), &run.trace) {
         None => run.metrics.clone(),
         Some(count) => run.index.at(&run.trace, count),
     }
 }
 
-/// Paints the counters as `app::counters` says (values, which show, which are harm).
-fn render_counters(side: &str, m: &Metrics, consumer: crate::scenario::Consumer) {
+/// Paints the counters as `app::counters_view` says: values, labels, which show, which the
+/// step names, which are harm, and the "more" button.
+fn render_counters(side: &str, view: &app::CountersView) {
     let dl: Element = dom::by_id(&format!("counters-{side}"));
-    for counter in app::counters(m, consumer) {
+    for counter in &view.cards {
         let dd = dom::find(&dl, &format!("[data-metric=\"{}\"]", counter.name));
         if let Some(row) = dd.parent_element() {
             dom::set_hidden(&row, !counter.shown);
+            row.set_class_name(if counter.named { "named" } else { "" });
+            if let Some(dt) = row.first_element_child() {
+                dom::set_text(&dt, counter.label);
+            }
         }
         dom::set_text(&dd, &counter.value.to_string());
         dd.set_class_name(if counter.bad { "bad" } else { "" });
+        if counter.named {
+            dom::set_attr(&dd, "data-named", "1");
+        } else {
+            dd.remove_attribute("data-named").ok();
+        }
     }
+    let more: Element = dom::by_id(&format!("more-{side}"));
+    dom::set_hidden(&more, view.folded == 0);
+    let text = if view.more_open {
+        "fewer".to_string()
+    } else {
+        format!("more ({})", view.folded)
+    };
+    dom::set_text(&more, &text);
+    dom::set_attr(
+        &more,
+        "aria-expanded",
+        if view.more_open { "true" } else { "false" },
+    );
 }
 
 /// "dedup=naive: 2 duplicates, 0 lost → dedup=atomic: 0 duplicates, 0 lost".
@@ -138,6 +166,7 @@ fn render_diff() {
 /// The shared time axis: the zoom window, or the whole of the longer run, by the rule the SVG
 /// export uses too (`view::window`).
 pub fn viewport(app: &App) -> Viewport {
+    // `app::PLOT_MIN_PX` keeps a phone's plot readable; its container scrolls sideways.
     let end_us = app
         .b
         .as_ref()
@@ -157,7 +186,7 @@ fn timeline_width_px() -> u32 {
 pub fn measure_width() -> u32 {
     let root: HtmlElement = dom::by_id("timeline-a");
     let width = f64::from(root.client_width()) - GUTTER_PX - 4.0;
-    let width_px = width.clamp(200.0, 8_000.0) as u32;
+    let width_px = width.clamp(f64::from(app::PLOT_MIN_PX), 8_000.0) as u32;
     super::with_ui(|u| &u.width_px, |cell| cell.set(width_px));
     width_px
 }
@@ -186,7 +215,7 @@ fn frame<'a>(
         timeline: &run_of(app, side).timeline,
         viewport,
         view,
-        overlay: app::overlay(&app.state, &app.a.trace, side_of(side)),
+        overlay: app::overlay(&app.state, &app.lead().trace, side_of(side)),
     }
 }
 
@@ -242,8 +271,7 @@ fn click(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
     };
     let msg = with_app(|app| {
         let mark = run_of(app, side).timeline.mark(ix as u32);
-        let side = if side == "a" { Side::A } else { Side::B };
-        app::mark_select(side, mark.event(), mark.t0_us, &app.a.trace)
+        app::mark_select(&app.state, side_of(side), mark.event())
     });
     dispatch(msg);
 }
@@ -264,7 +292,15 @@ fn hide_tooltip(side: &str) {
 
 /// Keyboard focus shows the cursor's event, so the timeline's details need no mouse.
 fn show_cursor_tooltip(side: &str) {
-    let text = with_app(|app| app::cursor_tooltip(&run_of(app, side).trace, app.cursor()));
+    let text = with_app(|app| {
+        let run = run_of(app, side);
+        // The cursor is an event of the run in focus; the other run shows its event by time.
+        let counted = app::events_counted(&app.state, &app.lead().trace, side_of(side), &run.trace);
+        let index = counted
+            .map_or(run.trace.events.len(), |n| n)
+            .saturating_sub(1);
+        app::cursor_tooltip(&run.trace, index)
+    });
     if let Some(text) = text {
         show_tooltip(side, &text, GUTTER_PX, 0.0);
     }
