@@ -31,6 +31,9 @@ pub struct PageLayout {
     pub panel: Option<Tab>,
     /// The A/B focus buttons: only while comparing.
     pub focus_toggle: bool,
+    /// The column is wider for a step with an exercise in it (the ordering's six rows, each
+    /// with its reason), so the exercise and its verdict fit beside the timeline.
+    pub wide_column: bool,
 }
 
 pub fn page_layout(state: &State) -> PageLayout {
@@ -43,6 +46,9 @@ pub fn page_layout(state: &State) -> PageLayout {
             tab => Some(tab),
         },
         focus_toggle: state.page.compare.is_some(),
+        wide_column: lesson_column
+            && state.quiz.is_none()
+            && (state.lesson).is_some_and(|at| at.step().has_ordering_exercise()),
     }
 }
 
@@ -84,7 +90,8 @@ pub(super) fn update(state: &mut State, msg: super::Msg) -> Effects {
             state.lesson = None;
             state.quiz = None;
             state.drawer_open = false;
-            state.tab = Tab::Events;
+            // The picker, so another lesson is one click away.
+            state.tab = Tab::Lessons;
             Effects::view()
         }
         _ => unreachable!("only the screen's messages come here"),

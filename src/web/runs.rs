@@ -64,6 +64,13 @@ fn render_side(side: &str) {
     let shown = with_app(|app| side == "a" || app.b.is_some());
     dom::set_hidden(&block, !shown);
     if !shown {
+        // A hidden run names nothing: the page contract reads `data-named` as "on screen".
+        let dl: Element = dom::by_id(&format!("counters-{side}"));
+        if let Ok(named) = dl.query_selector_all("[data-named]") {
+            for dd in (0..named.length()).filter_map(|i| named.item(i)) {
+                dd.unchecked_into::<Element>().remove_attribute("data-named").ok();
+            }
+        }
         return;
     }
     with_app(|app| {

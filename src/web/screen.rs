@@ -50,9 +50,13 @@ pub fn render() {
             app.state.focus(),
         )
     });
+    mark_current_lesson();
     let root: Element = dom::by_id("app");
     root.class_list()
         .toggle_with_force("lesson", layout.lesson_column)
+        .ok();
+    root.class_list()
+        .toggle_with_force("wide", layout.wide_column)
         .ok();
     place_lesson_panel(layout.lesson_column);
     dom::set_hidden(&dom::by_id("lesson-column"), !layout.lesson_column);
@@ -66,6 +70,24 @@ pub fn render() {
     for (id, side) in [("focus-a", Side::A), ("focus-b", Side::B)] {
         let pressed = if focus == side { "true" } else { "false" };
         dom::set_attr(&dom::by_id(id), "aria-pressed", pressed);
+    }
+}
+
+/// The picker's button of the open lesson is `aria-current`; in the lesson's column it is the
+/// only one shown, as the lesson's title (the others are a "Close lesson" away).
+fn mark_current_lesson() {
+    let open = with_app(|app| {
+        let quiz = app.state.quiz.as_ref().map(|q| q.quiz.lesson);
+        app.state.lesson.map(|at| at.lesson.id).or(quiz)
+    });
+    let Ok(buttons) = dom::by_id::<Element>("lesson-picker").query_selector_all("[data-lesson]")
+    else {
+        return;
+    };
+    for button in (0..buttons.length()).filter_map(|i| buttons.item(i)) {
+        let button: Element = button.unchecked_into();
+        let current = open.is_some() && button.get_attribute("data-lesson").as_deref() == open;
+        dom::set_flag(&button, "aria-current", current);
     }
 }
 
