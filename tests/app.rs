@@ -1126,7 +1126,7 @@ fn comparing_the_run_in_focus_leads_the_cursor_status_tables_and_sweep() {
     app::update(&mut state, Msg::SweepStart("10".into()));
     let job = state.sweep.as_ref().unwrap();
     assert_eq!(job.scenario, state.page.compare_scenario().unwrap());
-    assert!(app::sweep_summary(job, 0.0).starts_with("Run B's scenario:"));
+    assert!(app::sweep_summary(job, 0.0).ends_with("Swept run B, the run in focus."));
     app::update(&mut state, Msg::CompareOn(false));
     assert_eq!(state.focus(), Side::A);
     assert!(!state.to_query().contains("focus="));

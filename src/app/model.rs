@@ -497,7 +497,7 @@ pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
         text.push_str(&format!(" (closed form: {expected:.4})"));
     }
     if let Some(run) = super::sweep_note(job) {
-        text = format!("{run} {text}");
+        text = format!("{text}. {run}");
     }
     match &job.range.note {
         Some(note) => format!("{note} {text}"),

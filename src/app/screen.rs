@@ -140,9 +140,10 @@ pub fn tables_note(state: &State) -> Option<String> {
     ))
 }
 
-/// Before the sweep's line while comparing: which run it swept.
+/// After the sweep's line while comparing: which run it swept.
 pub fn sweep_note(job: &super::SweepJob) -> Option<String> {
-    job.side.map(|side| format!("Run {side:?}'s scenario:"))
+    job.side
+        .map(|side| format!("Swept run {side:?}, the run in focus."))
 }
 
 /// The plot is never narrower than this: on a phone the timeline scrolls sideways at a

@@ -68,7 +68,9 @@ fn render_side(side: &str) {
         let dl: Element = dom::by_id(&format!("counters-{side}"));
         if let Ok(named) = dl.query_selector_all("[data-named]") {
             for dd in (0..named.length()).filter_map(|i| named.item(i)) {
-                dd.unchecked_into::<Element>().remove_attribute("data-named").ok();
+                dd.unchecked_into::<Element>()
+                    .remove_attribute("data-named")
+                    .ok();
             }
         }
         return;
