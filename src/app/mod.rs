@@ -26,7 +26,7 @@ pub use model::{
     AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange, StepNav,
     Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
 };
-pub use quiz::{quiz_status, AnswerInput, Dot, QuizSession};
+pub use quiz::{quiz_status, run_hidden, AnswerInput, Dot, QuizSession, RUN_HIDDEN_NOTE};
 pub use screen::{
     counter_label, counters_view, focus_on, lead, named_metrics, page_layout, status_line,
     sweep_note, tables_note, ClaimLine, CountersView, PageLayout, PLOT_MIN_PX,
@@ -222,7 +222,7 @@ pub enum Msg {
         stored: Progress,
     },
     QuizClose,
-    /// Show the picked choice (if any) as B.
+    /// Show the picked choice (if any) as B; refused until the answer is locked.
     QuizTry(Option<u32>),
     QuizAnswer(AnswerInput),
     /// A sweep over the seed count typed in the form (as typed).
@@ -493,6 +493,8 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
         | Msg::QuizClose
         | Msg::QuizTry(_)
         | Msg::QuizAnswer(_) => quiz::update(state, msg),
+        // A sweep of a quiz question's scenario would count what the question asks.
+        Msg::SweepStart(_) if quiz::run_hidden(state) => Effects::default(),
         Msg::SweepStart(requested) => sweep_start(state, &requested),
         Msg::SweepStop => {
             state.sweep = None;

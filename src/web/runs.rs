@@ -78,15 +78,20 @@ fn render_side(side: &str) {
     with_app(|app| {
         let run = run_of(app, side);
         let metrics = metrics_at_cursor(app, side, run);
+        let hidden = app::run_hidden(&app.state);
         let view = app::counters_view(&app.state, side_of(side), &run.trace.scenario, &metrics);
-        render_counters(side, &view);
+        render_counters(side, &view, hidden);
         let title = app::title(&app.state, side_of(side));
         dom::set_text(&dom::by_id(&format!("title-{side}")), &title);
         let in_focus = app.b.is_some() && app.state.focus() == side_of(side);
         dom::by_id::<Element>(&format!("run-{side}"))
             .set_attribute("data-focus", if in_focus { "1" } else { "0" })
             .ok();
-        let counts_at = app::counts_at_label(&app.state, &app.lead().trace);
+        let counts_at = if hidden {
+            app::RUN_HIDDEN_NOTE.to_string()
+        } else {
+            app::counts_at_label(&app.state, &app.lead().trace)
+        };
         dom::set_text(&dom::by_id(&format!("counts-at-{side}")), &counts_at);
         let root: Element = dom::by_id(&format!("timeline-{side}"));
         root.set_attribute("data-events", &run.trace.events.len().to_string())
@@ -126,9 +131,11 @@ fn metrics_at_cursor(app: &App, side: &str, run: &Run) -> Metrics {
 }
 
 /// Paints the counters as `app::counters_view` says: values, labels, which show, which the
-/// step names, which are harm, and the "more" button.
-fn render_counters(side: &str, view: &app::CountersView) {
+/// step names, which are harm, and the "more" button; "–" while a quiz question hides its run
+/// (`app::run_hidden`).
+fn render_counters(side: &str, view: &app::CountersView, hidden: bool) {
     let dl: Element = dom::by_id(&format!("counters-{side}"));
+    dom::set_flag(&dl, "data-run-hidden", hidden);
     for counter in &view.cards {
         let dd = dom::find(&dl, &format!("[data-metric=\"{}\"]", counter.name));
         if let Some(row) = dd.parent_element() {
@@ -138,8 +145,13 @@ fn render_counters(side: &str, view: &app::CountersView) {
                 dom::set_text(&dt, counter.label);
             }
         }
-        dom::set_text(&dd, &counter.value.to_string());
-        dd.set_class_name(if counter.bad { "bad" } else { "" });
+        let value = if hidden {
+            "–".into()
+        } else {
+            counter.value.to_string()
+        };
+        dom::set_text(&dd, &value);
+        dd.set_class_name(if counter.bad && !hidden { "bad" } else { "" });
         if counter.named {
             dom::set_attr(&dd, "data-named", "1");
         } else {
@@ -289,8 +301,18 @@ fn show_tooltip(side: &str, text: &str, x: f64, y: f64) {
     let tooltip: HtmlElement = dom::by_id(&format!("tooltip-{side}"));
     dom::set_text(&tooltip, text);
     let style = tooltip.style();
-    style.set_property("left", &format!("{}px", x + 14.0)).ok();
-    style.set_property("top", &format!("{}px", y + 14.0)).ok();
+    style
+        .set_property(
+            "left",
+            &format!("{}px", crate::decimal::Fixed::<1>(x + 14.0)),
+        )
+        .ok();
+    style
+        .set_property(
+            "top",
+            &format!("{}px", crate::decimal::Fixed::<1>(y + 14.0)),
+        )
+        .ok();
     tooltip.set_hidden(false);
 }
 
