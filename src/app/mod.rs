@@ -190,9 +190,9 @@ pub enum Msg {
     Tick,
     /// Step the cursor by this many events; pauses.
     Step(i64),
-    /// Moves the cursor to an event of A (clamped; the last event means "the end").
+    /// Moves the cursor to an event of the run in focus (clamped; the last event means "the end").
     GoTo(u32),
-    /// Moves the cursor to an event of A and pauses: a row, a mark.
+    /// Moves the cursor to an event of the run in focus and pauses: a row, a mark.
     Select(u32),
     /// The visible time window; `None` fits the whole run.
     Zoom(Option<(u64, u64)>),

@@ -94,8 +94,8 @@ fn render_pointers() {
     mark_pressed(pressed);
 }
 
-/// Scrolls the outlined timeline into view when any of it is off-screen: the step's text sits
-/// below the timelines, so the marks a phrase names are often above the window.
+/// Scrolls the outlined timeline into view when any of it is off-screen: B's is often below the
+/// first screen, and on a phone the runs scroll under the pinned step text.
 pub(super) fn show_timeline(side: Side) {
     let id = match side {
         Side::A => "canvas-a",

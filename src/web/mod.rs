@@ -103,7 +103,7 @@ pub(crate) struct App {
 }
 
 impl App {
-    /// The index of the last event shown: the cursor, or the last event of A.
+    /// The index of the last event shown, in the run in focus: the cursor, or its last event.
     pub fn cursor(&self) -> usize {
         self.state.cursor() as usize
     }
