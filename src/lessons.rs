@@ -200,7 +200,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "How many duplicates to expect",
                 query: "seed=1&orders=50&loss_resp=0.2&retries=3&timeout_ms=500",
                 compare: None,
-                text: "With one answer in five lost and up to three retries, 50 orders make 60 charges here. Open the Sweep tab, set the seeds to 10,000 and run them: the mean effects (charges) per order settles next to the formula's value, 1 + r + r² + r³ ≈ 1.25 for r = 0.2, because every lost answer but one on the last retry sends one more charge.",
+                text: "With one answer in five lost and up to three retries, 50 orders make 60 charges here, 10 of them duplicates. Open the Sweep tab, set the seeds to 10,000 and run them: the mean effects (charges) per order settles next to the formula's value, 1 + r + r² + r³ ≈ 1.25 for r = 0.2, because every lost answer but one on the last retry sends one more charge.",
                 calculator: false,
                 predict: Predict {
                     setup: "50 orders. One answer in five is lost (r = 0.2), and the client retries up to 3 times.",

@@ -4,7 +4,9 @@
 //!
 //! The scenario keys go through the scenario codec as they are. The page's own keys are:
 //! - `compare=KEYS`: configuration B, as keys applied over A (`compare=dedup%3Datomic`);
-//! - `cursor=N`: the playback cursor, an event index of A (absent means "the end");
+//! - `cursor=N`: the playback cursor, an event index of the run in focus (absent means "the
+//!   end"); `focus=b`: while comparing, run B is in focus (its events are the cursor's, and
+//!   the status line, Tables and Sweep follow it); absent means A;
 //! - `embed=1`: the compact view for iframes; `controls=a,b,c`: the only editable controls;
 //! - `tab=events|tables|sweep|lessons`, `speed=N` (events per second), `zoom=T0..T1` (µs);
 //! - `theme=auto|light|dark` and `sweep=N` (seeds, 1..=100000), checked and kept for the page,
@@ -16,7 +18,7 @@
 //! `controls` keeps each name once, so what `to_query` writes is bounded and loads again. No
 //! key is kept as text: the codec passes only its `VIEW_KEYS` to the page, and each has a field.
 
-use crate::lessons::{Lesson, LESSONS};
+use crate::lessons::{Lesson, Side, LESSONS};
 use crate::scenario::codec::{self, CodecError, Problem};
 use crate::scenario::{decode_lenient, encode, Scenario};
 
@@ -70,6 +72,8 @@ pub struct PageState {
     pub step: Option<u8>,
     /// `quiz=`: the mastery check's seed.
     pub quiz: Option<u64>,
+    /// `focus=a|b`: the run the cursor, the status line, Tables and Sweep follow.
+    pub focus: Side,
 }
 
 impl Default for PageState {
@@ -88,6 +92,7 @@ impl Default for PageState {
             lesson: None,
             step: None,
             quiz: None,
+            focus: Side::A,
         }
     }
 }
@@ -212,6 +217,13 @@ impl PageState {
                         .ok_or_else(|| malformed(&format!("a step number 1..={}", steps_max())))?,
                 );
             }
+            "focus" => {
+                self.focus = match value {
+                    "a" => Side::A,
+                    "b" => Side::B,
+                    _ => return Err(malformed("a or b")),
+                }
+            }
             "tab" if TABS.contains(&value) => self.tab = value.into(),
             "tab" => return Err(malformed(&format!("one of {}", TABS.join("|")))),
             "speed" => {
@@ -273,6 +285,9 @@ impl PageState {
         };
         if let Some(compare) = &self.compare {
             push("compare", compare);
+        }
+        if self.focus == Side::B {
+            push("focus", "b");
         }
         if let Some(cursor) = self.cursor {
             push("cursor", &cursor.to_string());

@@ -19,10 +19,12 @@ fn load(query: &str) -> State {
     state
 }
 
-/// What the browser does after a rerun: tells the state how many events A has.
+/// What the browser does after a rerun: tells the state how many events A and B have.
 fn ran(state: &mut State) {
-    let events = idemlab::sim::run(&state.page.scenario).events.len() as u32;
-    app::update(state, Msg::Ran { events_a: events });
+    let events_a = idemlab::sim::run(&state.page.scenario).events.len() as u32;
+    let events_b = (state.page.compare_scenario().as_ref())
+        .map_or(0, |b| idemlab::sim::run(b).events.len() as u32);
+    app::update(state, Msg::Ran { events_a, events_b });
 }
 
 fn step_scenario(lesson: &Lesson, index: usize) -> idemlab::Scenario {
@@ -445,7 +447,7 @@ fn a_steps_claims_name_the_run_they_are_about() {
     assert!(
         lines
             .iter()
-            .all(|l| l.starts_with("A: ") || l.starts_with("B: ")),
+            .all(|l| l.text.starts_with("A: ") || l.text.starts_with("B: ")),
         "{lines:?}"
     );
     let alone = LESSONS[0]
@@ -455,7 +457,7 @@ fn a_steps_claims_name_the_run_they_are_about() {
         .unwrap();
     assert!(app::claim_lines(alone)
         .iter()
-        .all(|l| l.starts_with("the run: ")));
+        .all(|l| l.text.starts_with("the run: ")));
 }
 
 // ---- Keys and pointer gestures (`app::input`) ----
@@ -573,19 +575,29 @@ fn pan_follows_the_pointer_after_a_small_dead_zone() {
 }
 
 #[test]
-fn a_mark_of_b_selects_the_last_event_of_a_by_its_time() {
-    let trace = idemlab::sim::run(&decode_lenient("seed=7").0.scenario);
-    let times: Vec<u64> = trace.events.iter().map(|e| e.time_us).collect();
+fn a_mark_selects_its_own_event_and_a_mark_of_the_other_run_brings_that_run_into_focus() {
+    let mut state = load("seed=3&preset=race&compare=dedup%3Datomic");
     assert_eq!(
-        app::mark_select(Side::A, 5, times[9], &trace),
+        app::mark_select(&state, Side::A, 5),
         Msg::Select(5),
         "A's own event"
     );
-    let t = times[9];
-    let last_by = times.iter().rposition(|&x| x <= t).unwrap() as u32;
+    let msg = app::mark_select(&state, Side::B, 7);
     assert_eq!(
-        app::mark_select(Side::B, 0, t, &trace),
-        Msg::Select(last_by)
+        msg,
+        Msg::FocusOn {
+            side: Side::B,
+            cursor: Some(7)
+        }
+    );
+    app::update(&mut state, msg);
+    assert_eq!((state.focus(), state.cursor()), (Side::B, 7));
+    assert_eq!(app::mark_select(&state, Side::B, 3), Msg::Select(3));
+    let alone = load("seed=3&preset=race");
+    assert_eq!(
+        app::mark_select(&alone, Side::B, 3),
+        Msg::Select(3),
+        "no B, no focus"
     );
 }
 
@@ -926,6 +938,198 @@ fn every_template_the_web_layer_copies_is_in_index_html() {
         let tag = format!("<template id=\"{name}\">");
         assert!(html.contains(&tag), "www/index.html has no {tag}");
     }
+}
+
+// ---- One screen: the lesson's column, the drawer, named counters, the run in focus ----
+
+/// A step's own words, lower-cased: its text, its prediction's setup and question.
+fn step_words(step: &idemlab::lessons::Step) -> String {
+    format!(
+        "{} {} {}",
+        step.text, step.predict.setup, step.predict.question
+    )
+    .to_lowercase()
+}
+
+#[test]
+fn every_counter_a_step_names_is_called_by_the_steps_own_words() {
+    for lesson in &LESSONS {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let state = load(&format!("lesson={}&step={}", lesson.id, index + 1));
+            let words = step_words(step);
+            for side in [Side::A, Side::B] {
+                let scenario = match side {
+                    Side::A => state.page.scenario.clone(),
+                    Side::B => match state.page.compare_scenario() {
+                        Some(b) => b,
+                        None => continue,
+                    },
+                };
+                for metric in app::named_metrics(step, side) {
+                    let label = app::counter_label(metric, &scenario).to_lowercase();
+                    // Singular or plural: "Charges" is said "1 charge" or "5 charges".
+                    let stem: Vec<String> = (label.split(' '))
+                        .map(|word| match word.strip_suffix("ies") {
+                            Some(stem) => format!("{stem}y"),
+                            None => word.trim_end_matches('s').to_string(),
+                        })
+                        .collect();
+                    let stem = stem.join(" ");
+                    assert!(
+                        words.contains(&stem) || words.contains(&label),
+                        "lesson {} step {}: the {metric} card on {side:?} says {label:?}, which the step never says",
+                        lesson.id,
+                        index + 1
+                    );
+                }
+            }
+            for line in app::claim_lines(step) {
+                let scenario = match line.side {
+                    Side::A => state.page.scenario.clone(),
+                    Side::B => state.page.compare_scenario().unwrap(),
+                };
+                let label = app::counter_label(line.metric, &scenario);
+                assert!(line.text.contains(label), "{}", line.text);
+            }
+        }
+    }
+}
+
+#[test]
+fn the_effects_card_says_charges_or_writes_as_the_run_does() {
+    let step2 = load("lesson=a&step=2");
+    let a = step2.page.scenario.clone();
+    let b = step2.page.compare_scenario().unwrap();
+    assert_eq!(app::counter_label("effects", &a), "Writes", "op=set");
+    assert_eq!(app::counter_label("effects", &b), "Charges", "op=charge");
+    assert_eq!(app::counter_label("received", &a), "Attempt rows");
+}
+
+#[test]
+fn in_a_step_only_the_named_counters_show_until_more_is_opened() {
+    let mut state = load("lesson=a&step=5");
+    let step = state.lesson.unwrap().step();
+    let (_, metrics) = idemlab::run(&state.page.scenario);
+    let view = app::counters_view(
+        &state,
+        Side::B,
+        &state.page.compare_scenario().unwrap(),
+        &metrics,
+    );
+    let shown: Vec<&str> = (view.cards.iter())
+        .filter(|c| c.shown)
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(
+        shown,
+        ["effects", "duplicates"],
+        "B's claims and the prediction"
+    );
+    assert!(view
+        .cards
+        .iter()
+        .all(|c| c.named == shown.contains(&c.name)));
+    assert_eq!(view.folded, 10, "the other non-queue counters fold");
+    assert_eq!(app::named_metrics(step, Side::A), ["duplicates"]);
+    app::update(&mut state, Msg::MoreCounters(true));
+    let view = app::counters_view(&state, Side::B, &state.page.scenario, &metrics);
+    assert_eq!(view.cards.iter().filter(|c| c.shown).count(), 12);
+    let free = load("seed=3&preset=race");
+    let view = app::counters_view(&free, Side::A, &free.page.scenario, &metrics);
+    assert_eq!(
+        (view.folded, view.cards.iter().filter(|c| c.named).count()),
+        (0, 0)
+    );
+    assert_eq!(
+        view.cards.iter().filter(|c| c.shown).count(),
+        12,
+        "no lesson, no fold"
+    );
+}
+
+#[test]
+fn a_lesson_takes_the_controls_column_and_the_controls_fold_into_a_drawer() {
+    let mut state = load("lesson=b&step=3");
+    let layout = app::page_layout(&state);
+    assert!(layout.lesson_column && !layout.controls_shown);
+    assert_eq!(
+        layout.panel, None,
+        "the step is the column; no panel under the runs"
+    );
+    let effects = app::update(&mut state, Msg::ShowControls(true));
+    assert_eq!(effects.focus, Some(Focus::Drawer));
+    assert!(app::page_layout(&state).controls_shown);
+    let effects = app::update(&mut state, Msg::ShowControls(false));
+    assert_eq!(
+        effects.focus,
+        Some(Focus::DrawerToggle),
+        "Escape gives the focus back"
+    );
+    app::update(&mut state, Msg::OpenTab(Tab::Tables));
+    let layout = app::page_layout(&state);
+    assert!(
+        layout.lesson_column,
+        "Tables opens beside the step, not instead of it"
+    );
+    assert_eq!(layout.panel, Some(Tab::Tables));
+    app::update(&mut state, Msg::OpenStep(3));
+    assert_eq!(
+        app::page_layout(&state).panel,
+        None,
+        "the next step closes it"
+    );
+    app::update(&mut state, Msg::CloseLesson);
+    let layout = app::page_layout(&state);
+    assert!(!layout.lesson_column && layout.controls_shown);
+    assert!(!state.to_query().contains("lesson="));
+    let embed = load("lesson=a&step=4&embed=1");
+    assert!(
+        !app::page_layout(&embed).lesson_column,
+        "an embed keeps its layout"
+    );
+    let mut free = load("seed=3&preset=race");
+    app::update(&mut free, Msg::ShowControls(true));
+    assert!(!free.drawer_open, "no drawer outside a lesson");
+}
+
+#[test]
+fn comparing_the_run_in_focus_leads_the_cursor_status_tables_and_sweep() {
+    // B (a durable store) runs longer than A here, so A's end is not B's.
+    let mut state = load("seed=1&preset=restart&compare=store%3Ddurable");
+    let a = idemlab::sim::run(&state.page.scenario);
+    let b = idemlab::sim::run(&state.page.compare_scenario().unwrap());
+    assert_eq!(state.focus(), Side::A);
+    assert!(app::status_line(&state, &a).starts_with("A · event "));
+    app::update(&mut state, Msg::GoTo(3));
+    let at_us = a.events[3].time_us;
+    let msg = app::focus_on(&state, &a, Some(&b), Side::B);
+    app::update(&mut state, msg);
+    assert_eq!(state.focus(), Side::B);
+    let cursor = state.cursor() as usize;
+    assert!(b.events[cursor].time_us <= at_us && b.events[cursor + 1].time_us > at_us);
+    assert!(app::status_line(&state, &b).starts_with("B · event "));
+    assert!(app::tables_note(&state)
+        .unwrap()
+        .starts_with("Run B's tables"));
+    assert_eq!(*app::lead(&state, &1, Some(&2)), 2);
+    assert_eq!(
+        events_counted(&state, &b, Side::B, &b),
+        Some(cursor + 1),
+        "B counts to its own cursor"
+    );
+    // B scrubs to its own last event, not A's.
+    app::update(&mut state, Msg::GoTo(b.events.len() as u32 - 2));
+    assert_eq!(state.cursor() as usize, b.events.len() - 2);
+    assert!(state.to_query().contains("focus=b"));
+    let again = load(&state.to_query());
+    assert_eq!((again.focus(), again.cursor()), (Side::B, state.cursor()));
+    app::update(&mut state, Msg::SweepStart("10".into()));
+    let job = state.sweep.as_ref().unwrap();
+    assert_eq!(job.scenario, state.page.compare_scenario().unwrap());
+    assert!(app::sweep_summary(job, 0.0).ends_with("Swept run B, the run in focus."));
+    app::update(&mut state, Msg::CompareOn(false));
+    assert_eq!(state.focus(), Side::A);
+    assert!(!state.to_query().contains("focus="));
 }
 
 /// The choice question of lesson A's check for quiz seed 5, with the state showing it.

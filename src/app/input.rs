@@ -4,7 +4,6 @@
 
 use super::Msg;
 use crate::lessons::Side;
-use crate::trace::Trace;
 use crate::view::Viewport;
 
 /// What has keyboard focus when a key goes down, as far as the shortcuts care.
@@ -91,15 +90,16 @@ fn window_msg(viewport: Viewport) -> Msg {
     Msg::Zoom(Some((viewport.t0_us(), viewport.t1_us())))
 }
 
-/// A click on the mark of event `event` (at `t0_us`) on `side`'s timeline. The cursor is an
-/// event of A, so a mark of B selects the last event of A at or before the mark's time (the
-/// first event when none is).
-pub fn mark_select(side: Side, event: u32, t0_us: u64, trace_a: &Trace) -> Msg {
-    match side {
-        Side::A => Msg::Select(event),
-        Side::B => {
-            let by = trace_a.events.partition_point(|e| e.time_us <= t0_us);
-            Msg::Select(by.saturating_sub(1) as u32)
+/// A click on a mark selects its event. While comparing, the timeline clicked comes into
+/// focus: a mark of B selects B's own event, so the status line, the tables and the cursor
+/// follow that run.
+pub fn mark_select(state: &super::State, side: Side, event: u32) -> Msg {
+    if side == state.focus() || state.page.compare.is_none() {
+        Msg::Select(event)
+    } else {
+        Msg::FocusOn {
+            side,
+            cursor: Some(event),
         }
     }
 }
@@ -109,7 +109,11 @@ pub fn mark_select(side: Side, event: u32, t0_us: u64, trace_a: &Trace) -> Msg {
 /// the API crashes at that moment, `crash=api@T` (whole milliseconds, so at or just before
 /// the mark). Both go through `Msg::SetKey`, so the change is in the permalink and
 /// `idemlab run` reproduces it. `None` for any other mark, or when `drop=` is full.
-pub fn break_at(scenario: &crate::scenario::Scenario, trace: &Trace, event: u32) -> Option<Msg> {
+pub fn break_at(
+    scenario: &crate::scenario::Scenario,
+    trace: &crate::Trace,
+    event: u32,
+) -> Option<Msg> {
     use crate::scenario::bounds::DROPS_MAX;
     use crate::trace::{EventKind, Node};
     let e = trace.events.get(event as usize)?;

@@ -13,6 +13,7 @@
 mod input;
 mod model;
 mod quiz;
+mod screen;
 mod text;
 
 pub use input::{
@@ -26,6 +27,10 @@ pub use model::{
     Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
 };
 pub use quiz::{quiz_status, run_hidden, AnswerInput, Dot, QuizSession, RUN_HIDDEN_NOTE};
+pub use screen::{
+    counter_label, counters_view, focus_on, lead, named_metrics, page_layout, status_line,
+    sweep_note, tables_note, ClaimLine, CountersView, PageLayout, PLOT_MIN_PX,
+};
 pub use text::{cursor_label, cursor_tooltip, mark_tooltip, row_class};
 
 use crate::lessons::{Lesson, Side, LESSONS};
@@ -95,6 +100,8 @@ pub struct OrderVerdict {
 #[derive(Clone, Debug, PartialEq)]
 pub struct SweepJob {
     pub scenario: Scenario,
+    /// Which run it sweeps, while comparing (the run in focus when it started).
+    pub side: Option<Side>,
     pub range: SeedRange,
     /// Seeds run so far, from `range.first`.
     pub done: u64,
@@ -150,6 +157,14 @@ pub struct State {
     pub sweep: Option<SweepJob>,
     /// How many events run A has: the cursor's bound, told by `Msg::Ran` after each run.
     pub events_a: u32,
+    // One screen (layout11): the lesson's column, the controls' drawer, the counters' fold and
+    // the run in focus while comparing (`page.focus`; see `screen.rs`).
+    /// How many events run B has (0 when not comparing): the cursor's bound when B is in focus.
+    pub events_b: u32,
+    /// The scenario controls' drawer is open (in a lesson, whose text takes their column).
+    pub drawer_open: bool,
+    /// "more": every counter shows, not only those the step names.
+    pub counters_more: bool,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -175,9 +190,9 @@ pub enum Msg {
     Tick,
     /// Step the cursor by this many events; pauses.
     Step(i64),
-    /// Moves the cursor to an event of A (clamped; the last event means "the end").
+    /// Moves the cursor to an event of the run in focus (clamped; the last event means "the end").
     GoTo(u32),
-    /// Moves the cursor to an event of A and pauses: a row, a mark.
+    /// Moves the cursor to an event of the run in focus and pauses: a row, a mark.
     Select(u32),
     /// The visible time window; `None` fits the whole run.
     Zoom(Option<(u64, u64)>),
@@ -213,10 +228,23 @@ pub enum Msg {
     /// A sweep over the seed count typed in the form (as typed).
     SweepStart(String),
     SweepStop,
-    /// A run finished: A has this many events.
+    /// A run finished: A has this many events, and B this many (0 when not comparing).
     Ran {
         events_a: u32,
+        events_b: u32,
     },
+    /// The scenario controls' drawer: open or close it (Escape closes it).
+    ShowControls(bool),
+    /// "more" under the counters: show every counter, or only those the step names.
+    MoreCounters(bool),
+    /// Put a run in focus while comparing, with the cursor on that run's event (`focus_on`
+    /// converts it by time; a mark clicked on a timeline gives its own event).
+    FocusOn {
+        side: Side,
+        cursor: Option<u32>,
+    },
+    /// Leave the lesson: its column gives way to the controls again; the run stays.
+    CloseLesson,
     /// The URL changed under the page (Back, Forward, a hash change): load its state.
     UrlChanged {
         query: String,
@@ -238,6 +266,10 @@ pub enum UrlWrite {
 pub enum Focus {
     LessonHeading,
     QuizTitle,
+    /// The first control in the drawer, as it opens.
+    Drawer,
+    /// The button that opens the drawer, as it closes.
+    DrawerToggle,
 }
 
 /// What `update` asks of the browser.
@@ -300,6 +332,9 @@ impl State {
             verdict: None,
             sweep: None,
             events_a: 0,
+            events_b: 0,
+            drawer_open: false,
+            counters_more: false,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -332,10 +367,36 @@ impl State {
         page.to_query()
     }
 
-    /// The index of the event the cursor is on: the cursor, or the last event of A.
+    /// The index of the event the cursor is on, in the run in focus: the cursor, or that
+    /// run's last event.
     pub fn cursor(&self) -> u32 {
-        let last = self.events_a.saturating_sub(1);
+        let last = self.events_lead().saturating_sub(1);
         self.page.cursor.map_or(last, |c| c.min(last))
+    }
+
+    /// The run the cursor, the status line, Tables and Sweep follow: B only while comparing.
+    pub fn focus(&self) -> Side {
+        match self.page.compare {
+            Some(_) => self.page.focus,
+            None => Side::A,
+        }
+    }
+
+    /// How many events the run in focus has.
+    pub fn events_lead(&self) -> u32 {
+        match self.focus() {
+            Side::A => self.events_a,
+            Side::B => self.events_b,
+        }
+    }
+
+    /// The scenario of the run in focus.
+    pub fn lead_scenario(&self) -> Scenario {
+        match self.focus() {
+            Side::B => self.page.compare_scenario(),
+            Side::A => None,
+        }
+        .unwrap_or_else(|| self.page.scenario.clone())
     }
 
     fn open_step_keeping_errors(&mut self, at: LessonAt) {
@@ -353,6 +414,8 @@ impl State {
         self.page.scenario = decode_lenient(step.query).0.scenario;
         self.page.compare = step.compare.map(String::from);
         self.tab = Tab::Lessons;
+        self.page.focus = Side::A;
+        self.drawer_open = false;
         self.lesson = Some(LessonAt {
             lesson,
             step: Some(index + 1),
@@ -414,6 +477,9 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
         | Msg::Zoom(_)
         | Msg::OpenTab(_)
         | Msg::Ran { .. } => update_view(state, msg),
+        Msg::ShowControls(_) | Msg::MoreCounters(_) | Msg::FocusOn { .. } | Msg::CloseLesson => {
+            screen::update(state, msg)
+        }
         Msg::OpenLesson(_)
         | Msg::OpenStep(_)
         | Msg::TogglePointer(_)
@@ -458,6 +524,9 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
         Msg::CompareOn(on) => {
             let fix = default_fix(&state.page.scenario);
             state.page.compare = on.then(|| state.page.compare.clone().unwrap_or(fix));
+            if !on {
+                state.page.focus = Side::A;
+            }
             state.scenario_changed();
             Effects::scenario()
         }
@@ -495,7 +564,7 @@ fn update_view(state: &mut State, msg: Msg) -> Effects {
         Msg::GoTo(index) => go_to(state, index),
         Msg::Select(index) => {
             state.playing = false;
-            state.page.cursor = Some(index.min(state.events_a.saturating_sub(1)));
+            state.page.cursor = Some(index.min(state.events_lead().saturating_sub(1)));
             Effects::view()
         }
         Msg::Zoom(window) => {
@@ -506,8 +575,9 @@ fn update_view(state: &mut State, msg: Msg) -> Effects {
             state.tab = tab;
             Effects::view()
         }
-        Msg::Ran { events_a } => {
+        Msg::Ran { events_a, events_b } => {
             state.events_a = events_a;
+            state.events_b = events_b;
             Effects::default()
         }
         _ => unreachable!("only view messages come here"),
@@ -630,7 +700,7 @@ fn tick(state: &mut State) -> Effects {
         return Effects::default();
     }
     let next = state.cursor() + 1;
-    let last = state.events_a.saturating_sub(1);
+    let last = state.events_lead().saturating_sub(1);
     state.page.cursor = (next < last).then_some(next);
     state.playing = next < last;
     Effects {
@@ -641,7 +711,7 @@ fn tick(state: &mut State) -> Effects {
 
 /// The last event means "no cursor": the counts at the end of the run.
 fn go_to(state: &mut State, index: u32) -> Effects {
-    let last = state.events_a.saturating_sub(1);
+    let last = state.events_lead().saturating_sub(1);
     state.page.cursor = (index < last).then_some(index);
     Effects::view()
 }
@@ -675,7 +745,9 @@ pub fn move_step(draft: &mut [Step; 6], from: usize, to: usize) {
 fn sweep_start(state: &mut State, requested: &str) -> Effects {
     let range = sweep_range(state.page.scenario.seed, requested);
     state.sweep = Some(SweepJob {
-        scenario: state.page.scenario.clone(),
+        // The run in focus: comparing, the learner sweeps the configuration they look at.
+        scenario: state.lead_scenario(),
+        side: state.page.compare.as_ref().map(|_| state.focus()),
         range,
         done: 0,
         totals: Sweep::default(),

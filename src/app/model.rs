@@ -45,29 +45,29 @@ fn compare_keys_in(scenario: &Scenario, compare: &str) -> String {
     }
 }
 
-/// How many of a run's events the counters fold: all of them with no cursor (`None`); for A
-/// up to the cursor's event; for B, every event up to the cursor's time, since B's events are
-/// not A's.
-pub fn events_counted(state: &State, a: &Trace, side: Side, run: &Trace) -> Option<usize> {
+/// How many of a run's events the counters fold: all of them with no cursor (`None`); for the
+/// run in focus (`lead`, A unless comparing with B in focus) up to the cursor's event; for the
+/// other, every event up to the cursor's time, since its events are not the lead's.
+pub fn events_counted(state: &State, lead: &Trace, side: Side, run: &Trace) -> Option<usize> {
     state.page.cursor?;
     let cursor = state.cursor() as usize;
-    Some(match side {
-        Side::A => cursor + 1,
-        Side::B => {
-            let time_us = a.events.get(cursor).map_or(0, |e| e.time_us);
-            run.events.partition_point(|e| e.time_us <= time_us)
-        }
+    Some(if side == state.focus() {
+        cursor + 1
+    } else {
+        let time_us = lead.events.get(cursor).map_or(0, |e| e.time_us);
+        run.events.partition_point(|e| e.time_us <= time_us)
     })
 }
 
-/// Which moment the counters describe: the end of the run, or the cursor's time.
-pub fn counts_at_label(state: &State, a: &Trace) -> String {
-    let last = a.events.len().saturating_sub(1);
+/// Which moment the counters describe: the end of the run, or the cursor's time (in the run
+/// in focus, `lead`).
+pub fn counts_at_label(state: &State, lead: &Trace) -> String {
+    let last = lead.events.len().saturating_sub(1);
     let cursor = state.cursor() as usize;
     match state.page.cursor {
         Some(_) if cursor < last => format!(
             "Counts at {} (the cursor; ▶| shows the end):",
-            crate::view::ms_text(a.events.get(cursor).map_or(0, |e| e.time_us))
+            crate::view::ms_text(lead.events.get(cursor).map_or(0, |e| e.time_us))
         ),
         _ => "Counts at the end of the run:".into(),
     }
@@ -332,17 +332,10 @@ pub fn group_hidden(state: &State, group: codec::Group) -> bool {
     limits_controls(state) && !keys.any(|spec| state.page.control_open(spec.name))
 }
 
-/// The counts a lesson step promises, as the learner checks them: "B: duplicates = 0", or
-/// "the run: …" when the step has no B.
-pub fn claim_lines(step: &crate::lessons::Step) -> Vec<String> {
-    let side = |side: Side| match (side, step.compare) {
-        (Side::A, Some(_)) => "A",
-        (Side::A, None) => "the run",
-        (Side::B, _) => "B",
-    };
-    (step.claims.iter())
-        .map(|c| format!("{}: {} = {}", side(c.side), c.metric, c.value))
-        .collect()
+/// The counts a lesson step promises, as the learner checks them: "B: Duplicates = 0", or
+/// "the run: …" when the step has no B, each called by its card's label (`screen`).
+pub fn claim_lines(step: &crate::lessons::Step) -> Vec<super::ClaimLine> {
+    super::screen::claim_lines(step)
 }
 
 /// Where a lesson step's navigation leads.
@@ -434,6 +427,10 @@ impl ReceiptRow {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Counter {
     pub name: &'static str,
+    /// The card's label (`counter_label`); empty from `counters`, filled by `counters_view`.
+    pub label: &'static str,
+    /// The lesson step names this counter: it is emphasised, and never folded.
+    pub named: bool,
     pub value: u32,
     /// The queue's counters show only when the run has a queue (`consumer=plain|inbox`).
     pub shown: bool,
@@ -446,6 +443,8 @@ pub fn counters(m: &Metrics, consumer: Consumer) -> [Counter; 16] {
     let queued = consumer != Consumer::Off;
     let counter = |name, value, shown| Counter {
         name,
+        label: "",
+        named: false,
         value,
         shown,
         bad: (name == "duplicates" || name == "lost") && value > 0,
@@ -498,6 +497,9 @@ pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
     );
     if let Some(expected) = crate::sweep::closed_form(&job.scenario) {
         text.push_str(&format!(" (closed form: {})", Fixed::<4>(expected)));
+    }
+    if let Some(run) = super::sweep_note(job) {
+        text = format!("{text}. {run}");
     }
     match &job.range.note {
         Some(note) => format!("{note} {text}"),
@@ -560,23 +562,25 @@ pub fn embed_snippet(url: &str) -> String {
     )
 }
 
-/// What a timeline draws over its marks: the cursor line at the time of A's cursor event;
-/// marks after that time faded, except on B while the cursor is at the end (B's later events
-/// have happened too); A's selected event outlined (the event table's row, B's events are not
-/// A's); and a lesson phrase's outline on its own side only.
-pub fn overlay(state: &State, a: &Trace, side: Side) -> crate::view::Overlay {
-    let cursor_us = a
+/// What a timeline draws over its marks: the cursor line at the time of the cursor's event in
+/// the run in focus (`lead`); marks after that time faded, except on the other run while the
+/// cursor is at the end (its later events have happened too); the selected event outlined on
+/// the run in focus only (the event table's row: the other run's events are not the lead's);
+/// and a lesson phrase's outline on its own side only.
+pub fn overlay(state: &State, lead: &Trace, side: Side) -> crate::view::Overlay {
+    let cursor_us = lead
         .events
         .get(state.cursor() as usize)
         .map_or(0, |e| e.time_us);
-    let fade_after_us = match (side, state.page.cursor) {
-        (Side::B, None) => u64::MAX,
+    let in_focus = side == state.focus();
+    let fade_after_us = match (in_focus, state.page.cursor) {
+        (false, None) => u64::MAX,
         _ => cursor_us,
     };
     crate::view::Overlay {
         cursor_us: Some(cursor_us),
         fade_after_us: Some(fade_after_us),
-        selected_event: state.page.cursor.filter(|_| side == Side::A),
+        selected_event: state.page.cursor.filter(|_| in_focus),
         highlight: (state.highlight).and_then(|(on, find)| (on == side).then_some(find)),
     }
 }

@@ -94,8 +94,8 @@ fn render_pointers() {
     mark_pressed(pressed);
 }
 
-/// Scrolls the outlined timeline into view when any of it is off-screen: the step's text sits
-/// below the timelines, so the marks a phrase names are often above the window.
+/// Scrolls the outlined timeline into view when any of it is off-screen: B's is often below the
+/// first screen, and on a phone the runs scroll under the pinned step text.
 pub(super) fn show_timeline(side: Side) {
     let id = match side {
         Side::A => "canvas-a",
@@ -182,6 +182,8 @@ pub fn render() {
     for (i, step) in lesson.steps.iter().enumerate() {
         let button = El::new("button").attr("type", "button");
         let button = button.attr("data-step", &i.to_string()).text(step.title);
+        // In the lesson's column the list shows step numbers only; the title is the tooltip.
+        let button = button.attr("title", &format!("Step {}: {}", i + 1, step.title));
         let button = if i == index {
             button.attr("aria-current", "step")
         } else {
@@ -212,7 +214,10 @@ fn paint_step(article: &Element, lesson: &Lesson, index: usize) {
     }
     let claims = dom::find(article, ".claims");
     for line in app::claim_lines(step) {
-        claims.append_child(&El::new("li").text(&line).el()).ok();
+        let side = if line.side == Side::B { "b" } else { "a" };
+        let item = El::new("li").attr("data-metric", line.metric);
+        let item = item.attr("data-side", side).text(&line.text);
+        claims.append_child(&item.el()).ok();
     }
     let nav = dom::find(article, ".lesson-nav");
     if step.calculator {

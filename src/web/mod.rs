@@ -16,6 +16,7 @@ mod ordering;
 mod playback;
 mod quiz;
 mod runs;
+mod screen;
 mod sweep;
 mod table;
 mod timeline;
@@ -102,18 +103,23 @@ pub(crate) struct App {
 }
 
 impl App {
-    /// The index of the last event shown: the cursor, or the last event of A.
+    /// The index of the last event shown, in the run in focus: the cursor, or its last event.
     pub fn cursor(&self) -> usize {
         self.state.cursor() as usize
     }
 
     /// The simulated time at the cursor.
     pub fn cursor_time_us(&self) -> u64 {
-        self.a
+        self.lead()
             .trace
             .events
             .get(self.cursor())
             .map_or(0, |e| e.time_us)
+    }
+
+    /// The run in focus (`app::lead`): the one the cursor is an event of.
+    pub fn lead(&self) -> &Run {
+        app::lead(&self.state, &self.a, self.b.as_ref())
     }
 
     pub fn page(&self) -> &PageState {
@@ -208,6 +214,8 @@ pub(crate) fn apply(effects: Effects) {
     match effects.focus {
         Some(Focus::LessonHeading) => lessons::focus_heading(),
         Some(Focus::QuizTitle) => quiz::focus_title(),
+        Some(Focus::Drawer) => screen::focus_drawer(),
+        Some(Focus::DrawerToggle) => screen::focus_toggle(),
         None => {}
     }
     if let Some(side) = effects.show_timeline {
@@ -254,7 +262,9 @@ fn rerun_b() {
             .filter(|_| !hidden)
             .map(Run::of);
         let events_a = u32::try_from(app.a.trace.events.len()).unwrap_or(u32::MAX);
-        app::update(&mut app.state, Msg::Ran { events_a });
+        let events_b = (app.b.as_ref()).map_or(0, |b| b.trace.events.len());
+        let events_b = u32::try_from(events_b).unwrap_or(u32::MAX);
+        app::update(&mut app.state, Msg::Ran { events_a, events_b });
     });
 }
 
@@ -299,6 +309,7 @@ fn mount_ui() {
     embed::mount();
     export::mount();
     lessons::mount();
+    screen::mount();
     quiz::drawn(load_ms);
     listen_to_history();
 }
@@ -360,6 +371,7 @@ fn rerender_on_resize() {
 
 /// Paints every part of the page from the state; nothing here changes it.
 pub(crate) fn render() {
+    screen::render();
     controls::render();
     runs::render();
     playback::render();

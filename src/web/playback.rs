@@ -1,5 +1,6 @@
 //! Playback: play and pause, step, scrub, speed, and the keyboard shortcuts. The cursor is an
-//! event index of run A; counters, timelines and the event table all follow it.
+//! event index of the run in focus (A unless comparing with B in focus); counters, timelines
+//! and the event table all follow it.
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlDialogElement, KeyboardEvent};
@@ -84,10 +85,10 @@ fn tick(chain: u32) {
 pub fn render() {
     let (cursor, count, playing, speed, label) = with_app(|app| {
         let cursor = app.cursor();
-        let label = app::cursor_label(&app.a.trace, cursor);
+        let label = app::status_line(&app.state, &app.lead().trace);
         (
             cursor,
-            app.a.trace.events.len(),
+            app.lead().trace.events.len(),
             app.state.playing,
             app.page().speed,
             label,

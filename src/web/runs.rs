@@ -64,19 +64,33 @@ fn render_side(side: &str) {
     let shown = with_app(|app| side == "a" || app.b.is_some());
     dom::set_hidden(&block, !shown);
     if !shown {
+        // A hidden run names nothing: the page contract reads `data-named` as "on screen".
+        let dl: Element = dom::by_id(&format!("counters-{side}"));
+        if let Ok(named) = dl.query_selector_all("[data-named]") {
+            for dd in (0..named.length()).filter_map(|i| named.item(i)) {
+                dd.unchecked_into::<Element>()
+                    .remove_attribute("data-named")
+                    .ok();
+            }
+        }
         return;
     }
     with_app(|app| {
         let run = run_of(app, side);
         let metrics = metrics_at_cursor(app, side, run);
         let hidden = app::run_hidden(&app.state);
-        render_counters(side, &metrics, run.trace.scenario.consumer, hidden);
+        let view = app::counters_view(&app.state, side_of(side), &run.trace.scenario, &metrics);
+        render_counters(side, &view, hidden);
         let title = app::title(&app.state, side_of(side));
         dom::set_text(&dom::by_id(&format!("title-{side}")), &title);
+        let in_focus = app.b.is_some() && app.state.focus() == side_of(side);
+        dom::by_id::<Element>(&format!("run-{side}"))
+            .set_attribute("data-focus", if in_focus { "1" } else { "0" })
+            .ok();
         let counts_at = if hidden {
             app::RUN_HIDDEN_NOTE.to_string()
         } else {
-            app::counts_at_label(&app.state, &app.a.trace)
+            app::counts_at_label(&app.state, &app.lead().trace)
         };
         dom::set_text(&dom::by_id(&format!("counts-at-{side}")), &counts_at);
         let root: Element = dom::by_id(&format!("timeline-{side}"));
@@ -110,21 +124,26 @@ fn side_of(side: &str) -> Side {
 
 /// The counts as they stand at the cursor, over the events `app::events_counted` says.
 fn metrics_at_cursor(app: &App, side: &str, run: &Run) -> Metrics {
-    match app::events_counted(&app.state, &app.a.trace, side_of(side), &run.trace) {
+    match app::events_counted(&app.state, &app.lead().trace, side_of(side), &run.trace) {
         None => run.metrics.clone(),
         Some(count) => run.index.at(&run.trace, count),
     }
 }
 
-/// Paints the counters as `app::counters` says (values, which show, which are harm); "–"
-/// while a quiz question hides its run (`app::run_hidden`).
-fn render_counters(side: &str, m: &Metrics, consumer: crate::scenario::Consumer, hidden: bool) {
+/// Paints the counters as `app::counters_view` says: values, labels, which show, which the
+/// step names, which are harm, and the "more" button; "–" while a quiz question hides its run
+/// (`app::run_hidden`).
+fn render_counters(side: &str, view: &app::CountersView, hidden: bool) {
     let dl: Element = dom::by_id(&format!("counters-{side}"));
     dom::set_flag(&dl, "data-run-hidden", hidden);
-    for counter in app::counters(m, consumer) {
+    for counter in &view.cards {
         let dd = dom::find(&dl, &format!("[data-metric=\"{}\"]", counter.name));
         if let Some(row) = dd.parent_element() {
             dom::set_hidden(&row, !counter.shown);
+            row.set_class_name(if counter.named { "named" } else { "" });
+            if let Some(dt) = row.first_element_child() {
+                dom::set_text(&dt, counter.label);
+            }
         }
         let value = if hidden {
             "–".into()
@@ -133,7 +152,25 @@ fn render_counters(side: &str, m: &Metrics, consumer: crate::scenario::Consumer,
         };
         dom::set_text(&dd, &value);
         dd.set_class_name(if counter.bad && !hidden { "bad" } else { "" });
+        if counter.named {
+            dom::set_attr(&dd, "data-named", "1");
+        } else {
+            dd.remove_attribute("data-named").ok();
+        }
     }
+    let more: Element = dom::by_id(&format!("more-{side}"));
+    dom::set_hidden(&more, view.folded == 0);
+    let text = if view.more_open {
+        "fewer".to_string()
+    } else {
+        format!("more ({})", view.folded)
+    };
+    dom::set_text(&more, &text);
+    dom::set_attr(
+        &more,
+        "aria-expanded",
+        if view.more_open { "true" } else { "false" },
+    );
 }
 
 /// "dedup=naive: 2 duplicates, 0 lost → dedup=atomic: 0 duplicates, 0 lost".
@@ -150,6 +187,7 @@ fn render_diff() {
 /// The shared time axis: the zoom window, or the whole of the longer run, by the rule the SVG
 /// export uses too (`view::window`).
 pub fn viewport(app: &App) -> Viewport {
+    // `app::PLOT_MIN_PX` keeps a phone's plot readable; its container scrolls sideways.
     let end_us = app
         .b
         .as_ref()
@@ -169,7 +207,7 @@ fn timeline_width_px() -> u32 {
 pub fn measure_width() -> u32 {
     let root: HtmlElement = dom::by_id("timeline-a");
     let width = f64::from(root.client_width()) - GUTTER_PX - 4.0;
-    let width_px = width.clamp(200.0, 8_000.0) as u32;
+    let width_px = width.clamp(f64::from(app::PLOT_MIN_PX), 8_000.0) as u32;
     super::with_ui(|u| &u.width_px, |cell| cell.set(width_px));
     width_px
 }
@@ -198,7 +236,7 @@ fn frame<'a>(
         timeline: &run_of(app, side).timeline,
         viewport,
         view,
-        overlay: app::overlay(&app.state, &app.a.trace, side_of(side)),
+        overlay: app::overlay(&app.state, &app.lead().trace, side_of(side)),
     }
 }
 
@@ -259,13 +297,7 @@ fn click(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
         if breaking {
             return app::break_at(&app.state.page.scenario, &app.a.trace, mark.first);
         }
-        let side = if side == "a" { Side::A } else { Side::B };
-        Some(app::mark_select(
-            side,
-            mark.event(),
-            mark.t0_us,
-            &app.a.trace,
-        ))
+        Some(app::mark_select(&app.state, side_of(side), mark.event()))
     });
     if let Some(msg) = msg {
         dispatch(msg);
@@ -298,7 +330,15 @@ fn hide_tooltip(side: &str) {
 
 /// Keyboard focus shows the cursor's event, so the timeline's details need no mouse.
 fn show_cursor_tooltip(side: &str) {
-    let text = with_app(|app| app::cursor_tooltip(&run_of(app, side).trace, app.cursor()));
+    let text = with_app(|app| {
+        let run = run_of(app, side);
+        // The cursor is an event of the run in focus; the other run shows its event by time.
+        let counted = app::events_counted(&app.state, &app.lead().trace, side_of(side), &run.trace);
+        let index = counted
+            .map_or(run.trace.events.len(), |n| n)
+            .saturating_sub(1);
+        app::cursor_tooltip(&run.trace, index)
+    });
     if let Some(text) = text {
         show_tooltip(side, &text, GUTTER_PX, 0.0);
     }

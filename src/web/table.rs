@@ -60,7 +60,7 @@ fn select_from(event: &Event) {
 
 pub fn render() {
     render_tabs();
-    let (count, cursor) = with_app(|app| (app.a.trace.events.len(), app.cursor()));
+    let (count, cursor) = with_app(|app| (app.lead().trace.events.len(), app.cursor()));
     let spacer: HtmlElement = dom::by_id("events-spacer");
     spacer
         .style()
@@ -78,13 +78,18 @@ pub fn render() {
     }
     super::with_ui(|u| &u.events_shown, |was| was.set(shown));
     render_rows();
-    if with_app(|app| app.state.tab == Tab::Tables) {
+    if with_app(|app| app::page_layout(&app.state).panel == Some(Tab::Tables)) {
         render_tables();
     }
 }
 
 fn render_tabs() {
-    let current = with_app(|app| app.state.tab);
+    // In a lesson the Lessons tab's panel is the lesson's column (`web::screen`), and no
+    // panel opens under the runs until the learner picks Events, Tables or Sweep.
+    let (current, column) = with_app(|app| {
+        let layout = app::page_layout(&app.state);
+        (layout.panel, layout.lesson_column)
+    });
     for tab in Tab::ALL {
         let (Some(button), Some(panel)) = (
             dom::document().get_element_by_id(&format!("tab-{}", tab.name())),
@@ -92,14 +97,17 @@ fn render_tabs() {
         ) else {
             continue;
         };
-        let selected = tab == current;
+        let selected = Some(tab) == current;
         button
             .set_attribute("aria-selected", if selected { "true" } else { "false" })
             .ok();
+        let focusable = selected || (current.is_none() && tab == Tab::Events);
         button
-            .set_attribute("tabindex", if selected { "0" } else { "-1" })
+            .set_attribute("tabindex", if focusable { "0" } else { "-1" })
             .ok();
-        dom::set_hidden(&panel, !selected);
+        let lessons = tab == Tab::Lessons && column;
+        dom::set_hidden(&button, lessons);
+        dom::set_hidden(&panel, !selected && !lessons);
     }
 }
 
@@ -127,7 +135,7 @@ fn render_rows() {
     let rows = VIEW_HEIGHT_PX / ROW_PX + 2 * OVERSCAN_ROWS;
     dom::clear(&body);
     with_app(|app| {
-        let count = app.a.trace.events.len() as i32;
+        let count = app.lead().trace.events.len() as i32;
         let table: HtmlElement = dom::by_id("events");
         table
             .style()
@@ -143,7 +151,7 @@ fn render_rows() {
 }
 
 fn row(app: &App, index: usize) -> Element {
-    let trace = &app.a.trace;
+    let trace = &app.lead().trace;
     let event = &trace.events[index];
     let mut what = String::new();
     let _ = crate::trace::describe(&mut what, &event.kind, trace);
@@ -172,7 +180,13 @@ fn row(app: &App, index: usize) -> Element {
 /// The attempts and ledger tables (and, with a queue, the receipts) as they stand at the
 /// cursor, folded by `app::tables_at`; their shells are in `index.html`.
 fn render_tables() {
-    let tables = with_app(|app| app::tables_at(&app.a.trace, app.cursor() + 1));
+    let (tables, note) = with_app(|app| {
+        let tables = app::tables_at(&app.lead().trace, app.cursor() + 1);
+        (tables, app::tables_note(&app.state))
+    });
+    let run: Element = dom::by_id("tables-run");
+    dom::set_hidden(&run, note.is_none());
+    dom::set_text(&run, note.as_deref().unwrap_or(""));
     fill("table-attempts", &tables.attempts, app::AttemptRow::cells);
     fill("table-charges", &tables.charges, app::ChargeRow::cells);
     dom::set_hidden(&dom::by_id("table-receipts"), tables.receipts.is_none());

@@ -291,12 +291,18 @@ test('walking Lesson A from start to end, every step shows the counts it lists',
   const page = await openLab(browser, 'lesson=a&step=1');
   for (let step = 1; ; step++) {
     await page.waitForFunction((n) => new URL(location.href).searchParams.get('step') === String(n), step);
-    const claims = await page.$$eval('#lesson-step .claims li', (items) => items.map((li) => li.textContent));
+    // Each line names its counter by the card's label ("the run: Attempt rows = 6") and
+    // carries the metric and side it is about.
+    const claims = await page.$$eval('#lesson-step .claims li', (items) =>
+      items.map((li) => ({ text: li.textContent, metric: li.dataset.metric, side: li.dataset.side })));
     assert.ok(claims.length > 0, `step ${step} lists what to check`);
     for (const claim of claims) {
-      const [, side, metric, value] = claim.match(/^(A|B|the run): (\w+) = (\d+)$/);
-      const shown = await counters(page, side === 'B' ? 'b' : 'a');
-      assert.equal(shown[metric], Number(value), `step ${step}: ${claim}`);
+      const [, , label, value] = claim.text.match(/^(A|B|the run): (.+) = (\d+)$/);
+      const shown = await counters(page, claim.side);
+      assert.equal(shown[claim.metric], Number(value), `step ${step}: ${claim.text}`);
+      const card = await page.$eval(`#counters-${claim.side} [data-metric="${claim.metric}"]`, (dd) =>
+        ({ label: dd.previousElementSibling.textContent, named: dd.dataset.named }));
+      assert.deepEqual(card, { label, named: '1' }, `step ${step}: the card says what the line says`);
     }
     const next = await page.$('text=Next step →');
     if (!next) break;

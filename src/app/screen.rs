@@ -1,0 +1,274 @@
+//! One screen: where the lesson goes, which counters a step names and what they are called, and
+//! which run the cursor, the status line, Tables and Sweep follow while comparing.
+//!
+//! Rules decided here, each with a test in `tests/app.rs`:
+//! - In a lesson (not in an embed) the lesson takes the controls' column and the controls fold
+//!   into a drawer; the Lessons tab then opens no panel under the runs, so Events, Tables and
+//!   Sweep open beside the step's text, never instead of it.
+//! - A step names the counters of its claims and of its prediction; those show, the others fold
+//!   under "more". A card is called by the step's own words: the effects of `op=charge` are
+//!   "Charges", of `op=set` "Writes"; the attempts table's rows are "Attempt rows".
+//! - While comparing, one run is in focus (A unless `focus=b`): the cursor is an event of that
+//!   run, so each run scrubs to its own end, and the other run is counted up to the cursor's
+//!   time.
+
+use super::{Effects, Focus, State, Tab};
+use crate::lessons::{Ask, Side, Step};
+use crate::page::PageState;
+use crate::scenario::{decode_lenient, Op, Scenario};
+use crate::trace::Trace;
+use crate::Metrics;
+
+/// The page's arrangement: decided here, applied by `web` with classes and `hidden`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageLayout {
+    /// The lesson (its step, or its mastery check) sits in the first column, where the
+    /// controls were.
+    pub lesson_column: bool,
+    /// The controls show: always beside the runs outside a lesson, in a drawer inside one.
+    pub controls_shown: bool,
+    /// The tab panel under the runs: none while a lesson's column holds the Lessons tab.
+    pub panel: Option<Tab>,
+    /// The A/B focus buttons: only while comparing.
+    pub focus_toggle: bool,
+    /// The column is wider for a step with an exercise in it (the ordering's six rows, each
+    /// with its reason), so the exercise and its verdict fit beside the timeline.
+    pub wide_column: bool,
+}
+
+pub fn page_layout(state: &State) -> PageLayout {
+    let lesson_column = !state.page.embed && (state.lesson.is_some() || state.quiz.is_some());
+    PageLayout {
+        lesson_column,
+        controls_shown: !lesson_column || state.drawer_open,
+        panel: match state.tab {
+            Tab::Lessons if lesson_column => None,
+            tab => Some(tab),
+        },
+        focus_toggle: state.page.compare.is_some(),
+        wide_column: lesson_column
+            && state.quiz.is_none()
+            && (state.lesson).is_some_and(|at| at.step().has_ordering_exercise()),
+    }
+}
+
+/// Messages of the screen's own: the drawer, "more", the run in focus, leaving a lesson.
+pub(super) fn update(state: &mut State, msg: super::Msg) -> Effects {
+    use super::Msg;
+    match msg {
+        Msg::ShowControls(open) => {
+            let open = open && page_layout(state).lesson_column;
+            state.drawer_open = open;
+            Effects {
+                render: true,
+                focus: Some(if open {
+                    Focus::Drawer
+                } else {
+                    Focus::DrawerToggle
+                }),
+                ..Effects::default()
+            }
+        }
+        Msg::MoreCounters(more) => {
+            state.counters_more = more;
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
+        }
+        Msg::FocusOn { side, cursor } => {
+            if state.page.compare.is_none() {
+                return Effects::default();
+            }
+            state.playing = false;
+            state.page.focus = side;
+            let last = state.events_lead().saturating_sub(1);
+            state.page.cursor = cursor.filter(|&c| c < last);
+            Effects::view()
+        }
+        Msg::CloseLesson => {
+            state.lesson = None;
+            state.quiz = None;
+            state.drawer_open = false;
+            // The picker, so another lesson is one click away.
+            state.tab = Tab::Lessons;
+            Effects::view()
+        }
+        _ => unreachable!("only the screen's messages come here"),
+    }
+}
+
+/// The run in focus of two: `b` while B is in focus and there is a B, else `a`.
+pub fn lead<'a, T>(state: &State, a: &'a T, b: Option<&'a T>) -> &'a T {
+    match (state.focus(), b) {
+        (Side::B, Some(b)) => b,
+        _ => a,
+    }
+}
+
+/// `Msg::FocusOn` for the A/B buttons: the cursor moves to the last event of the new run at or
+/// before the cursor's time, so the moment shown stays; at the end it stays at the end.
+pub fn focus_on(state: &State, a: &Trace, b: Option<&Trace>, side: Side) -> super::Msg {
+    let cursor = state.page.cursor.map(|_| {
+        let time_us = lead(state, a, b)
+            .events
+            .get(state.cursor() as usize)
+            .map_or(0, |e| e.time_us);
+        let to = if side == Side::B { b.unwrap_or(a) } else { a };
+        let by = to.events.partition_point(|e| e.time_us <= time_us);
+        u32::try_from(by.saturating_sub(1)).unwrap_or(u32::MAX)
+    });
+    super::Msg::FocusOn { side, cursor }
+}
+
+/// The status line under the scrubber: the cursor's event, and which run it is of while
+/// comparing ("B · event 3 of 40 · …").
+pub fn status_line(state: &State, lead: &Trace) -> String {
+    let label = super::cursor_label(lead, state.cursor() as usize);
+    match state.page.compare {
+        Some(_) => format!("{:?} · {label}", state.focus()),
+        None => label,
+    }
+}
+
+/// Above the Tables tab's tables while comparing: which run they fold.
+pub fn tables_note(state: &State) -> Option<String> {
+    state.page.compare.as_ref()?;
+    Some(format!(
+        "Run {:?}'s tables at the cursor (the run in focus; pick A or B beside the scrubber).",
+        state.focus()
+    ))
+}
+
+/// After the sweep's line while comparing: which run it swept.
+pub fn sweep_note(job: &super::SweepJob) -> Option<String> {
+    job.side
+        .map(|side| format!("Swept run {side:?}, the run in focus."))
+}
+
+/// The plot is never narrower than this: on a phone the timeline scrolls sideways at a
+/// readable scale rather than squeezing a run into the width that is left.
+pub const PLOT_MIN_PX: u32 = 560;
+
+/// The counters the step names on `side`: its claims', and its prediction's metric.
+pub fn named_metrics(step: &Step, side: Side) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = (step.claims.iter())
+        .filter(|c| c.side == side)
+        .map(|c| c.metric)
+        .collect();
+    let asked = match step.predict.ask {
+        Ask::Count {
+            side: asked,
+            metric,
+            ..
+        } if asked == side => Some(metric),
+        Ask::WhichHas { metric } => Some(metric),
+        Ask::Count { .. } => None,
+    };
+    names.extend(asked);
+    let mut unique = Vec::new();
+    for name in names {
+        if !unique.contains(&name) {
+            unique.push(name);
+        }
+    }
+    unique
+}
+
+/// A counter's card label, in the words the lessons use for it.
+pub fn counter_label(metric: &str, scenario: &Scenario) -> &'static str {
+    match metric {
+        "orders" => "Orders",
+        "attempts" => "Requests",
+        "received" => "Attempt rows",
+        "effects" if scenario.op == Op::Set => "Writes",
+        "effects" => "Charges",
+        "duplicates" => "Duplicates",
+        "lost" => "Lost work",
+        "races" => "Races",
+        "unrecorded" => "Charges the ledger never recorded",
+        "ok" => "OK",
+        "failed" => "Failed",
+        "unknown" => "Unknown",
+        "in_flight" => "In flight",
+        "receipts" => "Receipts",
+        "duplicate_receipts" => "Duplicate receipts",
+        "redeliveries" => "Redeliveries",
+        "dead_letters" => "Dead letters",
+        _ => "",
+    }
+}
+
+/// One side's counters as the page shows them.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountersView {
+    /// In the markup's order. `Counter::shown` is the one field that decides whether a card
+    /// shows; `named` ones are emphasised.
+    pub cards: Vec<super::Counter>,
+    /// How many cards "more" would show (0: no "more" button).
+    pub folded: u32,
+    /// "more" is open: the folded cards show too.
+    pub more_open: bool,
+}
+
+/// The counters of run `side` (`scenario` is that run's), with the step's named ones marked and
+/// the rest folded under "more" while a step names any on this side.
+pub fn counters_view(state: &State, side: Side, scenario: &Scenario, m: &Metrics) -> CountersView {
+    let step = state
+        .lesson
+        .filter(|_| state.quiz.is_none())
+        .map(|at| at.step());
+    let named = step.map_or_else(Vec::new, |step| named_metrics(step, side));
+    let fold = !named.is_empty();
+    let mut folded = 0;
+    let cards = (super::counters(m, scenario.consumer).into_iter())
+        .map(|mut card| {
+            card.label = counter_label(card.name, scenario);
+            card.named = named.contains(&card.name);
+            if card.shown && fold && !card.named {
+                folded += 1;
+                card.shown = state.counters_more;
+            }
+            card
+        })
+        .collect();
+    CountersView {
+        cards,
+        folded,
+        more_open: state.counters_more,
+    }
+}
+
+/// A count a step promises, as the learner checks it on the counters: the card's label, so the
+/// list and the cards use the same words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClaimLine {
+    pub side: Side,
+    pub metric: &'static str,
+    /// "B: Duplicates = 0", or "the run: Attempt rows = 6" when the step has no B.
+    pub text: String,
+}
+
+pub(super) fn claim_lines(step: &Step) -> Vec<ClaimLine> {
+    let a = decode_lenient(step.query).0.scenario;
+    let page = PageState {
+        scenario: a.clone(),
+        compare: step.compare.map(String::from),
+        ..PageState::default()
+    };
+    let b = page.compare_scenario().unwrap_or_else(|| a.clone());
+    (step.claims.iter())
+        .map(|c| {
+            let (run, scenario) = match (c.side, step.compare) {
+                (Side::A, Some(_)) => ("A", &a),
+                (Side::A, None) => ("the run", &a),
+                (Side::B, _) => ("B", &b),
+            };
+            ClaimLine {
+                side: c.side,
+                metric: c.metric,
+                text: format!("{run}: {} = {}", counter_label(c.metric, scenario), c.value),
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,131 @@
+//! One screen: applies `app::page_layout` (the lesson's column in place of the controls, the
+//! controls' drawer, the A/B focus buttons) and wires their buttons; the decisions are the
+//! app's.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlElement, KeyboardEvent};
+
+use super::dom;
+use super::{dispatch, with_app};
+use crate::app::{self, Msg};
+use crate::lessons::Side;
+
+pub fn mount() {
+    dom::on_click("controls-toggle", || {
+        let open = with_app(|app| app.state.drawer_open);
+        dispatch(Msg::ShowControls(!open));
+    });
+    dom::on_click("controls-close", || dispatch(Msg::ShowControls(false)));
+    dom::on_click("lesson-close", || dispatch(Msg::CloseLesson));
+    for side in ["a", "b"] {
+        dom::on_click(&format!("more-{side}"), || {
+            let more = with_app(|app| app.state.counters_more);
+            dispatch(Msg::MoreCounters(!more));
+        });
+    }
+    for (id, side) in [("focus-a", Side::A), ("focus-b", Side::B)] {
+        dom::on_click(id, move || {
+            let msg = with_app(|app| {
+                let b = app.b.as_ref().map(|b| &b.trace);
+                app::focus_on(&app.state, &app.a.trace, b, side)
+            });
+            dispatch(msg);
+        });
+    }
+    // Escape closes the drawer wherever the focus is, a field inside it included.
+    let document: web_sys::EventTarget = dom::document().unchecked_into();
+    dom::listen::<KeyboardEvent>(&document, "keydown", |event| {
+        if event.key() == "Escape" && with_app(|app| app.state.drawer_open) {
+            event.prevent_default();
+            dispatch(Msg::ShowControls(false));
+        }
+    });
+}
+
+pub fn render() {
+    let (layout, drawer_open, focus) = with_app(|app| {
+        (
+            app::page_layout(&app.state),
+            app.state.drawer_open,
+            app.state.focus(),
+        )
+    });
+    mark_current_lesson();
+    let root: Element = dom::by_id("app");
+    root.class_list()
+        .toggle_with_force("lesson", layout.lesson_column)
+        .ok();
+    root.class_list()
+        .toggle_with_force("wide", layout.wide_column)
+        .ok();
+    place_lesson_panel(layout.lesson_column);
+    dom::set_hidden(&dom::by_id("lesson-column"), !layout.lesson_column);
+    let controls: Element = dom::by_id("controls");
+    dom::set_hidden(&controls, !layout.controls_shown);
+    let toggle: Element = dom::by_id("controls-toggle");
+    dom::set_hidden(&toggle, !layout.lesson_column);
+    let expanded = if drawer_open { "true" } else { "false" };
+    dom::set_attr(&toggle, "aria-expanded", expanded);
+    dom::set_hidden(&dom::by_id("focus-toggle"), !layout.focus_toggle);
+    for (id, side) in [("focus-a", Side::A), ("focus-b", Side::B)] {
+        let pressed = if focus == side { "true" } else { "false" };
+        dom::set_attr(&dom::by_id(id), "aria-pressed", pressed);
+    }
+}
+
+/// The picker's button of the open lesson is `aria-current`; in the lesson's column it is the
+/// only one shown, as the lesson's title (the others are a "Close lesson" away).
+fn mark_current_lesson() {
+    let open = with_app(|app| {
+        let quiz = app.state.quiz.as_ref().map(|q| q.quiz.lesson);
+        app.state.lesson.map(|at| at.lesson.id).or(quiz)
+    });
+    let Ok(buttons) = dom::by_id::<Element>("lesson-picker").query_selector_all("[data-lesson]")
+    else {
+        return;
+    };
+    for button in (0..buttons.length()).filter_map(|i| buttons.item(i)) {
+        let button: Element = button.unchecked_into();
+        let current = open.is_some() && button.get_attribute("data-lesson").as_deref() == open;
+        dom::set_flag(&button, "aria-current", current);
+    }
+}
+
+/// The Lessons tab's panel lives in the tabs while no lesson is open (its picker), and in the
+/// lesson's column once one is: moved, not copied, so its listeners and state go with it.
+fn place_lesson_panel(in_column: bool) {
+    let panel: Element = dom::by_id("panel-lessons");
+    let home: Element = if in_column {
+        dom::by_id("lesson-column")
+    } else {
+        dom::by_id("tabs")
+    };
+    let placed = panel
+        .parent_element()
+        .is_some_and(|parent| parent.is_same_node(Some(&home)));
+    if placed {
+        return;
+    }
+    home.append_child(&panel).ok();
+    if in_column {
+        panel.remove_attribute("role").ok();
+    } else {
+        dom::set_attr(&panel, "role", "tabpanel");
+    }
+}
+
+/// The drawer opened: its first field takes the focus, so the keyboard is where the eye is.
+pub(super) fn focus_drawer() {
+    let first = dom::by_id::<Element>("controls")
+        .query_selector("select, input, button:not(#controls-close)")
+        .ok()
+        .flatten();
+    if let Some(first) = first.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
+        first.focus().ok();
+    }
+}
+
+/// The drawer closed: the focus goes back to the button that opens it.
+pub(super) fn focus_toggle() {
+    dom::by_id::<HtmlElement>("controls-toggle").focus().ok();
+}

@@ -1,0 +1,165 @@
+// One screen (issue 11): a lesson's step text, run A's timeline and every counter the step names
+// are in the viewport together at 1366×768, by link and after "Next step"; on a 390×844 phone the
+// step and the timeline share the screen and every button is a 44 px target.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { ARTIFACTS, launch, openLab } from './lab.mjs';
+
+const DESKTOP = { viewport: { width: 1366, height: 768 } };
+const PHONE = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+/** The boxes the check is about, the viewport and the scroll position, read in the page. */
+function measure(page) {
+  return page.evaluate(() => {
+    const box = (el, name) => {
+      const r = el.getBoundingClientRect();
+      return { name, top: r.top, bottom: r.bottom, left: r.left, right: r.right, width: r.width, height: r.height };
+    };
+    const named = [...document.querySelectorAll('#counters-a [data-named="1"], #counters-b [data-named="1"]')]
+      .map((dd) => box(dd.parentElement, `${dd.closest('dl').id} ${dd.dataset.metric}`));
+    return {
+      width: innerWidth, height: innerHeight, scrollX, scrollY,
+      heading: document.querySelector('#lesson-heading')?.textContent,
+      step: box(document.getElementById('lesson-step'), '#lesson-step'),
+      timeline: box(document.getElementById('timeline-a'), '#timeline-a'),
+      named,
+    };
+  });
+}
+
+function assertAllInside(m, where) {
+  assert.equal(m.scrollY, 0, `${where}: the page did not scroll`);
+  assert.ok(m.named.length > 0, `${where}: the step names a counter`);
+  for (const b of [m.step, m.timeline, ...m.named]) {
+    assert.ok(b.width > 0 && b.height > 0, `${where}: ${b.name} is shown`);
+    const inside = b.top >= 0 && b.left >= 0 && b.bottom <= m.height && b.right <= m.width;
+    assert.ok(inside, `${where}: ${b.name} at ${JSON.stringify(b)} is outside ${m.width}×${m.height}`);
+  }
+}
+
+/** How many px of a box are on screen vertically. */
+const onScreen = (b, height) => Math.max(0, Math.min(b.bottom, height) - Math.max(b.top, 0));
+
+async function stepsOf(id) {
+  const page = await openLab(browser, `lesson=${id}&step=1`, DESKTOP);
+  const count = await page.$$eval('#lesson-steps li', (items) => items.length);
+  await page.close();
+  return count;
+}
+
+const LESSON_IDS = ['a', 'b'];
+
+test('at 1366×768 every step shows its text, timeline A and its named counters at once, by link', async () => {
+  for (const id of LESSON_IDS) {
+    const steps = await stepsOf(id);
+    for (let step = 1; step <= steps; step++) {
+      const page = await openLab(browser, `lesson=${id}&step=${step}`, DESKTOP);
+      assertAllInside(await measure(page), `lesson ${id} step ${step} by link`);
+      page.assertClean();
+      await page.close();
+    }
+  }
+});
+
+test('at 1366×768 every step shows them at once after "Next step" too', async () => {
+  for (const id of LESSON_IDS) {
+    const page = await openLab(browser, `lesson=${id}&step=1`, DESKTOP);
+    const steps = await page.$$eval('#lesson-steps li', (items) => items.length);
+    for (let step = 2; step <= steps; step++) {
+      await page.click('#lesson-step [data-next]');
+      await page.waitForFunction((n) => new URL(location.href).searchParams.get('step') === String(n), step);
+      const m = await measure(page);
+      assert.match(m.heading, new RegExp(`^Step ${step} of ${steps}`));
+      assertAllInside(m, `lesson ${id} step ${step} after Next`);
+    }
+    page.assertClean();
+    await page.close();
+  }
+});
+
+test('what a step asks to open (Tables, Sweep) opens beside its text, and the controls are a drawer', async () => {
+  const page = await openLab(browser, 'lesson=b&step=3', DESKTOP);
+  assert.equal(await page.isVisible('#controls'), false, 'the lesson has the controls column');
+  await page.click('#tab-tables');
+  assert.equal(await page.isVisible('#panel-tables'), true);
+  assert.equal(await page.isVisible('#lesson-step'), true, 'the step stays');
+  await page.evaluate(() => document.getElementById('panel-tables').scrollIntoView());
+  const step = await page.$eval('#lesson-step .step-text', (el) => el.getBoundingClientRect());
+  assert.ok(step.top >= 0 && step.top < 768, `the step's text is still on screen (top ${step.top})`);
+  await page.evaluate(() => scrollTo(0, 0));
+  await page.click('#controls-toggle');
+  assert.equal(await page.getAttribute('#controls-toggle', 'aria-expanded'), 'true');
+  assert.equal(await page.isVisible('#controls'), true);
+  assert.equal(await page.evaluate(() => document.activeElement.closest('#controls') !== null), true, 'the focus is in the drawer');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.isVisible('#controls'), false, 'Escape closes the drawer');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'controls-toggle');
+  page.assertClean();
+  await page.close();
+});
+
+test('comparing, the run in focus leads the status line and the tables, and B scrubs to its own end', async () => {
+  const page = await openLab(browser, 'seed=1&preset=restart&compare=store%3Ddurable');
+  const eventsB = Number(await page.getAttribute('#timeline-b', 'data-events'));
+  assert.match(await page.textContent('#cursor-label'), /^A · event /);
+  await page.click('#focus-b');
+  await page.click('#to-end');
+  assert.match(await page.textContent('#cursor-label'), new RegExp(`^B · event ${eventsB} of ${eventsB} `));
+  assert.equal(await page.getAttribute('#scrub', 'max'), String(eventsB - 1));
+  await page.click('#step-back');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('focus') === 'b');
+  await page.click('#tab-tables');
+  assert.match(await page.textContent('#tables-run'), /^Run B's tables/);
+  page.assertClean();
+  await page.close();
+});
+
+test('on a 390×844 phone the step text and timeline A share the screen, at a readable scale', async () => {
+  for (const id of LESSON_IDS) {
+    const steps = await stepsOf(id);
+    for (let step = 1; step <= steps; step++) {
+      const page = await openLab(browser, `lesson=${id}&step=${step}`, PHONE);
+      const m = await measure(page);
+      const where = `phone, lesson ${id} step ${step}`;
+      assert.ok(onScreen(m.step, m.height) >= 150, `${where}: the step text shows (${JSON.stringify(m.step)})`);
+      assert.ok(onScreen(m.timeline, m.height) >= Math.min(150, m.timeline.height), `${where}: the timeline shows (${JSON.stringify(m.timeline)})`);
+      const scale = await page.$eval('#timeline-a', (el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+      assert.ok(scale.scroll > scale.client, `${where}: the timeline scrolls sideways (${JSON.stringify(scale)})`);
+      assert.ok(m.width <= 390 && (await page.evaluate(() => document.documentElement.scrollWidth)) <= 390, `${where}: the page itself does not scroll sideways`);
+      page.assertClean();
+      await page.close();
+    }
+  }
+});
+
+test('on a 390×844 phone every button in a lesson is at least 44×44 px', async () => {
+  for (const query of ['lesson=a&step=1', 'lesson=a&step=5', 'lesson=a&step=7', 'lesson=a&step=10', 'lesson=b&step=3']) {
+    const page = await openLab(browser, query, PHONE);
+    for (const drawer of [false, true]) {
+      if (drawer) await page.click('#controls-toggle');
+      const small = await page.$$eval('button', (buttons) => buttons
+        .map((b) => ({ b, r: b.getBoundingClientRect() }))
+        .filter(({ r }) => r.width > 0 && r.height > 0)
+        .filter(({ r }) => r.width < 44 || r.height < 44)
+        .map(({ b, r }) => `${b.id || b.textContent.trim().slice(0, 24)}: ${r.width.toFixed(0)}×${r.height.toFixed(0)}`));
+      assert.deepEqual(small, [], `${query}${drawer ? ' with the drawer open' : ''}`);
+    }
+    page.assertClean();
+    await page.close();
+  }
+});
+
+test('screenshots of three steps at 1366×768 and 390×844', async () => {
+  for (const query of ['lesson=a&step=1', 'lesson=a&step=4', 'lesson=b&step=3']) {
+    for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
+      const page = await openLab(browser, query, options);
+      await page.screenshot({ path: `${ARTIFACTS}/layout-${query.replace(/[=&]/g, '')}-${name}.png` });
+      page.assertClean();
+      await page.close();
+    }
+  }
+});
