@@ -10,7 +10,8 @@
 //! - `theme=auto|light|dark` and `sweep=N` (seeds, 1..=100000), checked and kept for the page,
 //!   which does not read them yet;
 //! - `lesson=ID`, `step=N` (1-based, within the lesson) and `quiz=SEED` (the mastery check's
-//!   seed), for the Lessons tab.
+//!   seed), for the Lessons tab;
+//! - `keys=1`: the key-store panel beside the timeline is open.
 //!
 //! Every value is parsed into a typed field once, here (or, for `compare`, decoded), and
 //! `controls` keeps each name once, so what `to_query` writes is bounded and loads again. No
@@ -70,6 +71,8 @@ pub struct PageState {
     pub step: Option<u8>,
     /// `quiz=`: the mastery check's seed.
     pub quiz: Option<u64>,
+    /// `keys=1`: the key-store panel is open.
+    pub keys: bool,
 }
 
 impl Default for PageState {
@@ -88,6 +91,7 @@ impl Default for PageState {
             lesson: None,
             step: None,
             quiz: None,
+            keys: false,
         }
     }
 }
@@ -212,6 +216,13 @@ impl PageState {
                         .ok_or_else(|| malformed(&format!("a step number 1..={}", steps_max())))?,
                 );
             }
+            "keys" => {
+                self.keys = match value {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    _ => return Err(malformed("1 or 0 (also true/false)")),
+                }
+            }
             "tab" if TABS.contains(&value) => self.tab = value.into(),
             "tab" => return Err(malformed(&format!("one of {}", TABS.join("|")))),
             "speed" => {
@@ -306,6 +317,9 @@ impl PageState {
         }
         if let Some(seed) = self.quiz {
             push("quiz", &seed.to_string());
+        }
+        if self.keys {
+            push("keys", "1");
         }
         out
     }
