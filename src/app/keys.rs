@@ -63,16 +63,28 @@ pub fn key_store(trace: &Trace, count: Option<usize>) -> KeyStoreView {
 }
 
 /// The `max` rows written last, in the table's own order (committed rows by key, then claims).
+/// One pass keeps a short list, latest first (ties: the table's order), and no sort: each sort
+/// instance costs the page's wasm kilobytes. O(rows × max).
 fn latest(table: &[KeyRow], max: usize) -> Vec<&KeyRow> {
     if table.len() <= max {
         return table.iter().collect();
     }
-    let mut order: Vec<usize> = (0..table.len()).collect();
-    // Latest first; ties keep the table's order, so the cut is the same on every run.
-    order.sort_by_key(|&i| (std::cmp::Reverse(table[i].created_us), i));
-    order.truncate(max);
-    order.sort_unstable();
-    order.into_iter().map(|i| &table[i]).collect()
+    let mut best: Vec<usize> = Vec::with_capacity(max + 1);
+    for (i, row) in table.iter().enumerate() {
+        let later = |&j: &usize| row.created_us > table[j].created_us;
+        let at = best.iter().position(later).unwrap_or(best.len());
+        if at < max {
+            best.insert(at, i);
+            best.truncate(max);
+        }
+    }
+    let mut keep = vec![false; table.len()];
+    for i in best {
+        keep[i] = true;
+    }
+    (table.iter().zip(keep))
+        .filter_map(|(row, kept)| kept.then_some(row))
+        .collect()
 }
 
 fn empty_reason(trace: &Trace, count: usize) -> &'static str {
