@@ -56,21 +56,21 @@ pub struct KeyRow {
 #[derive(Clone, Copy, Debug, Default)]
 struct Req {
     in_txn: bool,
-    /// Holds an uncommitted claim.
-    held: bool,
+    /// The uncommitted claim this request holds, if any.
+    claim: Option<KeyRow>,
     /// The response stored in the open transaction.
     pending: Option<(u16, Option<u32>)>,
     /// The charge number or written value the handler got, for the stored response.
     number: Option<u32>,
-    claimed_us: u64,
 }
 
-/// Committed rows, uncommitted claims by their request, and each request's state.
+/// Committed rows by key, and each request's state by its index (`Event::req` numbers requests
+/// densely from 0, so a `Vec` holds them: one map type fewer in the page's wasm, where each
+/// `BTreeMap` instance costs kilobytes).
 #[derive(Debug, Default)]
 struct Fold {
     rows: BTreeMap<Key, KeyRow>,
-    claims: BTreeMap<u32, KeyRow>,
-    reqs: BTreeMap<u32, Req>,
+    reqs: Vec<Req>,
 }
 
 /// The key table after the first `count` events of `trace`, at the time of the last of them,
@@ -89,7 +89,7 @@ pub fn table_at(trace: &Trace, count: usize) -> Vec<KeyRow> {
             row.state = KeyState::Expired;
         }
     }
-    table.extend(fold.claims.into_values());
+    table.extend(fold.reqs.iter().filter_map(|r| r.claim));
     table
 }
 
@@ -104,7 +104,11 @@ impl Fold {
         let (Some(req), Some(key)) = (event.req, event.key) else {
             return;
         };
-        let r = self.reqs.entry(req).or_default();
+        let ix = req as usize;
+        if self.reqs.len() <= ix {
+            self.reqs.resize(ix + 1, Req::default());
+        }
+        let r = &mut self.reqs[ix];
         let row = |state, created_us| KeyRow {
             key,
             state,
@@ -127,11 +131,9 @@ impl Fold {
                 result: crate::trace::ClaimResult::Ok,
             } => {
                 if r.in_txn {
-                    r.held = true;
-                    r.claimed_us = now_us;
                     let mut claim = row(KeyState::Claimed, now_us);
                     claim.expires_us = None;
-                    self.claims.insert(req, claim);
+                    r.claim = Some(claim);
                 } else {
                     self.rows.insert(key, row(KeyState::InProgress, now_us));
                 }
@@ -149,21 +151,19 @@ impl Fold {
             EventKind::Commit { .. } => {
                 let state = match r.pending {
                     Some((status, number)) => Some(KeyState::Done { status, number }),
-                    None if r.held => Some(KeyState::InProgress),
+                    None if r.claim.is_some() => Some(KeyState::InProgress),
                     None => None,
                 };
                 if let Some(state) = state {
                     self.rows.insert(key, row(state, now_us));
                 }
                 *r = Req::default();
-                self.claims.remove(&req);
             }
             EventKind::Rollback { .. } => {
                 *r = Req {
                     number: r.number,
                     ..Req::default()
                 };
-                self.claims.remove(&req);
             }
             _ => {}
         }

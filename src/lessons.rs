@@ -60,6 +60,10 @@ pub struct Step {
     pub pointers: &'static [Pointer],
     /// Whether the step shows the key-storage calculator.
     pub calculator: bool,
+    /// Whether opening the step opens the key-store panel: the key table is its point.
+    pub keystore: bool,
+    /// Whether the step holds the classification exercise (`crate::classify`).
+    pub classify: bool,
     /// The question the learner answers before the run plays; `text` is the reveal.
     pub predict: Predict,
     /// Glossary terms (`crate::glossary`) the step defines beside its text.
@@ -170,6 +174,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "The partition drops the API's answers on the way back (the ✕ on the arrows to the client). The client only sees a timeout, which looks exactly like a lost request, so it sends the order again and the payment service charges again. The 2 orders end with 5 charges: 3 of them duplicates.",
                 calculator: false,
+                keystore: false,
+                classify: false,
                 predict: Predict {
                     setup: "The client sends 2 orders and retries each up to 3 times when no answer comes. For a while a one-way partition drops the API's answers on their way back; requests still get through.",
                     question: "How many charges will the payment service make for these 2 orders?",
@@ -186,6 +192,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("op=charge"),
                 text: "Answers are lost as in step 1, now over 4 orders, for two kinds of request. Setting a field to a value (A) leaves the same state however often the same write repeats: 7 writes, 0 duplicates (true while nothing else writes that field; a late repeat could undo a newer value). Adding a charge (B) moves money on every repeat: 3 duplicates.",
                 calculator: false,
+                keystore: false,
+                classify: true,
                 predict: Predict {
                     setup: "Answers are lost the same way, over 4 orders. Run A sends a write that sets a field to a value; run B sends one that adds a charge. Neither run deduplicates.",
                     question: "Which run ends with duplicate effects?",
@@ -202,6 +210,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "With one answer in five lost and up to three retries, 50 orders make 60 charges here, 10 of them duplicates. Open the Sweep tab, set the seeds to 10,000 and run them: the mean effects (charges) per order settles next to the formula's value, 1 + r + r² + r³ ≈ 1.25 for r = 0.2, because every lost answer but one on the last retry sends one more charge.",
                 calculator: false,
+                keystore: false,
+                classify: false,
                 predict: Predict {
                     setup: "50 orders. One answer in five is lost (r = 0.2), and the client retries up to 3 times.",
                     question: "How many charges will these 50 orders make with this seed?",
@@ -218,6 +228,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "Every order has carried an idempotency key since step 1 (case-1/work-1 in the Events tab), the same on every retry, but so far the API ignored it. Now it looks the key up first (dedup=naive): a finished key gets its stored answer back, \"200 (replayed)\". Here the client gives up after 45 ms while the first attempt is still charging, so the retry looks before the key is recorded: both read \"not found\" (the shaded region) and both charge: 1 race, 1 duplicate.",
                 calculator: false,
+                keystore: true,
+                classify: false,
                 predict: Predict {
                     setup: "The API now looks the key up before it charges (check, then insert). The client gives up after 45 ms and retries while its first attempt is still being charged.",
                     question: "How many duplicate charges will the 3 orders make?",
@@ -234,6 +246,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("dedup=atomic"),
                 text: "Same seed, same timing: A still charges one order twice (1 duplicate). In B the first attempt inserts the key under a unique constraint inside the transaction that also writes its ledger row (the payment call cannot join it); the retry's insert waits on that key and, once the first commits, gets the stored answer back instead of charging: 3 charges for 3 orders, 0 duplicates.",
                 calculator: false,
+                keystore: true,
+                classify: false,
                 predict: Predict {
                     setup: "The same race, same seed. In B the API claims the key by inserting it under a unique constraint, in the transaction that also writes the ledger row.",
                     question: "How many duplicate charges will B make?",
@@ -250,6 +264,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("store=durable"),
                 text: "The API crashes after committing and before answering. With its keys in process memory (A) the restart forgets them and the retry charges again: 1 duplicate. With a durable store (B) the retry finds the key and gets the first answer back: 0.",
                 calculator: false,
+                keystore: true,
+                classify: false,
                 predict: Predict {
                     setup: "The API crashes after it commits a charge and before it answers, then restarts. A keeps its keys in process memory; B keeps them in a durable store.",
                     question: "Which run charges an order twice?",
@@ -266,6 +282,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("retention_ms=86400000"),
                 text: "Keys here expire after 150 ms, but the client is still retrying after that, so late retries are treated as new orders: 2 duplicates. Keeping keys a day (B) covers the whole retry window: 0. Storage grows with rate × retention × entry size, and the stored response is most of each entry.",
                 calculator: true,
+                keystore: true,
+                classify: false,
                 predict: Predict {
                     setup: "Keys are kept for 150 ms. Answers are lost for 700 ms, and the client goes on retrying with 60 ms of backoff, up to 4 times.",
                     question: "How many duplicate charges will the 2 orders make?",
@@ -282,6 +300,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("consumer=inbox"),
                 text: "Each committed charge also goes out as an event (an outbox row) to a queue and is delivered at least once to a consumer that mails a receipt and acks. After a lost ack (✕ on the arrows back to the queue) it delivers again after visibility_ms: the plain consumer (A) mails 7 receipts for 4 charges, 3 duplicates. An inbox (B) inserts the event id first and mails only if new, so the 3 redeliveries find it and only ack: 0. A crash between the mail and the commit still mails twice (next step).",
                 calculator: false,
+                keystore: false,
+                classify: false,
                 predict: Predict {
                     setup: "Each of 4 charges is published through an outbox to a queue that delivers at least once. The consumer mails a receipt, then acks; a quarter of its acks are lost.",
                     question: "How many receipts will the consumer without an inbox (A) mail?",
@@ -304,6 +324,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("mail=keyed"),
                 text: "The inbox row is inserted in a transaction, the receipt mailed, then the row committed; the mail is outside. The consumer crashes after its first mail, before the commit: the row rolls back, no ack goes out, and the redelivery finds no row and mails again: 5 receipts for 4 charges, 1 duplicate. A mail provider that takes the event id as its key (B) answers the repeat with its first send: 4, 0. Without one, accept a rare duplicate email.",
                 calculator: false,
+                keystore: false,
+                classify: false,
                 predict: Predict {
                     setup: "The consumer of step 8 with its inbox, and no ack is lost. It crashes once, right after mailing its first receipt and before it commits that event's inbox row; it restarts, and the queue redelivers what it never acked.",
                     question: "How many receipts will the inbox consumer (A) mail for the 4 charges?",
@@ -326,6 +348,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "This server charges before it claims the key, so both copies in the race charge: 1 duplicate, and the loser's rollback leaves 1 charge the ledger never recorded. Put the six steps in the order a safe server runs them, then run your order. It faces lost answers, two copies at once, a rerun and crashes, and it is safe only if it survives them all.",
                 calculator: false,
+                keystore: false,
+                classify: false,
                 predict: Predict {
                     setup: "The race from step 4 again, with a unique claim, but this server charges before it claims the key.",
                     question: "How many duplicate charges will the 3 orders make?",
@@ -351,6 +375,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "An operator reruns the job at 400 ms: a new pod with a new UID sends the same three orders (same case_id and work_id). The key is made from the work, so every repeat gets the first charge back: 6 requests, 6 attempt rows, 3 charges, 0 duplicates.",
                 calculator: false,
+                keystore: false,
+                classify: false,
                 predict: Predict {
                     setup: "A job sends 3 orders. At 400 ms an operator reruns it: a new pod sends the same 3 orders. Each key is made from the work (case_id and work_id), not from the pod.",
                     question: "How many charges will the 6 requests make?",
@@ -367,6 +393,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("key=business"),
                 text: "In A each pod makes its keys from its own UID, as a UUID generated at start-up would. The rerun's keys are new, so every order is charged again: 3 duplicates. The business key (B) recognises the same work from any pod: 0.",
                 calculator: false,
+                keystore: true,
+                classify: false,
                 predict: Predict {
                     setup: "The same rerun. In A each pod makes its keys from its own UID; in B the key is made from the work.",
                     question: "Which run charges the rerun's orders again?",
@@ -383,6 +411,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "Open the Tables tab and move the cursor. Every request gets a row in the attempts table, repeats included, so nothing observed is lost; the charges stay one per order. 6 attempt rows, 3 charges.",
                 calculator: false,
+                keystore: false,
+                classify: false,
                 predict: Predict {
                     setup: "The rerun with business keys again. The ledger keeps two tables: one row per request received (attempts) and one per charge.",
                     question: "How many rows will the attempts table hold at the end?",
@@ -399,6 +429,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: None,
                 text: "One key for everything looks safe: 0 duplicates. But orders 2 to 4 get order 1's answer back and are never charged, while their clients see success: 3 orders of lost work. Test that different keys are each processed, not only that repeats merge.",
                 calculator: false,
+                keystore: true,
+                classify: false,
                 predict: Predict {
                     setup: "4 different orders, all sent under one constant key, with an atomic claim.",
                     question: "How many of the 4 orders will be charged?",
@@ -415,6 +447,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("store=durable"),
                 text: "The ledger's database sits on its pod's own disk (an emptyDir). When that pod is replaced (the band on the database lane: a new UID and boot id), the keys go with it, and a rerun afterwards charges every order again: 3 duplicates. A durable store (B) keeps them: 0.",
                 calculator: false,
+                keystore: true,
+                classify: false,
                 predict: Predict {
                     setup: "The ledger's database keeps its keys on its own pod's disk (an emptyDir). At 350 ms that pod is replaced, and at 400 ms an operator reruns the job. B keeps the keys in a durable store.",
                     question: "Which run charges the rerun's orders again?",
@@ -431,6 +465,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("provider=keyed"),
                 text: "The API crashes after the charge and before its commit. The ledger rolls back; the payment service does not. The retry charges again: 1 duplicate, and 1 charge the ledger never recorded. Forwarding the key to a payment service that honours it (B) protects that boundary too: 0.",
                 calculator: false,
+                keystore: false,
+                classify: false,
                 predict: Predict {
                     setup: "The API crashes after the payment service has charged and before the ledger's transaction commits. In B the API forwards the key to a payment service that honours it.",
                     question: "How many duplicate charges will A make?",
@@ -447,6 +483,8 @@ pub static LESSONS: [Lesson; 2] = [
                 compare: Some("key=business"),
                 text: "concurrencyPolicy: Forbid only stops two Jobs of one CronJob overlapping. A failed pod's replacement, a Job started by hand or a later rerun still arrives, as here at 400 ms: 3 duplicates with pod keys. The business key, checked where the ledger row is recorded, catches this rerun (B: 0), though not a key past its retention (Lesson A step 7), a store lost with its pod (step 5) or a crash between charge and commit (step 6).",
                 calculator: false,
+                keystore: false,
+                classify: false,
                 predict: Predict {
                     setup: "The CronJob has concurrencyPolicy: Forbid. An operator still reruns the job at 400 ms, and keys are made from the pod's UID.",
                     question: "How many duplicate charges will the 3 orders get?",

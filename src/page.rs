@@ -12,7 +12,8 @@
 //! - `theme=auto|light|dark` and `sweep=N` (seeds, 1..=100000), checked and kept for the page,
 //!   which does not read them yet;
 //! - `lesson=ID`, `step=N` (1-based, within the lesson) and `quiz=SEED` (the mastery check's
-//!   seed), for the Lessons tab.
+//!   seed), for the Lessons tab;
+//! - `keys=1`: the key-store panel beside the timeline is open.
 //!
 //! Every value is parsed into a typed field once, here (or, for `compare`, decoded), and
 //! `controls` keeps each name once, so what `to_query` writes is bounded and loads again. No
@@ -74,6 +75,8 @@ pub struct PageState {
     pub quiz: Option<u64>,
     /// `focus=a|b`: the run the cursor, the status line, Tables and Sweep follow.
     pub focus: Side,
+    /// `keys=1`: the key-store panel is open.
+    pub keys: bool,
 }
 
 impl Default for PageState {
@@ -93,6 +96,7 @@ impl Default for PageState {
             step: None,
             quiz: None,
             focus: Side::A,
+            keys: false,
         }
     }
 }
@@ -224,6 +228,13 @@ impl PageState {
                     _ => return Err(malformed("a or b")),
                 }
             }
+            "keys" => {
+                self.keys = match value {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    _ => return Err(malformed("1 or 0 (also true/false)")),
+                }
+            }
             "tab" if TABS.contains(&value) => self.tab = value.into(),
             "tab" => return Err(malformed(&format!("one of {}", TABS.join("|")))),
             "speed" => {
@@ -321,6 +332,9 @@ impl PageState {
         }
         if let Some(seed) = self.quiz {
             push("quiz", &seed.to_string());
+        }
+        if self.keys {
+            push("keys", "1");
         }
         out
     }

@@ -1246,3 +1246,322 @@ fn shift_click_drops_an_arrow_or_crashes_the_api_and_the_link_keeps_it() {
     let at_ms = api.1.time_us / 1_000;
     assert!(state.to_query().contains(&format!("crash=api@{at_ms}")));
 }
+
+// Issue 11, deliverable 4: the key store beside the timeline.
+
+#[test]
+fn issue_11_the_key_store_says_each_state_and_its_stored_response_in_words() {
+    use idemlab::keystore::{KeyRow, KeyState};
+    use idemlab::scenario::Op;
+    use idemlab::trace::Key;
+    let row = |state, expires_us| KeyRow {
+        key: Key::Business { work: 3 },
+        state,
+        created_us: 41_250,
+        expires_us,
+        order: 3,
+        attempt: 2,
+        req: 9,
+    };
+    let done = KeyState::Done {
+        status: 200,
+        number: Some(3),
+    };
+    let rows = [
+        (row(KeyState::Claimed, None), Op::Charge),
+        (row(KeyState::InProgress, Some(191_250)), Op::Charge),
+        (row(done, Some(191_250)), Op::Charge),
+        (row(done, Some(191_250)), Op::Set),
+        (
+            row(
+                KeyState::Done {
+                    status: 422,
+                    number: None,
+                },
+                Some(191_250),
+            ),
+            Op::Charge,
+        ),
+        (row(KeyState::Expired, Some(191_250)), Op::Charge),
+    ];
+    let text: String = rows
+        .iter()
+        .map(|(row, op)| {
+            let t = app::row_text(row, *op);
+            let cells: [&str; 6] = [
+                &t.key,
+                t.state_text,
+                &t.response,
+                &t.written,
+                &t.expires,
+                &t.by,
+            ];
+            format!("{} [{}]\n", cells.join(" | "), t.state)
+        })
+        .collect();
+    expect![[r#"
+        case-1/work-3 | claimed, not committed | none: not committed, so no other request sees it | 41.25 ms | – | written by order 3, attempt 2 [claimed]
+        case-1/work-3 | in progress | none yet: a repeat gets 409 | 41.25 ms | 191.25 ms | written by order 3, attempt 2 [in-progress]
+        case-1/work-3 | done | 200, charge #3 | 41.25 ms | 191.25 ms | written by order 3, attempt 2 [done]
+        case-1/work-3 | done | 200, value 3 | 41.25 ms | 191.25 ms | written by order 3, attempt 2 [done]
+        case-1/work-3 | done | 422 | 41.25 ms | 191.25 ms | written by order 3, attempt 2 [done]
+        case-1/work-3 | expired | none: the next read removes the key and runs the request as new | 41.25 ms | 191.25 ms | written by order 3, attempt 2 [expired]
+    "#]]
+    .assert_eq(&text);
+}
+
+#[test]
+fn issue_11_the_key_store_lists_at_most_50_rows_the_latest_and_counts_the_rest() {
+    let trace = idemlab::sim::run(&decode_lenient("seed=1&orders=200&dedup=atomic").0.scenario);
+    let table = idemlab::keystore::table_at(&trace, trace.events.len());
+    assert_eq!(table.len(), 200);
+    let view = app::key_store(&trace, None);
+    assert_eq!(view.rows.len(), app::KEY_ROWS_MAX);
+    assert_eq!(view.more.as_deref(), Some("+150 more, written earlier"));
+    assert!(view.caption.ends_with(": 200 keys"), "{}", view.caption);
+    // The rows kept are the ones written last, listed in the table's own (key) order.
+    let shown: Vec<&idemlab::keystore::KeyRow> = table
+        .iter()
+        .filter(|row| view.rows.iter().any(|r| r.key == row.key.to_string()))
+        .collect();
+    assert_eq!(shown.len(), app::KEY_ROWS_MAX);
+    let oldest_shown = shown.iter().map(|r| r.created_us).min().unwrap();
+    let cut = table.iter().filter(|row| !shown.contains(row));
+    assert!(cut.into_iter().all(|row| row.created_us <= oldest_shown));
+    let keys: Vec<String> = shown.iter().map(|r| r.key.to_string()).collect();
+    let listed: Vec<&String> = view.rows.iter().map(|r| &r.key).collect();
+    assert_eq!(listed, keys.iter().collect::<Vec<_>>());
+}
+
+#[test]
+fn issue_11_at_the_end_of_an_atomic_durable_run_every_order_has_a_done_key() {
+    let query = "seed=3&preset=race&dedup=atomic&store=durable";
+    let (trace, metrics) = idemlab::run(&decode_lenient(query).0.scenario);
+    let view = app::key_store(&trace, None);
+    let done = view.rows.iter().filter(|r| r.state == "done").count();
+    assert_eq!(done as u32, metrics.orders, "{view:?}");
+    assert!(view
+        .rows
+        .iter()
+        .all(|r| r.response.starts_with("200, charge #")));
+    assert_eq!((view.more, view.empty), (None, None));
+    // Somewhere in the run a claim is held by an open transaction, and the panel says so.
+    let claimed = (1..trace.events.len()).find(|&count| {
+        let view = app::key_store(&trace, Some(count));
+        view.rows.iter().any(|r| r.state == "claimed")
+    });
+    assert!(claimed.is_some(), "no moment shows a claimed key");
+}
+
+#[test]
+fn issue_11_an_empty_key_store_says_why() {
+    let trace = |q: &str| idemlab::sim::run(&decode_lenient(q).0.scenario);
+    let none = trace("seed=1&orders=2&dedup=none");
+    assert_eq!(
+        app::key_store(&none, None).empty,
+        Some("This API stores no keys (dedup=none): every request runs.")
+    );
+    let atomic = trace("seed=1&orders=2&dedup=atomic");
+    let view = app::key_store(&atomic, Some(0));
+    assert_eq!(view.empty, Some("No keys yet: the run has not started."));
+    assert_eq!(view.caption, "Key table at 0 ms: 0 keys");
+}
+
+#[test]
+fn issue_11_the_key_store_toggle_is_a_view_change_kept_in_the_permalink() {
+    let mut state = load("seed=3&preset=race");
+    assert!(!state.page.keys);
+    let effects = app::update(&mut state, Msg::ToggleKeyStore);
+    assert!(effects.render && !effects.rerun);
+    assert_eq!(effects.url, Some(UrlWrite::Replace));
+    assert!(
+        state.to_query().ends_with("&keys=1"),
+        "{}",
+        state.to_query()
+    );
+    assert!(load(&state.to_query()).page.keys);
+    app::update(&mut state, Msg::ToggleKeyStore);
+    assert!(!state.to_query().contains("keys="));
+}
+
+#[test]
+fn issue_11_a_step_about_the_key_table_opens_the_key_store() {
+    let opens: Vec<(&str, usize)> = LESSONS
+        .iter()
+        .flat_map(|l| {
+            (l.steps.iter().enumerate())
+                .filter(|(_, s)| s.keystore)
+                .map(move |(i, _)| (l.id, i + 1))
+        })
+        .collect();
+    assert_eq!(
+        opens,
+        [
+            ("a", 4),
+            ("a", 5),
+            ("a", 6),
+            ("a", 7),
+            ("b", 2),
+            ("b", 4),
+            ("b", 5)
+        ]
+    );
+    assert!(load("lesson=a&step=5").page.keys);
+    assert!(load("lesson=a&step=5").to_query().contains("keys=1"));
+    let mut state = load("lesson=a&step=1");
+    assert!(!state.page.keys);
+    app::update(&mut state, Msg::OpenStep(3));
+    assert!(state.page.keys);
+    // A later step leaves it as it is: the learner closes it.
+    app::update(&mut state, Msg::ToggleKeyStore);
+    app::update(&mut state, Msg::OpenStep(7));
+    assert!(!state.page.keys);
+}
+
+// Issue 11, deliverable 6: the classification exercise.
+
+#[test]
+fn issue_11_the_classification_exercise_is_in_lesson_a_step_2_only() {
+    let steps: Vec<(&str, &str)> = LESSONS
+        .iter()
+        .flat_map(|l| {
+            l.steps
+                .iter()
+                .filter(|s| s.classify)
+                .map(move |s| (l.id, s.title))
+        })
+        .collect();
+    assert_eq!(steps, [("a", "Some operations are safe to repeat")]);
+    assert!(LESSONS[0].steps[1].classify);
+}
+
+#[test]
+fn issue_11_an_answer_locks_and_says_why() {
+    use idemlab::classify::{Class, OPERATIONS};
+    let mut state = load("lesson=a&step=2");
+    assert_eq!(
+        app::classify_score(&state.classify),
+        "Classify each of the 7 operations; each answer locks and says why."
+    );
+    let items = app::classify_items(&state.classify);
+    assert!(items
+        .iter()
+        .all(|i| i.verdict.is_none() && i.why.is_none() && !i.show));
+    // Delete order 42 is naturally idempotent; "not" is wrong, and the answer locks.
+    let effects = app::update(
+        &mut state,
+        Msg::Classify {
+            index: 0,
+            answer: Class::Not,
+        },
+    );
+    assert!(effects.render && !effects.rerun && effects.url.is_none());
+    let effects = app::update(
+        &mut state,
+        Msg::Classify {
+            index: 0,
+            answer: Class::Natural,
+        },
+    );
+    assert_eq!(effects, Effects::default());
+    let first = &app::classify_items(&state.classify)[0];
+    assert_eq!(first.answer, Some(Class::Not));
+    assert_eq!(first.right, Some(Class::Natural));
+    assert_eq!(
+        first.verdict.as_deref(),
+        Some("Not quite: it is naturally idempotent.")
+    );
+    assert_eq!(first.why, Some(OPERATIONS[0].why));
+    app::update(
+        &mut state,
+        Msg::Classify {
+            index: 2,
+            answer: Class::Not,
+        },
+    );
+    let third = &app::classify_items(&state.classify)[2];
+    assert_eq!(third.verdict.as_deref(), Some("Right: not idempotent."));
+    assert!(third.show, "append has a run of the same shape");
+    assert_eq!(
+        app::classify_score(&state.classify),
+        "Answered 2 of 7: 1 right so far."
+    );
+    // An index out of range changes nothing.
+    assert_eq!(
+        app::update(
+            &mut state,
+            Msg::Classify {
+                index: 7,
+                answer: Class::Not
+            }
+        ),
+        Effects::default()
+    );
+    for (index, op) in OPERATIONS.iter().enumerate() {
+        app::update(
+            &mut state,
+            Msg::Classify {
+                index,
+                answer: op.class,
+            },
+        );
+    }
+    assert_eq!(app::classify_score(&state.classify), "Score: 6 of 7.");
+}
+
+#[test]
+fn issue_11_show_me_loads_the_operations_run_as_a_once_answered() {
+    use idemlab::classify::{Class, OPERATIONS};
+    let mut state = load("lesson=a&step=2");
+    let put = OPERATIONS
+        .iter()
+        .position(|op| op.text.starts_with("PUT"))
+        .unwrap();
+    // Before the answer, its run would give the answer away.
+    assert_eq!(
+        app::update(&mut state, Msg::ClassifyShow(put)),
+        Effects::default()
+    );
+    app::update(
+        &mut state,
+        Msg::Classify {
+            index: put,
+            answer: Class::Natural,
+        },
+    );
+    let effects = app::update(&mut state, Msg::ClassifyShow(put));
+    assert!(effects.rerun && effects.render);
+    assert_eq!(effects.url, Some(UrlWrite::Push));
+    let wanted = decode_lenient(OPERATIONS[put].show.unwrap()).0.scenario;
+    assert_eq!(state.page.scenario, wanted);
+    assert_eq!(state.page.compare, None);
+    assert_eq!(state.tab, Tab::Lessons);
+    assert_eq!(state.lesson.map(|at| at.index()), Some(1));
+    // An operation with no run of its own offers none.
+    let delete = OPERATIONS.iter().position(|op| op.show.is_none()).unwrap();
+    app::update(
+        &mut state,
+        Msg::Classify {
+            index: delete,
+            answer: Class::Natural,
+        },
+    );
+    assert!(!app::classify_items(&state.classify)[delete].show);
+    let before = state.page.scenario.clone();
+    assert_eq!(
+        app::update(&mut state, Msg::ClassifyShow(delete)),
+        Effects::default()
+    );
+    assert_eq!(state.page.scenario, before);
+    // Back to the step's own link keeps the answers given on this visit.
+    let query = "lesson=a&step=2".to_string();
+    app::update(
+        &mut state,
+        Msg::UrlChanged {
+            query,
+            stored: Progress::new(),
+        },
+    );
+    assert_eq!(state.page.scenario, step_scenario(&LESSONS[0], 1));
+    assert_eq!(state.classify[put], Some(Class::Natural));
+}

@@ -100,7 +100,7 @@ fn issue_10_what_the_page_writes_loads_again_at_every_maximum() {
     let controls = vec![keys.join(","); 20].join(",");
     let compare = "seed=18446744073709551615&orders=10000&clients=16&op=set&key=constant&dedup=naive&store=memory&timeout_ms=600000&retries=20&backoff_ms=600000&latency_ms=9999..10000&provider_ms=59999..60000&loss_req=0.123456&loss_resp=0.654321&partition=3599999..3600000&crash=api@after-respond&restart_ms=600000&replace_db_ms=3600000&rerun_ms=3600000&provider=keyed&retention_ms=604800000&body_change=1&order=respond,commit,effect,claim,lookup,begin&consumer=inbox&ack_loss=0.999999&visibility_ms=600000&deliveries_max=20&events_max=1000000";
     let query = format!(
-        "{compare}&compare={}&cursor=4294967295&embed=1&controls={controls}&tab=lessons&speed=100&zoom=18446744073709551614..18446744073709551615&lesson=a&step=9&quiz=18446744073709551615&theme=light&sweep=100000",
+        "{compare}&compare={}&cursor=4294967295&embed=1&controls={controls}&tab=lessons&speed=100&zoom=18446744073709551614..18446744073709551615&lesson=a&step=9&quiz=18446744073709551615&theme=light&sweep=100000&keys=1",
         idemlab::scenario::codec::percent_encode(compare)
     );
     let (page, errors) = PageState::from_query(&query);
@@ -159,4 +159,32 @@ fn bad_lesson_step_and_quiz_values_say_what_is_allowed() {
         (page.lesson, page.step, page.quiz, page.sweep),
         (None, None, None, None)
     );
+}
+
+#[test]
+fn issue_11_the_key_store_panel_is_a_typed_view_key() {
+    let (page, errors) = PageState::from_query("seed=3&lesson=a&step=5&keys=1");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(page.keys);
+    assert_eq!(page.to_query(), "seed=3&lesson=a&step=5&keys=1");
+    // Closed is the default, so the link leaves it out, whichever way it was written.
+    for closed in ["keys=0", "keys=false", ""] {
+        let (page, errors) = PageState::from_query(&format!("seed=3&{closed}"));
+        assert!(errors.is_empty(), "{closed}: {errors:?}");
+        assert!(!page.keys, "{closed}");
+        assert_eq!(page.to_query(), "seed=3", "{closed}");
+    }
+    let (page, _) = PageState::from_query("seed=3&keys=true&tab=lessons");
+    assert_eq!(page.to_query(), "seed=3&tab=lessons&keys=1");
+}
+
+#[test]
+fn issue_11_a_bad_keys_value_says_what_is_allowed() {
+    expect_test::expect![[r#"
+        `keys=open` is not valid: expected 1 or 0 (also true/false)
+    "#]]
+    .assert_eq(&said("seed=2&keys=open"));
+    let (page, _) = PageState::from_query("seed=2&keys=open");
+    assert!(!page.keys);
+    assert_eq!(page.to_query(), "seed=2");
 }

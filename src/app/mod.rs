@@ -10,15 +10,19 @@
 //! - A scenario change pushes a history entry (Back undoes one); a view change (cursor, zoom,
 //!   tab, speed) replaces the current one.
 
+mod classify;
 mod input;
+mod keys;
 mod model;
 mod quiz;
 mod screen;
 mod text;
 
+pub use classify::{classify_items, classify_score, Answers, ClassifyItem};
 pub use input::{
     break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
+pub use keys::{key_store, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
 pub use model::{
     claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,
     embed_snippet, events_counted, group_hidden, histogram, order_outcome, overlay, pointer_status,
@@ -165,6 +169,8 @@ pub struct State {
     pub drawer_open: bool,
     /// "more": every counter shows, not only those the step names.
     pub counters_more: bool,
+    /// The classification exercise's answers, kept for the visit (a Back keeps them too).
+    pub classify: Answers,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -250,6 +256,15 @@ pub enum Msg {
         query: String,
         stored: Progress,
     },
+    /// Open or close the key-store panel (`keys=1`).
+    ToggleKeyStore,
+    /// The classification exercise: lock this answer for operation `index`.
+    Classify {
+        index: usize,
+        answer: crate::classify::Class,
+    },
+    /// "Show me": load operation `index`'s scenario as run A.
+    ClassifyShow(usize),
 }
 
 /// What the browser must write to the URL.
@@ -335,6 +350,7 @@ impl State {
             events_b: 0,
             drawer_open: false,
             counters_more: false,
+            classify: Answers::default(),
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -425,6 +441,8 @@ impl State {
         self.step_overridden = None;
         self.draft = self.page.scenario.order;
         self.verdict = None;
+        // A step about the key table opens it; other steps leave it as the learner set it.
+        self.page.keys |= step.keystore;
         self.scenario_changed();
     }
 
@@ -495,6 +513,12 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
         | Msg::QuizAnswer(_) => quiz::update(state, msg),
         // A sweep of a quiz question's scenario would count what the question asks.
         Msg::SweepStart(_) if quiz::run_hidden(state) => Effects::default(),
+        Msg::ToggleKeyStore => {
+            state.page.keys = !state.page.keys;
+            Effects::view()
+        }
+        Msg::Classify { index, answer } => classify::answer(state, index, answer),
+        Msg::ClassifyShow(index) => classify::show(state, index),
         Msg::SweepStart(requested) => sweep_start(state, &requested),
         Msg::SweepStop => {
             state.sweep = None;
@@ -535,7 +559,9 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             if query.strip_prefix('?').unwrap_or(&query) == state.to_query() {
                 return Effects::default();
             }
+            let answers = state.classify;
             *state = State::load(&query, &stored);
+            state.classify = answers;
             Effects {
                 url: None,
                 ..Effects::scenario()

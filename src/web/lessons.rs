@@ -225,6 +225,10 @@ fn paint_step(article: &Element, lesson: &Lesson, index: usize) {
         article.append_child(&nav).ok();
         update_calculator();
     }
+    if step.classify {
+        super::classify::paint(article);
+        article.append_child(&nav).ok();
+    }
     if step.has_ordering_exercise() {
         dom::stamp("tpl-ordering", article);
         article.append_child(&nav).ok();

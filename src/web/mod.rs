@@ -7,10 +7,12 @@
 // the page that ships does not carry them.
 #[cfg(feature = "bench")]
 mod bench;
+mod classify;
 mod controls;
 mod dom;
 mod embed;
 mod export;
+mod keys;
 mod lessons;
 mod ordering;
 mod playback;
@@ -161,6 +163,11 @@ pub(crate) struct Ui {
     pub scroll_top_px: Cell<i32>,
     /// Whether the Events tab was open at the last render.
     pub events_shown: Cell<bool>,
+    /// What each key-store panel (A, B) last folded: the run's events (address) and how many,
+    /// so a frame that moved neither does not fold again. Forgotten at every rerun.
+    pub keys_painted: Cell<[Option<(usize, usize)>; 2]>,
+    /// The classification answers last painted, so playback frames do not repaint them.
+    pub classify_painted: Cell<Option<app::Answers>>,
 }
 
 thread_local! {
@@ -177,6 +184,8 @@ thread_local! {
             dragging: Cell::new(None),
             scroll_top_px: Cell::new(0),
             events_shown: Cell::new(false),
+            keys_painted: Cell::new([None; 2]),
+            classify_painted: Cell::new(None),
         }
     };
 }
@@ -204,6 +213,8 @@ pub(crate) fn dispatch(msg: Msg) {
 pub(crate) fn apply(effects: Effects) {
     if effects.rerun {
         rerun();
+        // A new run may sit where the old one was freed: the panel's memo must not match it.
+        with_ui(|u| &u.keys_painted, |cell| cell.set([None; 2]));
     }
     if effects.save_progress {
         quiz::save_progress();
@@ -310,6 +321,8 @@ fn mount_ui() {
     export::mount();
     lessons::mount();
     screen::mount();
+    keys::mount();
+    classify::mount();
     quiz::drawn(load_ms);
     listen_to_history();
 }
@@ -364,6 +377,8 @@ fn rerender_on_resize() {
     let observer =
         web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).expect("ResizeObserver");
     observer.observe(&dom::by_id::<web_sys::Element>("runs"));
+    // The key-store panel narrows the timeline without changing the runs' width.
+    observer.observe(&dom::by_id::<web_sys::Element>("timeline-a"));
     // Both live as long as the page.
     callback.forget();
     std::mem::forget(observer);
@@ -377,6 +392,8 @@ pub(crate) fn render() {
     playback::render();
     table::render();
     lessons::render();
+    keys::render();
+    classify::render();
     render_banner();
 }
 

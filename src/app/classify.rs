@@ -1,0 +1,95 @@
+//! The classification exercise's decisions and words (`crate::classify` holds the operations):
+//! an answer locks its operation and reveals why; "show me" loads the operation's scenario as
+//! run A, a scenario change like any other (a new history entry, a rerun).
+
+use super::{Effects, State};
+use crate::classify::{score, Class, OPERATIONS};
+use crate::scenario::decode_lenient;
+
+/// The learner's answers, one per operation of `classify::OPERATIONS`.
+pub type Answers = [Option<Class>; OPERATIONS.len()];
+
+/// Locks `answer` for operation `index`; a second answer, or an index out of range, changes
+/// nothing (the first answer stands, as in the mastery check).
+pub(super) fn answer(state: &mut State, index: usize, answer: Class) -> Effects {
+    match state.classify.get_mut(index) {
+        Some(slot @ None) => {
+            *slot = Some(answer);
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
+        }
+        _ => Effects::default(),
+    }
+}
+
+/// Loads operation `index`'s scenario as run A, alone: the comparison of the step is not about
+/// it. Offered only once the operation is answered, since its run shows the answer.
+pub(super) fn show(state: &mut State, index: usize) -> Effects {
+    let answered = state.classify.get(index).is_some_and(Option::is_some);
+    let Some(query) = OPERATIONS.get(index).and_then(|op| op.show) else {
+        return Effects::default();
+    };
+    if !answered {
+        return Effects::default();
+    }
+    let scenario = decode_lenient(query).0.scenario;
+    state.page.compare = None;
+    state.set_scenario(scenario);
+    Effects::scenario()
+}
+
+/// One operation as the exercise shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassifyItem {
+    pub text: &'static str,
+    /// The learner's answer, once given.
+    pub answer: Option<Class>,
+    /// The right class, revealed once answered.
+    pub right: Option<Class>,
+    /// "Right: not idempotent." or "Not quite: it is naturally idempotent.", once answered.
+    pub verdict: Option<String>,
+    pub why: Option<&'static str>,
+    /// Whether "show me" is offered: answered, and the model has a run of the same shape.
+    pub show: bool,
+}
+
+/// The seven operations, with what each reveals so far.
+pub fn classify_items(answers: &Answers) -> Vec<ClassifyItem> {
+    OPERATIONS
+        .iter()
+        .zip(answers)
+        .map(|(op, &answer)| {
+            let verdict = answer.map(|given| {
+                if given == op.class {
+                    format!("Right: {}.", op.class.label())
+                } else {
+                    format!("Not quite: it is {}.", op.class.label())
+                }
+            });
+            ClassifyItem {
+                text: op.text,
+                answer,
+                right: answer.map(|_| op.class),
+                verdict,
+                why: answer.map(|_| op.why),
+                show: answer.is_some() && op.show.is_some(),
+            }
+        })
+        .collect()
+}
+
+/// "Answered 3 of 7: 2 right so far." while open; "Score: 5 of 7." once all are answered.
+pub fn classify_score(answers: &Answers) -> String {
+    let total = OPERATIONS.len();
+    let answered = answers.iter().flatten().count();
+    let right = score(answers);
+    if answered == total {
+        format!("Score: {right} of {total}.")
+    } else if answered == 0 {
+        format!("Classify each of the {total} operations; each answer locks and says why.")
+    } else {
+        format!("Answered {answered} of {total}: {right} right so far.")
+    }
+}

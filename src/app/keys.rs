@@ -1,0 +1,134 @@
+//! The key-store panel's view model: the key table at the cursor (`keystore::table_at`) as rows
+//! of text, at most `KEY_ROWS_MAX` of them, with the caption and the "+N more" note. The fold
+//! reads every event up to the cursor, so the page asks for it only while the panel is open.
+
+use crate::keystore::{table_at, KeyRow, KeyState};
+use crate::scenario::{Dedup, KeyStrategy, Op};
+use crate::trace::Trace;
+use crate::view::ms_text;
+
+/// The most rows the panel lists: a 10,000-order run has 10,000 keys, and a learner reads a
+/// handful. The rows written last are the ones kept, since they are where the cursor is.
+pub const KEY_ROWS_MAX: usize = 50;
+
+/// What the panel shows for one run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyStoreView {
+    /// "Key table at 312.5 ms: 3 keys".
+    pub caption: String,
+    pub rows: Vec<KeyRowText>,
+    /// "+9,950 more, written earlier", when the table has more rows than it lists.
+    pub more: Option<String>,
+    /// Why the table is empty, when it is.
+    pub empty: Option<&'static str>,
+}
+
+/// One row, as the table's cells say it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyRowText {
+    pub key: String,
+    /// The row's `data-state`: `claimed`, `in-progress`, `done` or `expired`.
+    pub state: &'static str,
+    /// "in progress", "done", ...
+    pub state_text: &'static str,
+    /// What a repeat of the key gets: "200, charge #3", "none yet: a repeat gets 409".
+    pub response: String,
+    pub written: String,
+    pub expires: String,
+    /// The order and attempt that wrote it, for the row's tooltip.
+    pub by: String,
+}
+
+/// The key table of `trace` after its first `count` events (all of them for `None`).
+pub fn key_store(trace: &Trace, count: Option<usize>) -> KeyStoreView {
+    let count = count.unwrap_or(trace.events.len()).min(trace.events.len());
+    let at_us = count
+        .checked_sub(1)
+        .and_then(|last| trace.events.get(last))
+        .map_or(0, |e| e.time_us);
+    let table = table_at(trace, count);
+    let noun = if table.len() == 1 { "key" } else { "keys" };
+    let caption = format!("Key table at {}: {} {noun}", ms_text(at_us), table.len());
+    let shown = latest(&table, KEY_ROWS_MAX);
+    let more = (table.len() > shown.len())
+        .then(|| format!("+{} more, written earlier", table.len() - shown.len()));
+    let empty = table.is_empty().then(|| empty_reason(trace, count));
+    let op = trace.scenario.op;
+    KeyStoreView {
+        caption,
+        rows: shown.into_iter().map(|row| row_text(row, op)).collect(),
+        more,
+        empty,
+    }
+}
+
+/// The `max` rows written last, in the table's own order (committed rows by key, then claims).
+/// One pass keeps a short list, latest first (ties: the table's order), and no sort: each sort
+/// instance costs the page's wasm kilobytes. O(rows × max).
+fn latest(table: &[KeyRow], max: usize) -> Vec<&KeyRow> {
+    if table.len() <= max {
+        return table.iter().collect();
+    }
+    let mut best: Vec<usize> = Vec::with_capacity(max + 1);
+    for (i, row) in table.iter().enumerate() {
+        let later = |&j: &usize| row.created_us > table[j].created_us;
+        let at = best.iter().position(later).unwrap_or(best.len());
+        if at < max {
+            best.insert(at, i);
+            best.truncate(max);
+        }
+    }
+    let mut keep = vec![false; table.len()];
+    for i in best {
+        keep[i] = true;
+    }
+    (table.iter().zip(keep))
+        .filter_map(|(row, kept)| kept.then_some(row))
+        .collect()
+}
+
+fn empty_reason(trace: &Trace, count: usize) -> &'static str {
+    if trace.scenario.dedup == Dedup::None {
+        "This API stores no keys (dedup=none): every request runs."
+    } else if trace.scenario.key == KeyStrategy::None {
+        "The client sends no key (key=none), so there is nothing to store."
+    } else if count == 0 {
+        "No keys yet: the run has not started."
+    } else {
+        "No keys stored at this moment."
+    }
+}
+
+/// The cells of one row.
+pub fn row_text(row: &KeyRow, op: Op) -> KeyRowText {
+    let (state, response) = match row.state {
+        KeyState::Claimed => (
+            "claimed",
+            "none: not committed, so no other request sees it".into(),
+        ),
+        KeyState::InProgress => ("in-progress", "none yet: a repeat gets 409".into()),
+        KeyState::Done { status, number } => ("done", response_text(status, number, op)),
+        KeyState::Expired => (
+            "expired",
+            "none: the next read removes the key and runs the request as new".into(),
+        ),
+    };
+    KeyRowText {
+        key: row.key.to_string(),
+        state,
+        state_text: row.state.name(),
+        response,
+        written: ms_text(row.created_us),
+        expires: row.expires_us.map_or_else(|| "–".into(), ms_text),
+        by: format!("written by order {}, attempt {}", row.order, row.attempt),
+    }
+}
+
+/// "200, charge #3" for a charge, "200, value 3" for a write; the status alone without one.
+fn response_text(status: u16, number: Option<u32>, op: Op) -> String {
+    match (number, op) {
+        (Some(n), Op::Charge) => format!("{status}, charge #{n}"),
+        (Some(n), Op::Set) => format!("{status}, value {n}"),
+        (None, _) => status.to_string(),
+    }
+}
