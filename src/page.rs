@@ -10,7 +10,9 @@
 //! - `theme=auto|light|dark` and `sweep=N` (seeds, 1..=100000), checked and kept for the page,
 //!   which does not read them yet;
 //! - `lesson=ID`, `step=N` (1-based, within the lesson) and `quiz=SEED` (the mastery check's
-//!   seed), for the Lessons tab.
+//!   seed), for the Lessons tab;
+//! - `gate=0|1`: whether a lesson step waits for its prediction's answer before it shows its
+//!   run and lets "Next step" go on (default 1; an instructor's link may turn it off).
 //!
 //! Every value is parsed into a typed field once, here (or, for `compare`, decoded), and
 //! `controls` keeps each name once, so what `to_query` writes is bounded and loads again. No
@@ -70,6 +72,8 @@ pub struct PageState {
     pub step: Option<u8>,
     /// `quiz=`: the mastery check's seed.
     pub quiz: Option<u64>,
+    /// `gate=`: a lesson step waits for its prediction (`true`, the default, written only off).
+    pub gate: bool,
 }
 
 impl Default for PageState {
@@ -88,6 +92,7 @@ impl Default for PageState {
             lesson: None,
             step: None,
             quiz: None,
+            gate: true,
         }
     }
 }
@@ -212,6 +217,13 @@ impl PageState {
                         .ok_or_else(|| malformed(&format!("a step number 1..={}", steps_max())))?,
                 );
             }
+            "gate" => {
+                self.gate = match value {
+                    "1" => true,
+                    "0" => false,
+                    _ => return Err(malformed("1 (a step waits for its prediction) or 0")),
+                }
+            }
             "tab" if TABS.contains(&value) => self.tab = value.into(),
             "tab" => return Err(malformed(&format!("one of {}", TABS.join("|")))),
             "speed" => {
@@ -306,6 +318,9 @@ impl PageState {
         }
         if let Some(seed) = self.quiz {
             push("quiz", &seed.to_string());
+        }
+        if !self.gate {
+            push("gate", "0");
         }
         out
     }

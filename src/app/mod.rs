@@ -9,9 +9,13 @@
 //!   permalink does, and the banner says it is not the step's own.
 //! - A scenario change pushes a history entry (Back undoes one); a view change (cursor, zoom,
 //!   tab, speed) replaces the current one.
+//! - A lesson step asks its prediction before its run plays (`predict`): until it is answered
+//!   the counters are hidden, the cursor stays on the first event and "Next step" is held,
+//!   unless the link says `gate=0`. Answers stay for the session, Back included.
 
 mod input;
 mod model;
+mod predict;
 mod quiz;
 mod text;
 
@@ -25,8 +29,12 @@ pub use model::{
     AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange, StepNav,
     Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
 };
+pub use predict::{
+    counters_hidden, pieces, predict_view, step_terms, Piece, Prediction, PredictView, StepAnswer,
+    HOLD_HINT,
+};
 pub use quiz::{quiz_status, AnswerInput, Dot, QuizSession};
-pub use text::{cursor_label, cursor_tooltip, mark_tooltip, row_class};
+pub use text::{cursor_label, cursor_tooltip, mark_tooltip, request_header, row_class};
 
 use crate::lessons::{Lesson, Side, LESSONS};
 use crate::page::PageState;
@@ -150,6 +158,11 @@ pub struct State {
     pub sweep: Option<SweepJob>,
     /// How many events run A has: the cursor's bound, told by `Msg::Ran` after each run.
     pub events_a: u32,
+    /// Predict, then reveal: the learner's answers this session, by lesson id and step index
+    /// (kept across steps, lessons and Back; not stored).
+    pub predictions: std::collections::BTreeMap<(&'static str, usize), Prediction>,
+    /// The right choice of a step's prediction, read from its own runs (`Msg::Measured`).
+    pub step_answer: Option<StepAnswer>,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -217,6 +230,13 @@ pub enum Msg {
     Ran {
         events_a: u32,
     },
+    /// The runs finished: their metrics at the end, for the open step's prediction.
+    Measured {
+        a: Box<crate::Metrics>,
+        b: Option<Box<crate::Metrics>>,
+    },
+    /// The learner answers the open step's prediction with this choice.
+    Predict(usize),
     /// The URL changed under the page (Back, Forward, a hash change): load its state.
     UrlChanged {
         query: String,
@@ -238,6 +258,8 @@ pub enum UrlWrite {
 pub enum Focus {
     LessonHeading,
     QuizTitle,
+    /// The prediction's feedback, once answered.
+    PredictFeedback,
 }
 
 /// What `update` asks of the browser.
@@ -300,6 +322,8 @@ impl State {
             verdict: None,
             sweep: None,
             events_a: 0,
+            predictions: Default::default(),
+            step_answer: None,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -427,6 +451,8 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
         | Msg::QuizClose
         | Msg::QuizTry(_)
         | Msg::QuizAnswer(_) => quiz::update(state, msg),
+        Msg::Measured { a, b } => predict::measured(state, &a, b.as_deref()),
+        Msg::Predict(choice) => predict::answer(state, choice),
         Msg::SweepStart(requested) => sweep_start(state, &requested),
         Msg::SweepStop => {
             state.sweep = None;
@@ -464,7 +490,10 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             if query.strip_prefix('?').unwrap_or(&query) == state.to_query() {
                 return Effects::default();
             }
+            // The learner's predictions are the session's, not the link's.
+            let predictions = std::mem::take(&mut state.predictions);
             *state = State::load(&query, &stored);
+            state.predictions = predictions;
             Effects {
                 url: None,
                 ..Effects::scenario()
@@ -476,6 +505,14 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
 
 /// Messages that change only the view: the same history entry, rewritten.
 fn update_view(state: &mut State, msg: Msg) -> Effects {
+    let moves_cursor = matches!(
+        msg,
+        Msg::Play | Msg::Tick | Msg::Step(_) | Msg::GoTo(_) | Msg::Select(_)
+    );
+    if moves_cursor && state.awaiting() {
+        // Predict, then reveal: the run waits at its first event for the answer.
+        return Effects::default();
+    }
     match msg {
         Msg::SetSpeed(speed) => {
             if crate::page::SPEEDS.contains(&speed) {

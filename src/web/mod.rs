@@ -14,6 +14,7 @@ mod export;
 mod lessons;
 mod ordering;
 mod playback;
+mod predict;
 mod quiz;
 mod runs;
 mod sweep;
@@ -208,6 +209,7 @@ pub(crate) fn apply(effects: Effects) {
     match effects.focus {
         Some(Focus::LessonHeading) => lessons::focus_heading(),
         Some(Focus::QuizTitle) => quiz::focus_title(),
+        Some(Focus::PredictFeedback) => predict::focus_feedback(),
         None => {}
     }
     if let Some(side) = effects.show_timeline {
@@ -248,6 +250,10 @@ fn rerun_b() {
         app.b = app.state.page.compare_scenario().map(Run::of);
         let events_a = u32::try_from(app.a.trace.events.len()).unwrap_or(u32::MAX);
         app::update(&mut app.state, Msg::Ran { events_a });
+        // The open step's prediction is read from these runs (`app::predict`).
+        let a = Box::new(app.a.metrics.clone());
+        let b = app.b.as_ref().map(|b| Box::new(b.metrics.clone()));
+        app::update(&mut app.state, Msg::Measured { a, b });
     });
 }
 
