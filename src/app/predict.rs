@@ -127,7 +127,7 @@ pub struct PredictView {
     pub choices: Vec<String>,
     /// The learner's answer, once given.
     pub answered: Option<Prediction>,
-    /// "Right: 5." or "Not quite: you chose 3; the runs give 5.", once answered.
+    /// "Right: 5. …" or "Not quite: you chose 3; the simulator's answer is 5. …", once answered.
     pub feedback: Option<String>,
     /// The step waits for this answer (`State::awaiting`): the counters of A and B are hidden,
     /// the step's text, claims and exercises held back, and "Next step" disabled with `HOLD_HINT`.
@@ -153,7 +153,7 @@ pub fn predict_view(state: &State) -> Option<PredictView> {
         match a.choice == right {
             true => format!("Right: {truth}. The outlined marks on {on} show it."),
             false => format!(
-                "Not quite: you chose {}; the simulator's run gives {truth}. The outlined marks on {on} show it.",
+                "Not quite: you chose {}; the simulator's answer is {truth}. The outlined marks on {on} show it.",
                 choices[a.choice]
             ),
         }

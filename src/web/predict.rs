@@ -8,7 +8,7 @@ use web_sys::{Element, FocusEvent, KeyboardEvent};
 use super::dom::{self, El};
 use super::with_app;
 use crate::app::{self, Piece};
-use crate::lessons::Step;
+use crate::lessons::{Ask, Side, Step};
 
 /// The parts of a step that are the reveal: held back while the step waits for its answer.
 const REVEAL: &str =
@@ -24,6 +24,14 @@ pub fn paint(article: &Element, step: &Step, index: usize) {
         step.predict.question,
     );
     let group = dom::find(&section, ".predict-choices");
+    // What is asked (never its answer), so a test can ask the CLI for it.
+    let (ask, side, metric) = match step.predict.ask {
+        Ask::Count { side, metric, .. } => ("count", side, metric),
+        Ask::WhichHas { metric } => ("which", Side::A, metric),
+    };
+    dom::set_attr(&group, "data-ask", ask);
+    dom::set_attr(&group, "data-side", if side == Side::B { "b" } else { "a" });
+    dom::set_attr(&group, "data-metric", metric);
     for (i, choice) in step.predict.choices().iter().enumerate() {
         let button = El::new("button").attr("type", "button");
         let button = button.attr("data-choice", &i.to_string()).text(choice);
