@@ -1128,6 +1128,18 @@ fn step_1_of_each_lesson_defines_its_terms_from_the_glossary() {
             assert_eq!(app::step_terms(step).len(), step.terms.len(), "{}", step.title);
         }
     }
+    // Step 1's text uses its four words, so each is underlined where it first appears.
+    let step = &LESSONS[0].steps[0];
+    let underlined: Vec<&str> = (app::pieces(step.text, step.pointers).iter())
+        .filter_map(|p| match p {
+            app::Piece::Term(_, term) => Some(term.word),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        underlined,
+        ["at-least-once delivery", "idempotent", "idempotency key", "boundary", "exactly-once effect"]
+    );
 }
 
 #[test]
