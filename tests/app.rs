@@ -398,7 +398,7 @@ fn the_quiz_says_right_or_wrong_and_all_right_masters_the_lesson() {
     let mut state = load("lesson=b&quiz=8");
     app::update(&mut state, Msg::QuizBegin);
     let (hint, result) = state.quiz.as_ref().unwrap().feedback(0);
-    assert!(hint.starts_with("Read the answer") && result.is_none());
+    assert!(hint.starts_with("Answer before you see the run") && result.is_none());
     for index in 0..QUESTIONS {
         let answer = first_answer(&state);
         app::update(&mut state, Msg::QuizAnswer(answer));
@@ -1178,5 +1178,76 @@ fn a_request_shows_its_key_as_an_idempotency_key_header_in_every_detail() {
     assert_eq!(
         app::request_header(&bare, index).as_deref(),
         Some("no Idempotency-Key header")
+/// The choice question of lesson A's check for quiz seed 5, with the state showing it.
+fn choice_question_shown() -> (State, usize, idemlab::quiz::Question) {
+    let mut state = load("lesson=a&quiz=5");
+    let session = state.quiz.as_ref().unwrap();
+    let index = (0..QUESTIONS)
+        .find(|&i| matches!(session.quiz.questions[i].form, Form::Choices(_)))
+        .expect("quiz seed 5 of lesson a has a question with choices");
+    let question = session.quiz.questions[index].clone();
+    app::update(&mut state, Msg::QuizShow(index));
+    ran(&mut state);
+    (state, index, question)
+}
+
+#[test]
+fn a_quiz_question_hides_its_run_until_the_answer_is_locked() {
+    let mut state = load("lesson=a&quiz=5");
+    // A reload of a first question opens the introduction with that question's scenario.
+    assert!(
+        app::run_hidden(&state),
+        "the introduction hides the run too"
+    );
+    let effects = app::update(&mut state, Msg::QuizBegin);
+    assert!(effects.rerun);
+    assert!(app::run_hidden(&state), "an open question hides its run");
+    assert_eq!(state.page.compare, None, "and shows no B");
+    let question = state.quiz.as_ref().unwrap().quiz.questions[0].clone();
+    assert_eq!(
+        idemlab::scenario::encode(&state.page.scenario),
+        question.query
+    );
+    // A sweep of the question's scenario would count what the question asks.
+    let effects = app::update(&mut state, Msg::SweepStart("1".into()));
+    assert!(state.sweep.is_none() && !effects.sweep_slice);
+    let answer = first_answer(&state);
+    let effects = app::update(&mut state, Msg::QuizAnswer(answer));
+    assert!(effects.rerun && effects.save_progress);
+    assert!(!app::run_hidden(&state), "a locked answer opens the run");
+    assert_eq!(state.page.cursor, Some(question.proof_event));
+    assert_eq!(state.page.compare, question.proof_compare);
+    app::update(&mut state, Msg::QuizNext);
+    assert!(app::run_hidden(&state), "the next question hides its own");
+    app::update(&mut state, Msg::QuizClose);
+    assert!(!app::run_hidden(&state), "a lesson step hides nothing");
+}
+
+#[test]
+fn show_my_choice_as_b_is_refused_until_the_answer_is_locked() {
+    let (mut state, index, question) = choice_question_shown();
+    let Form::Choices(choices) = &question.form else {
+        unreachable!("a choice question")
+    };
+    let effects = app::update(&mut state, Msg::QuizTry(Some(question.answer)));
+    assert!(!effects.rerun && effects.render);
+    assert_eq!(state.page.compare, None);
+    let feedback = state.quiz.as_ref().unwrap().feedback(index).0;
+    assert!(feedback.starts_with("Lock your answer first"), "{feedback}");
+    let wrong = wrong(&question);
+    let locked = AnswerInput {
+        choice: Some(wrong),
+        number: String::new(),
+    };
+    app::update(&mut state, Msg::QuizAnswer(locked));
+    assert_eq!(
+        state.page.compare, question.proof_compare,
+        "the right one as B"
+    );
+    let effects = app::update(&mut state, Msg::QuizTry(Some(wrong)));
+    assert!(effects.rerun);
+    assert_eq!(
+        state.page.compare.as_deref(),
+        Some(choices[wrong as usize].keys.as_str())
     );
 }

@@ -33,7 +33,7 @@ pub use predict::{
     counters_hidden, pieces, predict_view, step_terms, Piece, Prediction, PredictView, StepAnswer,
     HOLD_HINT,
 };
-pub use quiz::{quiz_status, AnswerInput, Dot, QuizSession};
+pub use quiz::{quiz_status, run_hidden, AnswerInput, Dot, QuizSession, RUN_HIDDEN_NOTE};
 pub use text::{cursor_label, cursor_tooltip, mark_tooltip, request_header, row_class};
 
 use crate::lessons::{Lesson, Side, LESSONS};
@@ -220,7 +220,7 @@ pub enum Msg {
         stored: Progress,
     },
     QuizClose,
-    /// Show the picked choice (if any) as B.
+    /// Show the picked choice (if any) as B; refused until the answer is locked.
     QuizTry(Option<u32>),
     QuizAnswer(AnswerInput),
     /// A sweep over the seed count typed in the form (as typed).
@@ -453,6 +453,8 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
         | Msg::QuizAnswer(_) => quiz::update(state, msg),
         Msg::Measured { a, b } => predict::measured(state, &a, b.as_deref()),
         Msg::Predict(choice) => predict::answer(state, choice),
+        // A sweep of a quiz question's scenario would count what the question asks.
+        Msg::SweepStart(_) if quiz::run_hidden(state) => Effects::default(),
         Msg::SweepStart(requested) => sweep_start(state, &requested),
         Msg::SweepStop => {
             state.sweep = None;

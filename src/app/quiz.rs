@@ -177,9 +177,32 @@ fn open(state: &mut State, lesson: &'static Lesson, seed: u64, stored: &Progress
     show(state, next_open(&session.answers.clone()))
 }
 
-/// Shows question `index` (or the score) and loads its run: unanswered, the run alone with
-/// the cursor at the end; answered, with the right choice as B and the cursor on the event
-/// that proves the answer.
+/// Whether the page keeps the run out of sight: the check is on its introduction, or a
+/// question is on screen and its answer is not locked yet. Then `src/web` does not run the
+/// scenario (the timeline, the Events and Tables tabs have no events, the counters show "–" and
+/// `RUN_HIDDEN_NOTE`) and runs no B, and `update` refuses a choice as B and a sweep, so
+/// nothing on screen gives the answer away. The introduction too: a reload of a check's first
+/// question opens on it, with that question's scenario in the link.
+pub fn run_hidden(state: &State) -> bool {
+    let Some(session) = &state.quiz else {
+        return false;
+    };
+    match session.shown {
+        None => true,
+        Some(i) => session.answers.get(i) == Some(&None),
+    }
+}
+
+/// What the counters' heading says while `run_hidden`.
+pub const RUN_HIDDEN_NOTE: &str =
+    "The run appears once you lock your answer: work each question out before you see it.";
+
+/// Why "Show my choice as B" did nothing before the answer was locked.
+const TRY_LOCKED: &str = "Lock your answer first: the choices' runs open once it is locked.";
+
+/// Shows question `index` (or the score) and loads its run: unanswered, the question's
+/// scenario with no B, its run kept out of sight (`run_hidden`); answered, with the right
+/// choice as B and the cursor on the event that proves the answer.
 fn show(state: &mut State, index: usize) -> Effects {
     let Some(session) = state.quiz.as_mut() else {
         return Effects::default();
@@ -208,8 +231,18 @@ fn show(state: &mut State, index: usize) -> Effects {
     }
 }
 
-/// Shows the picked choice as configuration B, so the learner can read its counters.
+/// Shows the picked choice as configuration B, so the learner can read its counters: only once
+/// the answer is locked, since a preview of each choice's run would give the answer away.
 fn try_choice(state: &mut State, choice: Option<u32>) -> Effects {
+    if run_hidden(state) {
+        if let Some(session) = state.quiz.as_mut() {
+            session.feedback = Some(TRY_LOCKED.into());
+        }
+        return Effects {
+            render: true,
+            ..Effects::default()
+        };
+    }
     let Some(session) = state.quiz.as_mut() else {
         return Effects::default();
     };
@@ -289,7 +322,7 @@ impl QuizSession {
         let question = &self.quiz.questions[index];
         match self.answers[index] {
             None => (
-                format!("Read the answer off the run above (its counters are at the end of the run), then check it. One attempt per question; all {QUESTIONS} right masters the lesson."),
+                format!("Answer before you see the run: it appears on the timeline above, with its counters, once you lock your answer. One attempt per question; all {QUESTIONS} right masters the lesson."),
                 None,
             ),
             Some(given) => {
@@ -345,7 +378,7 @@ impl QuizSession {
     /// The introduction's paragraph: how the check works, and its seed.
     pub fn intro_text(&self) -> String {
         format!(
-            "{QUESTIONS} questions, each about a fresh run that appears on the timeline above: read the answer there (the counters, the Tables tab, or a choice shown as B), then answer. One attempt per question; all {QUESTIONS} right masters the lesson (the bar is {}%). Quiz seed {}: the same link gives the same questions.",
+            "{QUESTIONS} questions on fresh variants of the lesson's situations: at least one prediction (how many charges, duplicates, receipts or lost orders a run has), one concept (a safe step order, or which boundary a claim protects) and one diagnosis (which change prevents the harm). Answer each before its run is shown: once your answer is locked, the run appears on the timeline above with the cursor on the event that proves the answer, and for a question with choices the right one as B. One attempt per question; all {QUESTIONS} right masters the lesson (the bar is {}%). Quiz seed {}: the same link gives the same questions.",
             quiz::MASTERY_PERCENT,
             self.quiz.seed
         )

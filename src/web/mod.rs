@@ -240,14 +240,21 @@ fn rerun_a() {
     with_app(|app| {
         app.b = None;
         app.a = Run::empty(app.state.page.scenario.clone());
-        app.a = Run::of(app.state.page.scenario.clone());
+        // A quiz question's run is not run until its answer is locked, so no view can show it.
+        if !app::run_hidden(&app.state) {
+            app.a = Run::of(app.state.page.scenario.clone());
+        }
     });
 }
 
-/// Runs B (when compare is on) and tells the state A's length.
+/// Runs B (when compare is on, and not while a quiz question hides its run) and tells the
+/// state A's length.
 fn rerun_b() {
     with_app(|app| {
-        app.b = app.state.page.compare_scenario().map(Run::of);
+        let hidden = app::run_hidden(&app.state);
+        app.b = (app.state.page.compare_scenario())
+            .filter(|_| !hidden)
+            .map(Run::of);
         let events_a = u32::try_from(app.a.trace.events.len()).unwrap_or(u32::MAX);
         app::update(&mut app.state, Msg::Ran { events_a });
         // The open step's prediction is read from these runs (`app::predict`).

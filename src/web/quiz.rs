@@ -1,6 +1,6 @@
-//! The mastery check on the Lessons tab: one question at a time, each shown with its run on the
-//! timeline so the learner can read the answer there; one attempt each, then right or wrong,
-//! why, and the proving event under the cursor. The questions and their answers come from
+//! The mastery check on the Lessons tab: one question at a time, answered before its run is
+//! shown (`app::run_hidden`); one attempt each, then the run, right or wrong, why, the proving
+//! event under the cursor, and a choice's run as B. The questions and their answers come from
 //! `crate::quiz`; this file only shows them, keeps progress in `localStorage` and picks a fresh
 //! quiz seed when the link has none (the page's only other use of randomness besides New seed).
 
@@ -242,6 +242,8 @@ fn form(check: &QuizSession, index: usize) -> Element {
     let form = dom::copy("tpl-quiz-form");
     form.set_attribute("data-kind", question.kind.name()).ok();
     (form.set_attribute("data-question", &(index + 1).to_string())).ok();
+    // The scenario the question is about (its prompt describes it), for the tests' oracle.
+    form.set_attribute("data-query", &question.query).ok();
     if let Some(order) = question.order {
         form.set_attribute("data-order", &order.to_string()).ok();
     }
@@ -251,7 +253,8 @@ fn form(check: &QuizSession, index: usize) -> Element {
         Form::Number => number_field(question, answer),
     };
     form.insert_before(&fields, Some(&actions)).ok();
-    if answer.is_some() || !matches!(question.form, Form::Choices(_)) {
+    // A choice's run opens only once the answer is locked (`app::update` refuses it before).
+    if answer.is_none() || !matches!(question.form, Form::Choices(_)) {
         dom::find(&actions, "#quiz-try").remove();
     }
     dom::set_flag(

@@ -82,10 +82,15 @@ fn render_side(side: &str) {
     with_app(|app| {
         let run = run_of(app, side);
         let metrics = metrics_at_cursor(app, side, run);
-        render_counters(side, &metrics, run.trace.scenario.consumer);
+        let hidden = app::run_hidden(&app.state);
+        render_counters(side, &metrics, run.trace.scenario.consumer, hidden);
         let title = app::title(&app.state, side_of(side));
         dom::set_text(&dom::by_id(&format!("title-{side}")), &title);
-        let counts_at = app::counts_at_label(&app.state, &app.a.trace);
+        let counts_at = if hidden {
+            app::RUN_HIDDEN_NOTE.to_string()
+        } else {
+            app::counts_at_label(&app.state, &app.a.trace)
+        };
         dom::set_text(&dom::by_id(&format!("counts-at-{side}")), &counts_at);
         let root: Element = dom::by_id(&format!("timeline-{side}"));
         root.set_attribute("data-events", &run.trace.events.len().to_string())
@@ -124,16 +129,23 @@ fn metrics_at_cursor(app: &App, side: &str, run: &Run) -> Metrics {
     }
 }
 
-/// Paints the counters as `app::counters` says (values, which show, which are harm).
-fn render_counters(side: &str, m: &Metrics, consumer: crate::scenario::Consumer) {
+/// Paints the counters as `app::counters` says (values, which show, which are harm); "–"
+/// while a quiz question hides its run (`app::run_hidden`).
+fn render_counters(side: &str, m: &Metrics, consumer: crate::scenario::Consumer, hidden: bool) {
     let dl: Element = dom::by_id(&format!("counters-{side}"));
+    dom::set_flag(&dl, "data-run-hidden", hidden);
     for counter in app::counters(m, consumer) {
         let dd = dom::find(&dl, &format!("[data-metric=\"{}\"]", counter.name));
         if let Some(row) = dd.parent_element() {
             dom::set_hidden(&row, !counter.shown);
         }
-        dom::set_text(&dd, &counter.value.to_string());
-        dd.set_class_name(if counter.bad { "bad" } else { "" });
+        let value = if hidden {
+            "–".into()
+        } else {
+            counter.value.to_string()
+        };
+        dom::set_text(&dd, &value);
+        dd.set_class_name(if counter.bad && !hidden { "bad" } else { "" });
     }
 }
 

@@ -274,7 +274,7 @@ test('no task blocks the main thread for more than 200 ms while loading, scrubbi
 test('a lesson step opens from a link, shows what it claims, and steps on', async () => {
   const page = await openLab(browser, 'lesson=a&step=5&gate=0');
   assert.equal(await page.isVisible('#panel-lessons'), true);
-  assert.match(await page.textContent('#lesson-step h3'), /Step 5 of 9: Fix 1/);
+  assert.match(await page.textContent('#lesson-step h3'), /Step 5 of 10: Fix 1/);
   assert.equal((await counters(page, 'a')).duplicates, 1);
   assert.equal((await counters(page, 'b')).duplicates, 0);
   await page.screenshot({ path: `${ARTIFACTS}/lesson-a5.png`, fullPage: true });

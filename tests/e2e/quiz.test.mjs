@@ -1,9 +1,14 @@
-// The mastery check as a learner takes it: every answer is read off the simulator on the page
-// (the counters, the Tables tab, or each choice shown as B), never taken from the quiz's code.
+// The mastery check as a learner takes it: each answer is worked out before the question's run
+// is shown, so the oracle here is the native simulator (`idemlab run` on the question's
+// scenario, read from the form's data-query), never the screen; the page must keep the run,
+// its counters and the choices' runs closed until the answer is locked.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
-import { ARTIFACTS, cliCounts, counters, launch, openLab } from './lab.mjs';
+import { ARTIFACTS, counters, launch, openLab } from './lab.mjs';
+
+const IDEMLAB_BIN = process.env.IDEMLAB_BIN ?? 'target/release/idemlab';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -23,46 +28,79 @@ const stored = (page) => page.evaluate(() => {
   return { version: Number(header.split(' ')[1]), lessons };
 });
 
-/** Charges of `order` in the Tables tab (the run at its end), then back to the check. */
-async function chargesInTable(page, order) {
-  await page.click('#tab-tables');
-  const orders = await page.$$eval('#panel-tables table.data', (tables) => {
-    const charges = tables.find((t) => t.caption.textContent.startsWith('Charges'));
-    return [...charges.tBodies[0].rows].map((row) => row.cells[1].textContent);
-  });
-  await page.click('#tab-lessons');
-  return orders.filter((o) => o === String(order)).length;
+/** `idemlab run --trace QUERY`: the native simulator's counts, with every event. */
+function simulate(query) {
+  return JSON.parse(execFileSync(IDEMLAB_BIN, ['run', '--trace', query], { encoding: 'utf8', maxBuffer: 1 << 26 }));
 }
 
-/** Shows each choice as B and returns the indices whose run ends with 0 duplicates, 0 lost. */
-async function safeChoices(page) {
-  const keys = await page.$$eval('#quiz-form label[data-keys]', (labels) => labels.map((l) => l.dataset.keys));
-  const safe = [];
-  for (const [index, choice] of keys.entries()) {
-    await page.check(`#quiz-form input[value="${index}"]`);
-    await page.click('#quiz-try');
-    await page.waitForFunction((k) => new URL(location.href).searchParams.get('compare') === k, choice);
-    const b = await counters(page, 'b');
-    if (b.duplicates === 0 && b.lost === 0) safe.push(index);
+/** QUERY with a choice's KEYS set over it, as the page's compare= does: a key already in the
+ * query takes the choice's value (the codec refuses a key given twice). */
+function withKeys(query, keys) {
+  const split = (pair) => { const at = pair.indexOf('='); return [pair.slice(0, at), pair.slice(at + 1)]; };
+  const pairs = query.split('&').filter(Boolean).map(split);
+  for (const [key, value] of keys.split('&').filter(Boolean).map(split)) {
+    const known = pairs.find(([name]) => name === key);
+    if (known) known[1] = value;
+    else pairs.push([key, value]);
   }
-  return safe;
+  return pairs.map(([key, value]) => `${key}=${value}`).join('&');
 }
 
-/** Reads the answer to the question on screen off the run the page shows. */
-async function readAnswer(page) {
-  const form = await page.$('#quiz-form');
-  const kind = await form.getAttribute('data-kind');
-  if (await page.$('#quiz-form input[name="quiz-choice"]')) {
-    const safe = await safeChoices(page);
-    assert.equal(safe.length, 1, `${kind}: exactly one safe choice, got ${safe}`);
-    return { kind, choice: safe[0] };
+/** What the form says about the question on screen: its kind, scenario, order and choices. */
+async function question(page) {
+  return page.$eval('#quiz-form', (form) => ({
+    kind: form.dataset.kind,
+    query: form.dataset.query,
+    order: form.dataset.order === undefined ? undefined : Number(form.dataset.order),
+    choices: [...form.querySelectorAll('label[data-keys]')].map((label) => label.dataset.keys),
+  }));
+}
+
+/** The answer to `q`, worked out by the native simulator from the question's scenario. */
+function oracle(q) {
+  assert.ok(q.query, `${q.kind}: the form carries its scenario in data-query`);
+  if (q.choices.length > 0) {
+    // Every "which change" question asks for the one choice that ends with 0 duplicates and 0 lost.
+    const safe = q.choices
+      .map((keys, index) => [index, simulate(withKeys(q.query, keys))])
+      .filter(([, run]) => run.duplicates === 0 && run.lost === 0)
+      .map(([index]) => index);
+    assert.equal(safe.length, 1, `${q.kind} (${q.query}): exactly one safe choice, got ${safe}`);
+    return { kind: q.kind, choice: safe[0] };
   }
-  if (kind === 'charges-for-order') {
-    return { kind, number: await chargesInTable(page, await form.getAttribute('data-order')) };
+  const run = simulate(q.query);
+  if (q.kind === 'charges-for-order' || q.kind === 'charges-after-crash') {
+    // The payment service's own charges of that order; a replayed answer is not a charge.
+    const charges = run.trace.events.filter((e) => e.type === 'charge' && !e.replay && e.order === q.order);
+    return { kind: q.kind, number: charges.length };
   }
-  const metric = { 'duplicates-after-expiry': 'duplicates', 'lost-with-one-key': 'lost', 'receipts-without-inbox': 'receipts' }[kind];
-  assert.ok(metric, `a number question of unknown kind ${kind}`);
-  return { kind, number: (await counters(page))[metric] };
+  const metric = { 'duplicates-after-expiry': 'duplicates', 'lost-with-one-key': 'lost', 'receipts-without-inbox': 'receipts' }[q.kind];
+  assert.ok(metric, `a number question of unknown kind ${q.kind}`);
+  return { kind: q.kind, number: run[metric] };
+}
+
+/** While the question is open nothing of its run is on screen: no events on the timeline, "–"
+ * on every counter, no B, and no "Show my choice as B". */
+async function assertRunHidden(page, q) {
+  assert.equal(await page.getAttribute('#timeline-a', 'data-events'), '0', `${q.kind}: the timeline is empty`);
+  const values = await page.$$eval('#counters-a [data-metric]', (cells) => cells.map((c) => c.textContent));
+  assert.ok(values.every((v) => v === '–'), `${q.kind}: counters before locking: ${values}`);
+  assert.match(await page.textContent('#counts-at-a'), /once you lock your answer/);
+  assert.equal(await page.isHidden('#run-b'), true, `${q.kind}: no B before locking`);
+  assert.equal(await page.$('#quiz-try'), null, `${q.kind}: no "Show my choice as B" before locking`);
+}
+
+/** Once locked the question's run is the one on the timeline, the counters show numbers, and a
+ * question with choices shows the right one as B and offers the learner's own as B. */
+async function assertRunShown(page, q) {
+  assert.equal(Number(await page.getAttribute('#timeline-a', 'data-events')), simulate(q.query).events, `${q.kind}: its run`);
+  const values = Object.values(await counters(page));
+  assert.ok(values.length > 0 && values.every(Number.isInteger), `${q.kind}: counters after locking: ${values}`);
+  if (q.choices.length === 0) return;
+  const right = q.choices[oracle(q).choice];
+  assert.equal(param(page, 'compare'), right, `${q.kind}: the right choice as B`);
+  assert.equal(Number(await page.getAttribute('#timeline-b', 'data-events')), simulate(withKeys(q.query, right)).events);
+  assert.equal(await page.isVisible('#quiz-try'), true, `${q.kind}: "Show my choice as B" once locked`);
 }
 
 async function give(page, answer) {
@@ -72,33 +110,32 @@ async function give(page, answer) {
   await page.waitForSelector('#quiz-feedback[data-result]');
 }
 
-/** Takes the whole check on screen; `answerFor(n, readAnswer)` may replace the read answer. */
-async function takeCheck(page, answerFor = (n, read) => read) {
+/** Takes the whole check; `answerFor(n, right)` may replace the simulator's answer. */
+async function takeCheck(page, answerFor = (n, right) => right) {
   const prompts = [];
   for (let n = 1; n <= 4; n++) {
     await page.waitForSelector(`#quiz-form[data-question="${n}"]`);
     prompts.push(await page.textContent('#quiz-form legend'));
-    const answer = answerFor(n, await readAnswer(page));
+    const q = await question(page);
+    await assertRunHidden(page, q);
+    const answer = answerFor(n, oracle(q));
     await give(page, answer);
     // The explanation points at the timeline: the cursor sits on the proving event (the URL
     // follows the cursor within 250 ms).
     await page.waitForFunction(() => new URL(location.href).searchParams.has('cursor'));
     assert.match(await page.textContent('#quiz-feedback'), /cursor/);
+    await assertRunShown(page, q);
     await page.click('#quiz-next');
   }
   await page.waitForSelector('#quiz-score');
   return prompts;
 }
 
-test('Lesson A: reading every answer off the sim masters the lesson, and a reload keeps it', async () => {
+test("Lesson A: the simulator's answers master the lesson, and a reload keeps it", async () => {
   const page = await openLab(browser, 'lesson=a&quiz=2024');
   assert.match(await page.textContent('#quiz'), /Quiz seed 2024/);
   console.log(`quiz generated in the page in ${await page.getAttribute('#quiz', 'data-generate-ms')} ms`);
   await page.click('#quiz-start');
-  await page.waitForSelector('#quiz-form[data-question="1"]');
-  // The question's run is the one on the page: its counters are `idemlab run` on this URL.
-  const shown = await counters(page);
-  assert.equal(shown.effects, cliCounts(page.url()).effects);
   await takeCheck(page);
   await page.screenshot({ path: `${ARTIFACTS}/quiz-score.png`, fullPage: true });
   assert.equal(await page.getAttribute('#quiz-score', 'data-mastered'), 'true');
@@ -106,8 +143,52 @@ test('Lesson A: reading every answer off the sim masters the lesson, and a reloa
   await page.waitForSelector('html[data-state="ready"]');
   assert.equal(await page.getAttribute('#quiz-score', 'data-mastered'), 'true');
   const record = await stored(page);
-  assert.equal(record.version, 2);
+  assert.equal(record.version, 3);
   assert.deepEqual([record.lessons.a.mastered, record.lessons.a.best, record.lessons.a.quiz], [true, 4, '2024']);
+  page.assertClean();
+  await page.close();
+});
+
+test("a question's run, its counters and the choices' runs stay closed until the answer is locked", async () => {
+  const page = await openLab(browser, 'lesson=a&quiz=5');
+  // The introduction shows no run either (a reload of the first question opens it).
+  assert.equal(await page.getAttribute('#timeline-a', 'data-events'), '0');
+  await page.click('#quiz-start');
+  for (let n = 1; ; n++) {
+    assert.ok(n <= 4, 'quiz seed 5 of lesson A has a question with choices');
+    await page.waitForSelector(`#quiz-form[data-question="${n}"]`);
+    const q = await question(page);
+    await assertRunHidden(page, q);
+    if (q.choices.length === 0) {
+      await give(page, oracle(q));
+      await page.click('#quiz-next');
+      continue;
+    }
+    const right = oracle(q).choice;
+    const mine = (right + 1) % q.choices.length;
+    // Picking a choice opens nothing either.
+    await page.check(`#quiz-form input[value="${mine}"]`);
+    await assertRunHidden(page, q);
+    await page.screenshot({ path: `${ARTIFACTS}/quiz-before-locking.png`, fullPage: true });
+    await give(page, { choice: mine });
+    assert.equal(await page.getAttribute('#quiz-feedback', 'data-result'), 'wrong');
+    await assertRunShown(page, q);
+    await page.screenshot({ path: `${ARTIFACTS}/quiz-after-locking.png`, fullPage: true });
+    // At the end of the run, A's counters are the simulator's for the question's scenario.
+    await page.click('#to-end');
+    const a = await counters(page);
+    const run = simulate(q.query);
+    assert.deepEqual([a.effects, a.duplicates, a.lost], [run.effects, run.duplicates, run.lost]);
+    // Now the learner's own choice can be shown as B, and its counters are the simulator's.
+    await page.click('#quiz-try');
+    await page.waitForFunction((k) => new URL(location.href).searchParams.get('compare') === k, q.choices[mine]);
+    const sim = simulate(withKeys(q.query, q.choices[mine]));
+    assert.equal(Number(await page.getAttribute('#timeline-b', 'data-events')), sim.events);
+    const b = await counters(page, 'b');
+    assert.deepEqual([b.duplicates, b.lost], [sim.duplicates, sim.lost]);
+    assert.ok(sim.duplicates + sim.lost > 0, 'a wrong choice ends with harm');
+    break;
+  }
   page.assertClean();
   await page.close();
 });
@@ -130,7 +211,8 @@ test('an answer is locked after one attempt, even a wrong one, and across a relo
   const page = await openLab(browser, 'lesson=a&quiz=5');
   await page.click('#quiz-start');
   await page.waitForSelector('#quiz-form[data-question="1"]');
-  const read = await readAnswer(page);
+  const read = oracle(await question(page));
+  assert.equal(read.choice, undefined, 'quiz seed 5 of lesson A opens with a number question');
   await give(page, { number: read.number + 1 });
   await page.screenshot({ path: `${ARTIFACTS}/quiz-wrong.png`, fullPage: true });
   assert.equal(await page.getAttribute('#quiz-feedback', 'data-result'), 'wrong');
@@ -142,6 +224,7 @@ test('an answer is locked after one attempt, even a wrong one, and across a relo
   await page.reload();
   await page.waitForSelector('html[data-state="ready"]');
   await page.waitForSelector('#quiz-form[data-question="2"]');
+  await assertRunHidden(page, await question(page));
   assert.equal((await stored(page)).lessons.a.answers[0], read.number + 1);
   page.assertClean();
   await page.close();
@@ -150,7 +233,7 @@ test('an answer is locked after one attempt, even a wrong one, and across a relo
 test('three of four right is not mastery', async () => {
   const page = await openLab(browser, 'lesson=a&quiz=31');
   await page.click('#quiz-start');
-  await takeCheck(page, (n, read) => (n === 4 ? wrong(read) : read));
+  await takeCheck(page, (n, right) => (n === 4 ? wrong(right) : right));
   assert.equal(await page.getAttribute('#quiz-score', 'data-mastered'), 'false');
   assert.match(await page.textContent('#quiz-score'), /3 of 4 right \(75%\): not mastered/);
   assert.equal((await stored(page)).lessons.a.mastered, false);
@@ -183,7 +266,7 @@ test('axe-core finds no serious or critical violations in a question, before and
     await page.click('#quiz-start');
     await page.waitForSelector('#quiz-form[data-question="1"]');
     for (const moment of ['before', 'after']) {
-      if (moment === 'after') await give(page, await readAnswer(page));
+      if (moment === 'after') await give(page, oracle(await question(page)));
       const results = await new AxeBuilder({ page }).include('#panel-lessons').analyze();
       const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
       assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes[0]?.target}`), [], `${scheme}, ${moment}`);
