@@ -4,6 +4,7 @@
 // lets Next go at once, and an underlined term opens its definition from the keyboard.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import AxeBuilder from '@axe-core/playwright';
 import { ARTIFACTS, cliCounts, launch, openLab } from './lab.mjs';
 
 let browser;
@@ -110,4 +111,21 @@ test('an underlined term opens its definition on Enter and Escape closes it', as
   assert.equal(await page.isVisible(def), false);
   page.assertClean();
   await page.close();
+});
+
+test('axe-core finds no serious or critical violations in a step before and after its answer, a term open', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const page = await openLab(browser, 'lesson=a&step=1', { colorScheme: scheme });
+    for (const moment of ['before', 'after']) {
+      if (moment === 'after') {
+        await page.click('#lesson-step [data-choice="0"]');
+        await page.locator('#lesson-step .step-text .term').first().focus();
+      }
+      const results = await new AxeBuilder({ page }).include('#panel-lessons').analyze();
+      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes[0]?.target}`), [], `${scheme}, ${moment}`);
+    }
+    page.assertClean();
+    await page.close();
+  }
 });
