@@ -957,7 +957,9 @@ fn right_choice(lesson: &Lesson, index: usize) -> usize {
         ..Default::default()
     };
     let b = page.compare_scenario().map(|s| idemlab::run(&s).1);
-    step.predict.answer(&a, b.as_ref()).expect("an answer among the choices")
+    step.predict
+        .answer(&a, b.as_ref())
+        .expect("an answer among the choices")
 }
 
 #[test]
@@ -965,13 +967,31 @@ fn a_step_waits_for_its_prediction_with_counters_hidden_and_the_cursor_held_at_0
     let mut state = load_measured("lesson=a&step=1");
     assert!(state.awaiting());
     assert!(app::counters_hidden(&state));
-    assert_eq!(state.page.cursor, Some(0), "the run waits at its first event");
+    assert_eq!(
+        state.page.cursor,
+        Some(0),
+        "the run waits at its first event"
+    );
     let view = app::predict_view(&state).expect("step 1 asks");
     assert!(view.waiting && view.answered.is_none() && view.feedback.is_none());
     assert_eq!(view.choices, LESSONS[0].steps[0].predict.choices());
-    for msg in [Msg::Play, Msg::Tick, Msg::Step(1), Msg::GoTo(9), Msg::Select(9)] {
-        assert_eq!(app::update(&mut state, msg.clone()), Effects::default(), "{msg:?}");
-        assert_eq!((state.page.cursor, state.playing), (Some(0), false), "{msg:?}");
+    for msg in [
+        Msg::Play,
+        Msg::Tick,
+        Msg::Step(1),
+        Msg::GoTo(9),
+        Msg::Select(9),
+    ] {
+        assert_eq!(
+            app::update(&mut state, msg.clone()),
+            Effects::default(),
+            "{msg:?}"
+        );
+        assert_eq!(
+            (state.page.cursor, state.playing),
+            (Some(0), false),
+            "{msg:?}"
+        );
     }
 }
 
@@ -998,7 +1018,10 @@ fn answering_checks_against_the_runs_reveals_outlines_the_proof_and_goes_to_the_
     );
     assert!(!view.answered.unwrap().is_right());
     // A step answers once: a second pick changes nothing.
-    assert_eq!(app::update(&mut state, Msg::Predict(right)), Effects::default());
+    assert_eq!(
+        app::update(&mut state, Msg::Predict(right)),
+        Effects::default()
+    );
     assert_eq!(state.answered().unwrap().choice, wrong);
 }
 
@@ -1012,7 +1035,10 @@ fn an_answered_step_stays_answered_going_back_and_after_browser_back() {
     app::update(&mut state, Msg::OpenStep(0));
     ran_and_measured(&mut state);
     assert!(!state.awaiting());
-    assert_eq!(state.page.cursor, None, "an answered step shows its run at once");
+    assert_eq!(
+        state.page.cursor, None,
+        "an answered step shows its run at once"
+    );
     let view = app::predict_view(&state).unwrap();
     assert!(view.answered.unwrap().is_right());
     assert!(view.feedback.unwrap().starts_with("Right: "));
@@ -1024,7 +1050,10 @@ fn an_answered_step_stays_answered_going_back_and_after_browser_back() {
         },
     );
     ran_and_measured(&mut state);
-    assert!(state.answered().is_some(), "Back keeps the session's answers");
+    assert!(
+        state.answered().is_some(),
+        "Back keeps the session's answers"
+    );
 }
 
 #[test]
@@ -1049,10 +1078,18 @@ fn gate_0_asks_without_waiting_and_a_links_own_scenario_asks_nothing() {
     let view = app::predict_view(&state).expect("the question is still offered");
     assert!(!view.waiting);
     app::update(&mut state, Msg::Step(-1));
-    assert_eq!(state.page.cursor, Some(state.events_a - 2), "the cursor moves");
+    assert_eq!(
+        state.page.cursor,
+        Some(state.events_a - 2),
+        "the cursor moves"
+    );
     assert!(state.to_query().ends_with("gate=0"), "{}", state.to_query());
     let state = load_measured("dedup=atomic&lesson=a&step=4");
-    assert_eq!(app::predict_view(&state), None, "its runs are not the step's");
+    assert_eq!(
+        app::predict_view(&state),
+        None,
+        "its runs are not the step's"
+    );
     assert!(!state.awaiting());
 }
 
@@ -1070,7 +1107,10 @@ fn a_run_of_another_scenario_inside_a_waiting_step_keeps_the_wait() {
     assert!(state.awaiting());
     assert_eq!(state.page.cursor, Some(0));
     app::update(&mut state, Msg::Predict(right_choice(&LESSONS[0], 0)));
-    assert!(state.answered().unwrap().is_right(), "judged on the step's own runs");
+    assert!(
+        state.answered().unwrap().is_right(),
+        "judged on the step's own runs"
+    );
 }
 
 #[test]
@@ -1121,11 +1161,21 @@ fn step_1_of_each_lesson_defines_its_terms_from_the_glossary() {
     let words: Vec<&str> = terms.iter().map(|t| t.word).collect();
     assert_eq!(
         words,
-        ["idempotent", "idempotency key", "at-least-once delivery", "exactly-once effect"]
+        [
+            "idempotent",
+            "idempotency key",
+            "at-least-once delivery",
+            "exactly-once effect"
+        ]
     );
     for lesson in &LESSONS {
         for step in lesson.steps {
-            assert_eq!(app::step_terms(step).len(), step.terms.len(), "{}", step.title);
+            assert_eq!(
+                app::step_terms(step).len(),
+                step.terms.len(),
+                "{}",
+                step.title
+            );
         }
     }
     // Step 1's text uses its four words, so each is underlined where it first appears.
@@ -1138,7 +1188,12 @@ fn step_1_of_each_lesson_defines_its_terms_from_the_glossary() {
         .collect();
     assert_eq!(
         underlined,
-        ["at-least-once delivery", "idempotent", "idempotency key", "boundary", "exactly-once effect"]
+        [
+            "at-least-once delivery",
+            "idempotency key",
+            "idempotent",
+            "exactly-once effect"
+        ]
     );
 }
 
@@ -1173,11 +1228,22 @@ fn a_request_shows_its_key_as_an_idempotency_key_header_in_every_detail() {
     assert_eq!(app::request_header(&trace, 0), None);
     let bare = trace_of("seed=7&preset=lost-ack&key=none");
     let index = (bare.events.iter())
-        .position(|e| matches!(e.kind, EventKind::Send { payload: Payload::Request { .. }, .. }))
+        .position(|e| {
+            matches!(
+                e.kind,
+                EventKind::Send {
+                    payload: Payload::Request { .. },
+                    ..
+                }
+            )
+        })
         .unwrap();
     assert_eq!(
         app::request_header(&bare, index).as_deref(),
         Some("no Idempotency-Key header")
+    );
+}
+
 /// The choice question of lesson A's check for quiz seed 5, with the state showing it.
 fn choice_question_shown() -> (State, usize, idemlab::quiz::Question) {
     let mut state = load("lesson=a&quiz=5");

@@ -166,7 +166,10 @@ fn bad_lesson_step_and_quiz_values_say_what_is_allowed() {
 fn gate_is_a_typed_field_on_by_default_and_written_only_when_off() {
     let (page, errors) = PageState::from_query("seed=2&lesson=a&step=3");
     assert!(errors.is_empty(), "{errors:?}");
-    assert!(page.gate, "a step waits for its prediction unless the link says not");
+    assert!(
+        page.gate,
+        "a step waits for its prediction unless the link says not"
+    );
     let (page, errors) = PageState::from_query("gate=0&seed=2&quiz=4&lesson=a&step=3");
     assert!(errors.is_empty(), "{errors:?}");
     assert!(!page.gate);

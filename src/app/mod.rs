@@ -30,7 +30,7 @@ pub use model::{
     Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
 };
 pub use predict::{
-    counters_hidden, pieces, predict_view, step_terms, Piece, Prediction, PredictView, StepAnswer,
+    counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,
     HOLD_HINT,
 };
 pub use quiz::{quiz_status, run_hidden, AnswerInput, Dot, QuizSession, RUN_HIDDEN_NOTE};

@@ -73,15 +73,11 @@ impl State {
 /// the step waits for an answer the cursor goes back to the first event.
 pub(super) fn measured(state: &mut State, a: &Metrics, b: Option<&Metrics>) -> Effects {
     if let Some(at) = state.lesson.filter(|_| state.runs_are_steps_own()) {
-        state.step_answer = at
-            .step()
-            .predict
-            .answer(a, b)
-            .map(|right| StepAnswer {
-                lesson: at.lesson.id,
-                index: at.index(),
-                right,
-            });
+        state.step_answer = at.step().predict.answer(a, b).map(|right| StepAnswer {
+            lesson: at.lesson.id,
+            index: at.index(),
+            right,
+        });
     }
     hold(state);
     Effects::default()
@@ -229,5 +225,8 @@ pub fn pieces<'t>(text: &'t str, pointers: &[Pointer]) -> Vec<Piece<'t>> {
 
 /// The definitions a step lists beside its text: each of its `terms`, as the glossary has it.
 pub fn step_terms(step: &crate::lessons::Step) -> Vec<&'static Term> {
-    step.terms.iter().filter_map(|t| glossary::lookup(t)).collect()
+    step.terms
+        .iter()
+        .filter_map(|t| glossary::lookup(t))
+        .collect()
 }

@@ -95,7 +95,9 @@ fn piece_into(paragraph: &Element, piece: Piece<'_>) {
             let word = word.attr("tabindex", "0").attr("aria-expanded", "false");
             let word = word.attr("aria-controls", &id).text(words).el();
             let def = El::new("span").class("term-def").attr("id", &id);
-            let def = def.attr("role", "note").child(&El::new("strong").text(term.word).el());
+            let def = def
+                .attr("role", "note")
+                .child(&El::new("strong").text(term.word).el());
             let def = def.el();
             def.insert_adjacent_text("beforeend", &format!(": {}", term.definition))
                 .ok();
@@ -134,7 +136,9 @@ pub fn render() {
     };
     let feedback = dom::find(&section, ".predict-feedback");
     dom::set_text(&feedback, view.feedback.as_deref().unwrap_or(""));
-    let result = view.answered.map(|a| if a.is_right() { "right" } else { "wrong" });
+    let result = view
+        .answered
+        .map(|a| if a.is_right() { "right" } else { "wrong" });
     match result {
         Some(result) => dom::set_attr(&feedback, "data-result", result),
         None => {
@@ -149,11 +153,19 @@ pub fn render() {
         };
         let chosen = view.answered.is_some_and(|a| a.choice == i);
         let right = view.answered.is_some_and(|a| a.right == i);
-        dom::set_attr(&button, "aria-pressed", if chosen { "true" } else { "false" });
+        dom::set_attr(
+            &button,
+            "aria-pressed",
+            if chosen { "true" } else { "false" },
+        );
         dom::set_attr(
             &button,
             "aria-disabled",
-            if view.answered.is_some() { "true" } else { "false" },
+            if view.answered.is_some() {
+                "true"
+            } else {
+                "false"
+            },
         );
         let class = match (right, chosen) {
             (true, _) => "right",
