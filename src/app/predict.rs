@@ -199,8 +199,12 @@ pub fn pieces<'t>(text: &'t str, pointers: &[Pointer]) -> Vec<Piece<'t>> {
     }
     let masked = String::from_utf8(masked).expect("spaces over whole chars keep UTF-8");
     let terms = glossary::spans(&masked, false);
-    marks.extend(terms.iter().map(|&(start, end, _)| (start, end, None)));
-    marks.sort_by_key(|m| m.0);
+    // Both lists are in text order and never overlap: merge them (a sort would link one more
+    // sort routine into the page for a handful of items).
+    for &(start, end, _) in &terms {
+        let at = marks.partition_point(|m| m.0 < start);
+        marks.insert(at, (start, end, None));
+    }
     let mut out = Vec::new();
     let mut at = 0;
     for (start, end, pointer) in marks {
@@ -224,9 +228,10 @@ pub fn pieces<'t>(text: &'t str, pointers: &[Pointer]) -> Vec<Piece<'t>> {
 }
 
 /// The definitions a step lists beside its text: each of its `terms`, as the glossary has it.
+/// Matched exactly (a step lists a term as the glossary writes it), not by `glossary::lookup`,
+/// whose Unicode lower-casing would bring its tables into the page.
 pub fn step_terms(step: &crate::lessons::Step) -> Vec<&'static Term> {
-    step.terms
-        .iter()
-        .filter_map(|t| glossary::lookup(t))
+    (step.terms.iter())
+        .filter_map(|&word| glossary::TERMS.iter().find(|t| t.word == word))
         .collect()
 }
