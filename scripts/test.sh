@@ -47,6 +47,13 @@ page_build() {
     || { echo "dist/index.html does not load $(basename "$wasm")"; return 1; }
   grep -qF 'id="runs"' dist/index.html \
     || { echo "dist/index.html is not the page (no #runs)"; return 1; }
+  # core's float formatter costs about 8 KB gzipped; every fraction the page prints goes through
+  # decimal::Fixed or decimal::Short instead. The unstripped build still names its functions.
+  if grep -q flt2dec target/wasm32-unknown-unknown/wasm-release/idemlab.wasm; then
+    echo "the page links core's float formatter again: a {} or {:.N} of an f64 in the lib;"
+    echo "write it with decimal::Fixed (or decimal::Short) instead"
+    return 1
+  fi
   echo "dist/: $(basename "$wasm") ($(wc -c <"$wasm") bytes) and index.html"
 }
 

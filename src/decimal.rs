@@ -38,6 +38,20 @@ impl<const DECIMALS: u32> fmt::Display for Fixed<DECIMALS> {
     }
 }
 
+/// `value` as `{}` writes an `f64` with at most three decimals (`1.4`, `8`, `0.75`): `Fixed<3>`
+/// without its trailing zeros. For the drawing's stroke widths and radii, which are such
+/// constants; a value with more decimals is rounded to three.
+#[derive(Clone, Copy, Debug)]
+pub struct Short(pub f64);
+
+impl fmt::Display for Short {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let text = Fixed::<3>(self.0).to_string();
+        let text = text.trim_end_matches('0').trim_end_matches('.');
+        f.write_str(if text == "-0" { "0" } else { text })
+    }
+}
+
 /// `value × scale` rounded to the nearest integer, ties to even, judged on the exact product:
 /// the rounded product can land on a tie (0.15 × 10 = 1.5) that the exact one misses
 /// (0.1499…), so a tie is settled by the product's rounding error (Dekker's two-product).
@@ -139,6 +153,15 @@ mod tests {
             check(if x & 1 == 0 { value } else { -value });
             // Quarter and eighth fractions, the exact ties a pixel grid makes.
             check((x % 100_000) as f64 / 8.0);
+        }
+    }
+
+    #[test]
+    fn short_prints_what_display_prints_for_three_decimals() {
+        use super::Short;
+        for thousandths in -20_000i32..20_000 {
+            let value = f64::from(thousandths) / 1_000.0;
+            assert_eq!(Short(value).to_string(), format!("{value}"), "{value:e}");
         }
     }
 

@@ -98,6 +98,8 @@ pub enum DropCause {
     CallerGone,
     /// The client had already timed out this attempt and stopped listening.
     Late,
+    /// Dropped by hand: its id is in the scenario's `drop=` list.
+    Chosen,
     /// The consumer was down (`consumer_crash`) when the delivery arrived.
     ConsumerDown,
 }
@@ -622,6 +624,7 @@ pub fn drop_cause(cause: DropCause) -> &'static str {
         DropCause::ApiDown => "API is down",
         DropCause::CallerGone => "no handler is waiting for it any more",
         DropCause::Late => "client already timed out",
+        DropCause::Chosen => "dropped by hand (drop=)",
         DropCause::ConsumerDown => "consumer is down",
     }
 }

@@ -1317,3 +1317,44 @@ fn show_my_choice_as_b_is_refused_until_the_answer_is_locked() {
         Some(choices[wrong as usize].keys.as_str())
     );
 }
+
+#[test]
+fn shift_click_drops_an_arrow_or_crashes_the_api_and_the_link_keeps_it() {
+    use idemlab::trace::{EventKind, Node};
+    let mut state = load("seed=7&orders=1");
+    let trace = idemlab::sim::run(&state.page.scenario);
+    // The API's answer: dropping it makes the client retry.
+    let (answer_ix, answer_msg) = (trace.events.iter().enumerate())
+        .find_map(|(ix, e)| match e.kind {
+            EventKind::Send {
+                msg,
+                to: Node::Client(_),
+                ..
+            } => Some((ix as u32, msg)),
+            _ => None,
+        })
+        .unwrap();
+    let msg = app::break_at(&state.page.scenario, &trace, answer_ix).unwrap();
+    app::update(&mut state, msg);
+    assert_eq!(state.page.scenario.drop, [answer_msg]);
+    assert!(state.to_query().contains(&format!("drop={answer_msg}")));
+    // The same arrow again adds nothing; a mark on the client's lane is no break.
+    let trace = idemlab::sim::run(&state.page.scenario);
+    assert_eq!(app::break_at(&state.page.scenario, &trace, answer_ix), None);
+    let client_mark = (trace.events.iter().position(|e| {
+        matches!(e.node, Node::Client(_)) && !matches!(e.kind, EventKind::Send { .. })
+    }))
+    .unwrap() as u32;
+    assert_eq!(
+        app::break_at(&state.page.scenario, &trace, client_mark),
+        None
+    );
+    // A mark on the API lane: a crash at that millisecond.
+    let api = (trace.events.iter().enumerate())
+        .find(|(_, e)| e.node == Node::Api && !matches!(e.kind, EventKind::Send { .. }))
+        .unwrap();
+    let msg = app::break_at(&state.page.scenario, &trace, api.0 as u32).unwrap();
+    app::update(&mut state, msg);
+    let at_ms = api.1.time_us / 1_000;
+    assert!(state.to_query().contains(&format!("crash=api@{at_ms}")));
+}

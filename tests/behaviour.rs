@@ -426,3 +426,55 @@ fn the_queue_dead_letters_an_event_after_deliveries_max() {
         Some(EventKind::DeadLetter { .. })
     ));
 }
+
+/// The id of the first message of `trace` whose payload `pick` accepts.
+fn first_message(
+    trace: &idemlab::trace::Trace,
+    pick: impl Fn(&idemlab::trace::Payload) -> bool,
+) -> u32 {
+    trace
+        .events
+        .iter()
+        .find_map(|e| match e.kind {
+            EventKind::Send { msg, payload, .. } if pick(&payload) => Some(msg),
+            _ => None,
+        })
+        .expect("the run sends such a message")
+}
+
+#[test]
+fn dropping_the_first_answer_by_hand_makes_the_client_charge_again_unless_keys_are_checked() {
+    use idemlab::trace::{DropCause, Payload};
+    for seed in 1..=seeds(200) {
+        let base = format!("seed={seed}&orders=1");
+        let (trace, metrics) = run(&base);
+        assert_eq!(metrics.effects, 1, "seed {seed}: no faults, one charge");
+        let answer = first_message(&trace, |p| matches!(p, Payload::Response { .. }));
+        let dropped = format!("{base}&drop={answer}");
+        let (trace, metrics) = run(&dropped);
+        let cause = trace.events.iter().find_map(|e| match e.kind {
+            EventKind::Drop { msg, cause } if msg == answer => Some(cause),
+            _ => None,
+        });
+        assert_eq!(cause, Some(DropCause::Chosen), "{dropped}");
+        assert_eq!(metrics.effects, 2, "{dropped}: the retry charges again");
+        let (_, fixed) = run(&format!("{dropped}&dedup=atomic"));
+        assert_eq!(
+            (fixed.effects, fixed.duplicates),
+            (1, 0),
+            "{dropped}&dedup=atomic"
+        );
+    }
+}
+
+#[test]
+fn dropping_a_request_by_hand_costs_a_retry_and_no_charge() {
+    use idemlab::trace::Payload;
+    for seed in 1..=seeds(200) {
+        let base = format!("seed={seed}&orders=1");
+        let (trace, _) = run(&base);
+        let request = first_message(&trace, |p| matches!(p, Payload::Request { .. }));
+        let (_, metrics) = run(&format!("{base}&drop={request}"));
+        assert_eq!((metrics.attempts, metrics.effects), (2, 1), "seed {seed}");
+    }
+}

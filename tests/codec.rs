@@ -201,3 +201,27 @@ fn issue_10_echoes_escape_bidi_and_invisible_characters() {
         "dedup=a\u{202e}b\u{2066}c\u{2069}d\u{200e}e\u{200f}f\u{61c}g\u{200b}h\u{2060}i\u{feff}j",
     ));
 }
+
+#[test]
+fn drop_lists_are_canonical_bounded_and_say_what_is_allowed() {
+    use idemlab::scenario::codec::{decode, encode};
+    let decoded = decode("drop=12,5,5").unwrap();
+    assert_eq!(decoded.scenario.drop, [5, 12]);
+    assert_eq!(encode(&decoded.scenario), "seed=1&drop=5,12");
+    assert_eq!(encode(&decode("drop=none").unwrap().scenario), "seed=1");
+    let seventeen: Vec<String> = (0..17).map(|i| i.to_string()).collect();
+    for bad in [
+        "drop=1,x",
+        "drop=",
+        "drop=+1",
+        "drop=1000001",
+        &format!("drop={}", seventeen.join(",")),
+    ] {
+        let errors = decode(bad).unwrap_err();
+        let text = format!("{}", errors[0]);
+        assert!(
+            text.contains("up to 16 message ids 0..=1000000"),
+            "{bad}: {text}"
+        );
+    }
+}

@@ -103,3 +103,34 @@ pub fn mark_select(side: Side, event: u32, t0_us: u64, trace_a: &Trace) -> Msg {
         }
     }
 }
+
+/// A shift-click on the mark of event `event` of run A: the learner breaks the run there. On an
+/// arrow (a send) its message is dropped by hand, added to `drop=`; on a mark of the API's lane
+/// the API crashes at that moment, `crash=api@T` (whole milliseconds, so at or just before
+/// the mark). Both go through `Msg::SetKey`, so the change is in the permalink and
+/// `idemlab run` reproduces it. `None` for any other mark, or when `drop=` is full.
+pub fn break_at(scenario: &crate::scenario::Scenario, trace: &Trace, event: u32) -> Option<Msg> {
+    use crate::scenario::bounds::DROPS_MAX;
+    use crate::trace::{EventKind, Node};
+    let e = trace.events.get(event as usize)?;
+    match e.kind {
+        EventKind::Send { msg, .. } => {
+            if scenario.drop.contains(&msg) || scenario.drop.len() >= DROPS_MAX {
+                return None;
+            }
+            let mut ids = scenario.drop.clone();
+            ids.push(msg);
+            ids.sort_unstable();
+            let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
+            Some(Msg::SetKey {
+                name: "drop".into(),
+                value: ids.join(","),
+            })
+        }
+        _ if e.node == Node::Api => Some(Msg::SetKey {
+            name: "crash".into(),
+            value: format!("api@{}", e.time_us / 1_000),
+        }),
+        _ => None,
+    }
+}

@@ -20,7 +20,7 @@ mod quiz;
 mod text;
 
 pub use input::{
-    mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
+    break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
 pub use model::{
     claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,

@@ -3,6 +3,7 @@
 //! verdict's run are all worked out here, so the browser only paints them.
 
 use super::{ErrorsFrom, State};
+use crate::decimal::Fixed;
 use crate::lessons::Side;
 use crate::metrics::{walk_ledger, walk_receipts};
 use crate::ordering::{self, Verdict};
@@ -484,18 +485,19 @@ pub fn preset_summary(scenario: &Scenario) -> Option<&'static str> {
 pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
     let t = &job.totals;
     let mut text = format!(
-        "{} of {} seeds in {elapsed_s:.2} s: {} duplicates in {} runs, {} lost, {} races; {:.4} ± {:.4} effects per order",
+        "{} of {} seeds in {} s: {} duplicates in {} runs, {} lost, {} races; {} ± {} effects per order",
         t.runs,
         job.range.count,
+        Fixed::<2>(elapsed_s),
         t.duplicates_total,
         t.runs_with_duplicates,
         t.lost_total,
         t.races_total,
-        t.effects_mean_per_order(),
-        t.effects_stderr(),
+        Fixed::<4>(t.effects_mean_per_order()),
+        Fixed::<4>(t.effects_stderr()),
     );
     if let Some(expected) = crate::sweep::closed_form(&job.scenario) {
-        text.push_str(&format!(" (closed form: {expected:.4})"));
+        text.push_str(&format!(" (closed form: {})", Fixed::<4>(expected)));
     }
     match &job.range.note {
         Some(note) => format!("{note} {text}"),

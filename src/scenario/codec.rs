@@ -506,6 +506,49 @@ fn parse_range(value: &str, (lo, hi): (u32, u32)) -> Result<RangeMs, Problem> {
     }
 }
 
+fn drop_allowed() -> String {
+    format!(
+        "none, or up to {} message ids 0..={} separated by commas",
+        bounds::DROPS_MAX,
+        bounds::MESSAGE_ID_MAX
+    )
+}
+
+/// `none` or ids separated by commas; kept ascending without repeats, so one set of drops has
+/// one canonical form.
+fn parse_drop(value: &str) -> Result<Vec<u32>, Problem> {
+    if value == "none" {
+        return Ok(Vec::new());
+    }
+    let mut ids = Vec::new();
+    for part in value.split(',') {
+        if ids.len() == bounds::DROPS_MAX {
+            return Err(Problem::OutOfBounds {
+                allowed: drop_allowed(),
+            });
+        }
+        let id = parse_u64(part, drop_allowed)?;
+        let id = u32::try_from(id)
+            .ok()
+            .filter(|&id| id <= bounds::MESSAGE_ID_MAX)
+            .ok_or_else(|| Problem::OutOfBounds {
+                allowed: drop_allowed(),
+            })?;
+        ids.push(id);
+    }
+    ids.sort_unstable();
+    ids.dedup();
+    Ok(ids)
+}
+
+fn format_drop(ids: &[u32]) -> String {
+    if ids.is_empty() {
+        return "none".into();
+    }
+    let texts: Vec<String> = ids.iter().map(u32::to_string).collect();
+    texts.join(",")
+}
+
 fn parse_opt_range(value: &str, range: (u32, u32)) -> Result<Option<RangeMs>, Problem> {
     if value == "none" {
         return Ok(None);
@@ -710,7 +753,7 @@ macro_rules! key {
 
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
-static KEYS: [KeySpec; 30] = [
+static KEYS: [KeySpec; 31] = [
     key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
         "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
@@ -786,6 +829,11 @@ static KEYS: [KeySpec; 30] = [
         || format!("a range lo..hi within {}..={}, or none", bounds::WINDOW_MS.0, bounds::WINDOW_MS.1),
         |s| format_opt(s.partition, format_range),
         |s, v| { s.partition = parse_opt_range(v, bounds::WINDOW_MS)?; Ok(()) }),
+    key!("drop", Network, Input::Text { examples: &["none", "5", "5,12"] },
+        "Drop these messages by hand, by id (m5 is the sixth message this run sends; the page adds one when you click an arrow). Ids count sends in the run with the earlier drops applied.",
+        drop_allowed,
+        |s| format_drop(&s.drop),
+        |s, v| { s.drop = parse_drop(v)?; Ok(()) }),
     key!("crash", Faults, Input::Text { examples: &["none", "api@after-effect", "api@after-commit", "api@after-claim", "api@250"] },
         "Crash the API once, at a time or right after a handler step; it restarts restart_ms later.",
         crash_allowed,

@@ -212,6 +212,9 @@ pub struct Scenario {
     pub consumer_crash: ConsumerCrash,
     /// The mail provider the consumer sends receipts through.
     pub mail: Mail,
+    /// Messages to drop by hand, by id (`m5` in the trace: the sixth message sent in this run),
+    /// ascending, at most `bounds::DROPS_MAX`. The page adds one when a learner clicks an arrow.
+    pub drop: Vec<u32>,
     pub events_max: u32,
 }
 
@@ -248,6 +251,7 @@ impl Default for Scenario {
             deliveries_max: 5,
             consumer_crash: ConsumerCrash::None,
             mail: Mail::Plain,
+            drop: Vec::new(),
             events_max: 250_000,
         }
     }
@@ -270,6 +274,10 @@ pub mod bounds {
     pub const EVENTS_MAX: (u32, u32) = (100, 1_000_000);
     pub const VISIBILITY_MS: (u32, u32) = (1, 600_000);
     pub const DELIVERIES_MAX: (u32, u32) = (1, 20);
+    /// Messages a `drop=` list may name.
+    pub const DROPS_MAX: usize = 16;
+    /// The largest message id a `drop=` list may name: a run sends fewer messages than events.
+    pub const MESSAGE_ID_MAX: u32 = EVENTS_MAX.1;
     /// Backoff doubles per retry, but never beyond this factor, so long retry chains stay finite.
     pub const BACKOFF_FACTOR_MAX: u64 = 1 << 10;
 }

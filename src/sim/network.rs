@@ -11,10 +11,15 @@ impl World {
         let msg = u32::try_from(self.msgs.len()).expect("messages are bounded by events_max");
         self.msgs.push(Message { to, req, payload });
         self.emit_req(from, req, EventKind::Send { msg, to, payload });
-        let (latency_us, lost) = match self.queue_fate(payload) {
+        let (latency_us, mut lost) = match self.queue_fate(payload) {
             Some(fate) => fate,
             None => self.fate(from, to, req),
         };
+        // A hand-picked drop overrides the dice but keeps the drawn latency, so the cross sits
+        // where the arrow would have been half-way.
+        if self.s.drop.binary_search(&msg).is_ok() {
+            lost = Some(DropCause::Chosen);
+        }
         match lost {
             // Lost in flight: the cross is drawn half-way along the arrow.
             Some(cause) => self.at(latency_us / 2, Action::Lose { msg, cause }),

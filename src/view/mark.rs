@@ -428,6 +428,7 @@ pub fn cause_label(cause: DropCause) -> &'static str {
         DropCause::ApiDown => "API down",
         DropCause::CallerGone => "no one waiting",
         DropCause::Late => "late",
+        DropCause::Chosen => "dropped by you",
         DropCause::ConsumerDown => "consumer down",
     }
 }

@@ -9,6 +9,8 @@
 
 use std::fmt::Write as _;
 
+use crate::decimal::{Fixed, Short};
+
 use super::draw::{Anchor, Drawing, Font, Geometry, Group, Paint, PathPoint, Rect, Shape};
 use super::layout::{ms_text, Timeline};
 use super::legend::{swatch, LEGEND, SWATCH_PX};
@@ -130,19 +132,23 @@ fn legend(room_px: f64) -> (Group, u32) {
 /// Writes a drawing as a standalone SVG document titled `title`.
 pub fn write(drawing: &Drawing, title: &str) -> String {
     let mut out = String::with_capacity(64 * 1024);
-    let (w, h, clip) = (drawing.width_px, drawing.height_px, drawing.clip);
+    let (w, h, clip) = (
+        Fixed::<0>(drawing.width_px),
+        Fixed::<0>(drawing.height_px),
+        drawing.clip,
+    );
     let _ = write!(
         out,
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"idemlab\" width=\"{w:.0}\" \
-         height=\"{h:.0}\" viewBox=\"0 0 {w:.0} {h:.0}\" role=\"img\">\n<title>{}</title>\n\
-         <style>{}</style>\n<defs><clipPath id=\"idemlab-plot\"><rect x=\"{:.1}\" y=\"{:.1}\" \
-         width=\"{:.1}\" height=\"{:.1}\"/></clipPath></defs>\n",
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" class=\"idemlab\" width=\"{w}\" \
+         height=\"{h}\" viewBox=\"0 0 {w} {h}\" role=\"img\">\n<title>{}</title>\n\
+         <style>{}</style>\n<defs><clipPath id=\"idemlab-plot\"><rect x=\"{}\" y=\"{}\" \
+         width=\"{}\" height=\"{}\"/></clipPath></defs>\n",
         escape(title),
         palette::svg_style(),
-        clip.x,
-        clip.y,
-        clip.w,
-        clip.h
+        d1(clip.x),
+        d1(clip.y),
+        d1(clip.w),
+        d1(clip.h)
     );
     for group in &drawing.groups {
         write_group(&mut out, group);
@@ -190,36 +196,44 @@ pub(super) fn write_shape(out: &mut String, shape: &Shape) {
     }
     paint.push('"');
     if let Paint::Stroke { width_px, dashed } = shape.paint {
-        let _ = write!(paint, " stroke-width=\"{width_px}\"");
+        let _ = write!(paint, " stroke-width=\"{}\"", Short(width_px));
         if dashed {
             paint.push_str(" stroke-dasharray=\"5 4\"");
         }
     }
     if shape.alpha != 1.0 {
-        let _ = write!(paint, " opacity=\"{:.2}\"", shape.alpha);
+        let _ = write!(paint, " opacity=\"{}\"", Fixed::<2>(shape.alpha));
     }
     let _ = match &shape.geometry {
         Geometry::Rect(r) => write!(
             out,
-            "<rect x=\"{:.1}\" y=\"{:.1}\" width=\"{:.1}\" height=\"{:.1}\"{paint}/>",
-            r.x, r.y, r.w, r.h
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"{paint}/>",
+            d1(r.x),
+            d1(r.y),
+            d1(r.w),
+            d1(r.h)
         ),
         Geometry::Line { from, to } => write!(
             out,
-            "<line x1=\"{:.1}\" y1=\"{:.1}\" x2=\"{:.1}\" y2=\"{:.1}\"{paint}/>",
-            from.0, from.1, to.0, to.1
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\"{paint}/>",
+            d1(from.0),
+            d1(from.1),
+            d1(to.0),
+            d1(to.1)
         ),
         Geometry::Circle { at, r } => write!(
             out,
-            "<circle cx=\"{:.1}\" cy=\"{:.1}\" r=\"{r}\"{paint}/>",
-            at.0, at.1
+            "<circle cx=\"{}\" cy=\"{}\" r=\"{}\"{paint}/>",
+            d1(at.0),
+            d1(at.1),
+            Short(*r)
         ),
         Geometry::Path { points, closed } => {
             let mut d = String::new();
             for point in points {
                 let _ = match point {
-                    PathPoint::Move(x, y) => write!(d, "M{x:.1},{y:.1}"),
-                    PathPoint::Line(x, y) => write!(d, "L{x:.1},{y:.1}"),
+                    PathPoint::Move(x, y) => write!(d, "M{},{}", d1(*x), d1(*y)),
+                    PathPoint::Line(x, y) => write!(d, "L{},{}", d1(*x), d1(*y)),
                 };
             }
             if *closed {
@@ -237,13 +251,18 @@ pub(super) fn write_shape(out: &mut String, shape: &Shape) {
             };
             write!(
                 out,
-                "<text x=\"{:.1}\" y=\"{:.1}\"{paint}{anchor}>{}</text>",
-                at.0,
-                at.1,
+                "<text x=\"{}\" y=\"{}\"{paint}{anchor}>{}</text>",
+                d1(at.0),
+                d1(at.1),
                 escape(text)
             )
         }
     };
+}
+
+/// A coordinate to a tenth of a pixel, as `{:.1}` would write it.
+fn d1(value: f64) -> Fixed<1> {
+    Fixed(value)
 }
 
 /// Escapes the five characters XML gives meaning to, for text and attribute values alike.

@@ -258,7 +258,10 @@ fn show_verdict(judge_ms: Option<f64>) {
         .ok();
     // Read by the Playwright test, which reports how long a verdict takes in the browser.
     if let Some(judge_ms) = judge_ms {
-        out.set_attribute("data-judge-ms", &format!("{judge_ms:.1}"))
-            .ok();
+        out.set_attribute(
+            "data-judge-ms",
+            &crate::decimal::Fixed::<1>(judge_ms).to_string(),
+        )
+        .ok();
     }
 }

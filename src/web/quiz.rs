@@ -38,7 +38,10 @@ pub fn mount() {
 pub fn drawn(load_ms: f64) {
     if with_app(|app| app.state.quiz.is_some()) {
         dom::by_id::<Element>("quiz")
-            .set_attribute("data-generate-ms", &format!("{load_ms:.1}"))
+            .set_attribute(
+                "data-generate-ms",
+                &crate::decimal::Fixed::<1>(load_ms).to_string(),
+            )
             .ok();
     }
 }

@@ -265,20 +265,42 @@ fn click(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
     let Some((ix, _)) = mark_at(side, canvas, event) else {
         return;
     };
+    // Shift breaks run A where it is clicked (`app::break_at`); a plain click selects.
+    let breaking = event.shift_key() && side == "a";
     let msg = with_app(|app| {
         let mark = run_of(app, side).timeline.mark(ix as u32);
+        if breaking {
+            return app::break_at(&app.state.page.scenario, &app.a.trace, mark.first);
+        }
         let side = if side == "a" { Side::A } else { Side::B };
-        app::mark_select(side, mark.event(), mark.t0_us, &app.a.trace)
+        Some(app::mark_select(
+            side,
+            mark.event(),
+            mark.t0_us,
+            &app.a.trace,
+        ))
     });
-    dispatch(msg);
+    if let Some(msg) = msg {
+        dispatch(msg);
+    }
 }
 
 fn show_tooltip(side: &str, text: &str, x: f64, y: f64) {
     let tooltip: HtmlElement = dom::by_id(&format!("tooltip-{side}"));
     dom::set_text(&tooltip, text);
     let style = tooltip.style();
-    style.set_property("left", &format!("{}px", x + 14.0)).ok();
-    style.set_property("top", &format!("{}px", y + 14.0)).ok();
+    style
+        .set_property(
+            "left",
+            &format!("{}px", crate::decimal::Fixed::<1>(x + 14.0)),
+        )
+        .ok();
+    style
+        .set_property(
+            "top",
+            &format!("{}px", crate::decimal::Fixed::<1>(y + 14.0)),
+        )
+        .ok();
     tooltip.set_hidden(false);
 }
 

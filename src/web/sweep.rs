@@ -76,7 +76,9 @@ fn slice_if_current(started_ms: f64, first: u64, done: u64) {
 fn show(job: &SweepJob, started_ms: f64) {
     let progress: Element = dom::by_id("sweep-progress");
     let done = job.totals.runs as f64 / job.range.count as f64;
-    progress.set_attribute("value", &done.to_string()).ok();
+    progress
+        .set_attribute("value", &crate::decimal::Fixed::<3>(done).to_string())
+        .ok();
     let elapsed_s = (dom::now_ms() - started_ms).max(0.0) / 1_000.0;
     let text = crate::app::sweep_summary(job, elapsed_s);
     dom::set_text(&dom::by_id("sweep-summary"), &text);
@@ -98,7 +100,7 @@ fn histogram(totals: &Sweep) {
             .attr("title", &title)
             .child(&text);
         // Through the CSSOM, not a style attribute, so a strict style-src CSP allows it.
-        let height = format!("{:.1}%", bar.height_percent);
+        let height = format!("{}%", crate::decimal::Fixed::<1>(bar.height_percent));
         let element = element.el().unchecked_into::<HtmlElement>();
         element.style().set_property("height", &height).ok();
         root.append_child(&element).ok();
