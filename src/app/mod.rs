@@ -159,8 +159,9 @@ pub struct State {
     /// How many events run A has: the cursor's bound, told by `Msg::Ran` after each run.
     pub events_a: u32,
     /// Predict, then reveal: the learner's answers this session, by lesson id and step index
-    /// (kept across steps, lessons and Back; not stored).
-    pub predictions: std::collections::BTreeMap<(&'static str, usize), Prediction>,
+    /// (kept across steps, lessons and Back; not stored). At most one per step of every lesson
+    /// (17), so a list: a map would add its code to the page.
+    pub predictions: Vec<((&'static str, usize), Prediction)>,
     /// The right choice of a step's prediction, read from its own runs (`Msg::Measured`).
     pub step_answer: Option<StepAnswer>,
 }

@@ -49,7 +49,8 @@ impl State {
     /// The learner's answer to the open step's prediction, if given this session.
     pub fn answered(&self) -> Option<Prediction> {
         let at = self.lesson?;
-        self.predictions.get(&(at.lesson.id, at.index())).copied()
+        let key = (at.lesson.id, at.index());
+        (self.predictions.iter()).find_map(|&(k, p)| (k == key).then_some(p))
     }
 
     /// The open step waits for its answer: counters hidden, cursor held at the first event,
@@ -101,7 +102,8 @@ pub(super) fn answer(state: &mut State, choice: usize) -> Effects {
         return Effects::default();
     }
     let key = (at.lesson.id, at.index());
-    state.predictions.insert(key, Prediction { choice, right });
+    // `answered()` was `None` above, so the step has no entry yet.
+    state.predictions.push((key, Prediction { choice, right }));
     let proof = predict.proof;
     state.highlight = Some((proof.side, proof.find));
     state.playing = false;
