@@ -126,10 +126,15 @@ pub fn spans(text: &str, loose: bool) -> Vec<(usize, usize, &'static Term)> {
     for term in &TERMS {
         let names = std::iter::once(term.word).chain(term.aliases.iter().copied());
         for name in names.filter(|name| loose || !is_common(name)) {
-            found.extend(word_starts(&lower, name).map(|start| (start, start + name.len(), term)));
+            for start in word_starts(&lower, name) {
+                // Kept in (start, longest first) order by insertion: a text has a handful of
+                // matches, and a sort of this type would add a sort routine to the page.
+                let key = (start, usize::MAX - (start + name.len()));
+                let at = found.partition_point(|&(s, e, _)| (s, usize::MAX - e) <= key);
+                found.insert(at, (start, start + name.len(), term));
+            }
         }
     }
-    found.sort_by_key(|&(start, end, _)| (start, usize::MAX - end));
     let mut kept: Vec<(usize, usize, &'static Term)> = Vec::new();
     for span in found {
         let free = kept.last().is_none_or(|last| last.1 <= span.0);

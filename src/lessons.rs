@@ -172,7 +172,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "A timeout cannot tell you what happened",
                 query: "seed=7&preset=lost-ack&orders=2",
                 compare: None,
-                text: "The partition drops the API's answers on the way back (the ✕ on the arrows to the client). The client only sees a timeout, which looks exactly like a lost request, so it sends the order again and the payment service charges again. The 2 orders end with 5 charges: 3 of them duplicates.",
+                text: "The partition drops the API's answers on the way back (the ✕ on the arrows to the client). The client only sees a timeout, which looks exactly like a lost request, so it sends the order again and the payment service charges again. The 2 orders end with 5 charges: 3 of them duplicates. Retrying until an answer comes is at-least-once delivery. Later steps add an idempotency key so that a repeat does no harm (the request becomes idempotent): copies still arrive, with an exactly-once effect.",
                 calculator: false,
                 keystore: false,
                 classify: false,

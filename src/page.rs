@@ -14,6 +14,8 @@
 //! - `lesson=ID`, `step=N` (1-based, within the lesson) and `quiz=SEED` (the mastery check's
 //!   seed), for the Lessons tab;
 //! - `keys=1`: the key-store panel beside the timeline is open.
+//! - `gate=0|1`: whether a lesson step waits for its prediction's answer before it shows its
+//!   run and lets "Next step" go on (default 1; an instructor's link may turn it off).
 //!
 //! Every value is parsed into a typed field once, here (or, for `compare`, decoded), and
 //! `controls` keeps each name once, so what `to_query` writes is bounded and loads again. No
@@ -77,6 +79,8 @@ pub struct PageState {
     pub focus: Side,
     /// `keys=1`: the key-store panel is open.
     pub keys: bool,
+    /// `gate=`: a lesson step waits for its prediction (`true`, the default, written only off).
+    pub gate: bool,
 }
 
 impl Default for PageState {
@@ -97,6 +101,7 @@ impl Default for PageState {
             quiz: None,
             focus: Side::A,
             keys: false,
+            gate: true,
         }
     }
 }
@@ -235,6 +240,13 @@ impl PageState {
                     _ => return Err(malformed("1 or 0 (also true/false)")),
                 }
             }
+            "gate" => {
+                self.gate = match value {
+                    "1" => true,
+                    "0" => false,
+                    _ => return Err(malformed("1 (a step waits for its prediction) or 0")),
+                }
+            }
             "tab" if TABS.contains(&value) => self.tab = value.into(),
             "tab" => return Err(malformed(&format!("one of {}", TABS.join("|")))),
             "speed" => {
@@ -335,6 +347,9 @@ impl PageState {
         }
         if self.keys {
             push("keys", "1");
+        }
+        if !self.gate {
+            push("gate", "0");
         }
         out
     }

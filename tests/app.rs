@@ -654,7 +654,10 @@ fn a_marks_tooltip_names_order_attempt_and_key() {
             event.attempt.unwrap()
         )
     );
-    assert_eq!(lines[2], format!("key {}", event.key.unwrap()));
+    // A request carries its key as a header line (issue 11); other events name it.
+    let request = app::request_header(&trace, mark.event() as usize);
+    let key = format!("key {}", event.key.unwrap());
+    assert_eq!(lines[2], request.unwrap_or(key));
 }
 
 #[test]
@@ -1564,4 +1567,317 @@ fn issue_11_show_me_loads_the_operations_run_as_a_once_answered() {
     );
     assert_eq!(state.page.scenario, step_scenario(&LESSONS[0], 1));
     assert_eq!(state.classify[put], Some(Class::Natural));
+}
+
+// Issue 11: predict, then reveal; terms first; the Idempotency-Key header in event details.
+
+/// What the browser does after a rerun, in full: A's length, then both runs' metrics.
+fn ran_and_measured(state: &mut State) {
+    ran(state);
+    let a = idemlab::run(&state.page.scenario).1;
+    let b = (state.page.compare_scenario()).map(|s| Box::new(idemlab::run(&s).1));
+    app::update(state, Msg::Measured { a: Box::new(a), b });
+}
+
+fn load_measured(query: &str) -> State {
+    let mut state = State::load(query, &Progress::new());
+    ran_and_measured(&mut state);
+    state
+}
+
+/// The right choice, read from the step's own runs as the lessons test does.
+fn right_choice(lesson: &Lesson, index: usize) -> usize {
+    let step = &lesson.steps[index];
+    let a = idemlab::run(&step_scenario(lesson, index)).1;
+    let page = idemlab::page::PageState {
+        scenario: step_scenario(lesson, index),
+        compare: step.compare.map(String::from),
+        ..Default::default()
+    };
+    let b = page.compare_scenario().map(|s| idemlab::run(&s).1);
+    step.predict
+        .answer(&a, b.as_ref())
+        .expect("an answer among the choices")
+}
+
+#[test]
+fn a_step_waits_for_its_prediction_with_counters_hidden_and_the_cursor_held_at_0() {
+    let mut state = load_measured("lesson=a&step=1");
+    assert!(state.awaiting());
+    assert!(app::counters_hidden(&state));
+    assert_eq!(
+        state.page.cursor,
+        Some(0),
+        "the run waits at its first event"
+    );
+    let view = app::predict_view(&state).expect("step 1 asks");
+    assert!(view.waiting && view.answered.is_none() && view.feedback.is_none());
+    assert_eq!(view.choices, LESSONS[0].steps[0].predict.choices());
+    for msg in [
+        Msg::Play,
+        Msg::Tick,
+        Msg::Step(1),
+        Msg::GoTo(9),
+        Msg::Select(9),
+    ] {
+        assert_eq!(
+            app::update(&mut state, msg.clone()),
+            Effects::default(),
+            "{msg:?}"
+        );
+        assert_eq!(
+            (state.page.cursor, state.playing),
+            (Some(0), false),
+            "{msg:?}"
+        );
+    }
+}
+
+#[test]
+fn answering_checks_against_the_runs_reveals_outlines_the_proof_and_goes_to_the_end() {
+    let right = right_choice(&LESSONS[0], 0);
+    let wrong = (right + 1) % LESSONS[0].steps[0].predict.choices().len();
+    let mut state = load_measured("lesson=a&step=1");
+    let effects = app::update(&mut state, Msg::Predict(wrong));
+    assert!(!state.awaiting() && !app::counters_hidden(&state));
+    assert_eq!(state.page.cursor, None, "the end of the run");
+    let proof = LESSONS[0].steps[0].predict.proof;
+    assert_eq!(state.highlight, Some((proof.side, proof.find)));
+    assert_eq!(effects.show_timeline, Some(proof.side));
+    assert_eq!(effects.focus, Some(Focus::PredictFeedback));
+    let view = app::predict_view(&state).unwrap();
+    let choices = &view.choices;
+    assert_eq!(
+        view.feedback.unwrap(),
+        format!(
+            "Not quite: you chose {}; the simulator's answer is {}. The outlined marks on the timeline show it.",
+            choices[wrong], choices[right]
+        )
+    );
+    assert!(!view.answered.unwrap().is_right());
+    // A step answers once: a second pick changes nothing.
+    assert_eq!(
+        app::update(&mut state, Msg::Predict(right)),
+        Effects::default()
+    );
+    assert_eq!(state.answered().unwrap().choice, wrong);
+}
+
+#[test]
+fn an_answered_step_stays_answered_going_back_and_after_browser_back() {
+    let mut state = load_measured("lesson=a&step=1");
+    app::update(&mut state, Msg::Predict(right_choice(&LESSONS[0], 0)));
+    app::update(&mut state, Msg::OpenStep(1));
+    ran_and_measured(&mut state);
+    assert!(state.awaiting(), "step 2 asks its own question");
+    app::update(&mut state, Msg::OpenStep(0));
+    ran_and_measured(&mut state);
+    assert!(!state.awaiting());
+    assert_eq!(
+        state.page.cursor, None,
+        "an answered step shows its run at once"
+    );
+    let view = app::predict_view(&state).unwrap();
+    assert!(view.answered.unwrap().is_right());
+    assert!(view.feedback.unwrap().starts_with("Right: "));
+    app::update(
+        &mut state,
+        Msg::UrlChanged {
+            query: "lesson=a&step=1&tab=lessons".into(),
+            stored: Progress::new(),
+        },
+    );
+    ran_and_measured(&mut state);
+    assert!(
+        state.answered().is_some(),
+        "Back keeps the session's answers"
+    );
+}
+
+#[test]
+fn every_steps_prediction_on_the_page_equals_the_simulators_answer() {
+    for lesson in &LESSONS {
+        for index in 0..lesson.steps.len() {
+            let query = format!("lesson={}&step={}", lesson.id, index + 1);
+            let mut state = load_measured(&query);
+            assert!(state.awaiting(), "{query}");
+            app::update(&mut state, Msg::Predict(right_choice(lesson, index)));
+            let answered = state.answered().unwrap();
+            assert!(answered.is_right(), "{query}: {answered:?}");
+        }
+    }
+}
+
+#[test]
+fn gate_0_asks_without_waiting_and_a_links_own_scenario_asks_nothing() {
+    let mut state = load_measured("lesson=a&step=1&gate=0");
+    assert!(!state.awaiting() && !app::counters_hidden(&state));
+    assert_eq!(state.page.cursor, None);
+    let view = app::predict_view(&state).expect("the question is still offered");
+    assert!(!view.waiting);
+    app::update(&mut state, Msg::Step(-1));
+    assert_eq!(
+        state.page.cursor,
+        Some(state.events_a - 2),
+        "the cursor moves"
+    );
+    assert!(state.to_query().ends_with("gate=0"), "{}", state.to_query());
+    let state = load_measured("dedup=atomic&lesson=a&step=4");
+    assert_eq!(
+        app::predict_view(&state),
+        None,
+        "its runs are not the step's"
+    );
+    assert!(!state.awaiting());
+}
+
+#[test]
+fn a_run_of_another_scenario_inside_a_waiting_step_keeps_the_wait() {
+    let mut state = load_measured("lesson=a&step=1");
+    app::update(
+        &mut state,
+        Msg::SetKey {
+            name: "dedup".into(),
+            value: "atomic".into(),
+        },
+    );
+    ran_and_measured(&mut state);
+    assert!(state.awaiting());
+    assert_eq!(state.page.cursor, Some(0));
+    app::update(&mut state, Msg::Predict(right_choice(&LESSONS[0], 0)));
+    assert!(
+        state.answered().unwrap().is_right(),
+        "judged on the step's own runs"
+    );
+}
+
+#[test]
+fn step_text_pieces_keep_the_text_put_pointers_in_place_and_underline_first_uses() {
+    use app::Piece;
+    for lesson in &LESSONS {
+        for step in lesson.steps {
+            let pieces = app::pieces(step.text, step.pointers);
+            let joined: String = (pieces.iter())
+                .map(|p| match p {
+                    Piece::Plain(w) | Piece::Pointer(_, w) | Piece::Term(w, _) => *w,
+                })
+                .collect();
+            assert_eq!(joined, step.text, "{}", step.title);
+            let pointers = pieces.iter().filter(|p| matches!(p, Piece::Pointer(..)));
+            assert_eq!(pointers.count(), step.pointers.len(), "{}", step.title);
+            let mut terms: Vec<&str> = (pieces.iter())
+                .filter_map(|p| match p {
+                    Piece::Term(_, term) => Some(term.word),
+                    _ => None,
+                })
+                .collect();
+            let count = terms.len();
+            terms.dedup();
+            assert_eq!(terms.len(), count, "one underline per term: {}", step.title);
+        }
+    }
+    let text = "Retries make at-least-once delivery; an Idempotency key makes it idempotent.";
+    let words: Vec<String> = (app::pieces(text, &[]).iter())
+        .filter_map(|p| match p {
+            Piece::Term(w, t) => Some(format!("{w}={}", t.word)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        words,
+        [
+            "at-least-once delivery=at-least-once delivery",
+            "Idempotency key=idempotency key",
+            "idempotent=idempotent"
+        ]
+    );
+}
+
+#[test]
+fn step_1_of_each_lesson_defines_its_terms_from_the_glossary() {
+    let terms = app::step_terms(&LESSONS[0].steps[0]);
+    let words: Vec<&str> = terms.iter().map(|t| t.word).collect();
+    assert_eq!(
+        words,
+        [
+            "idempotent",
+            "idempotency key",
+            "at-least-once delivery",
+            "exactly-once effect"
+        ]
+    );
+    for lesson in &LESSONS {
+        for step in lesson.steps {
+            assert_eq!(
+                app::step_terms(step).len(),
+                step.terms.len(),
+                "{}",
+                step.title
+            );
+        }
+    }
+    // Step 1's text uses its four words, so each is underlined where it first appears.
+    let step = &LESSONS[0].steps[0];
+    let underlined: Vec<&str> = (app::pieces(step.text, step.pointers).iter())
+        .filter_map(|p| match p {
+            app::Piece::Term(_, term) => Some(term.word),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        underlined,
+        [
+            "at-least-once delivery",
+            "idempotency key",
+            "idempotent",
+            "exactly-once effect"
+        ]
+    );
+}
+
+#[test]
+fn a_request_shows_its_key_as_an_idempotency_key_header_in_every_detail() {
+    use idemlab::trace::{EventKind, Payload};
+    let trace = trace_of("seed=7&preset=lost-ack&dedup=atomic");
+    let index = (trace.events.iter())
+        .position(|e| {
+            matches!(
+                e.kind,
+                EventKind::Send {
+                    payload: Payload::Request { .. },
+                    ..
+                }
+            )
+        })
+        .expect("a request");
+    let key = trace.events[index].key.expect("lost-ack sends keys");
+    let header = format!("Idempotency-Key: {key}");
+    assert_eq!(app::request_header(&trace, index), Some(header.clone()));
+    let tooltip = app::cursor_tooltip(&trace, index).unwrap();
+    assert!(tooltip.ends_with(&format!("\n{header}")), "{tooltip}");
+    assert!(app::cursor_label(&trace, index).ends_with(&format!(" · {header}")));
+    let timeline = idemlab::view::layout(&trace);
+    let mark = (timeline.marks().iter())
+        .find(|m| m.event() as usize == index)
+        .expect("the request's arrow");
+    let lines = app::mark_tooltip(&trace, &timeline, mark);
+    assert!(lines.lines().any(|l| l == header), "{lines}");
+    // Other events have no header line; a request without a key says so.
+    assert_eq!(app::request_header(&trace, 0), None);
+    let bare = trace_of("seed=7&preset=lost-ack&key=none");
+    let index = (bare.events.iter())
+        .position(|e| {
+            matches!(
+                e.kind,
+                EventKind::Send {
+                    payload: Payload::Request { .. },
+                    ..
+                }
+            )
+        })
+        .unwrap();
+    assert_eq!(
+        app::request_header(&bare, index).as_deref(),
+        Some("no Idempotency-Key header")
+    );
 }

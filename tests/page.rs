@@ -188,3 +188,32 @@ fn issue_11_a_bad_keys_value_says_what_is_allowed() {
     assert!(!page.keys);
     assert_eq!(page.to_query(), "seed=2");
 }
+
+// Issue 11, predict then reveal: `gate=0|1` is a typed field, written only when off.
+#[test]
+fn gate_is_a_typed_field_on_by_default_and_written_only_when_off() {
+    let (page, errors) = PageState::from_query("seed=2&lesson=a&step=3");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(
+        page.gate,
+        "a step waits for its prediction unless the link says not"
+    );
+    let (page, errors) = PageState::from_query("gate=0&seed=2&quiz=4&lesson=a&step=3");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert!(!page.gate);
+    let written = "seed=2&lesson=a&step=3&quiz=4&gate=0";
+    assert_eq!(page.to_query(), written);
+    assert_eq!(PageState::from_query(written).0.to_query(), written);
+    let (page, errors) = PageState::from_query("seed=2&gate=1");
+    assert!(errors.is_empty() && page.gate, "{errors:?}");
+    assert_eq!(page.to_query(), "seed=2", "the default is not written");
+}
+
+#[test]
+fn a_bad_gate_value_says_what_is_allowed_and_leaves_the_gate_on() {
+    expect_test::expect![[r#"
+        `gate=off` is not valid: expected 1 (a step waits for its prediction) or 0
+    "#]]
+    .assert_eq(&said("seed=2&gate=off"));
+    assert!(PageState::from_query("seed=2&gate=off").0.gate);
+}

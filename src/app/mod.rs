@@ -9,11 +9,15 @@
 //!   permalink does, and the banner says it is not the step's own.
 //! - A scenario change pushes a history entry (Back undoes one); a view change (cursor, zoom,
 //!   tab, speed) replaces the current one.
+//! - A lesson step asks its prediction before its run plays (`predict`): until it is answered
+//!   the counters are hidden, the cursor stays on the first event and "Next step" is held,
+//!   unless the link says `gate=0`. Answers stay for the session, Back included.
 
 mod classify;
 mod input;
 mod keys;
 mod model;
+mod predict;
 mod quiz;
 mod screen;
 mod text;
@@ -30,12 +34,16 @@ pub use model::{
     AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange, StepNav,
     Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
 };
+pub use predict::{
+    counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,
+    HOLD_HINT,
+};
 pub use quiz::{quiz_status, run_hidden, AnswerInput, Dot, QuizSession, RUN_HIDDEN_NOTE};
 pub use screen::{
     counter_label, counters_view, focus_on, lead, named_metrics, page_layout, status_line,
     sweep_note, tables_note, ClaimLine, CountersView, PageLayout, PLOT_MIN_PX,
 };
-pub use text::{cursor_label, cursor_tooltip, mark_tooltip, row_class};
+pub use text::{cursor_label, cursor_tooltip, mark_tooltip, request_header, row_class};
 
 use crate::lessons::{Lesson, Side, LESSONS};
 use crate::page::PageState;
@@ -171,6 +179,12 @@ pub struct State {
     pub counters_more: bool,
     /// The classification exercise's answers, kept for the visit (a Back keeps them too).
     pub classify: Answers,
+    /// Predict, then reveal: the learner's answers this session, by lesson id and step index
+    /// (kept across steps, lessons and Back; not stored). At most one per step of every lesson
+    /// (17), so a list: a map would add its code to the page.
+    pub predictions: Vec<((&'static str, usize), Prediction)>,
+    /// The right choice of a step's prediction, read from its own runs (`Msg::Measured`).
+    pub step_answer: Option<StepAnswer>,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -251,6 +265,13 @@ pub enum Msg {
     },
     /// Leave the lesson: its column gives way to the controls again; the run stays.
     CloseLesson,
+    /// The runs finished: their metrics at the end, for the open step's prediction.
+    Measured {
+        a: Box<crate::Metrics>,
+        b: Option<Box<crate::Metrics>>,
+    },
+    /// The learner answers the open step's prediction with this choice.
+    Predict(usize),
     /// The URL changed under the page (Back, Forward, a hash change): load its state.
     UrlChanged {
         query: String,
@@ -285,6 +306,8 @@ pub enum Focus {
     Drawer,
     /// The button that opens the drawer, as it closes.
     DrawerToggle,
+    /// The prediction's feedback, once answered.
+    PredictFeedback,
 }
 
 /// What `update` asks of the browser.
@@ -351,6 +374,8 @@ impl State {
             drawer_open: false,
             counters_more: false,
             classify: Answers::default(),
+            predictions: Default::default(),
+            step_answer: None,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -511,6 +536,8 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
         | Msg::QuizClose
         | Msg::QuizTry(_)
         | Msg::QuizAnswer(_) => quiz::update(state, msg),
+        Msg::Measured { a, b } => predict::measured(state, &a, b.as_deref()),
+        Msg::Predict(choice) => predict::answer(state, choice),
         // A sweep of a quiz question's scenario would count what the question asks.
         Msg::SweepStart(_) if quiz::run_hidden(state) => Effects::default(),
         Msg::ToggleKeyStore => {
@@ -559,9 +586,13 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             if query.strip_prefix('?').unwrap_or(&query) == state.to_query() {
                 return Effects::default();
             }
+            // The learner's classification answers and predictions are the session's, not the
+            // link's.
             let answers = state.classify;
+            let predictions = std::mem::take(&mut state.predictions);
             *state = State::load(&query, &stored);
             state.classify = answers;
+            state.predictions = predictions;
             Effects {
                 url: None,
                 ..Effects::scenario()
@@ -573,6 +604,14 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
 
 /// Messages that change only the view: the same history entry, rewritten.
 fn update_view(state: &mut State, msg: Msg) -> Effects {
+    let moves_cursor = matches!(
+        msg,
+        Msg::Play | Msg::Tick | Msg::Step(_) | Msg::GoTo(_) | Msg::Select(_)
+    );
+    if moves_cursor && state.awaiting() {
+        // Predict, then reveal: the run waits at its first event for the answer.
+        return Effects::default();
+    }
     match msg {
         Msg::SetSpeed(speed) => {
             if crate::page::SPEEDS.contains(&speed) {

@@ -1,7 +1,7 @@
 //! The page's words and classes about one event: the cursor label, the timeline's tooltips
 //! and the event table's row classes. Pure functions of run A's trace and the cursor.
 
-use crate::trace::{describe, EventKind, Trace};
+use crate::trace::{describe, EventKind, Node, Payload, Trace};
 use crate::view::{ms_text, Mark, Timeline};
 
 /// The scrubber's label (and its `aria-valuetext`): "event 3 of 40 · 12.5 ms · …".
@@ -16,7 +16,30 @@ pub fn cursor_label(trace: &Trace, cursor: usize) -> String {
         ms_text(event.time_us)
     );
     let _ = describe(&mut label, &event.kind, trace);
+    if let Some(header) = request_header(trace, cursor) {
+        label.push_str(" · ");
+        label.push_str(&header);
+    }
     label
+}
+
+/// A request's idempotency key as the header line it travels in, `Idempotency-Key: <key>`,
+/// for the event that sends a request to the API (`None` for any other event); a request
+/// sent with `key=none` says it has no such header.
+pub fn request_header(trace: &Trace, index: usize) -> Option<String> {
+    let event = trace.events.get(index)?;
+    let EventKind::Send {
+        to: Node::Api,
+        payload: Payload::Request { .. },
+        ..
+    } = event.kind
+    else {
+        return None;
+    };
+    Some(match event.key {
+        Some(key) => format!("Idempotency-Key: {key}"),
+        None => "no Idempotency-Key header".into(),
+    })
 }
 
 /// The tooltip of a focused timeline: the cursor's event of that side's run, if it has one.
@@ -24,11 +47,15 @@ pub fn cursor_tooltip(trace: &Trace, cursor: usize) -> Option<String> {
     let event = trace.events.get(cursor)?;
     let mut text = format!("event {} at {}: ", cursor + 1, ms_text(event.time_us));
     let _ = describe(&mut text, &event.kind, trace);
+    if let Some(header) = request_header(trace, cursor) {
+        text.push('\n');
+        text.push_str(&header);
+    }
     Some(text)
 }
 
-/// The tooltip of a mark under the pointer: its label and time, order and attempt, key, and
-/// what happened.
+/// The tooltip of a mark under the pointer: its label and time, order and attempt, key (a
+/// request's as its `Idempotency-Key` header line), and what happened.
 pub fn mark_tooltip(trace: &Trace, timeline: &Timeline, mark: &Mark) -> String {
     let event = &trace.events[mark.event() as usize];
     let label = timeline.label(mark);
@@ -37,8 +64,10 @@ pub fn mark_tooltip(trace: &Trace, timeline: &Timeline, mark: &Mark) -> String {
         let attempt = event.attempt.map(|a| format!(", attempt {a}"));
         lines.push(format!("order {order}{}", attempt.unwrap_or_default()));
     }
-    if let Some(key) = event.key {
-        lines.push(format!("key {key}"));
+    match (request_header(trace, mark.event() as usize), event.key) {
+        (Some(header), _) => lines.push(header),
+        (None, Some(key)) => lines.push(format!("key {key}")),
+        (None, None) => {}
     }
     let mut text = String::new();
     let _ = describe(&mut text, &event.kind, trace);

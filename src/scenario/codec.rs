@@ -25,9 +25,9 @@ const QUOTE_LEN_MAX: usize = 40;
 
 /// Keys that belong to the page's view (cursor, compare, embed...), not to the run. The codec
 /// accepts and returns them untouched so that a page URL pasted into the CLI still decodes.
-pub const VIEW_KEYS: [&str; 14] = [
+pub const VIEW_KEYS: [&str; 15] = [
     "cursor", "compare", "embed", "controls", "lesson", "step", "quiz", "theme", "zoom", "speed",
-    "sweep", "tab", "focus", "keys",
+    "sweep", "tab", "focus", "keys", "gate",
 ];
 
 #[derive(Clone, Debug, PartialEq, Eq)]

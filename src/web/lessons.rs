@@ -5,6 +5,7 @@
 use web_sys::{Element, Event};
 
 use super::dom::{self, El};
+use super::predict;
 use super::{dispatch, with_app};
 use crate::app::{self, Msg};
 use crate::lessons::{Lesson, Side, LESSONS};
@@ -24,6 +25,7 @@ pub fn mount() {
     // their listeners never are.
     dom::listen::<Event>(&panel, "click", on_click);
     dom::listen::<web_sys::KeyboardEvent>(&panel, "keydown", on_pointer_key);
+    predict::listen();
     dom::listen::<Event>(&panel, "input", |_| update_calculator());
     super::ordering::listen(&panel);
 }
@@ -40,7 +42,9 @@ fn on_click(event: Event) {
             .get_attribute(name)
             .and_then(|s| s.parse::<usize>().ok())
     };
-    if target.has_attribute("data-quiz-start") {
+    if let Some(choice) = number("data-choice") {
+        dispatch(Msg::Predict(choice));
+    } else if target.has_attribute("data-quiz-start") {
         super::quiz::start();
     } else if let Some(id) = target.get_attribute("data-lesson") {
         if let Some(lesson) = Lesson::by_id(&id) {
@@ -125,26 +129,23 @@ fn mark_pressed(index: Option<usize>) {
     }
 }
 
-/// Fills the step's text, with each pointer phrase as a button that outlines what it names.
+/// Fills the step's text: each pointer phrase a button that outlines what it names, and the
+/// first use of each glossary term underlined with its definition (`app::pieces`).
 fn step_text(paragraph: &Element, step: &crate::lessons::Step) {
-    let mut rest = step.text;
-    for (index, pointer) in step.pointers.iter().enumerate() {
-        let Some(at) = rest.find(pointer.phrase) else {
-            continue;
-        };
-        // A span, not a <button>: a button cannot wrap across lines inside a sentence.
-        let button = dom::copy("tpl-pointer");
-        button
-            .set_attribute("data-pointer", &index.to_string())
-            .ok();
-        button.set_text_content(Some(pointer.phrase));
-        paragraph
-            .insert_adjacent_text("beforeend", &rest[..at])
-            .ok();
-        paragraph.append_child(&button).ok();
-        rest = &rest[at + pointer.phrase.len()..];
+    for piece in app::pieces(step.text, step.pointers) {
+        match piece {
+            app::Piece::Pointer(index, phrase) => {
+                // A span, not a <button>: a button cannot wrap across lines inside a sentence.
+                let button = dom::copy("tpl-pointer");
+                button
+                    .set_attribute("data-pointer", &index.to_string())
+                    .ok();
+                button.set_text_content(Some(phrase));
+                paragraph.append_child(&button).ok();
+            }
+            piece => predict::piece(paragraph, piece),
+        }
     }
-    paragraph.insert_adjacent_text("beforeend", rest).ok();
 }
 
 /// The learner moved to another step: its heading takes the focus (and scrolls into view).
@@ -172,7 +173,8 @@ pub fn render() {
     let now = current().map(|(lesson, index)| (lesson.id, index));
     // With no lesson open this used to rebuild the panel on every frame of playback.
     if super::with_ui(|u| &u.lesson_shown, |shown| shown.replace(Some(now))) == Some(now) {
-        return render_pointers();
+        render_pointers();
+        return predict::render();
     }
     dom::clear(&steps);
     dom::clear(&article);
@@ -195,6 +197,7 @@ pub fn render() {
     }
     paint_step(&article, lesson, index);
     render_pointers();
+    predict::render();
 }
 
 /// The step's article, from `tpl-lesson-step`: what the step has and the nav do not need goes.
@@ -208,6 +211,7 @@ fn paint_step(article: &Element, lesson: &Lesson, index: usize) {
         step.title
     );
     dom::set_text(&dom::find(article, "#lesson-heading"), &heading);
+    predict::paint(article, step, index);
     step_text(&dom::find(article, ".step-text"), step);
     if step.pointers.is_empty() {
         dom::find(article, ".pointer-hint").remove();
@@ -234,6 +238,7 @@ fn paint_step(article: &Element, lesson: &Lesson, index: usize) {
         article.append_child(&nav).ok();
         super::ordering::render();
     }
+    predict::hint(&nav);
     let to = app::step_nav(lesson.steps.len(), index);
     let buttons = [("[data-previous]", to.previous), ("[data-next]", to.next)];
     for (selector, step) in buttons {

@@ -16,6 +16,7 @@ mod keys;
 mod lessons;
 mod ordering;
 mod playback;
+mod predict;
 mod quiz;
 mod runs;
 mod screen;
@@ -227,6 +228,7 @@ pub(crate) fn apply(effects: Effects) {
         Some(Focus::QuizTitle) => quiz::focus_title(),
         Some(Focus::Drawer) => screen::focus_drawer(),
         Some(Focus::DrawerToggle) => screen::focus_toggle(),
+        Some(Focus::PredictFeedback) => predict::focus_feedback(),
         None => {}
     }
     if let Some(side) = effects.show_timeline {
@@ -276,6 +278,10 @@ fn rerun_b() {
         let events_b = (app.b.as_ref()).map_or(0, |b| b.trace.events.len());
         let events_b = u32::try_from(events_b).unwrap_or(u32::MAX);
         app::update(&mut app.state, Msg::Ran { events_a, events_b });
+        // The open step's prediction is read from these runs (`app::predict`).
+        let a = Box::new(app.a.metrics.clone());
+        let b = app.b.as_ref().map(|b| Box::new(b.metrics.clone()));
+        app::update(&mut app.state, Msg::Measured { a, b });
     });
 }
 

@@ -111,6 +111,18 @@ pub fn render() {
     .ok();
     dom::select("speed").set_value(&speed.to_string());
     dom::set_text(&dom::by_id("cursor-label"), &label);
+    // A lesson step's run waits at its first event for the prediction (`app::predict`).
+    let held = with_app(|app| app.state.awaiting());
+    for id in [
+        "to-start",
+        "step-back",
+        "play",
+        "step-fwd",
+        "to-end",
+        "scrub",
+    ] {
+        dom::set_flag(&dom::by_id(id), "disabled", held);
+    }
 }
 
 /// Keyboard shortcuts, as `app::shortcut` maps them.

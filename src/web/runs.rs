@@ -49,6 +49,19 @@ pub fn render() {
     }
     render_diff();
     render_summary();
+    render_held();
+}
+
+/// Predict, then reveal: while a lesson step waits for its answer (`app::counters_hidden`),
+/// the counters of A and B, the moment they describe and the compare line are hidden.
+fn render_held() {
+    let hidden = with_app(|app| app::counters_hidden(&app.state));
+    for id in ["counters-a", "counters-b", "counts-at-a", "counts-at-b"] {
+        dom::set_hidden(&dom::by_id(id), hidden);
+    }
+    if hidden {
+        dom::set_hidden(&dom::by_id("diff"), true);
+    }
 }
 
 /// What the preset shows, in a sentence, above its timeline (see `Run::summary`).

@@ -175,7 +175,7 @@ const ACTIONS = {
 
 const LINKS = [
   { name: 'race', query: 'seed=4&preset=race', actions: ['zoomIn', 'copyLink'] },
-  { name: 'lesson', query: 'lesson=a&step=4', actions: ['toStart'] },
+  { name: 'lesson', query: 'lesson=a&step=4&gate=0', actions: ['toStart'] },
   { name: 'compare', query: 'seed=3&preset=race&compare=dedup%3Datomic', actions: ['embedDialog'] },
   { name: 'embed', query: 'seed=7&preset=lost-ack&embed=1&controls=dedup', actions: ['dedupAtomic'] },
   { name: 'queue', query: 'seed=5&preset=lost-ack&consumer=plain&ack_loss=0.4&deliveries_max=2', actions: ['toStart'] },

@@ -45,7 +45,7 @@ function assertAllInside(m, where) {
 const onScreen = (b, height) => Math.max(0, Math.min(b.bottom, height) - Math.max(b.top, 0));
 
 async function stepsOf(id) {
-  const page = await openLab(browser, `lesson=${id}&step=1`, DESKTOP);
+  const page = await openLab(browser, `lesson=${id}&step=1&gate=0`, DESKTOP);
   const count = await page.$$eval('#lesson-steps li', (items) => items.length);
   await page.close();
   return count;
@@ -57,7 +57,7 @@ test('at 1366×768 every step shows its text, timeline A and its named counters 
   for (const id of LESSON_IDS) {
     const steps = await stepsOf(id);
     for (let step = 1; step <= steps; step++) {
-      const page = await openLab(browser, `lesson=${id}&step=${step}`, DESKTOP);
+      const page = await openLab(browser, `lesson=${id}&step=${step}&gate=0`, DESKTOP);
       assertAllInside(await measure(page), `lesson ${id} step ${step} by link`);
       page.assertClean();
       await page.close();
@@ -67,7 +67,7 @@ test('at 1366×768 every step shows its text, timeline A and its named counters 
 
 test('at 1366×768 every step shows them at once after "Next step" too', async () => {
   for (const id of LESSON_IDS) {
-    const page = await openLab(browser, `lesson=${id}&step=1`, DESKTOP);
+    const page = await openLab(browser, `lesson=${id}&step=1&gate=0`, DESKTOP);
     const steps = await page.$$eval('#lesson-steps li', (items) => items.length);
     for (let step = 2; step <= steps; step++) {
       await page.click('#lesson-step [data-next]');
@@ -82,7 +82,7 @@ test('at 1366×768 every step shows them at once after "Next step" too', async (
 });
 
 test('what a step asks to open (Tables, Sweep) opens beside its text, and the controls are a drawer', async () => {
-  const page = await openLab(browser, 'lesson=b&step=3', DESKTOP);
+  const page = await openLab(browser, 'lesson=b&step=3&gate=0', DESKTOP);
   assert.equal(await page.isVisible('#controls'), false, 'the lesson has the controls column');
   await page.click('#tab-tables');
   assert.equal(await page.isVisible('#panel-tables'), true);
@@ -122,7 +122,7 @@ test('on a 390×844 phone the step text and timeline A share the screen, at a re
   for (const id of LESSON_IDS) {
     const steps = await stepsOf(id);
     for (let step = 1; step <= steps; step++) {
-      const page = await openLab(browser, `lesson=${id}&step=${step}`, PHONE);
+      const page = await openLab(browser, `lesson=${id}&step=${step}&gate=0`, PHONE);
       const m = await measure(page);
       const where = `phone, lesson ${id} step ${step}`;
       assert.ok(onScreen(m.step, m.height) >= 150, `${where}: the step text shows (${JSON.stringify(m.step)})`);
@@ -137,7 +137,7 @@ test('on a 390×844 phone the step text and timeline A share the screen, at a re
 });
 
 test('on a 390×844 phone every button in a lesson is at least 44×44 px', async () => {
-  for (const query of ['lesson=a&step=1', 'lesson=a&step=5', 'lesson=a&step=7', 'lesson=a&step=10', 'lesson=b&step=3']) {
+  for (const query of ['lesson=a&step=1&gate=0', 'lesson=a&step=5&gate=0', 'lesson=a&step=7&gate=0', 'lesson=a&step=10&gate=0', 'lesson=b&step=3&gate=0']) {
     const page = await openLab(browser, query, PHONE);
     for (const drawer of [false, true]) {
       if (drawer) await page.click('#controls-toggle');
@@ -154,7 +154,7 @@ test('on a 390×844 phone every button in a lesson is at least 44×44 px', async
 });
 
 test('screenshots of three steps at 1366×768 and 390×844', async () => {
-  for (const query of ['lesson=a&step=1', 'lesson=a&step=4', 'lesson=b&step=3']) {
+  for (const query of ['lesson=a&step=1&gate=0', 'lesson=a&step=4&gate=0', 'lesson=b&step=3&gate=0']) {
     for (const [name, options] of [['desktop', DESKTOP], ['phone', PHONE]]) {
       const page = await openLab(browser, query, options);
       await page.screenshot({ path: `${ARTIFACTS}/layout-${query.replace(/[=&]/g, '')}-${name}.png` });

@@ -272,7 +272,7 @@ test('no task blocks the main thread for more than 200 ms while loading, scrubbi
 });
 
 test('a lesson step opens from a link, shows what it claims, and steps on', async () => {
-  const page = await openLab(browser, 'lesson=a&step=5');
+  const page = await openLab(browser, 'lesson=a&step=5&gate=0');
   assert.equal(await page.isVisible('#panel-lessons'), true);
   assert.match(await page.textContent('#lesson-step h3'), /Step 5 of 10: Fix 1/);
   assert.equal((await counters(page, 'a')).duplicates, 1);
@@ -288,7 +288,7 @@ test('a lesson step opens from a link, shows what it claims, and steps on', asyn
 });
 
 test('walking Lesson A from start to end, every step shows the counts it lists', async () => {
-  const page = await openLab(browser, 'lesson=a&step=1');
+  const page = await openLab(browser, 'lesson=a&step=1&gate=0');
   for (let step = 1; ; step++) {
     await page.waitForFunction((n) => new URL(location.href).searchParams.get('step') === String(n), step);
     // Each line names its counter by the card's label ("the run: Attempt rows = 6") and
@@ -314,7 +314,7 @@ test('walking Lesson A from start to end, every step shows the counts it lists',
 });
 
 test('clicking a phrase of a lesson outlines the marks it names, and the keyboard works too', async () => {
-  const page = await openLab(browser, 'lesson=a&step=8');
+  const page = await openLab(browser, 'lesson=a&step=8&gate=0');
   const phrase = page.locator('#lesson-step [data-pointer="3"]');
   assert.match(await phrase.textContent(), /redeliveries find it/);
   await phrase.click();
@@ -331,7 +331,7 @@ test('clicking a phrase of a lesson outlines the marks it names, and the keyboar
 });
 
 test('the retention step sizes the key store: 10,000 requests/s for 24 h at 1 KB is 864 GB', async () => {
-  const page = await openLab(browser, 'lesson=a&step=7');
+  const page = await openLab(browser, 'lesson=a&step=7&gate=0');
   assert.match(await page.textContent('#calc-out'), /= 864 GB/);
   await page.fill('#calc-rate', '100');
   assert.match(await page.textContent('#calc-out'), /= 8\.6 GB/);

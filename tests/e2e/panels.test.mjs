@@ -47,7 +47,7 @@ function urlOfB(url) {
 test('a step about the key table opens the panel, and its rows follow the cursor', async () => {
   // Lesson A step 4: check-then-insert without a transaction, so a key's row appears at its
   // "store response" event and holds its latest answer.
-  const page = await openLab(browser, 'lesson=a&step=4');
+  const page = await openLab(browser, 'lesson=a&step=4&gate=0');
   assert.equal(await page.isVisible('#keystore-a'), true, 'the step opens the key store');
   assert.equal(await page.getAttribute('#keystore-toggle', 'aria-pressed'), 'true');
   assert.equal(new URL(page.url()).searchParams.get('keys'), '1');
@@ -86,7 +86,7 @@ test('a step about the key table opens the panel, and its rows follow the cursor
 
 test('compare mode: B has its own key table; the toggle closes both and the link says so', async () => {
   // Step 5: B claims the key in its transaction, so at the end every order has a done key.
-  const page = await openLab(browser, 'lesson=a&step=5');
+  const page = await openLab(browser, 'lesson=a&step=5&gate=0');
   await page.keyboard.press('End');
   assert.equal(await page.isVisible('#keystore-b'), true);
   const b = cliCounts(urlOfB(page.url()));
@@ -113,7 +113,7 @@ test('compare mode: B has its own key table; the toggle closes both and the link
 });
 
 test('classification: seven answers lock, the score adds up, and "Show me" runs the shape', async () => {
-  const page = await openLab(browser, 'lesson=a&step=2');
+  const page = await openLab(browser, 'lesson=a&step=2&gate=0');
   const items = await page.$$('#classify [data-op]');
   assert.equal(items.length, 7);
   for (let index = 0; index < 7; index += 1) {

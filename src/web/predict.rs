@@ -1,0 +1,231 @@
+//! A lesson step's prediction (asked before its run plays) and its terms: the question and its
+//! choices, the feedback, what waits for the answer, the definition list, and the underlined
+//! terms whose definitions open on focus. What shows and when is `app::predict_view`'s; the
+//! markup is in `index.html`'s `tpl-predict` and `tpl-terms`.
+
+use web_sys::{Element, FocusEvent, KeyboardEvent};
+
+use super::dom::{self, El};
+use super::with_app;
+use crate::app::{self, Piece};
+use crate::lessons::{Ask, Side, Step};
+
+/// The parts of a step that are the reveal: held back while the step waits for its answer.
+const REVEAL: &str =
+    ".step-text, #pointer-status, .pointer-hint, .look-for, .claims, .calculator, .ordering";
+
+/// Builds the step's terms and question after its heading (the step is rebuilt per step).
+pub fn paint(article: &Element, step: &Step, index: usize) {
+    let heading = dom::find(article, "#lesson-heading");
+    let section = dom::copy("tpl-predict");
+    paint_text(&dom::find(&section, ".predict-setup"), step.predict.setup);
+    dom::set_text(
+        &dom::find(&section, ".predict-question"),
+        step.predict.question,
+    );
+    let group = dom::find(&section, ".predict-choices");
+    // What is asked (never its answer), so a test can ask the CLI for it.
+    let (ask, side, metric) = match step.predict.ask {
+        Ask::Count { side, metric, .. } => ("count", side, metric),
+        Ask::WhichHas { metric } => ("which", Side::A, metric),
+    };
+    dom::set_attr(&group, "data-ask", ask);
+    dom::set_attr(&group, "data-side", if side == Side::B { "b" } else { "a" });
+    dom::set_attr(&group, "data-metric", metric);
+    for (i, choice) in step.predict.choices().iter().enumerate() {
+        let button = El::new("button").attr("type", "button");
+        let button = button.attr("data-choice", &i.to_string()).text(choice);
+        group.append_child(&button.el()).ok();
+    }
+    heading.after_with_node_1(&section).ok();
+    let terms = app::step_terms(step);
+    if terms.is_empty() {
+        return;
+    }
+    let details = dom::copy("tpl-terms");
+    // Open where a lesson starts, so its first words come first; a summary elsewhere.
+    dom::set_flag(&details, "open", index == 0);
+    let words: Vec<&str> = terms.iter().map(|t| t.word).collect();
+    let summary = format!("Words this step uses: {}", words.join(", "));
+    dom::set_text(&dom::find(&details, "summary"), &summary);
+    let list = dom::find(&details, "dl");
+    for term in terms {
+        list.append_child(&El::new("dt").text(term.word).el()).ok();
+        list.append_child(&El::new("dd").text(term.definition).el())
+            .ok();
+    }
+    heading.after_with_node_1(&details).ok();
+}
+
+/// The hint under a held "Next step", tied to the button.
+pub fn hint(nav: &Element) {
+    let hint = El::new("p").attr("id", "next-hint").class("next-hint");
+    let hint = hint.text(app::HOLD_HINT).el();
+    dom::set_hidden(&hint, true);
+    if let Ok(Some(next)) = nav.query_selector("[data-next]") {
+        dom::set_attr(&next, "aria-describedby", "next-hint");
+    }
+    nav.after_with_node_1(&hint).ok();
+}
+
+/// A text with the first use of each glossary term underlined.
+fn paint_text(paragraph: &Element, text: &str) {
+    for piece in app::pieces(text, &[]) {
+        piece_into(paragraph, piece);
+    }
+}
+
+/// Appends a plain or term piece of a step's text (pointer phrases are `lessons`').
+pub fn piece(paragraph: &Element, piece: Piece<'_>) {
+    piece_into(paragraph, piece);
+}
+
+fn piece_into(paragraph: &Element, piece: Piece<'_>) {
+    match piece {
+        Piece::Plain(words) | Piece::Pointer(_, words) => {
+            paragraph.insert_adjacent_text("beforeend", words).ok();
+        }
+        Piece::Term(words, term) => {
+            let n = dom::document()
+                .query_selector_all(".term-def")
+                .map_or(0, |all| all.length());
+            let id = format!("term-def-{n}");
+            // A span, not a <button>, for the same reason as a pointer phrase: it wraps.
+            let word = El::new("span").class("term").attr("role", "button");
+            let word = word.attr("tabindex", "0").attr("aria-expanded", "false");
+            let word = word.attr("aria-controls", &id).text(words).el();
+            let def = El::new("span").class("term-def").attr("id", &id);
+            let def = def
+                .attr("role", "note")
+                .child(&El::new("strong").text(term.word).el());
+            let def = def.el();
+            def.insert_adjacent_text("beforeend", &format!(": {}", term.definition))
+                .ok();
+            dom::set_hidden(&def, true);
+            paragraph.append_child(&word).ok();
+            paragraph.append_child(&def).ok();
+        }
+    }
+}
+
+/// Shows the question's state: the choices and feedback once answered, the reveal, the held
+/// "Next step" and its hint.
+pub fn render() {
+    let Some(article) = dom::document().get_element_by_id("lesson-step") else {
+        return;
+    };
+    let Ok(Some(section)) = article.query_selector(".predict") else {
+        return;
+    };
+    let view = with_app(|app| app::predict_view(&app.state));
+    dom::set_hidden(&section, view.is_none());
+    let waiting = view.as_ref().is_some_and(|v| v.waiting);
+    if let Ok(parts) = article.query_selector_all(REVEAL) {
+        for part in (0..parts.length()).filter_map(|i| parts.item(i)) {
+            dom::set_hidden(&wasm_bindgen::JsCast::unchecked_into(part), waiting);
+        }
+    }
+    if let Ok(Some(next)) = article.query_selector("[data-next]") {
+        dom::set_flag(&next, "disabled", waiting);
+    }
+    if let Some(hint) = dom::document().get_element_by_id("next-hint") {
+        dom::set_hidden(&hint, !waiting);
+    }
+    let Some(view) = view else {
+        return;
+    };
+    let feedback = dom::find(&section, ".predict-feedback");
+    dom::set_text(&feedback, view.feedback.as_deref().unwrap_or(""));
+    let result = view
+        .answered
+        .map(|a| if a.is_right() { "right" } else { "wrong" });
+    match result {
+        Some(result) => dom::set_attr(&feedback, "data-result", result),
+        None => {
+            feedback.remove_attribute("data-result").ok();
+        }
+    }
+    dom::set_hidden(&dom::find(&section, ".predict-note"), !waiting);
+    for i in 0..view.choices.len() {
+        let selector = format!("[data-choice=\"{i}\"]");
+        let Ok(Some(button)) = section.query_selector(&selector) else {
+            continue;
+        };
+        let chosen = view.answered.is_some_and(|a| a.choice == i);
+        let right = view.answered.is_some_and(|a| a.right == i);
+        dom::set_attr(
+            &button,
+            "aria-pressed",
+            if chosen { "true" } else { "false" },
+        );
+        dom::set_attr(
+            &button,
+            "aria-disabled",
+            if view.answered.is_some() {
+                "true"
+            } else {
+                "false"
+            },
+        );
+        let class = match (right, chosen) {
+            (true, _) => "right",
+            (false, true) => "wrong",
+            _ => "",
+        };
+        button.set_class_name(class);
+    }
+}
+
+/// The answer is in: its feedback takes the focus (the choices no longer act).
+pub fn focus_feedback() {
+    let feedback = dom::document().query_selector("#lesson-step .predict-feedback");
+    if let Ok(Some(feedback)) = feedback {
+        if let Ok(feedback) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(feedback) {
+            feedback.focus().ok();
+        }
+    }
+}
+
+/// A term's definition opens when the term is focused (a click or Tab), or on Enter or Space,
+/// and closes when it loses the focus or on Escape. Delegated once, on the whole lab.
+pub fn listen() {
+    let app_root: Element = dom::by_id("app");
+    dom::listen::<FocusEvent>(&app_root, "focusin", |event| {
+        if let Some(term) = term_of(event.target()) {
+            open(&term, true);
+        }
+    });
+    dom::listen::<FocusEvent>(&app_root, "focusout", |event| {
+        if let Some(term) = term_of(event.target()) {
+            open(&term, false);
+        }
+    });
+    dom::listen::<KeyboardEvent>(&app_root, "keydown", |event| {
+        let Some(term) = term_of(event.target()) else {
+            return;
+        };
+        match event.key().as_str() {
+            "Enter" | " " => {
+                event.prevent_default();
+                open(&term, true);
+            }
+            "Escape" => open(&term, false),
+            _ => {}
+        }
+    });
+}
+
+fn term_of(target: Option<web_sys::EventTarget>) -> Option<Element> {
+    let element = wasm_bindgen::JsCast::dyn_into::<Element>(target?).ok()?;
+    element.class_list().contains("term").then_some(element)
+}
+
+fn open(term: &Element, open: bool) {
+    dom::set_attr(term, "aria-expanded", if open { "true" } else { "false" });
+    let def = term
+        .get_attribute("aria-controls")
+        .and_then(|id| dom::document().get_element_by_id(&id));
+    if let Some(def) = def {
+        dom::set_hidden(&def, !open);
+    }
+}

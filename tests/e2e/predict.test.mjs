@@ -1,0 +1,131 @@
+// Predict, then reveal (issue 11): every step of Lesson A asks its question before its run
+// plays, with the counters hidden and "Next step" held until it is answered; the answer is
+// chosen here from `idemlab run` on the page's own URL, never from the lesson code. `gate=0`
+// lets Next go at once, and an underlined term opens its definition from the keyboard.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import AxeBuilder from '@axe-core/playwright';
+import { ARTIFACTS, cliCounts, launch, openLab } from './lab.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+const step = (page) => Number(new URL(page.url()).searchParams.get('step'));
+
+/** Configuration B's URL: A's with the compare keys set over it. */
+function compareUrl(url) {
+  const b = new URL(url);
+  const compare = new URLSearchParams(b.searchParams.get('compare'));
+  b.searchParams.delete('compare');
+  for (const [key, value] of compare) b.searchParams.set(key, value);
+  return b.href;
+}
+
+/** The choice the simulator makes right, from what the page says it asks and the CLI's runs. */
+async function rightChoice(page) {
+  const group = await page.$eval('#lesson-step .predict-choices', (g) => ({ ...g.dataset }));
+  const choices = await page.$$eval('#lesson-step [data-choice]', (bs) => bs.map((b) => b.textContent));
+  const url = page.url();
+  const a = cliCounts(url);
+  const b = new URL(url).searchParams.has('compare') ? cliCounts(compareUrl(url)) : undefined;
+  if (group.ask === 'count') {
+    const value = String((group.side === 'b' ? b : a)[group.metric]);
+    return choices.indexOf(value);
+  }
+  const inA = a[group.metric] > 0;
+  const inB = b[group.metric] > 0;
+  return choices.indexOf(inA && inB ? 'both' : inA ? 'only A' : inB ? 'only B' : 'neither');
+}
+
+const hidden = (page, selector) => page.$eval(selector, (e) => e.hidden || e.closest('[hidden]') !== null);
+
+test('Lesson A answered step by step: counters hidden and Next held until each prediction is in', async () => {
+  const page = await openLab(browser, 'lesson=a&step=1', { viewport: { width: 1366, height: 768 } });
+  const steps = await page.$$eval('#lesson-steps li', (items) => items.length);
+  for (let n = 1; n <= steps; n++) {
+    await page.waitForFunction((k) => new URL(location.href).searchParams.get('step') === String(k), n);
+    await page.waitForSelector('#lesson-step .predict:not([hidden])');
+    assert.equal(await hidden(page, '#counters-a'), true, `step ${n}: counters hidden before the answer`);
+    assert.equal(await hidden(page, '#lesson-step .step-text'), true, `step ${n}: the reveal waits`);
+    assert.equal(new URL(page.url()).searchParams.get('cursor'), '0', `step ${n}: the run waits at its first event`);
+    const next = page.locator('#lesson-step [data-next]');
+    if (n < steps) {
+      assert.equal(await next.isDisabled(), true, `step ${n}: Next waits for the answer`);
+      assert.equal(await page.isVisible('#next-hint'), true);
+    }
+    const choice = await rightChoice(page);
+    assert.ok(choice >= 0, `step ${n}: the CLI's answer is among the choices`);
+    await page.click(`#lesson-step [data-choice="${choice}"]`);
+    await page.waitForSelector('#lesson-step .predict-feedback[data-result]');
+    const feedback = await page.textContent('#lesson-step .predict-feedback');
+    assert.match(feedback, /^Right: /, `step ${n}: ${feedback}`);
+    assert.equal(await hidden(page, '#counters-a'), false, `step ${n}: counters shown after the answer`);
+    assert.equal(await hidden(page, '#lesson-step .step-text'), false, `step ${n}: the text is revealed`);
+    assert.match(await page.textContent('#pointer-status'), /outlined/, `step ${n}: the proof is outlined`);
+    if (n === 1) await page.screenshot({ path: `${ARTIFACTS}/predict-a1-answered.png` });
+    if (n < steps) {
+      assert.equal(await next.isDisabled(), false, `step ${n}: Next goes on once answered`);
+      await next.click();
+    }
+  }
+  // Going back, an answered step stays answered.
+  await page.click('#lesson-step [data-previous]');
+  await page.waitForFunction((k) => new URL(location.href).searchParams.get('step') === String(k), steps - 1);
+  await page.waitForSelector('#lesson-step .predict-feedback[data-result="right"]');
+  assert.equal(await hidden(page, '#counters-a'), false);
+  page.assertClean();
+  await page.close();
+});
+
+test('gate=0 lets Next go at once, with the counters shown and the question still offered', async () => {
+  const page = await openLab(browser, 'lesson=a&step=1&gate=0');
+  assert.equal(await page.isVisible('#lesson-step .predict'), true);
+  assert.equal(await hidden(page, '#counters-a'), false);
+  assert.equal(await page.locator('#lesson-step [data-next]').isDisabled(), false);
+  await page.click('#lesson-step [data-next]');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '2');
+  assert.equal(new URL(page.url()).searchParams.get('gate'), '0', 'the link keeps the gate off');
+  assert.equal(step(page), 2);
+  page.assertClean();
+  await page.close();
+});
+
+test('an underlined term opens its definition on Enter and Escape closes it', async () => {
+  const page = await openLab(browser, 'lesson=a&step=1');
+  assert.equal(await page.isVisible('#lesson-step .step-terms dl'), true, 'step 1 lists its definitions');
+  await page.click('#lesson-step [data-choice="0"]');
+  const terms = await page.$$eval('#lesson-step .step-text .term', (ts) => ts.map((t) => t.textContent));
+  assert.deepEqual(terms, ['at-least-once delivery', 'idempotency key', 'idempotent', 'exactly-once effect'],
+    'the revealed text underlines the first use of each of its terms');
+  const term = page.locator('#lesson-step .step-text .term').first();
+  const def = `#${await term.getAttribute('aria-controls')}`;
+  await term.focus();
+  await page.keyboard.press('Escape');
+  assert.equal(await page.isVisible(def), false, 'Escape closes it');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.isVisible(def), true, 'Enter opens it');
+  assert.equal(await term.getAttribute('aria-expanded'), 'true');
+  assert.ok((await page.textContent(def)).length > 20, 'a definition, not a word');
+  await page.keyboard.press('Escape');
+  assert.equal(await page.isVisible(def), false);
+  page.assertClean();
+  await page.close();
+});
+
+test('axe-core finds no serious or critical violations in a step before and after its answer, a term open', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const page = await openLab(browser, 'lesson=a&step=1', { colorScheme: scheme });
+    for (const moment of ['before', 'after']) {
+      if (moment === 'after') {
+        await page.click('#lesson-step [data-choice="0"]');
+        await page.locator('#lesson-step .step-text .term').first().focus();
+      }
+      const results = await new AxeBuilder({ page }).include('#panel-lessons').analyze();
+      const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+      assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes[0]?.target}`), [], `${scheme}, ${moment}`);
+    }
+    page.assertClean();
+    await page.close();
+  }
+});
