@@ -1643,7 +1643,10 @@ fn answering_checks_against_the_runs_reveals_outlines_the_proof_and_goes_to_the_
     assert_eq!(state.page.cursor, None, "the end of the run");
     let proof = LESSONS[0].steps[0].predict.proof;
     assert_eq!(state.highlight, Some((proof.side, proof.find)));
-    assert_eq!(effects.show_timeline, Some(proof.side));
+    assert_eq!(
+        effects.show_timeline, None,
+        "the reveal never scrolls the page"
+    );
     assert_eq!(effects.focus, Some(Focus::PredictFeedback));
     let view = app::predict_view(&state).unwrap();
     let choices = &view.choices;

@@ -112,7 +112,10 @@ pub(super) fn answer(state: &mut State, choice: usize) -> Effects {
         render: true,
         url: Some(UrlWrite::Replace),
         focus: Some(Focus::PredictFeedback),
-        show_timeline: Some(proof.side),
+        // No scroll: the step, timeline A and the named counters share the first screen, and
+        // the feedback names the timeline that proves it (B's may be below; a click on the
+        // step's phrase scrolls to it, as the learner chooses).
+        show_timeline: None,
         ..Effects::default()
     }
 }

@@ -149,10 +149,16 @@ fn step_text(paragraph: &Element, step: &crate::lessons::Step) {
 }
 
 /// The learner moved to another step: its heading takes the focus (and scrolls into view).
+/// A step opened: the page goes back to its top, where the step, timeline A and the counters
+/// it names share the first screen (the learner may have scrolled down to reach "Next step"),
+/// and the heading takes the focus without scrolling again.
 pub(super) fn focus_heading() {
+    dom::window().scroll_to_with_x_and_y(0.0, 0.0);
     if let Some(heading) = dom::document().get_element_by_id("lesson-heading") {
         if let Ok(heading) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(heading) {
-            heading.focus().ok();
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            heading.focus_with_options(&options).ok();
         }
     }
 }

@@ -146,6 +146,17 @@ pub fn render() {
         }
     }
     dom::set_hidden(&dom::find(&section, ".predict-note"), !waiting);
+    // Once answered the reveal needs the room: the setup and the choices give way to the
+    // feedback (which names the answer), and the step's word list folds to its summary, once.
+    let answered = view.answered.is_some();
+    dom::set_hidden(&dom::find(&section, ".predict-setup"), answered);
+    dom::set_hidden(&dom::find(&section, ".predict-choices"), answered);
+    if let Ok(Some(terms)) = article.query_selector(".step-terms[open]:not([data-folded])") {
+        if answered {
+            terms.remove_attribute("open").ok();
+            dom::set_attr(&terms, "data-folded", "1");
+        }
+    }
     for i in 0..view.choices.len() {
         let selector = format!("[data-choice=\"{i}\"]");
         let Ok(Some(button)) = section.query_selector(&selector) else {
@@ -181,7 +192,11 @@ pub fn focus_feedback() {
     let feedback = dom::document().query_selector("#lesson-step .predict-feedback");
     if let Ok(Some(feedback)) = feedback {
         if let Ok(feedback) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(feedback) {
-            feedback.focus().ok();
+            // The feedback sits at the top of the lesson's column, which is already on screen;
+            // a plain focus() would scroll the window to it past the sticky column.
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            feedback.focus_with_options(&options).ok();
         }
     }
 }

@@ -1,4 +1,4 @@
-// One screen (issue 11): a lesson's step text, run A's timeline and every counter the step names
+// One screen (issue 11): a lesson's step text (its heading and words; an exercise below may scroll), run A's timeline and every counter the step names
 // are in the viewport together at 1366×768, by link and after "Next step"; on a 390×844 phone the
 // step and the timeline share the screen and every button is a 44 px target.
 import assert from 'node:assert/strict';
@@ -24,11 +24,25 @@ function measure(page) {
     return {
       width: innerWidth, height: innerHeight, scrollX, scrollY,
       heading: document.querySelector('#lesson-heading')?.textContent,
-      step: box(document.getElementById('lesson-step'), '#lesson-step'),
+      // The step's words: its heading down to the end of its text. An exercise under the text
+      // (the ordering list, the classification) may run on below and scroll with the column.
+      step: (() => {
+        const top = box(document.getElementById('lesson-heading'), '#lesson-step heading');
+        const text = box(document.querySelector('#lesson-step .step-text'), '#lesson-step text');
+        return { ...text, name: '#lesson-step heading and text', top: top.top, height: text.bottom - top.top };
+      })(),
       timeline: box(document.getElementById('timeline-a'), '#timeline-a'),
       named,
     };
   });
+}
+
+/** Answers the open step's prediction (any choice reveals the step), as a learner does first. */
+async function answer(page) {
+  const choice = await page.$('#lesson-step .predict-choices [data-choice="0"]:not([disabled])');
+  if (!choice || !(await choice.isVisible())) return;
+  await choice.click();
+  await page.waitForSelector('#lesson-step .predict-feedback[data-result]');
 }
 
 function assertAllInside(m, where) {
@@ -57,8 +71,9 @@ test('at 1366×768 every step shows its text, timeline A and its named counters 
   for (const id of LESSON_IDS) {
     const steps = await stepsOf(id);
     for (let step = 1; step <= steps; step++) {
-      const page = await openLab(browser, `lesson=${id}&step=${step}&gate=0`, DESKTOP);
-      assertAllInside(await measure(page), `lesson ${id} step ${step} by link`);
+      const page = await openLab(browser, `lesson=${id}&step=${step}`, DESKTOP);
+      await answer(page);
+      assertAllInside(await measure(page), `lesson ${id} step ${step} by link, answered`);
       page.assertClean();
       await page.close();
     }
@@ -67,14 +82,16 @@ test('at 1366×768 every step shows its text, timeline A and its named counters 
 
 test('at 1366×768 every step shows them at once after "Next step" too', async () => {
   for (const id of LESSON_IDS) {
-    const page = await openLab(browser, `lesson=${id}&step=1&gate=0`, DESKTOP);
+    const page = await openLab(browser, `lesson=${id}&step=1`, DESKTOP);
     const steps = await page.$$eval('#lesson-steps li', (items) => items.length);
     for (let step = 2; step <= steps; step++) {
+      await answer(page);
       await page.click('#lesson-step [data-next]');
       await page.waitForFunction((n) => new URL(location.href).searchParams.get('step') === String(n), step);
       const m = await measure(page);
       assert.match(m.heading, new RegExp(`^Step ${step} of ${steps}`));
-      assertAllInside(m, `lesson ${id} step ${step} after Next`);
+      await answer(page);
+      assertAllInside(await measure(page), `lesson ${id} step ${step} after Next, answered`);
     }
     page.assertClean();
     await page.close();
