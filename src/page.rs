@@ -309,7 +309,8 @@ impl PageState {
         if let Some(compare) = &self.compare {
             push("compare", compare);
         }
-        if self.focus == Side::B {
+        // B can be in focus only while comparing; without B the key would mean nothing.
+        if self.compare.is_some() && self.focus == Side::B {
             push("focus", "b");
         }
         if let Some(cursor) = self.cursor {

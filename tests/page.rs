@@ -217,3 +217,17 @@ fn a_bad_gate_value_says_what_is_allowed_and_leaves_the_gate_on() {
     .assert_eq(&said("seed=2&gate=off"));
     assert!(PageState::from_query("seed=2&gate=off").0.gate);
 }
+
+#[test]
+fn focus_b_is_kept_while_comparing_and_dropped_without_b() {
+    let (page, errors) = PageState::from_query("seed=3&compare=dedup%3Datomic&focus=b");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(page.to_query(), "seed=3&compare=dedup%3Datomic&focus=b");
+    let (page, errors) = PageState::from_query("seed=3&focus=b");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(
+        page.to_query(),
+        "seed=3",
+        "no B, so nothing is in focus but A"
+    );
+}

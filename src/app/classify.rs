@@ -36,6 +36,7 @@ pub(super) fn show(state: &mut State, index: usize) -> Effects {
     }
     let scenario = decode_lenient(query).0.scenario;
     state.page.compare = None;
+    state.page.focus = crate::lessons::Side::A;
     state.set_scenario(scenario);
     Effects::scenario()
 }

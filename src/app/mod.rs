@@ -588,11 +588,16 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             }
             // The learner's classification answers and predictions are the session's, not the
             // link's.
+            // The open step's right choice stays too, so Back onto a waiting step with other
+            // keys keeps it waiting, as the same change made without Back does
+            // (`asking` checks it belongs to the step shown).
             let answers = state.classify;
             let predictions = std::mem::take(&mut state.predictions);
+            let step_answer = state.step_answer.take();
             *state = State::load(&query, &stored);
             state.classify = answers;
             state.predictions = predictions;
+            state.step_answer = step_answer;
             Effects {
                 url: None,
                 ..Effects::scenario()

@@ -247,7 +247,7 @@ pub(crate) fn apply(effects: Effects) {
     }
 }
 
-/// Runs A and B for the state's scenario and compare keys, and tells the state A's length.
+/// Runs A and B for the state's scenario and compare keys, and tells the state both runs' lengths (`Msg::Ran`), then their metrics (`Msg::Measured`).
 fn rerun() {
     rerun_a();
     rerun_b();
@@ -267,7 +267,7 @@ fn rerun_a() {
 }
 
 /// Runs B (when compare is on, and not while a quiz question hides its run) and tells the
-/// state A's length.
+/// state both runs' lengths, then their metrics.
 fn rerun_b() {
     with_app(|app| {
         let hidden = app::run_hidden(&app.state);
