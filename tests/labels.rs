@@ -7,6 +7,8 @@
 //! paints to), misses every other text's box and lies inside the drawing, and every label of a
 //! mark lies inside the plot. It takes about a second; `TEST_MODE=long` runs 1,000 seeds.
 
+mod common;
+
 use idemlab::scenario::{decode, presets::PRESETS};
 use idemlab::view::{self, Drawing, Font, Rect, Timeline, Viewport};
 
@@ -34,19 +36,6 @@ fn viewports(timeline: &Timeline, width_px: u32, seed: u64) -> Vec<Viewport> {
     let zoom4 = whole.zoom(4.0, anchor_px);
     let zoom32 = zoom4.zoom(8.0, anchor_px);
     vec![whole, zoom4, zoom32]
-}
-
-fn page_drawing(timeline: &Timeline, viewport: Viewport) -> Drawing {
-    let shown = timeline.view(&viewport);
-    let scene = view::Scene {
-        timeline,
-        viewport,
-        view: &shown,
-        overlay: view::Overlay::default(),
-        links: false,
-        top_px: 0.0,
-    };
-    view::plot(&scene)
 }
 
 /// Every text of the drawing overlaps no other and stays inside the drawing; mark labels stay
@@ -95,7 +84,7 @@ fn check_query(query: &str, seed: u64) -> usize {
                 viewport.t0_us(),
                 viewport.t1_us()
             );
-            checked += check(&page_drawing(&timeline, viewport), &what);
+            checked += check(&common::page_plot(&timeline, viewport), &what);
         }
     }
     checked
@@ -151,7 +140,7 @@ fn a_label_left_without_room_is_counted_in_a_plus_n() {
     let timeline = timeline("seed=2&preset=naive-vs-atomic");
     let mut more = Vec::new();
     for viewport in viewports(&timeline, 262, 2) {
-        let drawing = page_drawing(&timeline, viewport);
+        let drawing = common::page_plot(&timeline, viewport);
         for group in drawing.groups.iter().filter(|group| group.class == "more") {
             if let view::Geometry::Text { text, .. } = &group.shapes[0].geometry {
                 more.push(text.clone());

@@ -3,6 +3,8 @@
 //!
 //! Every failure names the query (and seed) that reproduces it.
 
+mod common;
+
 use expect_test::expect;
 use idemlab::metrics::Metrics;
 use idemlab::scenario::{decode, presets::PRESETS};
@@ -39,20 +41,6 @@ fn sweep_queries() -> Vec<String> {
         ));
     }
     queries
-}
-
-/// The page's drawing of one viewport: no cursor, fading or outlines.
-fn page_plot(timeline: &Timeline, viewport: Viewport) -> view::Drawing {
-    let shown = timeline.view(&viewport);
-    let scene = view::Scene {
-        timeline,
-        viewport,
-        view: &shown,
-        overlay: view::Overlay::default(),
-        links: false,
-        top_px: 0.0,
-    };
-    view::plot(&scene)
 }
 
 fn marks_of(timeline: &Timeline, class: Class) -> Vec<&Mark> {
@@ -577,7 +565,7 @@ fn the_export_draws_the_page_s_shapes_for_every_mark() {
     let query = "seed=4&preset=race";
     let (_, timeline) = run(query);
     let viewport = Viewport::fit(timeline.end_us(), 1_000);
-    let page = page_plot(&timeline, viewport);
+    let page = common::page_plot(&timeline, viewport);
     let export = view::svg::drawing(&timeline, &viewport, &SvgOptions::default());
     let marks = |drawing: &view::Drawing| -> Vec<view::Group> {
         (drawing.groups.iter())
@@ -806,7 +794,7 @@ mod xml {
 fn dropped_duplicate_and_api_down_differ_in_shape() {
     let page = |query: &str| {
         let (_, timeline) = run(query);
-        page_plot(&timeline, view::window(timeline.end_us(), None, 1_000))
+        common::page_plot(&timeline, view::window(timeline.end_us(), None, 1_000))
     };
     let shapes = |drawing: &view::Drawing, class: &str| -> Vec<(String, view::Ink)> {
         let group = (drawing.groups.iter())
@@ -868,7 +856,7 @@ fn a_zoomed_in_outage_is_hatched_where_the_plot_shows_it() {
     let middle_us = (band.t0_us + band.t1_us) / 2;
     // 100 µs across 632 px: the band is thousands of pixels wide on either side.
     let viewport = Viewport::new(middle_us - 50, middle_us + 50, 632);
-    let drawing = page_plot(&timeline, viewport);
+    let drawing = common::page_plot(&timeline, viewport);
     let group = (drawing.groups.iter())
         .find(|group| group.class.contains("api-down"))
         .expect("the outage is drawn");

@@ -325,3 +325,20 @@ fn check_counts(trace: &Trace) -> Result<(), String> {
         None => Ok(()),
     }
 }
+
+/// The page's drawing of one viewport: no cursor, fading or outlines.
+pub fn page_plot(
+    timeline: &idemlab::view::Timeline,
+    viewport: idemlab::view::Viewport,
+) -> idemlab::view::Drawing {
+    let shown = timeline.view(&viewport);
+    let scene = idemlab::view::Scene {
+        timeline,
+        viewport,
+        view: &shown,
+        overlay: idemlab::view::Overlay::default(),
+        links: false,
+        top_px: 0.0,
+    };
+    idemlab::view::plot(&scene)
+}

@@ -13,7 +13,7 @@
 import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { after, before, test } from 'node:test';
-import { ARTIFACTS, BASE_URL, METRICS, cliCounts } from './lab.mjs';
+import { ARTIFACTS, BASE_URL, METRICS, cliCounts, compareUrl } from './lab.mjs';
 import { newSession, startDriver, waitFor } from './webdriver.mjs';
 
 // The same flags as webdriver.json and lab.mjs.
@@ -134,14 +134,6 @@ async function assertClean(query, since) {
   assert.deepEqual([...problems, ...printed], [], `${ENGINE}, ${query}: errors`);
 }
 
-/** `idemlab run` on a compare link's run B: A's URL with each compare pair set over it. */
-function compareUrl(url) {
-  const b = new URL(url);
-  const compare = new URLSearchParams(b.searchParams.get('compare'));
-  b.searchParams.delete('compare');
-  for (const [key, value] of compare) b.searchParams.set(key, value);
-  return b.href;
-}
 
 /** Run `side`'s counters equal those of `idemlab run cliUrl`, and its timeline is drawn. */
 async function assertCounts(query, side, cliUrl) {

@@ -65,6 +65,15 @@ export function cliCounts(url) {
   return { ...report, ...report.outcomes };
 }
 
+/** Configuration B's URL, for `idemlab run`: A's URL with each `compare=` pair set over it. */
+export function compareUrl(url) {
+  const b = new URL(url);
+  const compare = new URLSearchParams(b.searchParams.get('compare'));
+  b.searchParams.delete('compare');
+  for (const [key, value] of compare) b.searchParams.set(key, value);
+  return b.href;
+}
+
 /** `idemlab svg URL` from the native CLI: what the page's "SVG" export must equal byte for byte. */
 export function cliSvg(url) {
   return execFileSync(IDEMLAB_BIN, ['svg', url], { encoding: 'utf8' });

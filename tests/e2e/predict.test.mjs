@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
-import { ARTIFACTS, cliCounts, launch, openLab } from './lab.mjs';
+import { ARTIFACTS, cliCounts, compareUrl, launch, openLab } from './lab.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -13,14 +13,6 @@ after(async () => { await browser?.close(); });
 
 const step = (page) => Number(new URL(page.url()).searchParams.get('step'));
 
-/** Configuration B's URL: A's with the compare keys set over it. */
-function compareUrl(url) {
-  const b = new URL(url);
-  const compare = new URLSearchParams(b.searchParams.get('compare'));
-  b.searchParams.delete('compare');
-  for (const [key, value] of compare) b.searchParams.set(key, value);
-  return b.href;
-}
 
 /** The choice the simulator makes right, from what the page says it asks and the CLI's runs. */
 async function rightChoice(page) {
