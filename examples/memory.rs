@@ -1,10 +1,13 @@
 //! Peak heap of one big run, natively: `cargo run --release --example memory [QUERY]`.
 //!
-//! It counts every allocation through a wrapping global allocator and prints the live and peak
+//! It times each stage, counts every allocation through a wrapping global allocator and prints the live and peak
 //! bytes, and the allocations made, after each stage the page goes through (simulate and fold,
 //! lay out, index), in the page's order. The page's
 //! wasm memory can only grow, so its size follows these peaks; `scripts/bench.sh` measures the
 //! page itself.
+
+// A measurement outside the core, like the CLI's benchmark: it reads a clock.
+#![allow(clippy::disallowed_types)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
@@ -53,10 +56,11 @@ fn mib(bytes: usize) -> String {
     format!("{}.{} MiB", bytes >> 20, ((bytes & 0xf_ffff) * 10) >> 20)
 }
 
-fn report(stage: &str) {
+fn report(stage: &str, since: std::time::Instant) {
+    let ms = since.elapsed().as_millis();
     let (live, peak, calls) = (LIVE.load(Relaxed), PEAK.load(Relaxed), CALLS.load(Relaxed));
     println!(
-        "{stage:<10} live {:>12} peak {:>12} allocations {calls:>10}",
+        "{stage:<10} {ms:>5} ms live {:>12} peak {:>12} allocations {calls:>10}",
         mib(live),
         mib(peak)
     );
@@ -78,14 +82,19 @@ fn main() {
         std::mem::size_of::<idemlab::view::Mark>()
     );
     // What the page does (`web::Run::of`): run and fold, lay out, then index.
+    // Each stage's wall time too: the page cuts its work into slices by stage.
+    let t = std::time::Instant::now();
     let (trace, metrics) = idemlab::run(&scenario);
     println!("{} events", trace.events.len());
-    report("simulate");
+    report("simulate", t);
+    let t = std::time::Instant::now();
     let timeline = idemlab::view::layout(&trace);
     println!("{} marks", timeline.marks().len());
-    report("layout");
+    report("layout", t);
+    let t = std::time::Instant::now();
     let index = idemlab::metrics::MetricsIndex::new(&trace);
-    report("index");
+    report("index", t);
+    let t = std::time::Instant::now();
     drop((metrics, index, timeline, trace));
-    report("dropped");
+    report("dropped", t);
 }

@@ -10,6 +10,7 @@ pub mod classify;
 pub mod decimal;
 pub mod glossary;
 pub mod heaviest;
+pub mod job;
 pub mod keystore;
 pub mod lessons;
 pub mod metrics;

@@ -78,25 +78,9 @@ pub const CHECKPOINTS_MAX: usize = 64;
 
 impl MetricsIndex {
     pub fn new(trace: &Trace) -> MetricsIndex {
-        let interval = CHECKPOINT_EVENTS.max(trace.events.len().div_ceil(CHECKPOINTS_MAX));
-        let mut fold = Fold::default();
-        let mut races = Vec::new();
-        let mut checkpoints = Vec::with_capacity(trace.events.len().div_ceil(interval) + 1);
-        checkpoints.push(fold.without_races());
-        for chunk in trace.events.chunks(interval) {
-            for event in chunk {
-                if fold.event(event) {
-                    races.push(fold.seen - 1);
-                }
-            }
-            checkpoints.push(fold.without_races());
-        }
-        races.shrink_to_fit();
-        MetricsIndex {
-            checkpoints,
-            interval,
-            races,
-        }
+        let mut job = IndexJob::new(trace);
+        while !job.step(trace, usize::MAX) {}
+        job.finish()
     }
 
     /// The same as `Metrics::of_prefix(trace, count)` for the trace this index was built from.
@@ -112,6 +96,56 @@ impl MetricsIndex {
         metrics.events = count as u32;
         metrics.truncated = trace.truncated && count == trace.events.len();
         metrics
+    }
+}
+
+/// `MetricsIndex::new` a slice at a time, for the page's resumable run (`job::RunJob`).
+pub struct IndexJob {
+    fold: Fold,
+    races: Vec<u32>,
+    checkpoints: Vec<Fold>,
+    interval: usize,
+}
+
+impl IndexJob {
+    pub fn new(trace: &Trace) -> IndexJob {
+        let interval = CHECKPOINT_EVENTS.max(trace.events.len().div_ceil(CHECKPOINTS_MAX));
+        let fold = Fold::default();
+        let mut checkpoints = Vec::with_capacity(trace.events.len().div_ceil(interval) + 1);
+        checkpoints.push(fold.without_races());
+        IndexJob {
+            fold,
+            races: Vec::new(),
+            checkpoints,
+            interval,
+        }
+    }
+
+    /// Folds up to `work` more events of `trace` (the one `new` was given) and says whether
+    /// every event is folded, when `finish` gives the index.
+    pub fn step(&mut self, trace: &Trace, work: usize) -> bool {
+        let next = self.fold.seen as usize;
+        let end = trace.events.len().min(next.saturating_add(work.max(1)));
+        for event in &trace.events[next..end] {
+            if self.fold.event(event) {
+                self.races.push(self.fold.seen - 1);
+            }
+            let seen = self.fold.seen as usize;
+            // A checkpoint after every whole interval, and one after the last event.
+            if seen.is_multiple_of(self.interval) || seen == trace.events.len() {
+                self.checkpoints.push(self.fold.without_races());
+            }
+        }
+        end == trace.events.len()
+    }
+
+    pub fn finish(mut self) -> MetricsIndex {
+        self.races.shrink_to_fit();
+        MetricsIndex {
+            checkpoints: self.checkpoints,
+            interval: self.interval,
+            races: self.races,
+        }
     }
 }
 

@@ -1,11 +1,17 @@
 //! The resumable run (issue 10): a run computed in slices of any size ends with the trace that
-//! `run` gives in one go, and a run that reaches its event cap takes no action after it.
+//! `run` gives in one go, and a run that reaches its event cap takes no action after it. The
+//! page's whole job (`job::RunJob`: simulate, lay out, index) in slices ends with the same
+//! trace, counts, timeline and index as each part done in one go.
 
 mod common;
 
 use common::{overlay, scenario, seeds};
+use idemlab::job::{Phase, RunJob};
+use idemlab::metrics::MetricsIndex;
 use idemlab::scenario::presets::PRESETS;
 use idemlab::sim::{self, Progress, Stepper};
+use idemlab::view::layout;
+use idemlab::Metrics;
 use idemlab::Scenario;
 
 /// Slice sizes from one action at a time to more than most runs need.
@@ -104,4 +110,68 @@ fn a_run_that_reaches_its_cap_stops_there() {
         trace.events.last().map(|e| e.kind),
         Some(idemlab::trace::EventKind::CapReached)
     );
+}
+
+/// Runs the page's job in slices of `slice` units, checking that the phases only move forward.
+fn job_in_slices(scenario: &Scenario, slice: u32) -> idemlab::job::Built {
+    let mut job = RunJob::new(scenario);
+    let mut last = job.progress();
+    let mut slices = 0u64;
+    while last.phase != Phase::Done {
+        let next = job.step(slice);
+        assert!(next.phase >= last.phase, "phases only move forward");
+        last = next;
+        slices += 1;
+        assert!(slices <= 50_000_000, "the job ends");
+    }
+    job.finish()
+}
+
+#[test]
+fn the_page_job_in_slices_equals_each_part_in_one_go() {
+    for query in queries() {
+        for seed in 0..seeds(4) {
+            let s = scenario(&overlay(&[&query, &format!("seed={seed}")]));
+            let (trace, metrics) = idemlab::run(&s);
+            let timeline = layout(&trace);
+            let index = MetricsIndex::new(&trace);
+            for slice in [1, 5, 333, u32::MAX] {
+                let built = job_in_slices(&s, slice);
+                let at = format!("{query}&seed={seed} in slices of {slice}");
+                assert_eq!(built.trace.digest(), trace.digest(), "{at}");
+                assert_eq!(built.metrics, metrics, "{at}");
+                assert_eq!(built.timeline.marks(), timeline.marks(), "{at}");
+                assert_eq!(built.timeline.lanes(), timeline.lanes(), "{at}");
+                assert_eq!(built.timeline.races(), timeline.races(), "{at}");
+                for mark in timeline.marks() {
+                    assert_eq!(built.timeline.events_of(mark), timeline.events_of(mark));
+                }
+                let len = trace.events.len();
+                for count in [0, 1, len / 3, len / 2, len.saturating_sub(1), len] {
+                    assert_eq!(
+                        built.index.at(&built.trace, count),
+                        index.at(&trace, count),
+                        "{at}, counts after {count} events"
+                    );
+                    assert_eq!(
+                        built.index.at(&built.trace, count),
+                        Metrics::of_prefix(&trace, count),
+                        "{at}, counts after {count} events"
+                    );
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_dropped_job_leaves_nothing_behind_and_a_new_one_starts_afresh() {
+    // Cancel is a drop: the next job of the same scenario ends as if the first never ran.
+    let s = scenario(EXTRA[4]);
+    let mut job = RunJob::new(&s);
+    for _ in 0..50 {
+        job.step(100);
+    }
+    drop(job);
+    assert_eq!(RunJob::run(&s).trace.digest(), idemlab::run(&s).0.digest());
 }

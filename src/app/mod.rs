@@ -14,6 +14,7 @@
 //!   unless the link says `gate=0`. Answers stay for the session, Back included.
 
 mod classify;
+mod computing;
 mod input;
 mod keys;
 mod model;
@@ -23,6 +24,7 @@ mod screen;
 mod text;
 
 pub use classify::{classify_items, classify_score, Answers, ClassifyItem};
+pub use computing::Computing;
 pub use input::{
     break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
@@ -185,6 +187,12 @@ pub struct State {
     pub predictions: Vec<((&'static str, usize), Prediction)>,
     /// The right choice of a step's prediction, read from its own runs (`Msg::Measured`).
     pub step_answer: Option<StepAnswer>,
+    /// The run being computed in slices, and how far it has got (`None` once both are built).
+    pub computing: Option<Computing>,
+    /// The page state of the last runs that finished: where Cancel goes back to.
+    pub last_ran: Option<Box<PageState>>,
+    /// The banner's line about a cancelled run, until the scenario changes again.
+    pub cancelled: Option<String>,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -286,6 +294,13 @@ pub enum Msg {
     },
     /// "Show me": load operation `index`'s scenario as run A.
     ClassifyShow(usize),
+    /// A slice of a run's computation ended here; more slices follow.
+    Computing {
+        side: Side,
+        progress: crate::job::JobProgress,
+    },
+    /// Stop computing and go back to the last scenario that finished.
+    CancelRun,
 }
 
 /// What the browser must write to the URL.
@@ -327,6 +342,8 @@ pub struct Effects {
     pub sweep_slice: bool,
     /// Scroll this timeline into view (an outline was turned on).
     pub show_timeline: Option<Side>,
+    /// Repaint only the progress line of a run being computed.
+    pub paint_progress: bool,
 }
 
 impl Effects {
@@ -376,6 +393,9 @@ impl State {
             classify: Answers::default(),
             predictions: Default::default(),
             step_answer: None,
+            computing: None,
+            last_ran: None,
+            cancelled: None,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -475,8 +495,10 @@ impl State {
     /// belongs to the run a phrase named) and a sweep of the old scenario. The ordering draft
     /// stays: it is the learner's, and only opening a step starts it afresh.
     fn scenario_changed(&mut self) {
-        // The banner's note was about the link's scenario, which this replaces.
+        // The banner's notes were about the link's scenario or a cancelled one, which this
+        // replaces.
         self.step_overridden = None;
+        self.cancelled = None;
         self.playing = false;
         self.page.cursor = None;
         self.page.zoom = None;
@@ -551,6 +573,8 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
             state.sweep = None;
             Effects::default()
         }
+        Msg::Computing { side, progress } => computing::progress(state, side, progress),
+        Msg::CancelRun => computing::cancel(state),
     }
 }
 
@@ -594,10 +618,13 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             let answers = state.classify;
             let predictions = std::mem::take(&mut state.predictions);
             let step_answer = state.step_answer.take();
+            // Cancel on the page Back reached still goes back to the last run that finished.
+            let last_ran = state.last_ran.take();
             *state = State::load(&query, &stored);
             state.classify = answers;
             state.predictions = predictions;
             state.step_answer = step_answer;
+            state.last_ran = last_ran;
             Effects {
                 url: None,
                 ..Effects::scenario()
@@ -648,6 +675,7 @@ fn update_view(state: &mut State, msg: Msg) -> Effects {
         Msg::Ran { events_a, events_b } => {
             state.events_a = events_a;
             state.events_b = events_b;
+            computing::ran(state);
             Effects::default()
         }
         _ => unreachable!("only view messages come here"),

@@ -192,10 +192,12 @@ impl Banner {
                 index + 1
             ));
         }
+        lines.extend(state.cancelled.clone());
         if lines.is_empty() {
             return None;
         }
         let heading = match (state.errors.is_empty(), state.errors_from) {
+            (true, _) if state.step_overridden.is_none() => "The run was cancelled.",
             (true, _) => "The link's own scenario loaded.",
             (false, ErrorsFrom::Link) => "Some of the link was not understood; the rest loaded.",
             (false, ErrorsFrom::Control) => "That value was not accepted; the run is unchanged.",

@@ -166,62 +166,189 @@ impl Timeline {
 
 /// Lays out a trace. Pure and deterministic: the same trace gives the same timeline.
 pub fn layout(trace: &Trace) -> Timeline {
-    assert!(trace.pods.len() <= PODS_MAX, "too many pods for u16 lanes");
-    let lanes = lanes(trace);
-    let end_us = trace.events.last().map_or(0, |e| e.time_us).max(1);
-    let api = lane_of(trace, Node::Api);
-    let races = race::races(trace, api, lane_of(trace, Node::Db));
-    // Sized once, exactly: the page's wasm memory never shrinks, so a vector that doubled (or
-    // was trimmed by a copy) would keep up to twice the marks' memory for good.
-    let (totals, marks) = first_pass(trace);
-    let capacity = marks + races.len();
-    let mut builder = Builder::new(trace, totals, capacity);
-    let mut races = races.into_iter().peekable();
-    let (mut race_events, mut race_starts) = (Vec::new(), vec![0u32]);
-    for (ix, event) in trace.events.iter().enumerate() {
-        let ix = EventIx::try_from(ix).expect("events are bounded by events_max");
-        builder.event(ix, event);
-        // A race goes in right after the marks of its first read: the same time, and every
-        // mark of a later event after it, so the marks stay sorted by (start, first event).
-        while let Some(region) = races.next_if(|region| region.events[0] == ix) {
-            let k = EventIx::try_from(race_starts.len() - 1).expect("races are bounded");
-            builder.marks.push(Mark {
-                t0_us: region.t0_us,
-                t1_us: region.t1_us,
-                first: ix,
-                end: k,
-                lane: region.lane,
-                kind: MarkKind::Race {
-                    to_lane: region.to_lane,
-                },
-            });
-            race_events.extend_from_slice(&region.events);
-            race_starts.push(u32::try_from(race_events.len()).expect("bounded by events_max"));
+    let mut job = LayoutJob::new(trace);
+    while !job.step(trace, usize::MAX) {}
+    job.finish(trace)
+}
+
+/// A layout a slice at a time: `layout` is this job run to its end in one go, and the page
+/// runs it in slices of a few milliseconds, so that no link can hold its main thread (issue
+/// 10). The work is counted in events (and race pairs) visited, not in time: the core has no
+/// clock, and the caller decides how many units fit in a slice.
+pub struct LayoutJob {
+    stage: LayoutStage,
+    /// The next event the counting or building pass takes.
+    next: usize,
+}
+
+enum LayoutStage {
+    /// Finding the races, which must be known before their marks go in.
+    Races(race::RaceJob),
+    /// Counting the marks, so the marks' vector is sized once, exactly: the page's wasm memory
+    /// never shrinks, so a vector that doubled (or was trimmed by a copy) would keep up to
+    /// twice the marks' memory for good.
+    Count {
+        races: Vec<race::Region>,
+        totals: Vec<u32>,
+        marks: usize,
+    },
+    Build(Box<Building>),
+}
+
+/// The main pass under way: the builder and the races still to place.
+struct Building {
+    builder: Builder,
+    races: std::iter::Peekable<std::vec::IntoIter<race::Region>>,
+    race_events: Vec<EventIx>,
+    race_starts: Vec<u32>,
+    capacity: usize,
+}
+
+impl LayoutJob {
+    pub fn new(trace: &Trace) -> LayoutJob {
+        assert!(trace.pods.len() <= PODS_MAX, "too many pods for u16 lanes");
+        LayoutJob {
+            stage: LayoutStage::Races(race::RaceJob::default()),
+            next: 0,
         }
     }
-    debug_assert!(
-        races.next().is_none(),
-        "every race starts at one of the trace's events"
-    );
-    let marks = builder.finish(end_us);
-    debug_assert_eq!(marks.len(), capacity, "the first pass counts every mark");
-    debug_assert!(
-        marks
-            .windows(2)
-            .all(|w| (w[0].t0_us, w[0].first) <= (w[1].t0_us, w[1].first)),
-        "marks are made in (start, first event) order"
-    );
-    let index = MarkIndex::new(&marks);
-    Timeline {
-        lanes,
-        end_us,
-        marks,
-        events: u32::try_from(trace.events.len()).expect("events are bounded by events_max"),
-        truncated: trace.truncated,
-        index,
-        source: Arc::clone(&trace.events),
-        race_events,
-        race_starts,
+
+    /// Does about `work` units of the layout of `trace` (the trace `new` was given) and says
+    /// whether the job is done, when `finish` gives the timeline.
+    pub fn step(&mut self, trace: &Trace, work: usize) -> bool {
+        let mut work = work.max(1);
+        loop {
+            match &mut self.stage {
+                LayoutStage::Races(job) => {
+                    let (api, db) = (lane_of(trace, Node::Api), lane_of(trace, Node::Db));
+                    work = job.step(trace, api, db, work);
+                    if work == 0 {
+                        return false;
+                    }
+                    let LayoutStage::Races(job) = std::mem::replace(
+                        &mut self.stage,
+                        LayoutStage::Count {
+                            races: Vec::new(),
+                            totals: Vec::new(),
+                            marks: 0,
+                        },
+                    ) else {
+                        unreachable!("the stage is Races")
+                    };
+                    if let LayoutStage::Count { races, .. } = &mut self.stage {
+                        *races = job.take();
+                    }
+                }
+                LayoutStage::Count { totals, marks, .. } => {
+                    let end = trace.events.len().min(self.next.saturating_add(work));
+                    count_marks(&trace.events[self.next..end], totals, marks);
+                    work -= end - self.next;
+                    self.next = end;
+                    if end < trace.events.len() || work == 0 {
+                        return false;
+                    }
+                    self.start_building(trace);
+                    work = work.saturating_sub(1);
+                }
+                LayoutStage::Build(building) => {
+                    let end = trace.events.len().min(self.next.saturating_add(work));
+                    building.build(trace, self.next..end);
+                    self.next = end;
+                    return end == trace.events.len();
+                }
+            }
+        }
+    }
+
+    /// Moves from counting to building: the builder's two whole-trace folds (rows booked
+    /// twice, receipts repeated) run here, in one go each.
+    fn start_building(&mut self, trace: &Trace) {
+        let counted = std::mem::replace(&mut self.stage, LayoutStage::Races(Default::default()));
+        let LayoutStage::Count {
+            races,
+            totals,
+            marks,
+        } = counted
+        else {
+            unreachable!("building starts after counting")
+        };
+        let capacity = marks + races.len();
+        self.stage = LayoutStage::Build(Box::new(Building {
+            builder: Builder::new(trace, totals, capacity),
+            races: races.into_iter().peekable(),
+            race_events: Vec::new(),
+            race_starts: vec![0],
+            capacity,
+        }));
+        self.next = 0;
+    }
+
+    /// The timeline, once `step` has said the job is done.
+    pub fn finish(self, trace: &Trace) -> Timeline {
+        let LayoutStage::Build(building) = self.stage else {
+            panic!("finish comes after step has said the layout is done")
+        };
+        assert_eq!(self.next, trace.events.len(), "the layout is done");
+        let Building {
+            builder,
+            mut races,
+            race_events,
+            race_starts,
+            capacity,
+        } = *building;
+        debug_assert!(
+            races.next().is_none(),
+            "every race starts at one of the trace's events"
+        );
+        let end_us = trace.events.last().map_or(0, |e| e.time_us).max(1);
+        let marks = builder.finish(end_us);
+        debug_assert_eq!(marks.len(), capacity, "the first pass counts every mark");
+        debug_assert!(
+            marks
+                .windows(2)
+                .all(|w| (w[0].t0_us, w[0].first) <= (w[1].t0_us, w[1].first)),
+            "marks are made in (start, first event) order"
+        );
+        let index = MarkIndex::new(&marks);
+        Timeline {
+            lanes: lanes(trace),
+            end_us,
+            marks,
+            events: u32::try_from(trace.events.len()).expect("events are bounded by events_max"),
+            truncated: trace.truncated,
+            index,
+            source: Arc::clone(&trace.events),
+            race_events,
+            race_starts,
+        }
+    }
+}
+
+impl Building {
+    fn build(&mut self, trace: &Trace, range: std::ops::Range<usize>) {
+        for ix in range {
+            let event = &trace.events[ix];
+            let ix = EventIx::try_from(ix).expect("events are bounded by events_max");
+            self.builder.event(ix, event);
+            // A race goes in right after the marks of its first read: the same time, and every
+            // mark of a later event after it, so the marks stay sorted by (start, first event).
+            while let Some(region) = self.races.next_if(|region| region.events[0] == ix) {
+                let k = EventIx::try_from(self.race_starts.len() - 1).expect("races are bounded");
+                self.builder.marks.push(Mark {
+                    t0_us: region.t0_us,
+                    t1_us: region.t1_us,
+                    first: ix,
+                    end: k,
+                    lane: region.lane,
+                    kind: MarkKind::Race {
+                        to_lane: region.to_lane,
+                    },
+                });
+                self.race_events.extend_from_slice(&region.events);
+                let start = u32::try_from(self.race_events.len()).expect("bounded by events_max");
+                self.race_starts.push(start);
+            }
+        }
     }
 }
 
@@ -255,7 +382,10 @@ fn lanes(trace: &Trace) -> Vec<Lane> {
 /// Client lanes come first in pod order, then the API, the payment service and the database,
 /// and last the queue and its consumer when the run has them.
 pub(super) fn lane_of(trace: &Trace, node: Node) -> LaneIx {
-    let pods = trace.pods.len() as LaneIx;
+    lane_at(trace.pods.len() as LaneIx, node)
+}
+
+fn lane_at(pods: LaneIx, node: Node) -> LaneIx {
     match node {
         Node::Client(pod) => pod,
         Node::Api => pods,
@@ -266,14 +396,12 @@ pub(super) fn lane_of(trace: &Trace, node: Node) -> LaneIx {
     }
 }
 
-/// The first pass: how many effects each order has in all, indexed by order − 1, and how many
-/// marks the events make (races aside): one each, none for an arrow's or an outage's end, two
-/// for a claim that blocks.
-fn first_pass(trace: &Trace) -> (Vec<u32>, usize) {
-    let mut totals = Vec::new();
-    let mut marks = 0;
-    for event in trace.events.iter() {
-        marks += match event.kind {
+/// The first pass, over one slice of the events: how many effects each order has in all,
+/// indexed by order − 1, and how many marks the events make (races aside): one each, none for
+/// an arrow's or an outage's end, two for a claim that blocks.
+fn count_marks(events: &[Event], totals: &mut Vec<u32>, marks: &mut usize) {
+    for event in events {
+        *marks += match event.kind {
             EventKind::Deliver { .. } | EventKind::Drop { .. } | EventKind::Restart => 0,
             EventKind::Claim {
                 result: ClaimResult::Blocked,
@@ -292,7 +420,6 @@ fn first_pass(trace: &Trace) -> (Vec<u32>, usize) {
             totals[ix] += 1;
         }
     }
-    (totals, marks)
 }
 
 /// One order's effects seen so far in the main pass.
@@ -306,8 +433,9 @@ struct Seen {
 const NO_MARK: u32 = u32::MAX;
 
 /// The main pass's state: marks made so far and the ones still open.
-struct Builder<'t> {
-    trace: &'t Trace,
+struct Builder {
+    /// How many client lanes come first (`lane_of`).
+    pods: LaneIx,
     marks: Vec<Mark>,
     totals: Vec<u32>,
     seen: Vec<Seen>,
@@ -324,10 +452,10 @@ struct Builder<'t> {
     api_down: Option<u32>,
 }
 
-impl<'t> Builder<'t> {
-    fn new(trace: &'t Trace, totals: Vec<u32>, marks: usize) -> Builder<'t> {
+impl Builder {
+    fn new(trace: &Trace, totals: Vec<u32>, marks: usize) -> Builder {
         Builder {
-            trace,
+            pods: trace.pods.len() as LaneIx,
             marks: Vec::with_capacity(marks),
             seen: vec![Seen::default(); totals.len()],
             totals,
@@ -346,7 +474,7 @@ impl<'t> Builder<'t> {
             t1_us: event.time_us,
             first: ix,
             end: NO_END,
-            lane: lane_of(self.trace, event.node),
+            lane: lane_at(self.pods, event.node),
             kind,
         });
         u32::try_from(self.marks.len() - 1).expect("marks are bounded by events_max")
@@ -400,7 +528,7 @@ impl<'t> Builder<'t> {
 
     fn send(&mut self, ix: EventIx, event: &Event, msg: u32, to: Node, payload: Payload) {
         let kind = MarkKind::Arrow {
-            to_lane: lane_of(self.trace, to),
+            to_lane: lane_at(self.pods, to),
             payload: arrow_payload(payload),
             end: ArrowEnd::InFlight,
         };

@@ -37,7 +37,7 @@ pub use draw::{
     TEXT_MARGIN,
 };
 pub use find::Find;
-pub use layout::{layout, ms_text, Timeline};
+pub use layout::{layout, ms_text, LayoutJob, Timeline};
 pub use mark::{
     cause_label, ArrowEnd, ArrowPayload, Band, Class, EventIx, Lane, LaneIx, Mark, MarkKind, Span,
     TxnEnd, NO_END,

@@ -20,41 +20,121 @@ pub(super) struct Region {
     pub events: Vec<EventIx>,
 }
 
-/// One region per race, from `lane` (the API) down to `to_lane` (the database), in the order
-/// of their first reads (a stable sort: races that share a first read keep the order they
-/// were found in).
-pub(super) fn races(trace: &Trace, lane: LaneIx, to_lane: LaneIx) -> Vec<Region> {
-    let pairs = pairs(trace);
-    if pairs.is_empty() {
-        return Vec::new();
-    }
-    let by_req = events_by_req(trace, &pairs);
-    let mut regions: Vec<Region> = (pairs.iter())
-        .map(|pair| region(trace, &by_req, pair, lane, to_lane))
-        .collect();
-    regions.sort_by_key(|region| region.events[0]);
-    regions
+/// The race regions, one per race, from `lane` (the API) down to `to_lane` (the database), in
+/// the order of their first reads (a stable sort: races that share a first read keep the order
+/// they were found in). Found a slice at a time, so that the page can lay out a million
+/// events without holding its main thread (`view::LayoutJob`). Three passes: find the racing
+/// pairs over the events, list the events of every racing request over the events again, then
+/// make a region per pair.
+#[derive(Default)]
+pub(super) struct RaceJob {
+    races: Races,
+    pairs: Vec<Race>,
+    by_req: BTreeMap<u32, Vec<EventIx>>,
+    regions: Vec<Region>,
+    stage: RaceStage,
+    /// The next event (or pair) the current stage takes.
+    next: usize,
 }
 
-fn pairs(trace: &Trace) -> Vec<Race> {
-    let mut races = Races::default();
-    (trace.events.iter().enumerate())
-        .filter_map(|(ix, event)| races.event(ix as EventIx, event))
-        .collect()
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum RaceStage {
+    #[default]
+    Pairs,
+    ByReq,
+    Regions,
+    Done,
 }
-/// Every event of every request that takes part in a race, in trace order.
-fn events_by_req(trace: &Trace, pairs: &[Race]) -> BTreeMap<u32, Vec<EventIx>> {
-    let mut by_req: BTreeMap<u32, Vec<EventIx>> = BTreeMap::new();
-    for pair in pairs {
-        by_req.entry(pair.first.req).or_default();
-        by_req.entry(pair.second.req).or_default();
-    }
-    for (ix, event) in trace.events.iter().enumerate() {
-        if let Some(list) = event.req.and_then(|req| by_req.get_mut(&req)) {
-            list.push(ix as EventIx);
+
+impl RaceJob {
+    /// Takes up to `work` events or pairs and returns the work left over: more than zero means
+    /// the search is done (`take` then gives the regions), and so does `done`.
+    pub fn step(&mut self, trace: &Trace, lane: LaneIx, to_lane: LaneIx, work: usize) -> usize {
+        let mut work = work;
+        while work > 0 && self.stage != RaceStage::Done {
+            let total = match self.stage {
+                RaceStage::Pairs | RaceStage::ByReq => trace.events.len(),
+                RaceStage::Regions | RaceStage::Done => self.pairs.len(),
+            };
+            let end = total.min(self.next.saturating_add(work));
+            match self.stage {
+                RaceStage::Pairs => self.find_pairs(trace, end),
+                RaceStage::ByReq => self.list_events(trace, end),
+                RaceStage::Regions => self.make_regions(trace, lane, to_lane, end),
+                RaceStage::Done => {}
+            }
+            work -= end - self.next;
+            self.next = end;
+            if end == total {
+                self.advance();
+                // A stage change is work too, so that a search of nothing still ends.
+                work = work.saturating_sub(1);
+            }
+        }
+        if self.done() {
+            work.max(1)
+        } else {
+            0
         }
     }
-    by_req
+
+    pub fn done(&self) -> bool {
+        self.stage == RaceStage::Done
+    }
+
+    pub fn take(self) -> Vec<Region> {
+        debug_assert!(self.done(), "the search has ended");
+        self.regions
+    }
+
+    fn advance(&mut self) {
+        self.next = 0;
+        self.stage = match self.stage {
+            RaceStage::Pairs if self.pairs.is_empty() => RaceStage::Done,
+            RaceStage::Pairs => {
+                for pair in &self.pairs {
+                    self.by_req.entry(pair.first.req).or_default();
+                    self.by_req.entry(pair.second.req).or_default();
+                }
+                RaceStage::ByReq
+            }
+            RaceStage::ByReq => {
+                self.regions.reserve_exact(self.pairs.len());
+                RaceStage::Regions
+            }
+            RaceStage::Regions | RaceStage::Done => {
+                self.regions.sort_by_key(|region| region.events[0]);
+                self.by_req = BTreeMap::new();
+                self.pairs = Vec::new();
+                RaceStage::Done
+            }
+        };
+    }
+
+    fn find_pairs(&mut self, trace: &Trace, end: usize) {
+        for ix in self.next..end {
+            if let Some(race) = self.races.event(ix as EventIx, &trace.events[ix]) {
+                self.pairs.push(race);
+            }
+        }
+    }
+
+    /// Every event of every request that takes part in a race, in trace order.
+    fn list_events(&mut self, trace: &Trace, end: usize) {
+        for ix in self.next..end {
+            let event = &trace.events[ix];
+            if let Some(list) = event.req.and_then(|req| self.by_req.get_mut(&req)) {
+                list.push(ix as EventIx);
+            }
+        }
+    }
+
+    fn make_regions(&mut self, trace: &Trace, lane: LaneIx, to_lane: LaneIx, end: usize) {
+        for pair in &self.pairs[self.next..end] {
+            let region = region(trace, &self.by_req, pair, lane, to_lane);
+            self.regions.push(region);
+        }
+    }
 }
 
 /// The region runs from the first "not found" to the later of the two requests' effects and

@@ -30,6 +30,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::app::{self, Banner, Effects, Focus, Msg, State, UrlWrite};
+use crate::job::{Built, Phase, RunJob};
+use crate::lessons::Side;
 use crate::metrics::MetricsIndex;
 use crate::page::PageState;
 use crate::scenario::Scenario;
@@ -64,12 +66,15 @@ impl Run {
         }
     }
 
-    fn of(scenario: Scenario) -> Run {
-        let (trace, metrics) = crate::run(&scenario);
-        let timeline = layout(&trace);
-        let index = MetricsIndex::new(&trace);
+    fn built(built: Built, scenario: &Scenario) -> Run {
+        let Built {
+            trace,
+            metrics,
+            timeline,
+            index,
+        } = built;
         Run {
-            summary: app::preset_summary(&scenario),
+            summary: app::preset_summary(scenario),
             trace,
             metrics,
             index,
@@ -103,6 +108,11 @@ pub(crate) struct App {
     pub state: State,
     pub a: Run,
     pub b: Option<Run>,
+    /// The run being computed in slices, A then B (`compute`); `None` once both are built.
+    job: Option<(Side, RunJob)>,
+    /// A run built in a later slice, whose view the next slice computes on its own: the view
+    /// of a million events takes a task of its own (about 120 ms of wasm).
+    warm: Option<Side>,
 }
 
 impl App {
@@ -169,6 +179,11 @@ pub(crate) struct Ui {
     pub keys_painted: Cell<[Option<(usize, usize)>; 2]>,
     /// The classification answers last painted, so playback frames do not repaint them.
     pub classify_painted: Cell<Option<app::Answers>>,
+    /// Which computation the scheduled slice belongs to: each start of the runs counts one up,
+    /// so a slice scheduled for runs since replaced (a new scenario, Cancel) does nothing.
+    pub job_gen: Cell<u32>,
+    /// Until the first runs are built: then the page marks itself ready.
+    pub loading: Cell<bool>,
 }
 
 thread_local! {
@@ -187,6 +202,8 @@ thread_local! {
             events_shown: Cell::new(false),
             keys_painted: Cell::new([None; 2]),
             classify_painted: Cell::new(None),
+            job_gen: Cell::new(0),
+            loading: Cell::new(true),
         }
     };
 }
@@ -212,10 +229,12 @@ pub(crate) fn dispatch(msg: Msg) {
 }
 
 pub(crate) fn apply(effects: Effects) {
-    if effects.rerun {
-        rerun();
-        // A new run may sit where the old one was freed: the panel's memo must not match it.
-        with_ui(|u| &u.keys_painted, |cell| cell.set([None; 2]));
+    // A change made while the first runs were still computing (Cancel, a control) ends the
+    // loading when its own runs are built, after its own URL write (Cancel's push must not
+    // be replaced by the loading's).
+    let loaded = effects.rerun && start_runs() && with_ui(|u| &u.loading, |l| l.get());
+    if effects.paint_progress {
+        runs::paint_computing();
     }
     if effects.save_progress {
         quiz::save_progress();
@@ -245,40 +264,132 @@ pub(crate) fn apply(effects: Effects) {
         Some(UrlWrite::Replace) => sync_url(),
         None => {}
     }
+    if loaded {
+        show_loaded();
+    }
 }
 
-/// Runs A and B for the state's scenario and compare keys, and tells the state both runs' lengths (`Msg::Ran`), then their metrics (`Msg::Measured`).
-fn rerun() {
-    rerun_a();
-    rerun_b();
-}
+/// How long one slice of a run's computation may take: well under the 200 ms long-task limit,
+/// leaving the browser time to paint the progress line and to take a click on Cancel.
+const SLICE_MS: f64 = 40.0;
 
-/// Runs A afresh. The old runs go first: wasm memory never shrinks, so building the new ones
-/// beside them would leave the page holding both sizes for good.
-fn rerun_a() {
+/// Work units (simulator actions, events) between two looks at the clock within a slice: a
+/// few milliseconds of wasm time.
+const SLICE_UNITS: u32 = 8_192;
+
+/// Drops the old runs and starts computing A, then B (when compare is on, and not while a quiz
+/// question hides its runs). The first slice runs at once: most runs are built within it, and
+/// the caller paints them; a longer one goes on in later tasks behind a progress line.
+/// Returns whether both runs are built.
+fn start_runs() -> bool {
+    let gen = with_ui(|u| &u.job_gen, |g| g.get().wrapping_add(1));
+    with_ui(|u| &u.job_gen, |g| g.set(gen));
     with_app(|app| {
+        // The old runs go first: wasm memory never shrinks, so building the new ones beside
+        // them would leave the page holding both sizes for good.
+        app.job = None;
+        app.warm = None;
         app.b = None;
         app.a = Run::empty(app.state.page.scenario.clone());
         // A quiz question's run is not run until its answer is locked, so no view can show it.
         if !app::run_hidden(&app.state) {
-            app.a = Run::of(app.state.page.scenario.clone());
+            app.job = Some((Side::A, RunJob::new(&app.state.page.scenario)));
+        }
+    });
+    // A new run may sit where the old one was freed: the panel's memo must not match it.
+    with_ui(|u| &u.keys_painted, |cell| cell.set([None; 2]));
+    compute(gen, dom::now_ms() + SLICE_MS, false)
+}
+
+/// Computes until `deadline_ms` (or to the end), putting each run in place as it is built.
+/// Returns whether both runs are built; if not, the next slice is scheduled. In a later slice
+/// (`later`), a run just built ends the slice, so that its view is computed in a task of its own.
+fn compute(gen: u32, deadline_ms: f64, later: bool) -> bool {
+    loop {
+        let step = with_app(|app| {
+            let (side, job) = app.job.as_mut()?;
+            Some((*side, job.step(SLICE_UNITS)))
+        });
+        match step {
+            None => {
+                runs_built();
+                return true;
+            }
+            Some((side, progress)) if progress.phase == Phase::Done => {
+                put_in_place(side);
+                if later {
+                    with_app(|app| app.warm = Some(side));
+                    dom::later(0, move || next_slice(gen));
+                    return false;
+                }
+            }
+            Some((side, progress)) if dom::now_ms() >= deadline_ms => {
+                dispatch(Msg::Computing { side, progress });
+                dom::later(0, move || next_slice(gen));
+                return false;
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// A later slice: only for the computation it was scheduled for.
+fn next_slice(gen: u32) {
+    if with_ui(|u| &u.job_gen, |g| g.get()) != gen {
+        return;
+    }
+    let warm = with_app(|app| {
+        let side = app.warm.take()?;
+        let viewport = runs::viewport(app);
+        let run = if side == Side::B {
+            app.b.as_ref()
+        } else {
+            Some(&app.a)
+        };
+        run.map(|run| run.view(&viewport))
+    });
+    if warm.is_some() {
+        dom::later(0, move || next_slice(gen));
+        return;
+    }
+    if compute(gen, dom::now_ms() + SLICE_MS, true) {
+        if with_ui(|u| &u.loading, |l| l.get()) {
+            show_loaded();
+        } else {
+            render();
+        }
+    }
+}
+
+/// Puts the built run of `side` in place, and starts B after A when comparing.
+fn put_in_place(side: Side) {
+    with_app(|app| {
+        let Some((_, job)) = app.job.take() else {
+            return;
+        };
+        let built = job.finish();
+        match side {
+            Side::A => {
+                app.a = Run::built(built, &app.state.page.scenario);
+                let compare = app.state.page.compare_scenario();
+                app.job = compare.map(|b| (Side::B, RunJob::new(&b)));
+            }
+            Side::B => {
+                let scenario = app.state.page.compare_scenario().unwrap_or_default();
+                app.b = Some(Run::built(built, &scenario));
+            }
         }
     });
 }
 
-/// Runs B (when compare is on, and not while a quiz question hides its run) and tells the
-/// state both runs' lengths, then their metrics.
-fn rerun_b() {
+/// Both runs are built: tell the state their lengths (`Msg::Ran`), then their metrics
+/// (`Msg::Measured`, which the open step's prediction is read from).
+fn runs_built() {
     with_app(|app| {
-        let hidden = app::run_hidden(&app.state);
-        app.b = (app.state.page.compare_scenario())
-            .filter(|_| !hidden)
-            .map(Run::of);
         let events_a = u32::try_from(app.a.trace.events.len()).unwrap_or(u32::MAX);
         let events_b = (app.b.as_ref()).map_or(0, |b| b.trace.events.len());
         let events_b = u32::try_from(events_b).unwrap_or(u32::MAX);
         app::update(&mut app.state, Msg::Ran { events_a, events_b });
-        // The open step's prediction is read from these runs (`app::predict`).
         let a = Box::new(app.a.metrics.clone());
         let b = app.b.as_ref().map(|b| Box::new(b.metrics.clone()));
         app::update(&mut app.state, Msg::Measured { a, b });
@@ -303,7 +414,9 @@ pub fn start() {
 pub fn mount() {
     mount_ui();
     // In one go, as the tests that call this expect the page ready when it returns.
-    rerun_a();
+    start_runs();
+    let gen = with_ui(|u| &u.job_gen, |g| g.get());
+    compute(gen, f64::INFINITY, false);
     show_loaded();
 }
 
@@ -317,7 +430,15 @@ fn mount_ui() {
     let state = State::load(&query, &quiz::load_progress());
     let load_ms = dom::now_ms() - start_ms;
     let a = Run::empty(state.page.scenario.clone());
-    APP.with(|cell| *cell.borrow_mut() = Some(App { state, a, b: None }));
+    APP.with(|cell| {
+        *cell.borrow_mut() = Some(App {
+            state,
+            a,
+            b: None,
+            job: None,
+            warm: None,
+        })
+    });
     controls::mount();
     runs::mount();
     playback::mount();
@@ -333,18 +454,20 @@ fn mount_ui() {
     listen_to_history();
 }
 
-/// Runs A (and B) for the linked state, keeping its cursor and zoom, and shows them.
+/// Runs A (and B) for the linked state, keeping its cursor and zoom, and shows them: now if
+/// they are built within the first slice, else when the last slice ends (`next_slice`).
 fn run_and_show() {
     // A rerun keeps the cursor and zoom: only `update` resets them, on a scenario change.
-    // A and B run in two tasks, so that a heavy compare link blocks the page for one run's
-    // time at a time rather than both (the 200 ms long-task limit).
-    rerun_a();
-    dom::later(0, show_loaded);
+    if start_runs() {
+        show_loaded();
+    } else {
+        render();
+    }
 }
 
-/// The second task of loading: run B, paint, and say the page is ready.
+/// The end of loading, once the runs are built: paint, and say the page is ready.
 fn show_loaded() {
-    rerun_b();
+    with_ui(|u| &u.loading, |l| l.set(false));
     render();
     // The link's state as the page's own permalink (a step link gains its scenario).
     write_url(UrlWrite::Replace);

@@ -37,6 +37,7 @@ pub fn mount() {
     dom::on_click("zoom-in", || zoom_by(2.0));
     dom::on_click("zoom-out", || zoom_by(0.5));
     dom::on_click("zoom-fit", || dispatch(Msg::Zoom(None)));
+    dom::on_click("cancel-run", || dispatch(Msg::CancelRun));
     for side in SIDES {
         wire_canvas(side);
     }
@@ -44,6 +45,7 @@ pub fn mount() {
 }
 
 pub fn render() {
+    paint_computing();
     for side in SIDES {
         render_side(side);
     }
@@ -54,8 +56,25 @@ pub fn render() {
 
 /// Predict, then reveal: while a lesson step waits for its answer (`app::counters_hidden`),
 /// the counters of A and B, the moment they describe and the compare line are hidden.
+/// The progress line of a run being computed, with `aria-busy` on the runs while it lasts.
+pub fn paint_computing() {
+    let text = with_app(|app| app.state.computing.map(|c| c.text()));
+    dom::set_hidden(&dom::by_id::<Element>("computing"), text.is_none());
+    let runs: Element = dom::by_id("runs");
+    match text {
+        Some(text) => {
+            dom::set_text(&dom::by_id::<Element>("computing-text"), &text);
+            runs.set_attribute("aria-busy", "true").ok();
+        }
+        None => {
+            runs.remove_attribute("aria-busy").ok();
+        }
+    }
+}
+
 fn render_held() {
-    let hidden = with_app(|app| app::counters_hidden(&app.state));
+    // Nor are there counts to show while a run is still computing: zeros would read as a result.
+    let hidden = with_app(|app| app::counters_hidden(&app.state) || app.state.computing.is_some());
     for id in ["counters-a", "counters-b", "counts-at-a", "counts-at-b"] {
         dom::set_hidden(&dom::by_id(id), hidden);
     }

@@ -1,0 +1,60 @@
+// Issue 10: a run too long for one task is computed in slices, with a progress line, aria-busy
+// and Cancel, and ends with the counts the CLI gives for the same link.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, counters, cliCounts, BASE_URL, METRICS } from './lab.mjs';
+
+let browser;
+before(async () => { browser = await launch(); });
+after(async () => { await browser?.close(); });
+
+// About 300,000 events: several slices on any machine, a couple of seconds at most.
+const HEAVY = 'orders=5000&clients=16&timeout_ms=1&backoff_ms=0&retries=20&latency_ms=0..5&events_max=300000';
+
+test('a heavy link computes in slices behind a progress line, then shows the CLI\'s counts', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${BASE_URL}?${HEAVY}`);
+  // One look at the page while it computes: the progress line and Cancel show, and no counts
+  // (zeros would read as a result).
+  const busy = await page.waitForFunction(() => {
+    if (document.querySelector('#runs').getAttribute('aria-busy') !== 'true') return null;
+    const shown = (id) => document.getElementById(id).checkVisibility();
+    return { text: document.getElementById('computing-text').textContent, cancel: shown('cancel-run'), counters: shown('counters-a') };
+  }, null, { timeout: 15_000, polling: 10 });
+  const seen = await busy.jsonValue();
+  assert.match(seen.text, /^Computing run A: /);
+  assert.equal(seen.cancel, true);
+  assert.equal(seen.counters, false);
+  await page.waitForSelector('html[data-state="ready"]', { timeout: 60_000 });
+  assert.equal(await page.getAttribute('#runs', 'aria-busy'), null, 'no longer busy');
+  assert.equal(await page.isHidden('#computing'), true);
+  assert.equal(await page.getAttribute('#timeline-a', 'data-events'), '300000');
+  const cli = cliCounts(page.url());
+  const shown = await counters(page, 'a');
+  for (const metric of METRICS.filter((m) => m in shown && m in cli)) {
+    assert.equal(shown[metric], cli[metric], metric);
+  }
+  page.assertClean();
+  await page.close();
+});
+
+// Issue 10's freezing link: a million events, seconds of work even in slices.
+const HEAVIEST = 'key=constant&dedup=atomic&provider_ms=60000..60000&timeout_ms=1&backoff_ms=0&latency_ms=0..0&clients=16&orders=10000&retries=20&events_max=1000000&replace_db_ms=7000';
+
+test('Cancel stops a run, says so, and Back returns to the cancelled link', async () => {
+  const page = await openPage(browser);
+  await page.goto(`${BASE_URL}?${HEAVIEST}`);
+  await page.waitForSelector('#runs[aria-busy="true"]', { timeout: 15_000 });
+  await page.click('#cancel-run');
+  await page.waitForSelector('#banner:not([hidden])');
+  assert.match(await page.textContent('#banner'), /The run was cancelled\..*Run A was cancelled while/s);
+  await page.waitForSelector('html[data-state="ready"]');
+  assert.equal(await page.getAttribute('#runs', 'aria-busy'), null);
+  // A link whose run never finished falls back to the default scenario.
+  assert.equal(new URL(page.url()).searchParams.get('orders'), null);
+  await page.goBack();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('orders') === '10000');
+  await page.waitForSelector('#runs[aria-busy="true"]', { timeout: 15_000 });
+  page.assertClean();
+  await page.close();
+});
