@@ -317,7 +317,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "A queue delivers again until it hears an ack",
                 query: "seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25",
                 compare: None,
-                text: "Each committed charge now also goes out as an event (e1 to e4, written with the charge as an outbox row) to a queue, which hands it to a consumer that mails a receipt, then acks. When an ack is lost (✕ on the arrows back to the queue), the queue cannot tell that from a failed delivery, so after visibility_ms it delivers again: 3 redeliveries, and this consumer mails 7 receipts for 4 charges, 3 duplicates. The queue, like the client in step 1, delivers at least once.",
+                text: "Each committed charge now also goes out as an event (e0 to e3, written with the charge as an outbox row) to a queue, which hands it to a consumer that mails a receipt, then acks. When an ack is lost (✕ on the arrows back to the queue), the queue cannot tell that from a failed delivery, so after visibility_ms it delivers again: 3 redeliveries, and this consumer mails 7 receipts for 4 charges, 3 duplicates. The queue, like the client in step 1, delivers at least once.",
                 calculator: false,
                 keystore: false,
                 classify: false,
@@ -522,7 +522,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "Forbid is not deduplication",
                 query: "seed=1&preset=pod-rerun&rerun_ms=20",
                 compare: Some("key=business"),
-                text: "concurrencyPolicy: Forbid only keeps a CronJob from starting a scheduled run while one of its Jobs is active. This Job, started by hand, runs beside it (two client lanes), and with pod keys both pods charge every order: 3 duplicates; a failed pod's replacement gets through too. The business key (B) makes each copy wait on the unique index and get the first charge back: 0, though not past retention (Lesson A step 7), after a lost store (step 5) or a crash before commit (step 6).",
+                text: "concurrencyPolicy: Forbid only keeps a CronJob from starting a scheduled run while one of its Jobs is active. This Job, started by hand, runs beside it (two client lanes), and with pod keys both pods charge every order: 3 duplicates; a failed pod's replacement gets through too. The business key (B) makes each order's second copy wait on the unique index and get the first charge back: 0, though not past retention (Lesson A step 7), after a lost store (step 5) or a crash before commit (step 6).",
 
                 calculator: false,
                 keystore: false,

@@ -211,7 +211,7 @@ pub const LEGEND: [Entry; 24] = [
     entry(
         Key::Ids,
         Ink::Muted,
-        "#3 = charge 3, e2 = queue event 2 (one per charge), m5 = network message 5",
+        "#3 = charge number 3; e2, m5 = ids of a queue event (one per charge) and a message",
         &[],
     ),
 ];
