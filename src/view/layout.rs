@@ -680,10 +680,12 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
         EventKind::Store { status } => format!("store {status}"),
         EventKind::Reply { status, replay } => reply(status, replay),
         EventKind::Inbox { event: id, fresh } => inbox(id, fresh),
-        EventKind::Receipt { event: id, number } if class == Class::ReceiptDuplicate => {
-            format!("receipt #{number} again (e{id})")
+        EventKind::Receipt { event: id, .. } if class == Class::ReceiptDuplicate => {
+            format!("receipt for e{id} again")
         }
-        EventKind::Receipt { number, .. } => format!("receipt #{number}"),
+        // Named by its queue event, as every other consumer label is: "receipt #2 (e1)" set a
+        // charge number beside an event id one lower. The details still name the charge.
+        EventKind::Receipt { event: id, .. } => format!("receipt for e{id}"),
         EventKind::Redeliver {
             event: id,
             delivery,
