@@ -340,7 +340,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "An inbox makes the consumer's effect happen once",
                 query: "seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25",
                 compare: Some("consumer=inbox"),
-                text: "The same lost acks. The plain consumer (A) mails again on every redelivery: 3 duplicates. The inbox consumer (B) first inserts the event id into its inbox table and mails only if the id is new, so the 3 redeliveries find it and are only acked: 4 receipts, 0 duplicates. The copies still arrive; the effect happens once.",
+                text: "The same lost acks. The plain consumer (A) mails again on every redelivery: 3 duplicates. The inbox consumer (B) first inserts the event id into its inbox table and mails only if the id is new, so the 3 redeliveries find it and are only acked: 4 receipts, 0 duplicates. The copies still arrive, with an exactly-once effect.",
                 calculator: false,
                 keystore: false,
                 classify: false,
