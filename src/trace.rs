@@ -651,7 +651,7 @@ pub fn rollback_text(cause: RollbackCause) -> &'static str {
         RollbackCause::Crash => "API crashed",
         RollbackCause::DbReplaced => "ledger pod replaced",
         RollbackCause::Conflict => "unique violation",
-        RollbackCause::ReadOnly => "read only",
+        RollbackCause::ReadOnly => "read only, nothing to undo",
         RollbackCause::NoCommit => "ended without commit",
     }
 }

@@ -645,6 +645,14 @@ fn a_marks_tooltip_names_order_attempt_and_key() {
         .lines()
         .map(str::to_string)
         .collect();
+    // The client's lane says "client"; the pod that sent it is a line of its own.
+    let pod = match event.node {
+        idemlab::trace::Node::Client(pod) => Some(format!("client pod {:08x}", trace.pod_uid(pod))),
+        _ => None,
+    };
+    let lines: Vec<String> = (lines.into_iter())
+        .filter(|line| Some(line) != pod.as_ref())
+        .collect();
     assert_eq!(lines.len(), 4, "{lines:?}");
     assert_eq!(
         lines[1],
@@ -658,6 +666,77 @@ fn a_marks_tooltip_names_order_attempt_and_key() {
     let request = app::request_header(&trace, mark.event() as usize);
     let key = format!("key {}", event.key.unwrap());
     assert_eq!(lines[2], request.unwrap_or(key));
+}
+
+#[test]
+fn a_client_lane_is_called_client_and_its_marks_name_their_pod() {
+    let trace = trace_of("seed=1&preset=pod-rerun");
+    let timeline = idemlab::view::layout(&trace);
+    let labels: Vec<&str> = (timeline.lanes().iter())
+        .map(|lane| lane.label.as_str())
+        .take(2)
+        .collect();
+    assert_eq!(labels, ["client", "client (rerun)"]);
+    let mark = (timeline.marks().iter())
+        .find(|m| {
+            matches!(
+                trace.events[m.event() as usize].node,
+                idemlab::trace::Node::Client(1)
+            )
+        })
+        .expect("a mark of the rerun's pod");
+    let tooltip = app::mark_tooltip(&trace, &timeline, mark);
+    let pod = format!("client pod {:08x}", trace.pod_uid(1));
+    assert!(tooltip.lines().any(|l| l == pod), "{tooltip}");
+    let several = idemlab::view::layout(&trace_of("seed=1&clients=2&orders=2"));
+    assert_eq!(several.lanes()[1].label, "client 2");
+}
+
+/// The index of a trace's first request to the API.
+fn first_request(trace: &idemlab::trace::Trace) -> usize {
+    use idemlab::trace::{EventKind, Payload};
+    (trace.events.iter())
+        .position(|e| {
+            matches!(
+                e.kind,
+                EventKind::Send {
+                    payload: Payload::Request { .. },
+                    ..
+                }
+            )
+        })
+        .expect("a request")
+}
+
+#[test]
+fn a_key_the_api_does_not_check_says_so_in_its_header_line() {
+    let trace = trace_of("seed=7&preset=lost-ack");
+    let index = first_request(&trace);
+    let header = app::request_header(&trace, index).unwrap();
+    assert!(
+        header.ends_with("(the API does not check it: dedup=none)"),
+        "{header}"
+    );
+}
+
+#[test]
+fn a_read_only_transaction_ends_as_done_not_as_a_rollback() {
+    use idemlab::view::Class;
+    let trace = trace_of("seed=7&preset=lost-ack&dedup=atomic");
+    let timeline = idemlab::view::layout(&trace);
+    let labels: Vec<String> = (timeline.marks().iter())
+        .filter(|m| m.class() == Class::Rollback)
+        .map(|m| timeline.label(m))
+        .collect();
+    assert!(!labels.is_empty(), "replays end read-only transactions");
+    assert!(
+        labels.iter().all(|l| l.ends_with("done (read only)")),
+        "{labels:?}"
+    );
+    assert!(timeline
+        .marks()
+        .iter()
+        .all(|m| m.class() != Class::TxnRollback));
 }
 
 #[test]
@@ -1840,19 +1919,8 @@ fn step_1_of_each_lesson_defines_its_terms_from_the_glossary() {
 
 #[test]
 fn a_request_shows_its_key_as_an_idempotency_key_header_in_every_detail() {
-    use idemlab::trace::{EventKind, Payload};
     let trace = trace_of("seed=7&preset=lost-ack&dedup=atomic");
-    let index = (trace.events.iter())
-        .position(|e| {
-            matches!(
-                e.kind,
-                EventKind::Send {
-                    payload: Payload::Request { .. },
-                    ..
-                }
-            )
-        })
-        .expect("a request");
+    let index = first_request(&trace);
     let key = trace.events[index].key.expect("lost-ack sends keys");
     let header = format!("Idempotency-Key: {key}");
     assert_eq!(app::request_header(&trace, index), Some(header.clone()));
@@ -1868,17 +1936,7 @@ fn a_request_shows_its_key_as_an_idempotency_key_header_in_every_detail() {
     // Other events have no header line; a request without a key says so.
     assert_eq!(app::request_header(&trace, 0), None);
     let bare = trace_of("seed=7&preset=lost-ack&key=none");
-    let index = (bare.events.iter())
-        .position(|e| {
-            matches!(
-                e.kind,
-                EventKind::Send {
-                    payload: Payload::Request { .. },
-                    ..
-                }
-            )
-        })
-        .unwrap();
+    let index = first_request(&bare);
     assert_eq!(
         app::request_header(&bare, index).as_deref(),
         Some("no Idempotency-Key header")

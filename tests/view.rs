@@ -619,7 +619,7 @@ fn the_export_draws_the_page_s_shapes_for_every_mark() {
 fn layout_summary_of_one_raced_order() {
     let (_, timeline) = run("seed=8&preset=race&orders=1");
     expect![[r#"
-        lanes: pod 77c3d628 | API | payment service | database
+        lanes: client | API | payment service | database
         end 132098 µs, 42 events, 33 marks, 1 races, 1 duplicates
                0        0 0    pod-start "pod 77c3d628 starts" [0]
                0        0 0    order-start "order 1 starts" [1]

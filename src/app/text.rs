@@ -36,8 +36,15 @@ pub fn request_header(trace: &Trace, index: usize) -> Option<String> {
     else {
         return None;
     };
+    // Every request carries its key from Lesson A's first step, before the API looks at it:
+    // say so, or the header reads as if it already protected something.
+    let unchecked = if trace.scenario.dedup == crate::scenario::Dedup::None {
+        " (the API does not check it: dedup=none)"
+    } else {
+        ""
+    };
     Some(match event.key {
-        Some(key) => format!("Idempotency-Key: {key}"),
+        Some(key) => format!("Idempotency-Key: {key}{unchecked}"),
         None => "no Idempotency-Key header".into(),
     })
 }
@@ -63,6 +70,10 @@ pub fn mark_tooltip(trace: &Trace, timeline: &Timeline, mark: &Mark) -> String {
     if let Some(order) = event.order {
         let attempt = event.attempt.map(|a| format!(", attempt {a}"));
         lines.push(format!("order {order}{}", attempt.unwrap_or_default()));
+    }
+    // The lane says "client"; which pod sent it is a detail (a `key=process` key is made from it).
+    if let Node::Client(pod) = event.node {
+        lines.push(format!("client pod {:08x}", trace.pod_uid(pod)));
     }
     match (request_header(trace, mark.event() as usize), event.key) {
         (Some(header), _) => lines.push(header),

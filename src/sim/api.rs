@@ -275,7 +275,20 @@ impl World {
         if !self.reqs[req as usize].handler.responded {
             self.respond(req, status, number, replay);
         }
-        self.finish(req, RollbackCause::ReadOnly);
+        // Only a transaction that wrote nothing ends "read only": one that claimed, charged or
+        // wrote before this answer (an `order=` that looks up late) has writes to undo.
+        let handler = &self.reqs[req as usize].handler;
+        let pending = handler.pending;
+        let wrote = handler.claim == Claim::Held
+            || pending.write.is_some()
+            || pending.store.is_some()
+            || pending.outbox.is_some();
+        let cause = if wrote {
+            RollbackCause::NoCommit
+        } else {
+            RollbackCause::ReadOnly
+        };
+        self.finish(req, cause);
         Flow::Done
     }
 

@@ -34,6 +34,10 @@ pub enum Find {
     Redeliver,
     /// A consumer's inbox insert that found the event already there.
     InboxHit,
+    /// The API's refusal: a 4xx or 503 answer (a reused key with another body gets 422).
+    Refused,
+    /// An order its client was told failed (400 or 422).
+    Failed,
 }
 
 impl Find {
@@ -76,6 +80,8 @@ impl Find {
             Find::AttemptRow => class == Class::AttemptRow,
             Find::Redeliver => class == Class::Redeliver,
             Find::InboxHit => class == Class::InboxHit,
+            Find::Refused => class == Class::ReplyError,
+            Find::Failed => class == Class::OrderFailed,
             _ => false,
         }
     }
@@ -98,6 +104,8 @@ impl Find {
             Find::AttemptRow => ("attempt row", "attempt rows"),
             Find::Redeliver => ("redelivery", "redeliveries"),
             Find::InboxHit => ("inbox hit", "inbox hits"),
+            Find::Refused => ("refusal", "refusals"),
+            Find::Failed => ("failed order", "failed orders"),
         };
         format!("{count} {}", if count == 1 { one } else { many })
     }

@@ -18,7 +18,7 @@ use super::mark::{
 use super::race;
 use crate::trace::{
     claim_text, found_text, rollback_text, ClaimResult, DropCause, Event, EventKind, Node, Outcome,
-    Payload, Trace,
+    Payload, RollbackCause, Trace,
 };
 
 /// Lanes are u16, so a trace with more pods than this cannot be laid out. The codec allows far
@@ -353,11 +353,22 @@ impl Building {
 }
 
 fn lanes(trace: &Trace) -> Vec<Lane> {
+    // The lessons call the sender "the client"; its pod's UID is on its start mark and in a
+    // `key=process` key, where it matters.
+    let several = trace.scenario.clients > 1;
     let mut lanes: Vec<Lane> = (trace.pods.iter().enumerate())
-        .map(|(pod, p)| Lane {
-            node: Node::Client(pod as u16),
-            label: format!("pod {:08x}{}", p.uid, if p.rerun { " (rerun)" } else { "" }),
-            rerun: p.rerun,
+        .map(|(pod, p)| {
+            let number = if several {
+                format!(" {}", p.client + 1)
+            } else {
+                String::new()
+            };
+            let rerun = if p.rerun { " (rerun)" } else { "" };
+            Lane {
+                node: Node::Client(pod as u16),
+                label: format!("client{number}{rerun}"),
+                rerun: p.rerun,
+            }
         })
         .collect();
     let queued = trace.scenario.consumer != crate::scenario::Consumer::Off;
@@ -738,7 +749,8 @@ fn arrow_label(event: &Event, payload: Payload) -> String {
         Payload::Charged { number } => format!("charged #{number}"),
         Payload::Publish { event } => format!("publish e{event}"),
         Payload::Delivery { event, delivery: 1 } => format!("deliver e{event}"),
-        Payload::Delivery { event, delivery } => format!("deliver e{event} (#{delivery})"),
+        // "#" is for charge numbers; a delivery's count is spelled out.
+        Payload::Delivery { event, delivery } => format!("deliver e{event} (delivery {delivery})"),
         Payload::Ack { event, .. } => format!("ack e{event}"),
     }
 }
@@ -760,6 +772,11 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
     match event.kind {
         EventKind::PodStart { uid, .. } => format!("pod {uid:08x} starts"),
         EventKind::Commit { txn } => format!("COMMIT tx{txn}"),
+        // A read-only end undoes nothing; "ROLLBACK" on every replay read like a failure.
+        EventKind::Rollback {
+            txn,
+            cause: RollbackCause::ReadOnly,
+        } => format!("tx{txn} done (read only)"),
         EventKind::Rollback { txn, cause } => {
             format!("ROLLBACK tx{txn} ({})", rollback_text(cause))
         }
@@ -791,10 +808,12 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
         EventKind::Store { status } => format!("store {status}"),
         EventKind::Reply { status, replay } => reply(status, replay),
         EventKind::Inbox { event: id, fresh } => inbox(id, fresh),
-        EventKind::Receipt { event: id, number } if class == Class::ReceiptDuplicate => {
-            format!("receipt #{number} again (e{id})")
+        EventKind::Receipt { event: id, .. } if class == Class::ReceiptDuplicate => {
+            format!("receipt for e{id} again")
         }
-        EventKind::Receipt { number, .. } => format!("receipt #{number}"),
+        // Named by its queue event, as every other consumer label is: "receipt #2 (e1)" set a
+        // charge number beside an event id one lower. The details still name the charge.
+        EventKind::Receipt { event: id, .. } => format!("receipt for e{id}"),
         EventKind::Redeliver {
             event: id,
             delivery,

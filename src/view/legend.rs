@@ -33,6 +33,8 @@ pub enum Key {
     Instant,
     /// Labels with no room, counted.
     More,
+    /// What the numbers in labels and details mean: no mark, words only.
+    Ids,
 }
 
 /// One line of the key.
@@ -57,7 +59,7 @@ const fn entry(key: Key, ink: Ink, label: &'static str, classes: &'static [Class
 use Class as C;
 
 /// The key, in the order it reads: messages, points, then stretches and regions.
-pub const LEGEND: [Entry; 23] = [
+pub const LEGEND: [Entry; 24] = [
     entry(Key::Arrow, Ink::Mark(C::Request), "request", &[C::Request]),
     entry(
         Key::Arrow,
@@ -83,7 +85,12 @@ pub const LEGEND: [Entry; 23] = [
         "queue: the consumer's ack",
         &[C::QueueAck],
     ),
-    entry(Key::Cross, Ink::Drop, "dropped (cause beside it)", &[]),
+    entry(
+        Key::Cross,
+        Ink::Drop,
+        "dropped (cause beside it; late: the client had timed out on that attempt)",
+        &[],
+    ),
     entry(
         Key::Dot,
         Ink::Mark(C::Charge),
@@ -201,6 +208,12 @@ pub const LEGEND: [Entry; 23] = [
         "labels with no room: hover their marks",
         &[],
     ),
+    entry(
+        Key::Ids,
+        Ink::Muted,
+        "#3 = charge number 3; e2, m5 = ids of a queue event (one per charge) and a message",
+        &[],
+    ),
 ];
 
 /// A swatch's size.
@@ -241,10 +254,10 @@ pub fn swatch(key: Key, ink: Ink, x: f64, y: f64) -> Vec<Shape> {
             Geometry::Rect(Rect::new(cx - 1.5, y, 3.0, h)),
             ink,
         )],
-        Key::More => {
+        Key::More | Key::Ids => {
             let text = Geometry::Text {
                 at: (cx, y + h - 2.0),
-                text: "+N".into(),
+                text: if key == Key::More { "+N" } else { "#3" }.into(),
                 font: Font::Bold,
                 anchor: Anchor::Middle,
             };

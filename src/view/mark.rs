@@ -20,7 +20,7 @@ pub type EventIx = u32;
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Lane {
     pub node: Node,
-    /// What the page prints at the lane's left edge, e.g. `pod 9494570e (rerun)`.
+    /// What the page prints at the lane's left edge, e.g. `client 2 (rerun)`.
     pub label: String,
     /// True for a pod started by an operator's rerun.
     pub rerun: bool,
@@ -314,6 +314,14 @@ impl Mark {
             },
             MarkKind::Point { class, .. } => class,
             MarkKind::Span { span } => match span {
+                // A read-only transaction's end undoes nothing: drawn as a plain transaction.
+                Span::Txn {
+                    end:
+                        TxnEnd::Rollback {
+                            cause: RollbackCause::ReadOnly,
+                        },
+                    ..
+                } => Class::Txn,
                 Span::Txn {
                     end: TxnEnd::Rollback { .. },
                     ..

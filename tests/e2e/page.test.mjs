@@ -274,7 +274,7 @@ test('no task blocks the main thread for more than 200 ms while loading, scrubbi
 test('a lesson step opens from a link, shows what it claims, and steps on', async () => {
   const page = await openLab(browser, 'lesson=a&step=5&gate=0');
   assert.equal(await page.isVisible('#panel-lessons'), true);
-  assert.match(await page.textContent('#lesson-step h3'), /Step 5 of 10: Fix 1/);
+  assert.match(await page.textContent('#lesson-step h3'), /Step 5 of 12: Fix 1/);
   assert.equal((await counters(page, 'a')).duplicates, 1);
   assert.equal((await counters(page, 'b')).duplicates, 0);
   await page.screenshot({ path: `${ARTIFACTS}/lesson-a5.png`, fullPage: true });
@@ -308,19 +308,19 @@ test('walking Lesson A from start to end, every step shows the counts it lists',
     if (!next) break;
     await next.click();
   }
-  assert.match(await page.textContent('#lesson-step h3'), /Step 10 of 10/);
+  assert.match(await page.textContent('#lesson-step h3'), /Step 12 of 12/);
   page.assertClean();
   await page.close();
 });
 
 test('clicking a phrase of a lesson outlines the marks it names, and the keyboard works too', async () => {
-  const page = await openLab(browser, 'lesson=a&step=8&gate=0');
-  const phrase = page.locator('#lesson-step [data-pointer="3"]');
+  const page = await openLab(browser, 'lesson=a&step=10&gate=0');
+  const phrase = page.locator('#lesson-step [data-pointer="1"]');
   assert.match(await phrase.textContent(), /redeliveries find it/);
   await phrase.click();
   assert.equal(await page.textContent('#pointer-status'), '3 inbox hits outlined on timeline B.');
   assert.equal(await phrase.getAttribute('aria-pressed'), 'true');
-  await page.focus('#lesson-step [data-pointer="2"]');
+  await page.focus('#lesson-step [data-pointer="0"]');
   await page.keyboard.press('Enter');
   assert.equal(await page.textContent('#pointer-status'), '3 duplicates outlined on timeline A.');
   assert.equal(await phrase.getAttribute('aria-pressed'), 'false');
