@@ -14,6 +14,7 @@
 //!   unless the link says `gate=0`. Answers stay for the session, Back included.
 
 mod classify;
+mod free;
 mod input;
 mod keys;
 mod model;
@@ -23,6 +24,7 @@ mod screen;
 mod text;
 
 pub use classify::{classify_items, classify_score, Answers, ClassifyItem};
+pub use free::{compare_text, proposed_change, start_hint};
 pub use input::{
     break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
@@ -30,15 +32,17 @@ pub use keys::{key_store, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
 pub use model::{
     claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,
     embed_snippet, events_counted, group_hidden, histogram, order_outcome, overlay, pointer_status,
-    preset_summary, rows_cut_note, step_nav, sweep_range, sweep_summary, tables_at, title,
-    AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange, StepNav,
-    Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
+    preset_summary, rows_cut_note, step_nav, sweep_formula, sweep_range, sweep_summary, tables_at,
+    title, AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange,
+    StepNav, Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
 };
 pub use predict::{
     counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,
     HOLD_HINT,
 };
-pub use quiz::{quiz_status, run_hidden, AnswerInput, Dot, QuizSession, RUN_HIDDEN_NOTE};
+pub use quiz::{
+    lesson_button, quiz_status, run_hidden, AnswerInput, Dot, QuizSession, RUN_HIDDEN_NOTE,
+};
 pub use screen::{
     counter_label, counters_view, focus_on, lead, named_metrics, page_layout, status_line,
     sweep_note, tables_note, ClaimLine, CountersView, PageLayout, PLOT_MIN_PX,
@@ -185,6 +189,9 @@ pub struct State {
     pub predictions: Vec<((&'static str, usize), Prediction)>,
     /// The right choice of a step's prediction, read from its own runs (`Msg::Measured`).
     pub step_answer: Option<StepAnswer>,
+    /// Free play (`free.rs`): the page opened bare, and the "Start Lesson A" hint is not
+    /// dismissed yet.
+    pub start_hint: bool,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -286,6 +293,8 @@ pub enum Msg {
     },
     /// "Show me": load operation `index`'s scenario as run A.
     ClassifyShow(usize),
+    /// Free play: the newcomer's hint is dismissed.
+    DismissHint,
 }
 
 /// What the browser must write to the URL.
@@ -376,6 +385,7 @@ impl State {
             classify: Answers::default(),
             predictions: Default::default(),
             step_answer: None,
+            start_hint: free::bare(query),
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -462,6 +472,7 @@ impl State {
             step: Some(index + 1),
         });
         self.quiz = None;
+        self.start_hint = false;
         self.errors.clear();
         self.step_overridden = None;
         self.draft = self.page.scenario.order;
@@ -546,6 +557,13 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
         }
         Msg::Classify { index, answer } => classify::answer(state, index, answer),
         Msg::ClassifyShow(index) => classify::show(state, index),
+        Msg::DismissHint => {
+            state.start_hint = false;
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
+        }
         Msg::SweepStart(requested) => sweep_start(state, &requested),
         Msg::SweepStop => {
             state.sweep = None;
@@ -573,7 +591,7 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
         }
         Msg::PickPreset(name) => pick_preset(state, &name),
         Msg::CompareOn(on) => {
-            let fix = default_fix(&state.page.scenario);
+            let fix = free::proposed_change(&state.page.scenario);
             state.page.compare = on.then(|| state.page.compare.clone().unwrap_or(fix));
             if !on {
                 state.page.focus = Side::A;
@@ -581,7 +599,7 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             state.scenario_changed();
             Effects::scenario()
         }
-        Msg::CompareKeys(text) => compare_keys(state, text.trim()),
+        Msg::CompareKeys(text) => compare_keys(state, &free::compare_text(&text)),
         Msg::UrlChanged { query, stored } => {
             if query.strip_prefix('?').unwrap_or(&query) == state.to_query() {
                 return Effects::default();
@@ -594,7 +612,9 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             let answers = state.classify;
             let predictions = std::mem::take(&mut state.predictions);
             let step_answer = state.step_answer.take();
+            let hint = state.start_hint;
             *state = State::load(&query, &stored);
+            state.start_hint &= hint;
             state.classify = answers;
             state.predictions = predictions;
             state.step_answer = step_answer;
@@ -730,13 +750,6 @@ fn pick_preset(state: &mut State, name: &str) -> Effects {
     }
     state.set_scenario(decoded.scenario);
     Effects::scenario()
-}
-
-/// Configuration B defaults to the fix of the current preset, or atomic dedup.
-fn default_fix(scenario: &Scenario) -> String {
-    scenario
-        .preset
-        .map_or_else(|| "dedup=atomic".into(), |p| p.spec().fix.to_string())
 }
 
 /// New compare keys, checked as the link's would be; refused keys leave B as it was.
