@@ -15,6 +15,7 @@
 
 mod classify;
 mod computing;
+mod free;
 mod input;
 mod keys;
 mod model;
@@ -25,6 +26,7 @@ mod text;
 
 pub use classify::{classify_items, classify_score, Answers, ClassifyItem};
 pub use computing::Computing;
+pub use free::{compare_text, proposed_change, start_hint};
 pub use input::{
     break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
@@ -32,15 +34,17 @@ pub use keys::{key_store, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
 pub use model::{
     claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,
     embed_snippet, events_counted, group_hidden, histogram, order_outcome, overlay, pointer_status,
-    preset_summary, rows_cut_note, step_nav, sweep_range, sweep_summary, tables_at, title,
-    AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange, StepNav,
-    Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
+    preset_summary, rows_cut_note, step_nav, sweep_formula, sweep_range, sweep_summary, tables_at,
+    title, AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange,
+    StepNav, Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
 };
 pub use predict::{
     counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,
     HOLD_HINT,
 };
-pub use quiz::{quiz_status, run_hidden, AnswerInput, Dot, QuizSession, RUN_HIDDEN_NOTE};
+pub use quiz::{
+    lesson_button, quiz_status, run_hidden, AnswerInput, Dot, QuizSession, RUN_HIDDEN_NOTE,
+};
 pub use screen::{
     counter_label, counters_view, focus_on, lead, named_metrics, page_layout, status_line,
     sweep_note, tables_note, ClaimLine, CountersView, PageLayout, PLOT_MIN_PX,
@@ -193,6 +197,9 @@ pub struct State {
     pub last_ran: Option<Box<PageState>>,
     /// The banner's line about a cancelled run, until the scenario changes again.
     pub cancelled: Option<String>,
+    /// Free play (`free.rs`): the page opened bare, and the "Start Lesson A" hint is not
+    /// dismissed yet.
+    pub start_hint: bool,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -301,6 +308,8 @@ pub enum Msg {
     },
     /// Stop computing and go back to the last scenario that finished.
     CancelRun,
+    /// Free play: the newcomer's hint is dismissed.
+    DismissHint,
 }
 
 /// What the browser must write to the URL.
@@ -396,6 +405,7 @@ impl State {
             computing: None,
             last_ran: None,
             cancelled: None,
+            start_hint: free::bare(query),
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -482,6 +492,7 @@ impl State {
             step: Some(index + 1),
         });
         self.quiz = None;
+        self.start_hint = false;
         self.errors.clear();
         self.step_overridden = None;
         self.draft = self.page.scenario.order;
@@ -568,6 +579,13 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
         }
         Msg::Classify { index, answer } => classify::answer(state, index, answer),
         Msg::ClassifyShow(index) => classify::show(state, index),
+        Msg::DismissHint => {
+            state.start_hint = false;
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
+        }
         Msg::SweepStart(requested) => sweep_start(state, &requested),
         Msg::SweepStop => {
             state.sweep = None;
@@ -597,7 +615,7 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
         }
         Msg::PickPreset(name) => pick_preset(state, &name),
         Msg::CompareOn(on) => {
-            let fix = default_fix(&state.page.scenario);
+            let fix = free::proposed_change(&state.page.scenario);
             state.page.compare = on.then(|| state.page.compare.clone().unwrap_or(fix));
             if !on {
                 state.page.focus = Side::A;
@@ -605,7 +623,7 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             state.scenario_changed();
             Effects::scenario()
         }
-        Msg::CompareKeys(text) => compare_keys(state, text.trim()),
+        Msg::CompareKeys(text) => compare_keys(state, &free::compare_text(&text)),
         Msg::UrlChanged { query, stored } => {
             if query.strip_prefix('?').unwrap_or(&query) == state.to_query() {
                 return Effects::default();
@@ -620,7 +638,9 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             let step_answer = state.step_answer.take();
             // Cancel on the page Back reached still goes back to the last run that finished.
             let last_ran = state.last_ran.take();
+            let hint = state.start_hint;
             *state = State::load(&query, &stored);
+            state.start_hint &= hint;
             state.classify = answers;
             state.predictions = predictions;
             state.step_answer = step_answer;
@@ -758,13 +778,6 @@ fn pick_preset(state: &mut State, name: &str) -> Effects {
     }
     state.set_scenario(decoded.scenario);
     Effects::scenario()
-}
-
-/// Configuration B defaults to the fix of the current preset, or atomic dedup.
-fn default_fix(scenario: &Scenario) -> String {
-    scenario
-        .preset
-        .map_or_else(|| "dedup=atomic".into(), |p| p.spec().fix.to_string())
 }
 
 /// New compare keys, checked as the link's would be; refused keys leave B as it was.

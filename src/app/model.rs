@@ -497,8 +497,8 @@ pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
         Fixed::<4>(t.effects_mean_per_order()),
         Fixed::<4>(t.effects_stderr()),
     );
-    if let Some(expected) = crate::sweep::closed_form(&job.scenario) {
-        text.push_str(&format!(" (closed form: {})", Fixed::<4>(expected)));
+    if let Some(formula) = sweep_formula(&job.scenario) {
+        text.push_str(&format!(", {formula}"));
     }
     if let Some(run) = super::sweep_note(job) {
         text = format!("{text}. {run}");
@@ -508,6 +508,57 @@ pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
         None => text,
     }
 }
+
+/// The closed form as the step teaches it, with its value, for the line beside the measured
+/// mean: `1 + r + r² + r³ = 1.2480` for three retries (each attempt's answer lost with
+/// `r = loss_resp`, so the client sends attempt k+1 with chance r^k, and with no request lost
+/// every attempt charges), and the limit `1/(1−r)` with no cap on retries. With requests lost
+/// too (`q = loss_req`), an attempt charges with 1−q and goes unanswered with
+/// t = 1−(1−q)(1−r), which still tends to 1/(1−r). `None` where `sweep::closed_form` is.
+pub fn sweep_formula(scenario: &Scenario) -> Option<String> {
+    let expected = crate::sweep::closed_form(scenario)?;
+    let plain = scenario.loss_req == 0;
+    let mut text = String::from(if plain {
+        "formula 1"
+    } else {
+        "formula (1−q)(1"
+    });
+    let last = scenario.retries;
+    for k in 1..=last {
+        // Three terms, then "…" and the last: retries go up to 20.
+        if (4..last).contains(&k) {
+            text.push_str(if k == 4 { " + …" } else { "" });
+            continue;
+        }
+        text.push_str(if plain { " + r" } else { " + t" });
+        if k >= 10 {
+            text.push_str(SUPERSCRIPTS[(k / 10) as usize]);
+        }
+        if k > 1 {
+            text.push_str(SUPERSCRIPTS[(k % 10) as usize]);
+        }
+    }
+    text.push_str(if plain { " = " } else { ") = " });
+    text.push_str(&Fixed::<4>(expected).to_string());
+    text.push_str(" (r = ");
+    text.push_str(&codec::format_ppm(scenario.loss_resp));
+    if plain {
+        text.push_str(", the share of answers lost");
+    } else {
+        text.push_str(" of answers and q = ");
+        text.push_str(&codec::format_ppm(scenario.loss_req));
+        text.push_str(" of requests lost, t = 1−(1−q)(1−r)");
+    }
+    let r = f64::from(scenario.loss_resp) / f64::from(crate::scenario::PPM_ONE);
+    if r < 1.0 {
+        text.push_str("; with no cap on retries, 1/(1−r) = ");
+        text.push_str(&Fixed::<4>(1.0 / (1.0 - r)).to_string());
+    }
+    text.push(')');
+    Some(text)
+}
+
+const SUPERSCRIPTS: [&str; 10] = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"];
 
 /// One bar of the sweep's histogram: how many runs had this many duplicates.
 #[derive(Clone, Debug, PartialEq)]

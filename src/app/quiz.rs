@@ -87,6 +87,16 @@ impl QuizSession {
     }
 }
 
+/// A lesson's button in the picker: its name, and "✓ mastered" once this browser's progress
+/// says its check was passed, so the picker shows what is done before a lesson is opened.
+pub fn lesson_button(progress: &Progress, lesson: &crate::lessons::Lesson) -> String {
+    let name = format!("Lesson {}: {}", lesson.id.to_uppercase(), lesson.title);
+    match progress.lesson(lesson.id) {
+        Some(p) if p.mastered => format!("{name} ✓ mastered"),
+        _ => name,
+    }
+}
+
 /// The lesson's mastery in a sentence, from this browser's progress.
 pub fn quiz_status(progress: &Progress, lesson_id: &str) -> String {
     let total = QUESTIONS;

@@ -484,7 +484,8 @@ fn parse_ppm(value: &str) -> Result<Ppm, Problem> {
     Ok(ppm)
 }
 
-fn format_ppm(ppm: Ppm) -> String {
+/// A probability as the codec writes it: `0.2`, `0`, `1`.
+pub fn format_ppm(ppm: Ppm) -> String {
     match ppm {
         0 => "0".into(),
         PPM_ONE => "1".into(),

@@ -15,11 +15,11 @@ pub fn mount() {
     let panel: Element = dom::by_id("panel-lessons");
     let picker: Element = dom::by_id("lesson-picker");
     for lesson in &LESSONS {
-        let name = format!("Lesson {}: {}", lesson.id.to_uppercase(), lesson.title);
         let button = El::new("button").attr("type", "button");
-        let button = button.attr("data-lesson", lesson.id).text(&name);
+        let button = button.attr("data-lesson", lesson.id);
         picker.append_child(&button.el()).ok();
     }
+    paint_picker();
     super::quiz::mount();
     // Delegated once, here: the step panel and the ordering exercise inside it are rebuilt,
     // their listeners never are.
@@ -54,6 +54,19 @@ fn on_click(event: Event) {
         dispatch(Msg::TogglePointer(pointer));
     } else if let Some(step) = number("data-step") {
         dispatch(Msg::OpenStep(step));
+    }
+}
+
+/// The picker's names, each with "✓ mastered" once passed (`app::lesson_button`): at mount
+/// and whenever the progress is saved.
+pub fn paint_picker() {
+    let progress = super::quiz::load_progress();
+    let picker: Element = dom::by_id("lesson-picker");
+    for lesson in &LESSONS {
+        let selector = format!("[data-lesson=\"{}\"]", lesson.id);
+        if let Ok(Some(button)) = picker.query_selector(&selector) {
+            dom::set_text(&button, &app::lesson_button(&progress, lesson));
+        }
     }
 }
 

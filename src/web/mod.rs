@@ -238,6 +238,7 @@ pub(crate) fn apply(effects: Effects) {
     }
     if effects.save_progress {
         quiz::save_progress();
+        lessons::paint_picker();
     }
     if effects.render || effects.rerun {
         render();

@@ -17,6 +17,8 @@ pub fn mount() {
     });
     dom::on_click("controls-close", || dispatch(Msg::ShowControls(false)));
     dom::on_click("lesson-close", || dispatch(Msg::CloseLesson));
+    // Free play's hint (`app::start_hint`); its "Start Lesson A" is a plain link.
+    dom::on_click("start-hint-close", || dispatch(Msg::DismissHint));
     for side in ["a", "b"] {
         dom::on_click(&format!("more-{side}"), || {
             let more = with_app(|app| app.state.counters_more);
@@ -51,6 +53,8 @@ pub fn render() {
         )
     });
     mark_current_lesson();
+    let hint = with_app(|app| app::start_hint(&app.state));
+    dom::set_hidden(&dom::by_id("start-hint"), !hint);
     let root: Element = dom::by_id("app");
     root.class_list()
         .toggle_with_force("lesson", layout.lesson_column)

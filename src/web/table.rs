@@ -64,7 +64,8 @@ pub fn render() {
     let spacer: HtmlElement = dom::by_id("events-spacer");
     spacer
         .style()
-        .set_property("height", &format!("{}px", count as i32 * ROW_PX))
+        // One row more: the sticky header's.
+        .set_property("height", &format!("{}px", (count as i32 + 1) * ROW_PX))
         .ok();
     // The event table is the timeline's text alternative, so it always follows the cursor; the
     // attempts and ledger tables are folded only while their tab is open.
@@ -115,12 +116,13 @@ fn render_tabs() {
 const VIEW_HEIGHT_PX: i32 = 340;
 
 /// Keeps the cursor's row on screen without jumping when it already is.
+/// Row `i` sits at `(i + 1) × ROW_PX`, under the header row, which sticks to the top.
 fn scroll_into_view(cursor: usize, rows: usize) {
-    let top = cursor as i32 * ROW_PX;
+    let top = (cursor as i32 + 1) * ROW_PX;
     let view_top = super::with_ui(|u| &u.scroll_top_px, std::cell::Cell::get);
-    if top < view_top || top + 2 * ROW_PX > view_top + VIEW_HEIGHT_PX {
+    if top < view_top + ROW_PX || top + 2 * ROW_PX > view_top + VIEW_HEIGHT_PX {
         // Capped as the browser caps it, so the kept position is the real one.
-        let top_max = (rows as i32 * ROW_PX - VIEW_HEIGHT_PX).max(0);
+        let top_max = ((rows as i32 + 1) * ROW_PX - VIEW_HEIGHT_PX).max(0);
         let new_top = (top - VIEW_HEIGHT_PX / 2).clamp(0, top_max);
         super::with_ui(|u| &u.scroll_top_px, |cell| cell.set(new_top));
         dom::by_id::<HtmlElement>("events-scroll").set_scroll_top(new_top);
@@ -137,9 +139,10 @@ fn render_rows() {
     with_app(|app| {
         let count = app.lead().trace.events.len() as i32;
         let table: HtmlElement = dom::by_id("events");
+        // `top`, not a transform: the header's `position: sticky` works from the layout box.
         table
             .style()
-            .set_property("transform", &format!("translateY({}px)", first * ROW_PX))
+            .set_property("top", &format!("{}px", first * ROW_PX))
             .ok();
         table
             .set_attribute("aria-rowcount", &(count + 1).to_string())

@@ -353,3 +353,88 @@ test('the event list shows the cursor row after the cursor moved while another t
   page.assertClean();
   await page.close();
 });
+
+// Issue 11 item 12: what a newcomer's walk found in free play and the panels.
+test('the bare page hints at Lesson A, the help says where to start, and the hint goes when dismissed', async () => {
+  const page = await openPage(browser);
+  await page.goto(BASE_URL);
+  await page.waitForSelector('html[data-state="ready"]');
+  assert.ok(await page.isVisible('#start-hint'), 'the hint shows on the bare page');
+  await page.click('#help-open');
+  assert.match(await page.textContent('#help-dialog .help-about'), /Start Lesson A/);
+  await page.click('#help-close');
+  await page.click('#start-hint-close');
+  assert.ok(!(await page.isVisible('#start-hint')), 'dismissed');
+  await page.goto(BASE_URL);
+  await page.waitForSelector('html[data-state="ready"]');
+  await Promise.all([page.waitForURL(/lesson=a/), page.click('#start-hint-go')]);
+  await page.waitForSelector('html[data-state="ready"]');
+  assert.ok(!(await page.isVisible('#start-hint')), 'no hint in a lesson');
+  page.assertClean();
+  await page.close();
+  const embed = await openLab(browser, 'seed=7&preset=lost-ack&embed=1');
+  assert.ok(!(await embed.isVisible('#start-hint')), 'no hint in an embed or a permalink');
+  await embed.close();
+});
+
+test('Compare proposes a real change, reads a comma, and says its format', async () => {
+  const page = await openLab(browser, 'seed=7&preset=lost-ack&dedup=atomic');
+  assert.match(await page.getAttribute('#compare-keys', 'title'), /joined by & or a comma/);
+  await page.check('#compare-on');
+  await page.waitForFunction(() => new URLSearchParams(location.search).has('compare'));
+  assert.equal(await page.inputValue('#compare-keys'), 'provider=keyed', 'the fix A lacks, not a copy of A');
+  await page.fill('#compare-keys', 'dedup=none, retries=0');
+  await page.press('#compare-keys', 'Enter');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('compare') === 'dedup=none&retries=0');
+  assert.ok(await page.isHidden('#banner'), 'a comma is no error');
+  page.assertClean();
+  await page.close();
+});
+
+test('the sweep shows the formula beside the mean, and its histogram names both axes', async () => {
+  const page = await openLab(browser, 'seed=1&orders=50&loss_resp=0.2&retries=3&timeout_ms=500&tab=sweep');
+  await page.fill('#sweep-seeds', '200');
+  await page.click('#sweep-run');
+  await page.waitForFunction(() => document.querySelector('#sweep-summary').textContent.startsWith('200 of 200'));
+  assert.match(await page.textContent('#sweep-summary'), /effects per order, formula 1 \+ r \+ r² \+ r³ = 1\.2480 .*1\/\(1−r\) = 1\.2500/);
+  assert.equal(await page.textContent('.histogram-box .axis-x'), 'duplicates in a run');
+  assert.equal(await page.textContent('.histogram-box .axis-y'), 'seeds');
+  await page.screenshot({ path: `${ARTIFACTS}/sweep-formula.png` });
+  page.assertClean();
+  await page.close();
+});
+
+test('the Events header stays in sight as the list scrolls', async () => {
+  const page = await openLab(browser, 'seed=1&preset=lost-ack&orders=200&partition=none');
+  await page.$eval('#events-scroll', (el) => { el.scrollTop = 2000; });
+  await page.waitForTimeout(100);
+  const at = await page.evaluate(() => ({
+    head: document.querySelector('#events th').getBoundingClientRect().top,
+    box: document.getElementById('events-scroll').getBoundingClientRect().top,
+    first: document.querySelector('#events-body tr').getBoundingClientRect().top,
+  }));
+  assert.ok(Math.abs(at.head - at.box) <= 2, `the header is at the list's top (${JSON.stringify(at)})`);
+  page.assertClean();
+  await page.close();
+});
+
+test('the key store and the timeline fit their boxes: nothing runs past the right edge', async () => {
+  for (const [width, height] of [[1366, 768], [390, 844]]) {
+    const page = await openLab(browser, 'seed=3&preset=race&keys=1&compare=dedup%3Datomic', { viewport: { width, height } });
+    const fit = await page.evaluate(() => {
+      const store = document.getElementById('keystore-a');
+      const timeline = document.getElementById('timeline-a');
+      return {
+        page: document.documentElement.scrollWidth,
+        store: store.scrollWidth - store.clientWidth,
+        clipped: timeline.scrollWidth > timeline.clientWidth && getComputedStyle(timeline).overflowX === 'hidden',
+      };
+    });
+    assert.ok(fit.page <= width, `${width} px: the page does not scroll sideways (${fit.page})`);
+    assert.ok(fit.store <= 1, `${width} px: the key store's values wrap (${fit.store} px over)`);
+    assert.ok(!fit.clipped, `${width} px: a wide plot scrolls rather than clips`);
+    await page.screenshot({ path: `${ARTIFACTS}/keystore-${width}.png` });
+    page.assertClean();
+    await page.close();
+  }
+});

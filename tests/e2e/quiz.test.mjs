@@ -139,9 +139,12 @@ test("Lesson A: the simulator's answers master the lesson, and a reload keeps it
   await takeCheck(page);
   await page.screenshot({ path: `${ARTIFACTS}/quiz-score.png`, fullPage: true });
   assert.equal(await page.getAttribute('#quiz-score', 'data-mastered'), 'true');
+  assert.match(await page.textContent('#lesson-picker [data-lesson="a"]'), /✓ mastered$/, 'the lesson button says so at once');
   await page.reload();
   await page.waitForSelector('html[data-state="ready"]');
   assert.equal(await page.getAttribute('#quiz-score', 'data-mastered'), 'true');
+  assert.match(await page.textContent('#lesson-picker [data-lesson="a"]'), /✓ mastered$/, 'and after a reload');
+  assert.doesNotMatch(await page.textContent('#lesson-picker [data-lesson="b"]'), /mastered/);
   const record = await stored(page);
   assert.equal(record.version, 3);
   assert.deepEqual([record.lessons.a.mastered, record.lessons.a.best, record.lessons.a.quiz], [true, 4, '2024']);
