@@ -109,7 +109,8 @@ pub static TERMS: [Term; 15] = [
 
 /// The term a word or phrase names, by its word or an alias, ignoring case.
 pub fn lookup(phrase: &str) -> Option<&'static Term> {
-    let phrase = phrase.trim().to_lowercase();
+    // ASCII only: every term is ASCII, and the Unicode case tables would add kilobytes to the page.
+    let phrase = phrase.trim().to_ascii_lowercase();
     TERMS
         .iter()
         .find(|t| t.word == phrase || t.aliases.contains(&phrase.as_str()))

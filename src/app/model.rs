@@ -188,7 +188,7 @@ impl Banner {
         if let Some((lesson, index)) = state.step_overridden {
             lines.push(format!(
                 "This link names lesson {} step {} and sets scenario keys of its own, so its own scenario loaded, not the step's: the step's counts may differ. Click the step's title to load the step's scenario.",
-                lesson.id.to_uppercase(),
+                lesson.id.to_ascii_uppercase(),
                 index + 1
             ));
         }
@@ -278,7 +278,7 @@ pub fn order_outcome(
 fn capitalise(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or(String::new(), |first| {
-        first.to_uppercase().collect::<String>() + chars.as_str()
+        first.to_ascii_uppercase().to_string() + chars.as_str()
     })
 }
 

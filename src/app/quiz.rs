@@ -90,7 +90,11 @@ impl QuizSession {
 /// A lesson's button in the picker: its name, and "✓ mastered" once this browser's progress
 /// says its check was passed, so the picker shows what is done before a lesson is opened.
 pub fn lesson_button(progress: &Progress, lesson: &crate::lessons::Lesson) -> String {
-    let name = format!("Lesson {}: {}", lesson.id.to_uppercase(), lesson.title);
+    let name = format!(
+        "Lesson {}: {}",
+        lesson.id.to_ascii_uppercase(),
+        lesson.title
+    );
     match progress.lesson(lesson.id) {
         Some(p) if p.mastered => format!("{name} ✓ mastered"),
         _ => name,
@@ -320,7 +324,7 @@ fn given(form: &Form, input: &AnswerInput) -> Result<u32, String> {
 impl QuizSession {
     /// "Lesson A": how the check names its lesson.
     pub fn lesson_name(&self) -> String {
-        format!("Lesson {}", self.quiz.lesson.to_uppercase())
+        format!("Lesson {}", self.quiz.lesson.to_ascii_uppercase())
     }
 
     /// The line under question `index`: what was wrong with the last answer given, what to
