@@ -392,6 +392,25 @@ impl Trace {
         serde_json::to_string_pretty(self).expect("a trace always serializes")
     }
 
+    /// The same text as `json`, a part at a time (`JsonParts`).
+    pub fn json_parts(&self) -> JsonParts {
+        let bare = Trace {
+            events: Arc::new(Vec::new()),
+            ..self.clone()
+        };
+        let text = bare.json();
+        // The events' key cannot occur inside the scenario's string, where quotes are escaped.
+        let key = "\"events\": [";
+        let at = text.find(key).expect("a trace's JSON has its events") + key.len();
+        debug_assert_eq!(&text[at..at + 1], "]", "an empty list is written []");
+        JsonParts {
+            head: Some(text[..at].to_string()),
+            tail: Some(text[at + 1..].to_string()),
+            events: Arc::clone(&self.events),
+            next: 0,
+        }
+    }
+
     /// The canonical query of the scenario that produced this trace.
     pub fn query(&self) -> String {
         codec::encode(&self.scenario)
@@ -399,6 +418,55 @@ impl Trace {
 
     pub fn pod_uid(&self, pod: u16) -> u32 {
         self.pods.get(usize::from(pod)).map(|p| p.uid).unwrap_or(0)
+    }
+}
+
+/// A trace's pretty JSON in parts, so that the page can write a million events a slice at a
+/// time without holding its main thread (issue 10); the parts joined are `Trace::json`'s text
+/// (`tests/golden.rs`). It holds the events, not the trace, so it can outlive a borrow.
+pub struct JsonParts {
+    head: Option<String>,
+    tail: Option<String>,
+    events: Arc<Vec<Event>>,
+    next: usize,
+}
+
+impl JsonParts {
+    /// The next part: the head, then up to `events_max` events at a time, then the tail;
+    /// `None` once everything is written.
+    pub fn next_part(&mut self, events_max: usize) -> Option<String> {
+        if let Some(head) = self.head.take() {
+            return Some(head);
+        }
+        if self.next < self.events.len() {
+            let end = self.events.len().min(self.next + events_max.max(1));
+            let mut out = String::new();
+            for (ix, event) in self.events[self.next..end].iter().enumerate() {
+                // As serde_json's pretty printer writes an element two levels down.
+                out.push_str(if self.next + ix == 0 { "\n" } else { ",\n" });
+                let text = serde_json::to_string_pretty(event).expect("an event serializes");
+                for (n, line) in text.lines().enumerate() {
+                    if n > 0 {
+                        out.push('\n');
+                    }
+                    out.push_str("    ");
+                    out.push_str(line);
+                }
+            }
+            self.next = end;
+            return Some(out);
+        }
+        let tail = self.tail.take()?;
+        Some(if self.events.is_empty() {
+            format!("]{tail}")
+        } else {
+            format!("\n  ]{tail}")
+        })
+    }
+
+    /// Events written so far, and in all.
+    pub fn progress(&self) -> (usize, usize) {
+        (self.next, self.events.len())
     }
 }
 

@@ -1,7 +1,8 @@
 //! The resumable run (issue 10): a run computed in slices of any size ends with the trace that
 //! `run` gives in one go, and a run that reaches its event cap takes no action after it. The
 //! page's whole job (`job::RunJob`: simulate, lay out, index) in slices ends with the same
-//! trace, counts, timeline and index as each part done in one go.
+//! trace, counts, timeline and index as each part done in one go, and the JSON export written
+//! in parts is the JSON written in one go.
 
 mod common;
 
@@ -174,4 +175,38 @@ fn a_dropped_job_leaves_nothing_behind_and_a_new_one_starts_afresh() {
     }
     drop(job);
     assert_eq!(RunJob::run(&s).trace.digest(), idemlab::run(&s).0.digest());
+}
+
+/// Joins a trace's JSON parts of at most `events_max` events each.
+fn json_in_parts(trace: &idemlab::Trace, events_max: usize) -> String {
+    let mut parts = trace.json_parts();
+    let mut out = String::new();
+    while let Some(part) = parts.next_part(events_max) {
+        out.push_str(&part);
+    }
+    assert_eq!(parts.progress(), (trace.events.len(), trace.events.len()));
+    out
+}
+
+#[test]
+fn the_json_written_in_parts_is_the_json_written_in_one_go() {
+    let empty = idemlab::Trace::new(&Scenario::default());
+    assert_eq!(
+        json_in_parts(&empty, 3),
+        empty.json(),
+        "a trace with no events"
+    );
+    for query in queries() {
+        for seed in 0..seeds(3) {
+            let s = scenario(&overlay(&[&query, &format!("seed={seed}")]));
+            let trace = sim::run(&s);
+            let whole = trace.json();
+            for events_max in [1, 7, 4_096] {
+                assert!(
+                    json_in_parts(&trace, events_max) == whole,
+                    "{query}&seed={seed} in parts of {events_max} events"
+                );
+            }
+        }
+    }
 }

@@ -40,9 +40,59 @@ fn export_svg() {
     download(&svg, "image/svg+xml", "idemlab-timeline.svg");
 }
 
+/// How long one slice of the JSON export may take (the 200 ms long-task limit), and how many
+/// events go in one part between looks at the clock.
+const JSON_SLICE_MS: f64 = 40.0;
+const JSON_PART_EVENTS: usize = 2_048;
+
+/// The trace of run A as JSON, written in slices: a million events are over 300 MB of text, and
+/// in one go they held the page for seconds. Each part goes straight into the download's list
+/// of strings, outside wasm memory. The button says how far it has got.
 fn export_json() {
-    let json = with_app(|app| app.a.trace.json());
-    download(&json, "application/json", "idemlab-trace.json");
+    let button: web_sys::Element = dom::by_id("export-json");
+    if button.has_attribute("aria-busy") {
+        return;
+    }
+    let label = button.text_content().unwrap_or_default();
+    button.set_attribute("aria-busy", "true").ok();
+    let parts = with_app(|app| app.a.trace.json_parts());
+    json_slice(parts, js_sys::Array::new(), label);
+}
+
+/// One slice: its parts become one small `Blob`, so the download at the end joins blobs (which
+/// copies nothing) rather than encoding 300 MB of strings in one task.
+fn json_slice(mut parts: crate::trace::JsonParts, written: js_sys::Array, label: String) {
+    let deadline_ms = dom::now_ms() + JSON_SLICE_MS;
+    let slice = js_sys::Array::new();
+    let mut done = false;
+    while dom::now_ms() < deadline_ms {
+        let Some(part) = parts.next_part(JSON_PART_EVENTS) else {
+            done = true;
+            break;
+        };
+        slice.push(&JsValue::from_str(&part));
+    }
+    if let Ok(blob) = Blob::new_with_str_sequence(&slice) {
+        written.push(&blob);
+    }
+    if done {
+        let button: web_sys::Element = dom::by_id("export-json");
+        button.remove_attribute("aria-busy").ok();
+        dom::set_text(&button, &label);
+        let options = BlobPropertyBag::new();
+        options.set_type("application/json");
+        if let Ok(blob) = Blob::new_with_blob_sequence_and_options(&written, &options) {
+            save_blob(&blob, "idemlab-trace.json");
+        }
+        return;
+    }
+    let (done, all) = parts.progress();
+    let percent = done * 100 / all.max(1);
+    dom::set_text(
+        &dom::by_id("export-json"),
+        &format!("Writing JSON {percent}%"),
+    );
+    dom::later(0, move || json_slice(parts, written, label));
 }
 
 fn export_png() {
