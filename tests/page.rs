@@ -231,3 +231,38 @@ fn focus_b_is_kept_while_comparing_and_dropped_without_b() {
         "no B, so nothing is in focus but A"
     );
 }
+
+/// Issue 10: an 8,039-byte `sweep=` came back as a 24,039-byte permalink that then failed to
+/// load. Every value the page keeps is typed and bounded now, so what it writes back is never
+/// longer than a link that loaded, and always loads again.
+#[test]
+fn a_permalink_the_page_writes_from_a_long_link_loads_again() {
+    let long_compare = "order%3Dbegin%2Clookup%2Ceffect%2Cclaim%2Ccommit%2Crespond%26".repeat(120);
+    let links = [
+        format!("sweep={}", "9".repeat(8_039)),
+        format!("compare={long_compare}"),
+        format!("seed=3&drop={}", "1,".repeat(4_000)),
+        format!("seed=3&tab=sweep&sweep=100000&theme=dark&compare={long_compare}"),
+    ];
+    for link in links {
+        let (page, errors) = PageState::from_query(&link);
+        let written = page.to_query();
+        assert!(
+            written.len() <= link.len(),
+            "{} bytes written from {}",
+            written.len(),
+            link.len()
+        );
+        let (again, errors_again) = PageState::from_query(&written);
+        assert!(errors_again.is_empty(), "{written}: {errors_again:?}");
+        assert_eq!(again.to_query(), written);
+        // What the link held that the page could not keep is named, key first.
+        for error in errors {
+            let text = error.to_string();
+            assert!(
+                text.contains("sweep") || text.contains("drop") || text.contains("query"),
+                "{text}"
+            );
+        }
+    }
+}
