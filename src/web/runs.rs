@@ -115,7 +115,8 @@ fn render_side(side: &str) {
             run.trace.events.len()
         );
         canvas.set_attribute("aria-label", &label).ok();
-        with_frame(app, side, &canvas, |frame| frame.paint());
+        let drawn = with_frame(app, side, &canvas, |frame| frame.paint());
+        root.set_attribute("data-drawn", &drawn.to_string()).ok();
     });
 }
 
