@@ -2012,3 +2012,20 @@ fn drawn_marks(trace: &idemlab::trace::Trace, overlay: idemlab::view::Overlay) -
 fn trace_marks(trace: &idemlab::trace::Trace) -> usize {
     drawn_marks(trace, idemlab::view::Overlay::default())
 }
+
+/// Issue 11: with the key store beside it a desktop timeline is about 620 px wide, and Fit
+/// must fit the run to that; only a phone keeps the readable minimum and scrolls sideways.
+#[test]
+fn the_plot_fits_the_width_beside_the_key_store_and_keeps_its_minimum_on_a_phone() {
+    assert_eq!(app::plot_width_px(620.0, 1366.0, GUTTER_PX), 488);
+    assert_eq!(app::plot_width_px(904.0, 1366.0, GUTTER_PX), 772);
+    assert_eq!(
+        app::plot_width_px(200.0, 1366.0, GUTTER_PX),
+        app::PLOT_MIN_WIDE_PX
+    );
+    assert_eq!(
+        app::plot_width_px(374.0, 390.0, GUTTER_PX),
+        app::PLOT_MIN_PX,
+        "a phone scrolls"
+    );
+}

@@ -80,6 +80,20 @@ test('at 1366×768 every step shows its text, timeline A and its named counters 
   }
 });
 
+test('with the key store open the timeline fits beside it, not clipped', async () => {
+  const page = await openLab(browser, 'lesson=a&step=4&gate=0', DESKTOP);
+  assert.equal(await page.getAttribute('#keystore-toggle', 'aria-pressed'), 'true', 'step 4 opens the key store');
+  const fit = await page.$eval('#timeline-a', (el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  assert.ok(fit.scroll <= fit.client + 1, `the run fits the timeline beside the panel (${JSON.stringify(fit)})`);
+  const toggle = await page.$eval('#keystore-toggle', (el) => el.getBoundingClientRect().toJSON());
+  // The title's text, not its block (a block runs under floats; its words go beside them).
+  const title = await page.$eval('#title-a', (el) => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect().toJSON(); });
+  const overlap = toggle.left < title.right && title.left < toggle.right && toggle.top < title.bottom && title.top < toggle.bottom;
+  assert.ok(!overlap || title.width === 0, `the toggle does not cover run A's title (${JSON.stringify({ toggle, title })})`);
+  page.assertClean();
+  await page.close();
+});
+
 test('at 1366×768 every step shows them at once after "Next step" too', async () => {
   for (const id of LESSON_IDS) {
     const page = await openLab(browser, `lesson=${id}&step=1`, DESKTOP);
