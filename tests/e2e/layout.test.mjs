@@ -80,6 +80,26 @@ test('at 1366×768 every step shows its text, timeline A and its named counters 
   }
 });
 
+test('at 1366×768 a compare step shows the top of run B\'s timeline too, on one toolbar line', async () => {
+  for (const id of LESSON_IDS) {
+    const steps = await stepsOf(id);
+    for (let step = 1; step <= steps; step++) {
+      const page = await openLab(browser, `lesson=${id}&step=${step}`, DESKTOP);
+      await answer(page);
+      const b = await page.$eval('#run-b', (el) => (el.hidden ? null : document.getElementById('timeline-b').getBoundingClientRect().top));
+      if (b !== null) {
+        const where = `lesson ${id} step ${step}`;
+        // Lane 1 of B (its first 80 px) is on screen, not only its edge.
+        assert.ok(b >= 0 && b + 80 <= 768, `${where}: B's timeline starts at ${b} px`);
+        const toolbar = await page.$eval('#toolbar', (el) => el.getBoundingClientRect().height);
+        assert.ok(toolbar < 50, `${where}: the toolbar is one line (${toolbar} px)`);
+      }
+      page.assertClean();
+      await page.close();
+    }
+  }
+});
+
 test('with the key store open the timeline fits beside it, not clipped', async () => {
   const page = await openLab(browser, 'lesson=a&step=4&gate=0', DESKTOP);
   assert.equal(await page.getAttribute('#keystore-toggle', 'aria-pressed'), 'true', 'step 4 opens the key store');
