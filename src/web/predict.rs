@@ -197,6 +197,17 @@ pub fn focus_feedback() {
             let options = web_sys::FocusOptions::new();
             options.set_prevent_scroll(true);
             feedback.focus_with_options(&options).ok();
+            // On a phone the column is a short box with its own scroll: bring the feedback
+            // into it, scrolling that box only (never the window).
+            let column: web_sys::Element = dom::by_id("lesson-column");
+            let (inner, outer) = (
+                feedback.get_bounding_client_rect(),
+                column.get_bounding_client_rect(),
+            );
+            if inner.top() < outer.top() || inner.bottom() > outer.bottom() {
+                let by = inner.top() - outer.top() - 8.0;
+                column.set_scroll_top(column.scroll_top() + by as i32);
+            }
         }
     }
 }

@@ -187,6 +187,33 @@ test('on a 390×844 phone the step text and timeline A share the screen, at a re
   }
 });
 
+test('on a 390×844 phone the answer\'s feedback shows, the toolbar wraps and the step never covers the zoom buttons', async () => {
+  for (const step of [1, 2, 5]) {
+    const page = await openLab(browser, `lesson=a&step=${step}`, PHONE);
+    const where = `phone, lesson a step ${step}`;
+    const toolbar = await page.$eval('#toolbar', (el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    assert.ok(toolbar.scroll <= toolbar.client + 1, `${where}: the toolbar does not scroll sideways (${JSON.stringify(toolbar)})`);
+    for (const id of ['seed', 'compare-on', 'copy-link']) {
+      const r = await page.$eval(`#${id}`, (el) => el.getBoundingClientRect().toJSON());
+      assert.ok(r.left >= 0 && r.right <= 390, `${where}: #${id} is on screen (${JSON.stringify(r)})`);
+    }
+    await answer(page);
+    const [feedback, box] = await Promise.all(['#lesson-step .predict-feedback', '#lesson-column']
+      .map((s) => page.$eval(s, (el) => el.getBoundingClientRect().toJSON())));
+    assert.ok(feedback.top >= box.top && feedback.bottom <= box.bottom && feedback.bottom <= 844,
+      `${where}: the feedback is inside the step's box (${JSON.stringify({ feedback, box })})`);
+    // Scrolled so the zoom buttons are at the top: nothing lies over them.
+    await page.evaluate(() => scrollTo(0, document.getElementById('zoom-fit').getBoundingClientRect().top + scrollY - 4));
+    const hit = await page.$eval('#zoom-fit', (el) => {
+      const r = el.getBoundingClientRect();
+      return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === el;
+    });
+    assert.ok(hit, `${where}: the Fit button is not covered once the page scrolls`);
+    page.assertClean();
+    await page.close();
+  }
+});
+
 test('on a 390×844 phone every button in a lesson is at least 44×44 px', async () => {
   for (const query of ['lesson=a&step=1&gate=0', 'lesson=a&step=5&gate=0', 'lesson=a&step=7&gate=0', 'lesson=a&step=12&gate=0', 'lesson=b&step=3&gate=0']) {
     const page = await openLab(browser, query, PHONE);
