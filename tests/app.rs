@@ -2014,3 +2014,90 @@ fn cancel_with_nothing_computing_changes_nothing() {
     assert_eq!(app::update(&mut state, Msg::CancelRun), Effects::default());
     assert_eq!(state.to_query(), before);
 }
+
+/// Issue 11: a waiting step's picture must not give its answer away. Every step of every
+/// lesson, on A and on B: while the prediction waits, the drawing holds no mark that ends
+/// after the held cursor (the first event) and no mark there can be hovered; once answered,
+/// the whole run is drawn again.
+#[test]
+fn a_waiting_step_draws_nothing_after_its_first_event_on_a_or_b() {
+    let mut checked = [0, 0];
+    for lesson in &LESSONS {
+        for index in 0..lesson.steps.len() {
+            let query = format!("lesson={}&step={}", lesson.id, index + 1);
+            let mut state = load_measured(&query);
+            if !state.awaiting() {
+                continue;
+            }
+            let a = idemlab::sim::run(&state.page.scenario);
+            let b = (state.page.compare_scenario()).map(|s| idemlab::sim::run(&s));
+            let first_us = a.events[0].time_us;
+            let mut sides = vec![(Side::A, &a)];
+            if let Some(b) = &b {
+                sides.push((Side::B, b));
+            }
+            for &(side, trace) in &sides {
+                checked[usize::from(side == Side::B)] += 1;
+                let overlay = app::overlay(&state, &a, side);
+                assert_eq!(overlay.cut_after_us, Some(first_us), "{query} {side:?}");
+                let drawn = drawn_marks(trace, overlay);
+                let whole = trace_marks(trace);
+                assert!(drawn < whole, "{query} {side:?}: {drawn} of {whole} drawn");
+                let timeline = idemlab::view::layout(trace);
+                for ix in 0..timeline.marks().len() as u32 {
+                    let mark = timeline.mark(ix);
+                    if mark.t1_us > first_us {
+                        assert!(!overlay.shows(mark), "{query} {side:?}: mark {ix} shown");
+                    }
+                }
+            }
+            app::update(&mut state, Msg::Predict(0));
+            for &(side, trace) in &sides {
+                let overlay = app::overlay(&state, &a, side);
+                assert_eq!(overlay.cut_after_us, None, "{query} answered");
+                assert_eq!(drawn_marks(trace, overlay), trace_marks(trace), "{query}");
+            }
+        }
+    }
+    assert!(
+        checked[0] >= 10 && checked[1] >= 5,
+        "waiting steps on A and B: {checked:?}"
+    );
+}
+
+/// How many marks the page's plot draws of a trace, fitted to 800 px, under an overlay.
+fn drawn_marks(trace: &idemlab::trace::Trace, overlay: idemlab::view::Overlay) -> usize {
+    let timeline = idemlab::view::layout(trace);
+    let viewport = Viewport::fit(timeline.end_us(), 800);
+    let view = timeline.view(&viewport);
+    let scene = idemlab::view::Scene {
+        timeline: &timeline,
+        viewport,
+        view: &view,
+        overlay,
+        links: false,
+        top_px: 0.0,
+    };
+    idemlab::view::plot(&scene).mark_count()
+}
+
+fn trace_marks(trace: &idemlab::trace::Trace) -> usize {
+    drawn_marks(trace, idemlab::view::Overlay::default())
+}
+
+/// Issue 11: with the key store beside it a desktop timeline is about 620 px wide, and Fit
+/// must fit the run to that; only a phone keeps the readable minimum and scrolls sideways.
+#[test]
+fn the_plot_fits_the_width_beside_the_key_store_and_keeps_its_minimum_on_a_phone() {
+    assert_eq!(app::plot_width_px(620.0, 1366.0, GUTTER_PX), 488);
+    assert_eq!(app::plot_width_px(904.0, 1366.0, GUTTER_PX), 772);
+    assert_eq!(
+        app::plot_width_px(200.0, 1366.0, GUTTER_PX),
+        app::PLOT_MIN_WIDE_PX
+    );
+    assert_eq!(
+        app::plot_width_px(374.0, 390.0, GUTTER_PX),
+        app::PLOT_MIN_PX,
+        "a phone scrolls"
+    );
+}

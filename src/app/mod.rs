@@ -46,8 +46,9 @@ pub use quiz::{
     lesson_button, quiz_status, run_hidden, AnswerInput, Dot, QuizSession, RUN_HIDDEN_NOTE,
 };
 pub use screen::{
-    counter_label, counters_view, focus_on, lead, named_metrics, page_layout, status_line,
-    sweep_note, tables_note, ClaimLine, CountersView, PageLayout, PLOT_MIN_PX,
+    counter_label, counters_view, focus_on, lead, named_metrics, page_layout, plot_width_px,
+    status_line, sweep_note, tables_note, ClaimLine, CountersView, PageLayout, PLOT_MIN_PX,
+    PLOT_MIN_WIDE_PX,
 };
 pub use text::{cursor_label, cursor_tooltip, mark_tooltip, request_header, row_class};
 

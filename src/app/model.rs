@@ -619,7 +619,8 @@ pub fn embed_snippet(url: &str) -> String {
 /// the run in focus (`lead`); marks after that time faded, except on the other run while the
 /// cursor is at the end (its later events have happened too); the selected event outlined on
 /// the run in focus only (the event table's row: the other run's events are not the lead's);
-/// and a lesson phrase's outline on its own side only.
+/// and a lesson phrase's outline on its own side only. While a step waits for its prediction
+/// (`State::awaiting`) both runs are cut at the held cursor: nothing later is drawn at all.
 pub fn overlay(state: &State, lead: &Trace, side: Side) -> crate::view::Overlay {
     let cursor_us = lead
         .events
@@ -635,5 +636,6 @@ pub fn overlay(state: &State, lead: &Trace, side: Side) -> crate::view::Overlay 
         fade_after_us: Some(fade_after_us),
         selected_event: state.page.cursor.filter(|_| in_focus),
         highlight: (state.highlight).and_then(|(on, find)| (on == side).then_some(find)),
+        cut_after_us: state.awaiting().then_some(cursor_us),
     }
 }

@@ -150,6 +150,26 @@ pub fn sweep_note(job: &super::SweepJob) -> Option<String> {
 /// readable scale rather than squeezing a run into the width that is left.
 pub const PLOT_MIN_PX: u32 = 560;
 
+/// On a wide screen the plot may be this narrow: a panel beside it (the key store) takes the
+/// rest, and Fit must fit the run to the width the timeline has, not to `PLOT_MIN_PX` inside a
+/// box that hides the overflow (issue 11).
+pub const PLOT_MIN_WIDE_PX: u32 = 300;
+
+/// Below this window width the page is a phone's single column (`style.css`'s 900 px query).
+pub const NARROW_MAX_PX: f64 = 900.0;
+
+/// The plot's width from its timeline's inner width: what is left of it after the lane
+/// labels and a border, never under the minimum for this window (a phone's timeline scrolls
+/// sideways at `PLOT_MIN_PX`), never over 8,000 px.
+pub fn plot_width_px(timeline_px: f64, window_px: f64, gutter_px: f64) -> u32 {
+    let min_px = if window_px <= NARROW_MAX_PX {
+        PLOT_MIN_PX
+    } else {
+        PLOT_MIN_WIDE_PX
+    };
+    (timeline_px - gutter_px - 4.0).clamp(f64::from(min_px), 8_000.0) as u32
+}
+
 /// The counters the step names on `side`: its claims', and its prediction's metric.
 pub fn named_metrics(step: &Step, side: Side) -> Vec<&'static str> {
     let mut names: Vec<&'static str> = (step.claims.iter())

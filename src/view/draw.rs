@@ -31,6 +31,12 @@ impl Drawing {
             shape.geometry.translate(dy);
         }
     }
+
+    /// How many marks it draws: its groups of class `mark …` (`plot`'s `mark_class`).
+    pub fn mark_count(&self) -> usize {
+        let marks = self.groups.iter().filter(|g| g.class.starts_with("mark "));
+        marks.count()
+    }
 }
 
 impl Geometry {

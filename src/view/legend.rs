@@ -205,7 +205,7 @@ pub const LEGEND: [Entry; 24] = [
     entry(
         Key::More,
         Ink::Muted,
-        "labels with no room: hover their marks",
+        "labels with no room: hover or tap their marks",
         &[],
     ),
     entry(

@@ -53,6 +53,17 @@ pub struct Overlay {
     pub selected_event: Option<u32>,
     /// Marks of this kind are outlined too (a lesson phrase the learner clicked).
     pub highlight: Option<Find>,
+    /// Marks that end after this are not drawn at all, nor their labels, nor hit: a step that
+    /// waits for its prediction shows only what has happened by its first event, so the
+    /// answer cannot be read off the picture (issue 11).
+    pub cut_after_us: Option<u64>,
+}
+
+impl Overlay {
+    /// Whether a mark is drawn: all of it has happened by the cut.
+    pub fn shows(&self, mark: &Mark) -> bool {
+        self.cut_after_us.is_none_or(|cut| mark.t1_us <= cut)
+    }
 }
 
 /// The plot's height for a timeline with `lanes` lanes.
@@ -234,7 +245,7 @@ impl Plotter<'_, '_> {
         for layer in 0..3 {
             for &ix in marks {
                 let mark = timeline.mark(ix);
-                if layer_of(mark) == layer {
+                if layer_of(mark) == layer && self.scene.overlay.shows(mark) {
                     self.mark(mark);
                 }
             }
@@ -507,9 +518,14 @@ impl Plotter<'_, '_> {
     fn density(&mut self, density: &Density) {
         let peak = f64::from(density.count_max().max(1));
         let links = self.scene.links;
+        // Columns after the cut are the future a waiting step keeps back.
+        let columns = match self.scene.overlay.cut_after_us {
+            Some(cut) => (self.geo.viewport.x_px(cut).max(0.0) as u32).min(density.columns),
+            None => density.columns,
+        };
         for lane in 0..density.lanes {
             let y = self.geo.lane_y(lane) - LANE_PX / 2.0 + 4.0;
-            let shapes = (0..density.columns)
+            let shapes = (0..columns)
                 .filter_map(|column| {
                     let count = density.count(lane, column);
                     let bar = Rect::new(GUTTER_PX + f64::from(column), y, 1.0, LANE_PX - 8.0);
@@ -533,7 +549,7 @@ impl Plotter<'_, '_> {
         ];
         for (cells, y, class, title) in strips {
             let shapes = (cells.iter().enumerate())
-                .filter(|&(_, &count)| count > 0)
+                .filter(|&(column, &count)| count > 0 && (column as u32) < columns)
                 .map(|(column, _)| {
                     let cell = Rect::new(GUTTER_PX + column as f64, y, 1.0, 6.0);
                     Shape::fill(Geometry::Rect(cell), Ink::Mark(class))
@@ -542,7 +558,10 @@ impl Plotter<'_, '_> {
             self.density_group(shapes, title.to_string(), links);
         }
         for &ix in &density.bands {
-            self.mark(self.scene.timeline.mark(ix));
+            let mark = self.scene.timeline.mark(ix);
+            if self.scene.overlay.shows(mark) {
+                self.mark(mark);
+            }
         }
     }
 
@@ -739,13 +758,23 @@ fn mark_class(mark: &Mark) -> String {
 
 /// The mark nearest to a point of the plot (top at 0), within 8 px, for hover and click.
 /// Bands, races and spans are picked only when nothing sharper is near.
-pub fn hit(timeline: &Timeline, view: &View, viewport: Viewport, x: f64, y: f64) -> Option<u32> {
+/// Marks the overlay does not show are not hit: their tooltips would tell what is kept back.
+pub fn hit(
+    timeline: &Timeline,
+    view: &View,
+    viewport: Viewport,
+    overlay: &Overlay,
+    (x, y): (f64, f64),
+) -> Option<u32> {
     let View::Marks { marks } = view else {
         return None;
     };
     let geo = Geo { viewport };
     let mut best: Option<(f64, u32)> = None;
     for &ix in marks {
+        if !overlay.shows(timeline.mark(ix)) {
+            continue;
+        }
         let distance = distance(&geo, timeline.mark(ix), x, y);
         if distance <= 8.0 && best.is_none_or(|(d, _)| distance < d) {
             best = Some((distance, ix));

@@ -230,7 +230,7 @@ fn paint_step(article: &Element, lesson: &Lesson, index: usize) {
         step.title
     );
     dom::set_text(&dom::find(article, "#lesson-heading"), &heading);
-    predict::paint(article, step, index);
+    predict::paint(article, step);
     step_text(&dom::find(article, ".step-text"), step);
     if step.pointers.is_empty() {
         dom::find(article, ".pointer-hint").remove();

@@ -15,7 +15,7 @@ const REVEAL: &str =
     ".step-text, #pointer-status, .pointer-hint, .look-for, .claims, .calculator, .ordering";
 
 /// Builds the step's terms and question after its heading (the step is rebuilt per step).
-pub fn paint(article: &Element, step: &Step, index: usize) {
+pub fn paint(article: &Element, step: &Step) {
     let heading = dom::find(article, "#lesson-heading");
     let section = dom::copy("tpl-predict");
     paint_text(&dom::find(&section, ".predict-setup"), step.predict.setup);
@@ -43,8 +43,8 @@ pub fn paint(article: &Element, step: &Step, index: usize) {
         return;
     }
     let details = dom::copy("tpl-terms");
-    // Open where a lesson starts, so its first words come first; a summary elsewhere.
-    dom::set_flag(&details, "open", index == 0);
+    // Folded on every step, the first too: open, step 1's four definitions pushed its question
+    // below the fold (issue 11). The summary names the words; a click opens them.
     let words: Vec<&str> = terms.iter().map(|t| t.word).collect();
     let summary = format!("Words this step uses: {}", words.join(", "));
     dom::set_text(&dom::find(&details, "summary"), &summary);
@@ -197,6 +197,17 @@ pub fn focus_feedback() {
             let options = web_sys::FocusOptions::new();
             options.set_prevent_scroll(true);
             feedback.focus_with_options(&options).ok();
+            // On a phone the column is a short box with its own scroll: bring the feedback
+            // into it, scrolling that box only (never the window).
+            let column: web_sys::Element = dom::by_id("lesson-column");
+            let (inner, outer) = (
+                feedback.get_bounding_client_rect(),
+                column.get_bounding_client_rect(),
+            );
+            if inner.top() < outer.top() || inner.bottom() > outer.bottom() {
+                let by = inner.top() - outer.top() - 8.0;
+                column.set_scroll_top(column.scroll_top() + by as i32);
+            }
         }
     }
 }

@@ -134,7 +134,8 @@ fn render_side(side: &str) {
             run.trace.events.len()
         );
         canvas.set_attribute("aria-label", &label).ok();
-        with_frame(app, side, &canvas, |frame| frame.paint());
+        let drawn = with_frame(app, side, &canvas, |frame| frame.paint());
+        root.set_attribute("data-drawn", &drawn.to_string()).ok();
     });
 }
 
@@ -219,7 +220,7 @@ fn render_diff() {
 /// The shared time axis: the zoom window, or the whole of the longer run, by the rule the SVG
 /// export uses too (`view::window`).
 pub fn viewport(app: &App) -> Viewport {
-    // `app::PLOT_MIN_PX` keeps a phone's plot readable; its container scrolls sideways.
+    // `app::plot_width_px` keeps a phone's plot readable; its container scrolls sideways.
     let end_us = app
         .b
         .as_ref()
@@ -238,8 +239,9 @@ fn timeline_width_px() -> u32 {
 /// Reads the timelines' width from the page, keeps it for the frames to come, and returns it.
 pub fn measure_width() -> u32 {
     let root: HtmlElement = dom::by_id("timeline-a");
-    let width = f64::from(root.client_width()) - GUTTER_PX - 4.0;
-    let width_px = width.clamp(f64::from(app::PLOT_MIN_PX), 8_000.0) as u32;
+    let window_px = dom::window().inner_width().ok().and_then(|w| w.as_f64());
+    let window_px = window_px.unwrap_or(f64::from(u32::MAX));
+    let width_px = app::plot_width_px(f64::from(root.client_width()), window_px, GUTTER_PX);
     super::with_ui(|u| &u.width_px, |cell| cell.set(width_px));
     width_px
 }

@@ -67,7 +67,8 @@ pub fn canvas_height_px(timeline: &Timeline) -> f64 {
 
 impl Frame<'_> {
     /// Sizes the canvas for the device's pixel ratio, then paints the plot's drawing list.
-    pub fn paint(&self) {
+    /// Returns how many marks it drew (the page's `data-drawn`, which the e2e checks read).
+    pub fn paint(&self) -> usize {
         let ctx = self.context();
         let scene = Scene {
             timeline: self.timeline,
@@ -88,6 +89,7 @@ impl Frame<'_> {
             alpha: None,
         };
         painter.drawing(&drawing);
+        drawing.mark_count()
     }
 
     fn context(&self) -> CanvasRenderingContext2d {
@@ -121,7 +123,8 @@ impl Frame<'_> {
 
     /// The mark nearest to a point in CSS pixels, within a few pixels, for hover and click.
     pub fn hit(&self, x_css: f64, y_css: f64) -> Option<usize> {
-        let ix = crate::view::hit(self.timeline, self.view, self.viewport, x_css, y_css)?;
+        let (timeline, view, viewport) = (self.timeline, self.view, self.viewport);
+        let ix = crate::view::hit(timeline, view, viewport, &self.overlay, (x_css, y_css))?;
         Some(ix as usize)
     }
 }

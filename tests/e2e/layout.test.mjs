@@ -80,6 +80,40 @@ test('at 1366×768 every step shows its text, timeline A and its named counters 
   }
 });
 
+test('at 1366×768 a compare step shows the top of run B\'s timeline too, on one toolbar line', async () => {
+  for (const id of LESSON_IDS) {
+    const steps = await stepsOf(id);
+    for (let step = 1; step <= steps; step++) {
+      const page = await openLab(browser, `lesson=${id}&step=${step}`, DESKTOP);
+      await answer(page);
+      const b = await page.$eval('#run-b', (el) => (el.hidden ? null : document.getElementById('timeline-b').getBoundingClientRect().top));
+      if (b !== null) {
+        const where = `lesson ${id} step ${step}`;
+        // Lane 1 of B (its first 80 px) is on screen, not only its edge.
+        assert.ok(b >= 0 && b + 80 <= 768, `${where}: B's timeline starts at ${b} px`);
+        const toolbar = await page.$eval('#toolbar', (el) => el.getBoundingClientRect().height);
+        assert.ok(toolbar < 50, `${where}: the toolbar is one line (${toolbar} px)`);
+      }
+      page.assertClean();
+      await page.close();
+    }
+  }
+});
+
+test('with the key store open the timeline fits beside it, not clipped', async () => {
+  const page = await openLab(browser, 'lesson=a&step=4&gate=0', DESKTOP);
+  assert.equal(await page.getAttribute('#keystore-toggle', 'aria-pressed'), 'true', 'step 4 opens the key store');
+  const fit = await page.$eval('#timeline-a', (el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+  assert.ok(fit.scroll <= fit.client + 1, `the run fits the timeline beside the panel (${JSON.stringify(fit)})`);
+  const toggle = await page.$eval('#keystore-toggle', (el) => el.getBoundingClientRect().toJSON());
+  // The title's text, not its block (a block runs under floats; its words go beside them).
+  const title = await page.$eval('#title-a', (el) => { const r = document.createRange(); r.selectNodeContents(el); return r.getBoundingClientRect().toJSON(); });
+  const overlap = toggle.left < title.right && title.left < toggle.right && toggle.top < title.bottom && title.top < toggle.bottom;
+  assert.ok(!overlap || title.width === 0, `the toggle does not cover run A's title (${JSON.stringify({ toggle, title })})`);
+  page.assertClean();
+  await page.close();
+});
+
 test('at 1366×768 every step shows them at once after "Next step" too', async () => {
   for (const id of LESSON_IDS) {
     const page = await openLab(browser, `lesson=${id}&step=1`, DESKTOP);
@@ -150,6 +184,33 @@ test('on a 390×844 phone the step text and timeline A share the screen, at a re
       page.assertClean();
       await page.close();
     }
+  }
+});
+
+test('on a 390×844 phone the answer\'s feedback shows, the toolbar wraps and the step never covers the zoom buttons', async () => {
+  for (const step of [1, 2, 5]) {
+    const page = await openLab(browser, `lesson=a&step=${step}`, PHONE);
+    const where = `phone, lesson a step ${step}`;
+    const toolbar = await page.$eval('#toolbar', (el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
+    assert.ok(toolbar.scroll <= toolbar.client + 1, `${where}: the toolbar does not scroll sideways (${JSON.stringify(toolbar)})`);
+    for (const id of ['seed', 'compare-on', 'copy-link']) {
+      const r = await page.$eval(`#${id}`, (el) => el.getBoundingClientRect().toJSON());
+      assert.ok(r.left >= 0 && r.right <= 390, `${where}: #${id} is on screen (${JSON.stringify(r)})`);
+    }
+    await answer(page);
+    const [feedback, box] = await Promise.all(['#lesson-step .predict-feedback', '#lesson-column']
+      .map((s) => page.$eval(s, (el) => el.getBoundingClientRect().toJSON())));
+    assert.ok(feedback.top >= box.top && feedback.bottom <= box.bottom && feedback.bottom <= 844,
+      `${where}: the feedback is inside the step's box (${JSON.stringify({ feedback, box })})`);
+    // Scrolled so the zoom buttons are at the top: nothing lies over them.
+    await page.evaluate(() => scrollTo(0, document.getElementById('zoom-fit').getBoundingClientRect().top + scrollY - 4));
+    const hit = await page.$eval('#zoom-fit', (el) => {
+      const r = el.getBoundingClientRect();
+      return document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2) === el;
+    });
+    assert.ok(hit, `${where}: the Fit button is not covered once the page scrolls`);
+    page.assertClean();
+    await page.close();
   }
 });
 
