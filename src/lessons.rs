@@ -245,7 +245,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "Fix 1: claim the key in the ledger row's transaction",
                 query: "seed=3&preset=race",
                 compare: Some("dedup=atomic"),
-                text: "The claim and the ledger row share one transaction; the payment call cannot join it. Same seed, same timing: A still charges one order twice (1 duplicate). In B the first attempt inserts the key under a unique constraint in that transaction; the retry's insert waits on that key and, once the first commits, gets the stored answer back instead of charging: 3 charges for 3 orders, 0 duplicates. A crash between the charge and the commit still charges twice (Lesson B, step 6).",
+                text: "The claim and the ledger row share one transaction; the payment call cannot join it. Same seed, same timing: A still charges one order twice (1 duplicate). In B the first attempt inserts the key under a unique constraint in that transaction; the retry's insert waits on that key and, once the first commits, gets the stored answer back instead of charging: 3 charges for 3 orders, 0 duplicates. A crash between the charge and the commit still charges twice unless the payment service honours the key (Lesson B, step 6).",
                 calculator: false,
                 keystore: true,
                 classify: false,
