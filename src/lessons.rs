@@ -172,7 +172,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "A timeout cannot tell you what happened",
                 query: "seed=7&preset=lost-ack&orders=2",
                 compare: None,
-                text: "A partition drops the API's answers until 400 ms (the ✕ on the arrows to the client); one more is lost by chance (the ✕ marked loss). To the client a timeout looks like a lost request, so it sends again and the payment service charges again: 5 charges for 2 orders, 3 duplicates. Order 1 is answered on try 3, after the partition, order 2 on try 2: neither needs all 4. Retrying until answered is at-least-once delivery. Each request carries an idempotency key, ignored here; later steps use it to make a repeat idempotent: an exactly-once effect.",
+                text: "A partition drops the API's answers until 400 ms (✕ on the arrows to the client); one more is lost by chance (✕ marked loss). A timeout looks like a lost request, so the client sends again and the payment service charges again: 5 charges for 2 orders, 3 duplicates. Order 1 is answered on try 3, after the partition, order 2 on try 2: neither needs all 4. This is at-least-once delivery. Each request's idempotency key is ignored here; later steps make repeats idempotent: an exactly-once effect.",
 
                 calculator: false,
                 keystore: false,
@@ -184,7 +184,7 @@ pub static LESSONS: [Lesson; 2] = [
                     proof: pa("the payment service charges again", Find::Duplicate),
                 },
                 terms: &["idempotent", "idempotency key", "at-least-once delivery", "exactly-once effect"],
-                pointers: &[pa("the ✕ on the arrows to the client", Find::Drop(DropCause::Partition)), pa("the ✕ marked loss", Find::Drop(DropCause::Loss)), pa("a timeout", Find::Timeout), pa("the payment service charges again", Find::Duplicate)],
+                pointers: &[pa("✕ on the arrows to the client", Find::Drop(DropCause::Partition)), pa("✕ marked loss", Find::Drop(DropCause::Loss)), pa("A timeout", Find::Timeout), pa("the payment service charges again", Find::Duplicate)],
                 claims: &[a("orders", 2), a("effects", 5), a("duplicates", 3)],
             },
             Step {
