@@ -79,7 +79,7 @@ pub static OPERATIONS: [Operation; 7] = [
     Operation {
         text: "Increment a counter",
         class: Class::Not,
-        why: "Each repeat adds one more. Like the vote below, it can be redesigned: record each increment under its own id and count the ids.",
+        why: "Each repeat adds one more, and \"add one\" carries nothing that tells a repeat from a second real increment. As written it is not idempotent; only a caller that sends an id with each increment (the kind the transfer and the vote below already carry) could make it so.",
         show: None,
     },
     Operation {
@@ -89,9 +89,9 @@ pub static OPERATIONS: [Operation; 7] = [
         show: Some("seed=7&preset=lost-ack&dedup=atomic"),
     },
     Operation {
-        text: "Record a vote from user U on post P",
+        text: "Record user U's vote on post P (one vote per user and post)",
         class: Class::Redesign,
-        why: "As \"add one to P's votes\" it is an increment and a repeat counts twice. Stored as the row (U, P) under a unique constraint, a repeat finds the row and changes nothing.",
+        why: "Unlike a bare increment, the vote names itself: the pair (U, P). Kept as \"add one to P's votes\" a repeat counts twice; stored instead as the row (U, P) under a unique constraint, a repeat finds the row and changes nothing, and the count is the number of rows.",
         show: None,
     },
 ];

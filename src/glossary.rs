@@ -103,7 +103,7 @@ pub static TERMS: [Term; 15] = [
     term(
         "visibility timeout",
         &["visibility_ms"],
-        "How long a queue waits for an ack before it makes a delivered message visible again and redelivers it.",
+        "How long a queue waits for an ack before it makes a delivered message visible again and redelivers it; the lab's key for it is visibility_ms.",
     ),
 ];
 

@@ -76,19 +76,19 @@ pub static PROBES: [Probe; 9] = [
     },
 ];
 
-/// What a "Safe" verdict proves and what it leaves out, said with every safe verdict: the probes
-/// never crash between the charge and the commit (see the module doc), so "safe" is about the
-/// ledger's boundary only, never about the payment service's.
-pub const BOUNDARY: &str = "This proves the ledger's boundary: lost answers, two copies at once, \
-a rerun, and a crash after any step but the charge. It does not cover a crash between the charge \
-and the commit, which charges twice under every order unless the payment service honours the key \
-(Lesson B, step 6).";
+/// What a "Safe" verdict checked and what it leaves out, said with every safe verdict: seeded runs
+/// are evidence, not a proof, and the probes never crash between the charge and the commit (see
+/// the module doc), so "safe" is about the ledger's boundary only, never the payment service's.
+pub const BOUNDARY: &str = "That is evidence for the ledger's boundary, not a proof: it was \
+checked under lost answers, two copies at once, a rerun, and a crash after any step but the charge. \
+It does not cover a crash between the charge and the commit, which charges twice under every \
+order unless the payment service honours the key (Lesson B, step 6).";
 
-/// The sentence a safe verdict shows: the counts it held and the boundary it proved.
+/// The sentence a safe verdict shows: what every run held, and the boundary it was checked on.
 pub fn safe_text(runs: u32) -> String {
     format!(
-        "Safe across {runs} runs ({} situations × {SEEDS_PAGE} seeds): 0 duplicates, 0 lost, \
-         0 missing from the ledger, every order ended ok. {BOUNDARY}",
+        "Safe across {runs} runs ({SEEDS_PAGE} seeds of each of {} situations): no duplicate, lost \
+         order or charge missing from the ledger in any, and every order ended ok. {BOUNDARY}",
         PROBES.len()
     )
 }

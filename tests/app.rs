@@ -910,6 +910,8 @@ fn the_sweep_line_gives_totals_the_closed_form_and_the_ranges_note_first() {
     let text = app::sweep_summary(job, 0.5);
     assert!(text.starts_with("Only 2 of the 5 seeds"), "{text}");
     assert!(text.contains("2 of 2 seeds in 0.50 s: "), "{text}");
+    // Walk 11: "0 lost" left a newcomer asking what was lost.
+    assert!(text.contains(" lost orders, "), "{text}");
     let (bars, label) = app::histogram(&job.totals);
     let runs: u64 = bars.iter().map(|b| b.runs).sum();
     assert_eq!(runs, 2);

@@ -9,7 +9,7 @@ use idemlab::quiz::{self, Form};
 use idemlab::scenario::{codec, presets::PRESETS, Step};
 
 /// A false (or misleading) phrase, lower-cased, and why it is false.
-const FALSE: [(&str, &str); 10] = [
+const FALSE: [(&str, &str); 12] = [
     (
         "and charge in one transaction",
         "a payment call cannot be inside a database transaction; only the ledger row can",
@@ -45,6 +45,14 @@ const FALSE: [(&str, &str); 10] = [
     (
         "not modelled, would still mail twice",
         "the model crashes the consumer between the mail and the commit (consumer_crash=after-mail)",
+    ),
+    (
+        "record the charge in one transaction",
+        "the charge is made at the payment service, outside the transaction; only the ledger row is in it",
+    ),
+    (
+        "this proves",
+        "a few thousand seeded runs are evidence, not a proof",
     ),
     (
         "from here on each order carries",

@@ -121,6 +121,53 @@ fn lost_ack_has_responses_dropped_by_the_partition() {
     }
 }
 
+/// A lesson phrase such as "the ✕ on the arrows to the client" outlines the crosses it names,
+/// not only the sender's end of each arrow (a newcomer saw the boxes sit on the API's dot).
+#[test]
+fn outlining_dropped_messages_boxes_their_crosses() {
+    let query = "seed=7&preset=lost-ack&orders=2";
+    let (_, timeline) = run(query);
+    let viewport = view::window(timeline.end_us(), None, 632);
+    let shown = timeline.view(&viewport);
+    let find = view::Find::Drop(DropCause::Partition);
+    let scene = view::Scene {
+        timeline: &timeline,
+        viewport,
+        view: &shown,
+        overlay: view::Overlay {
+            highlight: Some(find),
+            ..view::Overlay::default()
+        },
+        links: false,
+        top_px: 0.0,
+    };
+    let drawing = view::plot(&scene);
+    let shapes = || drawing.groups.iter().flat_map(|group| &group.shapes);
+    let boxes: Vec<view::Rect> = shapes()
+        .filter(|shape| shape.ink == view::Ink::Selected)
+        .filter_map(|shape| match shape.geometry {
+            view::Geometry::Rect(rect) => Some(rect),
+            _ => None,
+        })
+        .collect();
+    let named = timeline.marks().iter().filter(|m| find.matches(m)).count();
+    assert!(named > 0, "{query}: no partition drops");
+    assert_eq!(boxes.len(), named, "{query}: one box per dropped message");
+    for rect in &boxes {
+        let crosses = shapes().filter(|shape| shape.ink == view::Ink::Drop);
+        let inside = crosses.filter(|shape| {
+            let view::Geometry::Path { points, .. } = &shape.geometry else {
+                return false;
+            };
+            points.iter().all(|point| {
+                let (view::PathPoint::Move(x, y) | view::PathPoint::Line(x, y)) = *point;
+                (rect.x..=rect.x + rect.w).contains(&x) && (rect.y..=rect.y + rect.h).contains(&y)
+            })
+        });
+        assert!(inside.count() >= 1, "{query}: the box {rect:?} holds no ✕");
+    }
+}
+
 #[test]
 fn outside_boundary_has_an_api_down_band() {
     let query = "seed=7&preset=outside-boundary";

@@ -486,7 +486,7 @@ pub fn preset_summary(scenario: &Scenario) -> Option<&'static str> {
 pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
     let t = &job.totals;
     let mut text = format!(
-        "{} of {} seeds in {} s: {} duplicates in {} runs, {} lost, {} races; {} ± {} effects per order",
+        "{} of {} seeds in {} s: {} duplicates in {} runs, {} lost orders, {} races; {} ± {} effects per order",
         t.runs,
         job.range.count,
         Fixed::<2>(elapsed_s),

@@ -462,12 +462,24 @@ impl Plotter<'_, '_> {
         self.geo.viewport.px_per_us() * 1_000.0 >= 14.0
     }
 
+    /// A box 8 px round the mark. An arrow's box reaches its tip, so a dropped message's ✕
+    /// (midway, or on the far lane) is inside it, not only the sender's end.
     fn outline(&self, mark: &Mark) -> Shape {
         let geo = self.geo;
         let (x, y) = (geo.x(mark.t0_us), geo.lane_y(mark.lane));
-        let w = (geo.x(mark.t1_us) - x).max(0.0) + 16.0;
+        let x_end = geo.x(mark.t1_us).max(x);
+        let y_end = match mark.kind {
+            MarkKind::Arrow { to_lane, end, .. } => geo.arrow_end_y(mark.lane, to_lane, end),
+            _ => y,
+        };
+        let (top, bottom) = (y.min(y_end), y.max(y_end));
         Shape::stroke(
-            Geometry::Rect(Rect::new(x - 8.0, y - 8.0, w, 16.0)),
+            Geometry::Rect(Rect::new(
+                x - 8.0,
+                top - 8.0,
+                x_end - x + 16.0,
+                bottom - top + 16.0,
+            )),
             Ink::Selected,
             2.5,
         )
