@@ -103,6 +103,14 @@ enum Command {
         #[arg(long, default_value_t = 10, requires = "heaviest")]
         search_seed: u64,
     },
+    /// Print a mastery check's questions as JSON, as `lesson=L&quiz=SEED` draws them: each
+    /// one's kind, scenario, order and choices, never its answer (`run` works that out).
+    Quiz {
+        /// The lesson's id: `a` or `b`.
+        lesson: String,
+        /// The quiz seed.
+        seed: u64,
+    },
     /// List the scenario keys with what they allow.
     Keys {
         /// Print the Markdown table that README embeds.
@@ -145,6 +153,7 @@ pub fn main() -> ExitCode {
             ..
         } => scaling(seeds),
         Command::Bench { seeds, .. } => bench(seeds),
+        Command::Quiz { lesson, seed } => quiz(&lesson, seed),
         Command::Keys { markdown: true } => print_text(&codec::markdown_table()),
         Command::Keys { markdown: false } => keys(),
         Command::Presets { markdown: true } => {
@@ -236,6 +245,37 @@ fn svg(query: &str) -> Result<(), Exit> {
     let trace = idemlab::sim::run(&scenario);
     let timeline = idemlab::view::layout(&trace);
     print_text(&idemlab::view::export(&timeline, &trace.query(), page.zoom))
+}
+
+/// One question as `quiz` prints it: what the page's form shows, and the scenario it hides
+/// until the answer is locked.
+#[derive(Serialize)]
+struct QuizQuestion<'a> {
+    kind: &'static str,
+    query: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    order: Option<u32>,
+    choices: Vec<&'a str>,
+}
+
+fn quiz(lesson: &str, seed: u64) -> Result<(), Exit> {
+    let lesson = idemlab::lessons::Lesson::by_id(lesson)
+        .ok_or_else(|| format!("no lesson `{lesson}`: expected a or b"))?;
+    let quiz = idemlab::quiz::generate(lesson, seed);
+    let questions: Vec<QuizQuestion> = (quiz.questions.iter())
+        .map(|q| QuizQuestion {
+            kind: q.kind.name(),
+            query: &q.query,
+            order: q.order,
+            choices: match &q.form {
+                idemlab::quiz::Form::Choices(choices) => {
+                    choices.iter().map(|c| c.keys.as_str()).collect()
+                }
+                idemlab::quiz::Form::Number => Vec::new(),
+            },
+        })
+        .collect();
+    print_json(&questions)
 }
 
 fn print_text(text: &str) -> Result<(), Exit> {

@@ -17,13 +17,19 @@ use rand_pcg::Pcg32;
 
 use crate::lessons::Lesson;
 use crate::scenario::{codec, decode, encode, Scenario};
-use crate::trace::{EventKind, Outcome, Trace};
+use crate::trace::{DropCause, Event, EventKind, Outcome, Payload, Trace};
 use crate::Metrics;
 
 /// Questions in one check.
 pub const QUESTIONS: usize = 4;
 /// The share of right answers that masters a lesson: with four questions, all four.
 pub const MASTERY_PERCENT: u32 = 80;
+/// Right answers that master a check of `total` questions: `MASTERY_PERCENT` of them, rounded
+/// up (4 of 4 at 80%).
+pub fn right_needed(total: u32) -> u32 {
+    (total * MASTERY_PERCENT).div_ceil(100)
+}
+
 /// Parameter draws per question before its fallback. Each draw costs at most four runs of a
 /// few hundred events, so a whole check stays within a few milliseconds even at the limit.
 pub const DRAWS_MAX: u32 = 24;
@@ -279,7 +285,7 @@ pub fn grade(quiz: &Quiz, answers: &[Option<u32>]) -> Score {
         answered,
         total,
         percent,
-        mastered: total > 0 && answered == total && percent >= MASTERY_PERCENT,
+        mastered: total > 0 && answered == total && right >= right_needed(total),
     }
 }
 
@@ -367,6 +373,21 @@ fn first_repeat_charge(trace: &Trace) -> Option<(usize, u32, u32)> {
     None
 }
 
+/// Messages the network lost at random (`loss_resp`, `ack_loss`) whose payload and sending
+/// event pass `keep`: how many.
+fn lost_on_network(trace: &Trace, keep: impl Fn(&Payload, &Event) -> bool) -> u32 {
+    let sent = |msg: u32| {
+        trace.events.iter().find(|e| {
+            matches!(e.kind, EventKind::Send { msg: m, payload, .. } if m == msg && keep(&payload, e))
+        })
+    };
+    (trace.events.iter())
+        .filter(|e| {
+            matches!(e.kind, EventKind::Drop { msg, cause: DropCause::Loss } if sent(msg).is_some())
+        })
+        .count() as u32
+}
+
 fn number_question(kind: Kind, query: String, prompt: String, answer: u32) -> Question {
     Question {
         kind,
@@ -403,15 +424,30 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
         .map(|(ix, _)| ix)
         .collect();
     let &last = own.last()?;
+    // The prompt states how many of the order's answers are lost (read from the run), so the
+    // count follows from reasoning, not luck: each lost answer but one on the last attempt
+    // costs a retry, and every retry charges again. A draw where something else decides the
+    // count (a late answer, a lost request) is not posed.
+    let lost = lost_on_network(&trace, |payload, event| {
+        matches!(payload, Payload::Response { .. }) && event.order == Some(order)
+    });
+    if own.len() as u32 != lost.min(retries) + 1 {
+        return None;
+    }
     let times: Vec<String> = own
         .iter()
         .map(|&ix| ms_text(trace.events[ix].time_us))
         .collect();
     let prompt = format!(
-        "Answers are lost on the way back (loss_resp=0.{loss_tenths}) and the client retries up to {retries} times; the API does not check keys (dedup=none). How many times does the payment service charge order {order}?"
+        "The API does not check keys (dedup=none). The client waits {timeout_ms} ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of {backoff_ms} ms, doubling (with some jitter), up to {retries} times. In this run {lost_text} on the way back. How many times does the payment service charge order {order}?",
+        lost_text = plural(
+            lost,
+            &format!("answer to order {order} is lost"),
+            &format!("answers to order {order} are lost")
+        ),
     );
     let explanation = format!(
-        "Order {order} is charged {n} times, at {times}; the last is at the cursor, labelled \"order {order}: charge {n} of {n}\". Each extra charge follows an answer lost on its way back (a ✕ on an arrow to the client): the client saw only a timeout, could not tell a lost request from a lost answer, and sent the order again.",
+        "Order {order} is charged {n} times, at {times}; the last is at the cursor, labelled \"order {order}: charge {n} of {n}\". Each lost answer (a ✕ on an arrow to the client) cost one more charge, unless it was the answer to the last attempt: the client saw only a timeout, could not tell a lost request from a lost answer, and sent the order again.",
         n = own.len(),
         times = match times.split_last() {
             Some((last, [])) => last.clone(),
@@ -460,7 +496,9 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
         )
     });
     let prompt = format!(
-        "The API keeps keys for {retention_ms} ms (retention_ms), but the answers are cut for the first {partition_ms} ms and the client keeps retrying. How many duplicates does this run count?"
+        "{orders_text} sent with keys to an API with atomic dedup that keeps each key for {retention_ms} ms (retention_ms). Every answer is cut on the way back for the first {partition_ms} ms. The client waits {timeout} ms for an answer, then retries after a backoff of {backoff_ms} ms, doubling (with some jitter), up to 4 times. How many duplicates does this run count?",
+        orders_text = plural(orders, "order is", "orders are"),
+        timeout = scenario.timeout_ms,
     );
     let explanation = format!(
         "{d}. The first: order {order} was charged a {nth} time at {t} (the cursor): {expired}a retry after that looked like new work. Keeping keys longer than the client retries (retention_ms=86400000) gives 0.",
@@ -741,14 +779,24 @@ fn receipts_without_inbox(dice: &mut Pcg32) -> Option<Question> {
     let query = format!("seed={seed}&orders={orders}&dedup=atomic&consumer=plain&ack_loss=0.{loss_tenths}&visibility_ms={visibility_ms}");
     let (scenario, trace, metrics) = run(&query);
     let (ix, event) = first_repeat_receipt(&trace)?;
+    // The prompt states the charges and the lost acks (both read from the run), so the count
+    // follows from reasoning: one receipt per charge, and one more per lost ack. A draw where
+    // something else decides it (a redelivery overtaking a slow ack, a dead letter) is not posed.
+    let acks_lost = lost_on_network(&trace, |payload, _| matches!(payload, Payload::Ack { .. }));
+    let well_posed = metrics.effects == orders
+        && metrics.dead_letters == 0
+        && metrics.receipts == metrics.effects + acks_lost;
+    if !well_posed {
+        return None;
+    }
     let prompt = format!(
-        "Each booked charge goes to a queue that delivers at least once. The consumer mails a receipt for every delivery it gets (consumer=plain), and each acknowledgement is lost with chance 0.{loss_tenths}. How many receipts does the consumer mail in this run?"
+        "{orders} orders are charged once each, and each booked charge goes to a queue that delivers at least once: it delivers an event again if no acknowledgement comes back within visibility_ms ({visibility_ms} ms). The consumer mails a receipt for every delivery it gets (consumer=plain). In this run {acks} on the way back to the queue. How many receipts does the consumer mail?",
+        acks = plural(acks_lost, "acknowledgement is lost", "acknowledgements are lost"),
     );
     let explanation = format!(
-        "{n} for {c}: {d} of them repeat one. The first repeat is at {t} (the cursor): the ack for e{event} was lost, so after visibility_ms ({visibility_ms} ms) the queue delivered e{event} again and the consumer mailed again. With an inbox table (consumer=inbox) it would mail {effects}.",
+        "{n}: one per charge ({c}), and one more for each lost ack ({acks_lost}). The first repeat is at {t} (the cursor): the ack for e{event} was lost, so after visibility_ms ({visibility_ms} ms) the queue delivered e{event} again and the consumer mailed again. With an inbox table (consumer=inbox) it would mail {effects}.",
         n = plural(metrics.receipts, "receipt", "receipts"),
-        c = plural(metrics.effects, "charge", "charges"),
-        d = metrics.duplicate_receipts,
+        c = metrics.effects,
         t = ms_text(trace.events[ix].time_us),
         effects = metrics.effects,
     );
@@ -826,7 +874,7 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
         query,
         prompt: format!("The API runs the six steps of a keyed request in the order its order= setting gives, with atomic dedup, durable keys and a plain payment service; {situation}. {SAFE_PROMPT} which order ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![choice(safe), choice(shown), choice(other)],
-        why: "A safe order begins the transaction, claims the key, charges, commits, and only then answers. The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help.",
+        why: "A safe order begins the transaction, claims the key, charges, commits (storing the answer under the key), and only then answers, in that order; the lookup may sit anywhere but between the charge and the commit (usually first, so a retry of finished work gets the stored answer back). The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help.",
     };
     pose_which(which, dice)
 }

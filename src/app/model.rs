@@ -73,8 +73,15 @@ pub fn counts_at_label(state: &State, lead: &Trace) -> String {
     }
 }
 
+/// Run A's title while a quiz question hides its run.
+pub const HIDDEN_TITLE: &str = "The question's run (hidden)";
+
 /// "A: seed=7&preset=race" and "B: A with dedup=atomic"; the scenario alone when not comparing.
 pub fn title(state: &State, side: Side) -> String {
+    // A quiz question's scenario would give its answer away (pasted into another tab).
+    if super::run_hidden(state) {
+        return HIDDEN_TITLE.into();
+    }
     let scenario = codec::encode(&state.page.scenario);
     match (side, &state.page.compare) {
         (Side::B, Some(compare)) => format!("B: A with {compare}"),

@@ -6,7 +6,7 @@ use super::{Effects, Focus, LessonAt, Msg, State, Tab};
 use crate::lessons::Lesson;
 use crate::quiz::progress::Progress;
 use crate::quiz::{self, Form, Quiz, NUMBER_MAX, QUESTIONS};
-use crate::scenario::decode_lenient;
+use crate::scenario::{decode_lenient, Scenario};
 
 /// The check on screen.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -106,11 +106,21 @@ pub fn quiz_status(progress: &Progress, lesson_id: &str) -> String {
     let total = QUESTIONS;
     match progress.lesson(lesson_id) {
         Some(p) if p.mastered => format!("Mastered (best {} of {total}).", p.best),
-        Some(p) if p.best > 0 => format!(
-            "Best so far: {} of {total}; {total} of {total} masters the lesson.",
-            p.best
-        ),
+        Some(p) if p.best > 0 => format!("Best so far: {} of {total}; {}.", p.best, mastery_rule()),
         _ => format!("Not taken yet: {total} questions, one attempt each."),
+    }
+}
+
+/// The mastery rule in words, from `quiz::right_needed`: "all 4 right masters the lesson (the
+/// bar is 80%)".
+pub fn mastery_rule() -> String {
+    let total = QUESTIONS as u32;
+    let needed = quiz::right_needed(total);
+    let percent = quiz::MASTERY_PERCENT;
+    if needed == total {
+        format!("all {total} right masters the lesson (the bar is {percent}%)")
+    } else {
+        format!("{needed} of {total} right master the lesson (the bar is {percent}%)")
     }
 }
 
@@ -195,8 +205,8 @@ fn open(state: &mut State, lesson: &'static Lesson, seed: u64, stored: &Progress
 /// question is on screen and its answer is not locked yet. Then `src/web` does not run the
 /// scenario (the timeline, the Events and Tables tabs have no events, the counters show "–" and
 /// `RUN_HIDDEN_NOTE`) and runs no B, and `update` refuses a choice as B and a sweep, so
-/// nothing on screen gives the answer away. The introduction too: a reload of a check's first
-/// question opens on it, with that question's scenario in the link.
+/// nothing on screen gives the answer away. The introduction too. Meanwhile the page's scenario
+/// is the default one, never the question's (`show`), so the link holds `quiz=SEED` alone.
 pub fn run_hidden(state: &State) -> bool {
     let Some(session) = &state.quiz else {
         return false;
@@ -231,7 +241,13 @@ fn show(state: &mut State, index: usize) -> Effects {
         };
     };
     let answered = session.answers[index].is_some();
-    state.page.scenario = decode_lenient(&question.query).0.scenario;
+    // Until the answer is locked the page holds no trace of the question's scenario: not in
+    // the URL, the controls, the title, the embed or the exports, any of which would give the
+    // answer away in another tab. The question's own text says what the learner needs.
+    state.page.scenario = match answered {
+        true => decode_lenient(&question.query).0.scenario,
+        false => Scenario::default(),
+    };
     state.page.compare = question.proof_compare.clone().filter(|_| answered);
     state.tab = Tab::Lessons;
     state.errors.clear();
@@ -336,7 +352,7 @@ impl QuizSession {
         let question = &self.quiz.questions[index];
         match self.answers[index] {
             None => (
-                format!("Answer before you see the run: it appears on the timeline above, with its counters, once you lock your answer. One attempt per question; all {QUESTIONS} right masters the lesson."),
+                format!("Answer before you see the run: it appears on the timeline above, with its counters, once you lock your answer. One attempt per question; {}.", mastery_rule()),
                 None,
             ),
             Some(given) => {
@@ -365,11 +381,11 @@ impl QuizSession {
             )
         } else {
             format!(
-                "{} of {} right ({}%): not mastered yet; {}% is needed. Try a new variant when ready.",
+                "{} of {} right ({}%): not mastered yet; {}. Try a new variant when ready.",
                 score.right,
                 score.total,
                 score.percent,
-                quiz::MASTERY_PERCENT
+                mastery_rule()
             )
         };
         (text, score.mastered)
@@ -392,8 +408,8 @@ impl QuizSession {
     /// The introduction's paragraph: how the check works, and its seed.
     pub fn intro_text(&self) -> String {
         format!(
-            "{QUESTIONS} questions on fresh variants of the lesson's situations: at least one prediction (how many charges, duplicates, receipts or lost orders a run has), one concept (a safe step order, or which boundary a claim protects) and one diagnosis (which change prevents the harm). Answer each before its run is shown: once your answer is locked, the run appears on the timeline above with the cursor on the event that proves the answer, and for a question with choices the right one as B. One attempt per question; all {QUESTIONS} right masters the lesson (the bar is {}%). Quiz seed {}: the same link gives the same questions.",
-            quiz::MASTERY_PERCENT,
+            "{QUESTIONS} questions on fresh variants of the lesson's situations: at least one prediction (how many charges, duplicates, receipts or lost orders a run has), one concept (a safe step order, or which boundary a claim protects) and one diagnosis (which change prevents the harm). Answer each before its run is shown: once your answer is locked, the run appears on the timeline above with the cursor on the event that proves the answer, and for a question with choices the right one as B. One attempt per question; {}. Quiz seed {}: the same link gives the same questions.",
+            mastery_rule(),
             self.quiz.seed
         )
     }

@@ -87,11 +87,18 @@ pub(super) fn update(state: &mut State, msg: super::Msg) -> Effects {
             Effects::view()
         }
         Msg::CloseLesson => {
+            // A hidden quiz run was never run: run the page's scenario now, so the counters
+            // show a real run and not the empty one's zeros.
+            let was_hidden = super::run_hidden(state);
             state.lesson = None;
             state.quiz = None;
             state.drawer_open = false;
             // The picker, so another lesson is one click away.
             state.tab = Tab::Lessons;
+            if was_hidden {
+                state.scenario_changed();
+                return Effects::scenario();
+            }
             Effects::view()
         }
         _ => unreachable!("only the screen's messages come here"),
@@ -219,6 +226,10 @@ pub fn counter_label(metric: &str, scenario: &Scenario) -> &'static str {
     }
 }
 
+/// The "unrecorded" card's label at a cursor before the end of the run: at a prefix the count
+/// also holds charges whose ledger row is still waiting for its commit.
+pub const UNRECORDED_SO_FAR: &str = "Charges the ledger has not recorded yet";
+
 /// One side's counters as the page shows them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CountersView {
@@ -241,9 +252,14 @@ pub fn counters_view(state: &State, side: Side, scenario: &Scenario, m: &Metrics
     let named = step.map_or_else(Vec::new, |step| named_metrics(step, side));
     let fold = !named.is_empty();
     let mut folded = 0;
+    // Before the end, a charge without a ledger row may only be waiting for its commit.
+    let mid_run = state.page.cursor.is_some() && state.cursor() + 1 < state.events_lead();
     let cards = (super::counters(m, scenario.consumer).into_iter())
         .map(|mut card| {
             card.label = counter_label(card.name, scenario);
+            if mid_run && card.name == "unrecorded" {
+                card.label = UNRECORDED_SO_FAR;
+            }
             card.named = named.contains(&card.name);
             if card.shown && fold && !card.named {
                 folded += 1;

@@ -1,7 +1,7 @@
 // The mastery check as a learner takes it: each answer is worked out before the question's run
 // is shown, so the oracle here is the native simulator (`idemlab run` on the question's
-// scenario, read from the form's data-query), never the screen; the page must keep the run,
-// its counters and the choices' runs closed until the answer is locked.
+// scenario, drawn by `idemlab quiz`), never the screen; the page must keep the run, its
+// counters, its scenario and the choices' runs closed until the answer is locked.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { after, before, test } from 'node:test';
@@ -46,19 +46,50 @@ function withKeys(query, keys) {
   return pairs.map(([key, value]) => `${key}=${value}`).join('&');
 }
 
-/** What the form says about the question on screen: its kind, scenario, order and choices. */
+/** `idemlab quiz LESSON SEED`: the check's questions as the core draws them, with each one's
+ * scenario, which the page keeps out of its markup and URL until the answer is locked. */
+const drawn = new Map();
+function drawnQuestions(lesson, seed) {
+  const key = `${lesson}/${seed}`;
+  if (!drawn.has(key)) drawn.set(key, JSON.parse(execFileSync(IDEMLAB_BIN, ['quiz', lesson, seed], { encoding: 'utf8' })));
+  return drawn.get(key);
+}
+
+/** The question on screen: its kind, order and choices as the form shows them, which must be
+ * the CLI's draw for the link's lesson and quiz seed, and the scenario from that draw. */
 async function question(page) {
-  return page.$eval('#quiz-form', (form) => ({
+  const form = await page.$eval('#quiz-form', (form) => ({
+    n: Number(form.dataset.question),
     kind: form.dataset.kind,
-    query: form.dataset.query,
     order: form.dataset.order === undefined ? undefined : Number(form.dataset.order),
     choices: [...form.querySelectorAll('label[data-keys]')].map((label) => label.dataset.keys),
   }));
+  const q = drawnQuestions(param(page, 'lesson'), param(page, 'quiz'))[form.n - 1];
+  assert.deepEqual([form.kind, form.order, form.choices], [q.kind, q.order, q.choices], `question ${form.n}`);
+  return { kind: form.kind, order: form.order, choices: form.choices, query: q.query };
+}
+
+/** Where the page shows the question's scenario (its `seed=N`, or the whole query): in the
+ * URL, any text (hidden included), any attribute or any field's value. Empty while hidden. */
+function leaks(page, q) {
+  const seed = new URLSearchParams(q.query).get('seed');
+  return page.evaluate(([seed, query]) => {
+    const re = new RegExp(`seed=${seed}(?!\\d)`);
+    const has = (text) => typeof text === 'string' && (re.test(text) || text.includes(query));
+    const found = [];
+    if (has(decodeURIComponent(location.href))) found.push('the URL');
+    if (has(document.title)) found.push('the document title');
+    if (has(document.body.textContent)) found.push('the text');
+    for (const el of document.querySelectorAll('*')) {
+      for (const attr of el.attributes) if (has(attr.value)) found.push(`${el.tagName}#${el.id} [${attr.name}]`);
+      if (has(el.value)) found.push(`${el.tagName}#${el.id} value`);
+    }
+    return found;
+  }, [seed, q.query]);
 }
 
 /** The answer to `q`, worked out by the native simulator from the question's scenario. */
 function oracle(q) {
-  assert.ok(q.query, `${q.kind}: the form carries its scenario in data-query`);
   if (q.choices.length > 0) {
     // Every "which change" question asks for the one choice that ends with 0 duplicates and 0 lost.
     const safe = q.choices
@@ -88,11 +119,15 @@ async function assertRunHidden(page, q) {
   assert.match(await page.textContent('#counts-at-a'), /once you lock your answer/);
   assert.equal(await page.isHidden('#run-b'), true, `${q.kind}: no B before locking`);
   assert.equal(await page.$('#quiz-try'), null, `${q.kind}: no "Show my choice as B" before locking`);
+  // Issue 11: pasted into a new tab, the scenario would show the answer.
+  assert.deepEqual(await leaks(page, q), [], `${q.kind}: the question's scenario (${q.query}) is on the page`);
+  assert.match(await page.textContent('#title-a'), /hidden/);
 }
 
 /** Once locked the question's run is the one on the timeline, the counters show numbers, and a
  * question with choices shows the right one as B and offers the learner's own as B. */
 async function assertRunShown(page, q) {
+  assert.ok((await leaks(page, q)).includes('the URL'), `${q.kind}: once locked the link holds the run`);
   assert.equal(Number(await page.getAttribute('#timeline-a', 'data-events')), simulate(q.query).events, `${q.kind}: its run`);
   const values = Object.values(await counters(page));
   assert.ok(values.length > 0 && values.every(Number.isInteger), `${q.kind}: counters after locking: ${values}`);
@@ -146,7 +181,7 @@ test("Lesson A: the simulator's answers master the lesson, and a reload keeps it
   assert.match(await page.textContent('#lesson-picker [data-lesson="a"]'), /✓ mastered$/, 'and after a reload');
   assert.doesNotMatch(await page.textContent('#lesson-picker [data-lesson="b"]'), /mastered/);
   const record = await stored(page);
-  assert.equal(record.version, 3);
+  assert.equal(record.version, 4);
   assert.deepEqual([record.lessons.a.mastered, record.lessons.a.best, record.lessons.a.quiz], [true, 4, '2024']);
   page.assertClean();
   await page.close();
