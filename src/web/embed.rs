@@ -28,6 +28,8 @@ pub fn mount() {
 /// `theme=light|dark` (`app::theme_rules`): the stylesheet's `prefers-color-scheme: dark`
 /// rules get media text that always or never holds, and the root its `color-scheme`. Through
 /// the CSSOM, which the page's CSP allows; the timeline reads its colours from the same rules.
+/// The stylesheet has loaded by now: the module script that mounts waits for it (a slow one is
+/// tested in `tests/e2e/embed.test.mjs`).
 fn apply_theme() {
     let Some((media, scheme)) = with_app(|app| crate::app::theme_rules(app.page().theme)) else {
         return;

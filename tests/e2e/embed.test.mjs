@@ -212,6 +212,14 @@ test('theme=dark renders dark in a light browser, theme=light light in a dark on
   await dark.screenshot({ path: `${ARTIFACTS}/embed-theme-dark.png` });
   dark.assertClean();
   await dark.close();
+  // A slow stylesheet gets the theme too: the module that mounts the lab waits for it.
+  const late = await openPage(browser, { colorScheme: 'light' });
+  await late.route('**/*.css', async (route) => { await new Promise((done) => setTimeout(done, 1500)); await route.continue(); });
+  await late.goto(lab('seed=7&preset=lost-ack&embed=1&theme=dark'));
+  await late.waitForSelector('html[data-state="ready"]', { timeout: 15_000 });
+  await late.waitForLoadState('load');
+  assert.deepEqual(await looks(late), { background: 'rgb(21, 23, 27)', timeline: '#1d2025', scheme: 'dark' }, 'a late stylesheet');
+  await late.close();
   const light = await openAt(lab('seed=7&preset=lost-ack&embed=1&theme=light'), { colorScheme: 'dark' });
   assert.deepEqual(await looks(light), { background: 'rgb(251, 251, 250)', timeline: '#ffffff', scheme: 'light' });
   light.assertClean();
