@@ -9,8 +9,8 @@
 //!   the status line, Tables and Sweep follow it); absent means A;
 //! - `embed=1`: the compact view for iframes; `controls=a,b,c`: the only editable controls;
 //! - `tab=events|tables|sweep|lessons`, `speed=N` (events per second), `zoom=T0..T1` (µs);
-//! - `theme=auto|light|dark` and `sweep=N` (seeds, 1..=100000), checked and kept for the page,
-//!   which does not read them yet;
+//! - `theme=auto|light|dark`: the colour scheme (`app::theme_rules` says how the page applies
+//!   it); `sweep=N` (seeds, 1..=100000), checked and kept;
 //! - `lesson=ID`, `step=N` (1-based, within the lesson) and `quiz=SEED` (the mastery check's
 //!   seed), for the Lessons tab;
 //! - `keys=1`: the key-store panel beside the timeline is open.
@@ -173,7 +173,7 @@ impl PageState {
                     _ => return Err(malformed("1 or 0 (also true/false)")),
                 }
             }
-            // Kept for the page; checked so that the link it writes stays short and loads again.
+            // Checked, so that a misspelt theme is reported rather than ignored.
             "theme" => {
                 let theme = Theme::from_name(value);
                 self.theme =

@@ -986,6 +986,79 @@ fn the_embed_link_is_this_state_compact_with_only_the_ticked_controls() {
 }
 
 #[test]
+fn issue_13_every_snippet_sizes_its_own_frame_with_one_listener_per_page() {
+    let a = app::embed_snippet("https://lab.example/lab/index.html?seed=1&embed=1");
+    let b = app::embed_snippet("https://lab.example/lab/index.html?seed=2&embed=1");
+    // No shared id: the listener finds the frame whose window sent the message.
+    assert!(!a.contains(" id="), "{a}");
+    assert!(a.starts_with(
+        "<iframe data-idemlab src=\"https://lab.example/lab/index.html?seed=1&amp;embed=1\""
+    ));
+    assert!(a.contains("frame.contentWindow === event.source"), "{a}");
+    assert!(
+        a.contains("querySelectorAll(\"iframe[data-idemlab]\")"),
+        "{a}"
+    );
+    // Pasted twice, the guard registers one listener.
+    assert!(a.contains("window.idemlabSize || addEventListener(\"message\", window.idemlabSize ="));
+    // A first height that the message replaces, up or down: no min-height to stop a shrink.
+    assert!(!a.contains("min-height"), "{a}");
+    assert!(a.contains(&format!("height:{}px", app::EMBED_HEIGHT_PX)));
+    assert!(
+        a.contains(" allow=\"clipboard-write\""),
+        "Copy link may write the clipboard"
+    );
+    let script = |s: &str| s[s.find("<script>").unwrap()..].to_string();
+    assert_eq!(
+        script(&a),
+        script(&b),
+        "every snippet carries the same script"
+    );
+}
+
+#[test]
+fn issue_13_theme_applies_and_a_wrong_one_is_named_in_the_banner() {
+    use idemlab::page::Theme;
+    assert_eq!(app::theme_rules(None), None, "no key: the browser's scheme");
+    assert_eq!(app::theme_rules(Some(Theme::Auto)), None);
+    assert_eq!(app::theme_rules(Some(Theme::Dark)), Some(("all", "dark")));
+    assert_eq!(
+        app::theme_rules(Some(Theme::Light)),
+        Some(("not all", "light"))
+    );
+    let state = load("seed=2&embed=1&theme=dark");
+    assert_eq!(Banner::of(&state), None);
+    assert!(
+        state.to_query().contains("&theme=dark"),
+        "the link keeps it"
+    );
+    let banner = Banner::of(&load("seed=2&theme=purple")).expect("a banner");
+    assert_eq!(
+        banner.lines,
+        ["`theme=purple` is not valid: expected one of auto|light|dark"]
+    );
+}
+
+#[test]
+fn issue_13_link_trackers_are_ignored_other_unknown_keys_are_not() {
+    let tracked = "seed=2&utm_source=news&utm_medium=mail&fbclid=Ab1&gclid=x&msclkid=y&mc_eid=z";
+    let state = load(tracked);
+    assert_eq!(Banner::of(&state), None);
+    assert_eq!(state.to_query(), "seed=2", "the page's own link drops them");
+    let banner = Banner::of(&load("seed=2&utm_source=news&colour=red")).expect("a banner");
+    assert_eq!(banner.lines.len(), 1, "{:?}", banner.lines);
+    assert!(banner.lines[0].starts_with("unknown key `colour`"));
+}
+
+#[test]
+fn issue_13_copy_says_copied_only_when_the_write_resolved() {
+    let done = app::copy_view(true);
+    assert_eq!((done.label, done.show_field), ("Copied", false));
+    let blocked = app::copy_view(false);
+    assert_eq!((blocked.label, blocked.show_field), ("Not copied", true));
+}
+
+#[test]
 fn the_quiz_titles_its_views_and_marks_the_choices_once_answered() {
     let mut state = load("lesson=a&quiz=5");
     let session = state.quiz.as_ref().unwrap();

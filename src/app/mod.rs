@@ -38,6 +38,8 @@ pub use model::{
     title, AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange,
     StepNav, Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
 };
+// Embedding: the theme a link asks for, what Copy says once the clipboard answered.
+pub use model::{copy_view, theme_rules, CopyView, EMBED_HEIGHT_PX};
 pub use predict::{
     counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,
     HOLD_HINT,

@@ -7,6 +7,7 @@ use crate::decimal::Fixed;
 use crate::lessons::Side;
 use crate::metrics::{walk_ledger, walk_receipts};
 use crate::ordering::{self, Verdict};
+use crate::page::Theme;
 use crate::scenario::{codec, decode, Consumer, Scenario, Step};
 use crate::trace::{EventKind, Trace};
 use crate::view::Timeline;
@@ -605,21 +606,62 @@ pub fn embed_query(state: &State, controls: Vec<String>) -> String {
     state.to_query()
 }
 
-/// The iframe and a listener that resizes it, trusting only messages from that iframe.
+/// The iframe and the script that sizes it. Every snippet carries the same script, guarded so
+/// that a page with many embeds registers one listener; it sizes the `data-idemlab` frame whose
+/// window sent the message, and trusts no other sender. Without the script (an editor that
+/// strips it) the frame keeps its first height and scrolls inside. `allow="clipboard-write"`
+/// lets Copy link write the clipboard from a cross-origin frame.
 pub fn embed_snippet(url: &str) -> String {
     let src = url.replace('&', "&amp;").replace('"', "&quot;");
     format!(
-        r#"<iframe id="idemlab-lab" src="{src}" title="idemlab: retries and idempotency keys" style="width:100%;border:0;min-height:480px" loading="lazy"></iframe>
+        r#"<iframe data-idemlab src="{src}" title="idemlab: retries and idempotency keys" style="width:100%;border:0;height:{EMBED_HEIGHT_PX}px" allow="clipboard-write" loading="lazy"></iframe>
 <script>
-  addEventListener("message", function (event) {{
-    var frame = document.getElementById("idemlab-lab");
-    if (!frame || event.source !== frame.contentWindow) return;
-    if (!event.data || event.data.type !== "{HEIGHT_MESSAGE}") return;
-    var height = Number(event.data.height);
-    if (height > 0 && height < 20000) frame.style.height = Math.ceil(height) + "px";
+  window.idemlabSize || addEventListener("message", window.idemlabSize = function (event) {{
+    var height = event.data && event.data.type === "{HEIGHT_MESSAGE}" && Number(event.data.height);
+    if (!(height > 0 && height < 20000)) return;
+    document.querySelectorAll("iframe[data-idemlab]").forEach(function (frame) {{
+      if (frame.contentWindow === event.source) frame.style.height = Math.ceil(height) + "px";
+    }});
   }});
 </script>"#
     )
+}
+
+/// The snippet's first height, kept where its script is stripped (the lab then scrolls inside).
+pub const EMBED_HEIGHT_PX: u32 = 600;
+
+/// How the page applies `theme=`: `None` (auto, or no key) leaves the stylesheet's
+/// `prefers-color-scheme: dark` rules to the browser; otherwise the media text those rules get
+/// (`all` for dark, `not all` for light) and the root's `color-scheme`, so that a dark embed in
+/// a light browser is dark.
+pub fn theme_rules(theme: Option<Theme>) -> Option<(&'static str, &'static str)> {
+    match theme? {
+        Theme::Auto => None,
+        Theme::Light => Some(("not all", "light")),
+        Theme::Dark => Some(("all", "dark")),
+    }
+}
+
+/// What Copy shows once the clipboard has answered: "Copied" only when the write's promise
+/// resolved; else (blocked, as in a frame without `allow="clipboard-write"`, or no clipboard
+/// at all) the button says so and the text waits, selected, in a field to copy by hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopyView {
+    pub label: &'static str,
+    pub show_field: bool,
+}
+
+pub fn copy_view(written: bool) -> CopyView {
+    match written {
+        true => CopyView {
+            label: "Copied",
+            show_field: false,
+        },
+        false => CopyView {
+            label: "Not copied",
+            show_field: true,
+        },
+    }
 }
 
 /// What a timeline draws over its marks: the cursor line at the time of the cursor's event in

@@ -30,6 +30,33 @@ pub const VIEW_KEYS: [&str; 15] = [
     "sweep", "tab", "focus", "keys", "gate",
 ];
 
+/// Keys that link trackers append (`utm_*` and the click ids below). They say nothing about the
+/// run or the view, so every decoder skips them without a word: a shared link that picked one
+/// up loads as it was written.
+const TRACKERS: [&str; 16] = [
+    "fbclid",
+    "gclid",
+    "gbraid",
+    "wbraid",
+    "dclid",
+    "msclkid",
+    "mc_cid",
+    "mc_eid",
+    "yclid",
+    "igshid",
+    "twclid",
+    "ttclid",
+    "li_fat_id",
+    "_ga",
+    "_gl",
+    "srsltid",
+];
+
+/// Whether a key is a link tracker's (`utm_source`, `fbclid`...), skipped by `decode_lenient`.
+pub fn is_tracker(key: &str) -> bool {
+    key.starts_with("utm_") || TRACKERS.contains(&key)
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Decoded {
     pub scenario: Scenario,
@@ -180,6 +207,9 @@ pub fn decode_lenient(input: &str) -> (Decoded, Vec<CodecError>) {
     let mut seen: Vec<&str> = Vec::new();
     let mut explicit: Vec<(&'static KeySpec, String)> = Vec::new();
     for (key, value) in &pairs {
+        if is_tracker(key) {
+            continue;
+        }
         if seen.contains(&key.as_str()) {
             errors.push(error(key, value, Problem::Repeated));
             continue;

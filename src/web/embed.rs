@@ -1,6 +1,6 @@
 //! Embedding: the compact view (`embed=1`), the height it posts to its parent so an iframe can
-//! size itself, and the dialog that writes the iframe snippet. The page posts only its height
-//! and listens to nothing from the parent.
+//! size itself, `theme=`, links that keep the document's path, and the dialog that writes the
+//! iframe snippet. The page posts only its height and listens to nothing from the parent.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -17,20 +17,67 @@ pub fn mount() {
     let embedded = with_app(|app| app.page().embed);
     let app: Element = dom::by_id("app");
     app.class_list().toggle_with_force("embed", embedded).ok();
+    apply_theme();
+    keep_path_in_links();
     if embedded {
         post_height_on_resize();
     }
     mount_dialog();
 }
 
+/// `theme=light|dark` (`app::theme_rules`): the stylesheet's `prefers-color-scheme: dark`
+/// rules get media text that always or never holds, and the root its `color-scheme`. Through
+/// the CSSOM, which the page's CSP allows; the timeline reads its colours from the same rules.
+/// The stylesheet has loaded by now: the module script that mounts waits for it (a slow one is
+/// tested in `tests/e2e/embed.test.mjs`).
+fn apply_theme() {
+    let Some((media, scheme)) = with_app(|app| crate::app::theme_rules(app.page().theme)) else {
+        return;
+    };
+    let get = |target: &JsValue, key: &str| js_sys::Reflect::get(target, &key.into());
+    let sheets = get(&dom::document(), "styleSheets").unwrap_or_default();
+    for sheet in js_sys::Array::from(&sheets).iter() {
+        // A sheet not yet loaded, or from elsewhere, has no readable rules.
+        let Ok(rules) = get(&sheet, "cssRules") else {
+            continue;
+        };
+        for rule in js_sys::Array::from(&rules).iter() {
+            let Ok(list) = get(&rule, "media") else {
+                continue;
+            };
+            let text = get(&list, "mediaText").ok().and_then(|t| t.as_string());
+            if text.is_some_and(|t| t.contains("prefers-color-scheme: dark")) {
+                js_sys::Reflect::set(&list, &"mediaText".into(), &media.into()).ok();
+            }
+        }
+    }
+    if let Some(root) = dom::document().document_element() {
+        let root: &web_sys::HtmlElement = root.unchecked_ref();
+        root.style().set_property("color-scheme", scheme).ok();
+    }
+}
+
+/// The page's own `?…` links (Start Lesson A) resolve against `<base href="./">`, which drops
+/// `index.html`: they get the document's path, so a host without directory indexes finds them.
+fn keep_path_in_links() {
+    let path = dom::window().location().pathname().unwrap_or_default();
+    let Ok(links) = dom::document().query_selector_all("a[href^='?']") else {
+        return;
+    };
+    for i in 0..links.length() {
+        if let Some(link) = links.item(i).and_then(|l| l.dyn_into::<Element>().ok()) {
+            let href = link.get_attribute("href").unwrap_or_default();
+            dom::set_attr(&link, "href", &format!("{path}{href}"));
+        }
+    }
+}
+
 fn post_height_on_resize() {
     let callback = Closure::<dyn FnMut()>::new(post_height);
     let observer =
         web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).expect("ResizeObserver");
-    let root = dom::document()
-        .document_element()
-        .expect("a document element");
-    observer.observe(&root);
+    // The body holds the content: it changes size when the content does, whatever the frame.
+    observer.observe(&dom::document().body().expect("a body"));
     // Both live as long as the page.
     callback.forget();
     std::mem::forget(observer);
@@ -45,9 +92,11 @@ fn post_height() {
     if parent == window {
         return;
     }
-    let height = dom::document()
-        .document_element()
-        .map_or(0, |e| e.scroll_height());
+    // The content's height, not the frame's: the root's scroll height is never less than the
+    // frame, so a frame sized by it could only grow.
+    let height = dom::document().body().map_or(0, |body| {
+        body.get_bounding_client_rect().height().ceil() as i32
+    });
     let message = js_sys::Object::new();
     js_sys::Reflect::set(&message, &"type".into(), &HEIGHT_MESSAGE.into()).ok();
     js_sys::Reflect::set(&message, &"height".into(), &height.into()).ok();
@@ -79,7 +128,7 @@ fn mount_dialog() {
     dom::on_click("embed-close", || close_dialog("embed-dialog"));
     dom::on_click("embed-copy", || {
         let text = dom::by_id::<HtmlTextAreaElement>("embed-snippet").value();
-        super::export::copy_text(&text, "embed-copy");
+        super::export::copy_text(&text, "embed-copy", "embed-snippet");
     });
 }
 

@@ -16,19 +16,70 @@ pub fn mount() {
 }
 
 pub fn copy_link() {
-    copy_text(&super::permalink(), "copy-link");
+    copy_text(&super::permalink(), "copy-link", "copy-field");
 }
 
-/// Copies text and says so on the button, restoring its label after a moment.
-pub fn copy_text(text: &str, button_id: &str) {
-    let clipboard = dom::window().navigator().clipboard();
-    let _ = clipboard.write_text(text);
+/// Copies text and, once the clipboard has answered, says what happened on the button
+/// (`app::copy_view`): "Copied" only when the write resolved. A blocked or missing clipboard
+/// leaves the text selected in `field_id` (an input or textarea) to copy by hand.
+pub fn copy_text(text: &str, button_id: &str, field_id: &str) {
+    let navigator = dom::window().navigator();
+    // `navigator.clipboard` is missing outside a secure context: calling it would throw.
+    let clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
+        .ok()
+        .filter(|c| !c.is_undefined() && !c.is_null());
+    let show = |written: bool| {
+        let (text, button, field) = (
+            text.to_string(),
+            button_id.to_string(),
+            field_id.to_string(),
+        );
+        move |_: JsValue| copied(written, &text, &button, &field)
+    };
+    let Some(clipboard) = clipboard else {
+        return show(false)(JsValue::NULL);
+    };
+    let promise = clipboard
+        .unchecked_into::<web_sys::Clipboard>()
+        .write_text(text);
+    let ok: Closure<dyn FnMut(JsValue)> = Closure::once(show(true));
+    let blocked: Closure<dyn FnMut(JsValue)> = Closure::once(show(false));
+    let _ = promise.then2(&ok, &blocked);
+    // Only one of the two runs: both are left behind, a few bytes per click.
+    ok.forget();
+    blocked.forget();
+}
+
+fn copied(written: bool, text: &str, button_id: &str, field_id: &str) {
+    let view = crate::app::copy_view(written);
     let button: web_sys::Element = dom::by_id(button_id);
-    let label = button.text_content().unwrap_or_default();
-    if label != "Copied" {
-        dom::set_text(&button, "Copied");
-        let id = button_id.to_string();
-        dom::later(1_500, move || dom::set_text(&dom::by_id(&id), &label));
+    // The button's own label, kept on first use so that a second click restores it too.
+    if !button.has_attribute("data-label") {
+        let label = button.text_content().unwrap_or_default();
+        dom::set_attr(&button, "data-label", &label);
+    }
+    dom::set_text(&button, view.label);
+    let id = button_id.to_string();
+    dom::later(1_500, move || {
+        let button: web_sys::Element = dom::by_id(&id);
+        let label = button.get_attribute("data-label").unwrap_or_default();
+        dom::set_text(&button, &label);
+    });
+    let field: web_sys::Element = dom::by_id(field_id);
+    if let Some(input) = field.dyn_ref::<web_sys::HtmlInputElement>() {
+        // The link's own field shows only while it is needed.
+        input.set_hidden(!view.show_field);
+        if view.show_field {
+            input.set_value(text);
+            input.focus().ok();
+            input.select();
+        }
+    } else if let Some(area) = field.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+        // The snippet's box is always there: select its text.
+        if view.show_field {
+            area.focus().ok();
+            area.select();
+        }
     }
 }
 

@@ -581,6 +581,9 @@ fn write_url(how: UrlWrite) {
     if location.search().ok().as_deref() == Some(query.as_str()) {
         return;
     }
+    // With the path: a bare `?…` resolves against `<base href="./">`, which drops `index.html`,
+    // and a host without directory indexes answers that address with a 404.
+    let query = format!("{}{query}", location.pathname().unwrap_or_default());
     let Ok(history) = dom::window().history() else {
         return;
     };

@@ -161,7 +161,8 @@ const ACTIONS = {
     await clickAndWait('embed-open', 'return document.getElementById("embed-dialog").open && document.getElementById("embed-snippet").value.includes("<iframe");', 'the embed dialog');
     await clickAndWait('embed-close', 'return !document.getElementById("embed-dialog").open;', 'the embed dialog to close');
   },
-  copyLink: () => clickAndWait('copy-link', 'return document.getElementById("copy-link").textContent === "Copied";', 'the copy button to say Copied'),
+  // "Copied" once the write resolved, or (a driver without clipboard permission) "Not copied" with the link in its field.
+  copyLink: () => clickAndWait('copy-link', 'var b = document.getElementById("copy-link").textContent, f = document.getElementById("copy-field"); return b === "Copied" ? f.hidden : b === "Not copied" && !f.hidden && f.value.includes("seed=");', 'the copy button to say what happened'),
   dedupAtomic: () => clickAndWait('key-dedup option[value="atomic"]', 'return document.querySelector(\'#counters-a [data-metric="duplicates"]\').textContent === "0";', 'dedup=atomic to drop the duplicates to 0'),
 };
 

@@ -137,8 +137,8 @@ test('the embed dialog writes a snippet that reopens the same state', async () =
   await page.click('#embed-open');
   await page.check('#embed-open-store');
   const snippet = await page.inputValue('#embed-snippet');
-  assert.match(snippet, /<iframe id="idemlab-lab" src="[^"]*seed=9&amp;preset=restart&amp;cursor=20&amp;embed=1&amp;controls=[^"]*store/);
-  assert.match(snippet, /event\.source !== frame\.contentWindow/);
+  assert.match(snippet, /<iframe data-idemlab src="[^"]*seed=9&amp;preset=restart&amp;cursor=20&amp;embed=1&amp;controls=[^"]*store/);
+  assert.match(snippet, /frame\.contentWindow === event\.source/);
   page.assertClean();
   await page.close();
 });
