@@ -94,7 +94,10 @@ install_rust_parts() {
 }
 
 have_version() { # have_version CMD EXPECTED: true when `CMD --version` mentions EXPECTED
-  command -v "$1" >/dev/null && "$1" --version 2>/dev/null | grep -qF "$2"
+  # grep reads every line (no -q): a -q grep stops at its match, the command then dies of
+  # SIGPIPE writing the rest, and under pipefail the check failed and reinstalled the tool
+  # (geckodriver's several-line version text did, now and then).
+  command -v "$1" >/dev/null && "$1" --version 2>/dev/null | grep -F "$2" >/dev/null
 }
 
 # After an install, the copy PATH finds must be the new one; otherwise the build would quietly
