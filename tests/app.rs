@@ -1514,11 +1514,11 @@ fn issue_11_the_key_store_says_each_state_and_its_stored_response_in_words() {
         .collect();
     expect![[r#"
         case-1/work-3 | claimed, not committed | none: not committed, so no other request sees it | 41.25 ms | – | written by order 3, attempt 2 [claimed]
-        case-1/work-3 | in progress | none yet: a repeat gets 409 | 41.25 ms | 191.25 ms | written by order 3, attempt 2 [in-progress]
-        case-1/work-3 | done | 200, charge #3 | 41.25 ms | 191.25 ms | written by order 3, attempt 2 [done]
-        case-1/work-3 | done | 200, value 3 | 41.25 ms | 191.25 ms | written by order 3, attempt 2 [done]
-        case-1/work-3 | done | 422 | 41.25 ms | 191.25 ms | written by order 3, attempt 2 [done]
-        case-1/work-3 | expired | none: the next read removes the key and runs the request as new | 41.25 ms | 191.25 ms | written by order 3, attempt 2 [expired]
+        case-1/work-3 | in progress | none yet: a repeat gets 409 | 41.25 ms | 150 ms after | written by order 3, attempt 2 [in-progress]
+        case-1/work-3 | done | 200, charge #3 | 41.25 ms | 150 ms after | written by order 3, attempt 2 [done]
+        case-1/work-3 | done | 200, value 3 | 41.25 ms | 150 ms after | written by order 3, attempt 2 [done]
+        case-1/work-3 | done | 422 | 41.25 ms | 150 ms after | written by order 3, attempt 2 [done]
+        case-1/work-3 | expired | none: the next read removes the key and runs the request as new | 41.25 ms | 150 ms after | written by order 3, attempt 2 [expired]
     "#]]
     .assert_eq(&text);
 }
@@ -2231,4 +2231,25 @@ fn the_plot_fits_the_width_beside_the_key_store_and_keeps_its_minimum_on_a_phone
         app::PLOT_MIN_PX,
         "a phone scrolls"
     );
+}
+
+#[test]
+fn a_keys_expiry_reads_as_a_span_after_its_write() {
+    use idemlab::keystore::{KeyRow, KeyState};
+    let row = |created_us, expires_us| KeyRow {
+        key: idemlab::trace::Key::Business { work: 1 },
+        state: KeyState::Expired,
+        created_us,
+        expires_us: Some(expires_us),
+        order: 1,
+        attempt: 1,
+        req: 1,
+    };
+    let expires = |created_us, expires_us| {
+        app::row_text(&row(created_us, expires_us), idemlab::scenario::Op::Charge).expires
+    };
+    assert_eq!(expires(146_977, 86_400_146_977), "24 h after");
+    assert_eq!(expires(0, 300_000_000), "5 min after");
+    assert_eq!(expires(10, 90_000_010), "90 s after");
+    assert_eq!(expires(41_250, 191_250), "150 ms after");
 }

@@ -119,7 +119,11 @@ pub fn row_text(row: &KeyRow, op: Op) -> KeyRowText {
         state_text: row.state.name(),
         response,
         written: ms_text(row.created_us),
-        expires: row.expires_us.map_or_else(|| "–".into(), ms_text),
+        // As a span after the write: a day's retention read "86400146.977 ms" as an instant.
+        expires: row.expires_us.map_or_else(
+            || "–".into(),
+            |at_us| format!("{} after", span_text(at_us.saturating_sub(row.created_us))),
+        ),
         by: format!("written by order {}, attempt {}", row.order, row.attempt),
     }
 }
@@ -131,4 +135,17 @@ fn response_text(status: u16, number: Option<u32>, op: Op) -> String {
         (Some(n), Op::Set) => format!("{status}, value {n}"),
         (None, _) => status.to_string(),
     }
+}
+
+/// A retention span in the largest unit that writes it whole: "24 h", "5 min", "30 s", else
+/// milliseconds as the timeline writes them.
+fn span_text(span_us: u64) -> String {
+    const UNITS: [(u64, &str); 3] = [(3_600_000_000, "h"), (60_000_000, "min"), (1_000_000, "s")];
+    UNITS
+        .iter()
+        .find(|(unit_us, _)| span_us >= *unit_us && span_us.is_multiple_of(*unit_us))
+        .map_or_else(
+            || ms_text(span_us),
+            |(unit_us, name)| format!("{} {name}", span_us / unit_us),
+        )
 }
