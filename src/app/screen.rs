@@ -174,7 +174,11 @@ pub fn plot_width_px(timeline_px: f64, window_px: f64, gutter_px: f64) -> u32 {
     } else {
         PLOT_MIN_WIDE_PX
     };
-    (timeline_px - gutter_px - 4.0).clamp(f64::from(min_px), 8_000.0) as u32
+    // max then min, not clamp: clamp's check of its bounds formats them as f64 when it fails,
+    // and that alone links the float formatter into the page (scripts/test.sh checks).
+    (timeline_px - gutter_px - 4.0)
+        .max(f64::from(min_px))
+        .min(8_000.0) as u32
 }
 
 /// The counters the step names on `side`: its claims', and its prediction's metric.
