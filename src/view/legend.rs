@@ -148,7 +148,7 @@ pub const LEGEND: [Entry; 24] = [
     entry(
         Key::Dot,
         Ink::Mark(C::ReplyError),
-        "failed, key expired, dead letter, consumer crash",
+        "error answer (400, 422, 503), failed order, key expired, dead letter, consumer crash",
         &[
             C::ReplyError,
             C::OrderFailed,
