@@ -233,7 +233,7 @@ pub static LESSONS: [Lesson; 2] = [
                 classify: false,
                 predict: Predict {
                     setup: "The API now looks the key up before it charges and records it after (check, then insert). Each order's first attempt outlasts the client's 45 ms timeout, so each order is retried while that attempt is still at work, before or after it records the key.",
-                    question: "How many duplicate charges will the 3 orders make?",
+                    question: "How many duplicate charges will the 3 orders make in this run?",
                     ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 2, 3] },
                     proof: pa("both charge", Find::Duplicate),
                 },
@@ -287,7 +287,7 @@ pub static LESSONS: [Lesson; 2] = [
                 classify: false,
                 predict: Predict {
                     setup: "Keys are kept for 150 ms. Answers are lost for 700 ms, and the client goes on retrying with 60 ms of backoff, up to 5 attempts per order (the first and 4 retries).",
-                    question: "How many duplicate charges will the 2 orders make?",
+                    question: "How many duplicate charges will the 2 orders make in run A?",
                     ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 2, 4] },
                     proof: pa("late retries are treated as new orders", Find::Duplicate),
                 },
@@ -322,8 +322,8 @@ pub static LESSONS: [Lesson; 2] = [
                 keystore: false,
                 classify: false,
                 predict: Predict {
-                    setup: "Each of 4 charges goes out as an event to a queue. A consumer mails a receipt for each event it receives, then acks it; each ack is lost with chance 0.25, and the queue delivers again any event whose ack it did not hear.",
-                    question: "How many receipts will the consumer mail?",
+                    setup: "Each of 4 charges goes out as an event to a queue. A consumer mails a receipt for each event it receives, then acks it; each ack is lost with chance 0.25 (in this run, 3 are), and the queue delivers again any event whose ack it did not hear.",
+                    question: "How many receipts will the consumer mail in this run?",
                     ask: Ask::Count { side: Side::A, metric: "receipts", choices: &[4, 5, 7, 8] },
                     proof: pa("mails 7 receipts for 4 charges", Find::Duplicate),
                 },
