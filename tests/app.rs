@@ -2253,3 +2253,25 @@ fn a_keys_expiry_reads_as_a_span_after_its_write() {
     assert_eq!(expires(10, 90_000_010), "90 s after");
     assert_eq!(expires(41_250, 191_250), "150 ms after");
 }
+
+/// Walk 2: while a step waits, "event 1 of 81" on the status line and "81 events" in the
+/// canvas's name hinted at how the run goes. Both leave the length out until the answer.
+#[test]
+fn a_waiting_step_names_no_run_length_on_the_status_line_or_the_canvas() {
+    let mut state = load_measured("lesson=a&step=1");
+    assert!(state.awaiting(), "step 1 asks before it shows");
+    let trace = idemlab::sim::run(&state.page.scenario);
+    let total = format!("of {}", trace.events.len());
+    let status = app::status_line(&state, &trace);
+    assert!(status.starts_with("event 1 · "), "{status}");
+    assert!(!status.contains(&total), "{status}");
+    let name = app::canvas_label(&state, "A", trace.events.len());
+    assert!(!name.contains(&trace.events.len().to_string()), "{name}");
+    app::update(&mut state, Msg::Predict(right_choice(&LESSONS[0], 0)));
+    assert!(app::status_line(&state, &trace).contains(&total));
+    let name = app::canvas_label(&state, "A", trace.events.len());
+    assert!(
+        name.contains(&format!("{} events", trace.events.len())),
+        "{name}"
+    );
+}

@@ -128,10 +128,24 @@ pub fn focus_on(state: &State, a: &Trace, b: Option<&Trace>, side: Side) -> supe
     super::Msg::FocusOn { side, cursor }
 }
 
+/// The timeline canvas's accessible name: what it shows and where its text form is. While a
+/// step waits for its prediction the run's length is left out, as on the status line.
+pub fn canvas_label(state: &State, title: &str, events: usize) -> String {
+    if state.awaiting() {
+        format!("Race timeline of {title}, held at its first event until you answer.")
+    } else {
+        format!("Race timeline of {title}: {events} events. The Events tab lists them as text.")
+    }
+}
+
 /// The status line under the scrubber: the cursor's event, and which run it is of while
 /// comparing ("B · event 3 of 40 · …").
 pub fn status_line(state: &State, lead: &Trace) -> String {
-    let label = super::cursor_label(lead, state.cursor() as usize);
+    let label = if state.awaiting() {
+        super::text::cursor_label_held(lead, state.cursor() as usize)
+    } else {
+        super::cursor_label(lead, state.cursor() as usize)
+    };
     match state.page.compare {
         Some(_) => format!("{:?} · {label}", state.focus()),
         None => label,

@@ -3,18 +3,28 @@
 
 use crate::trace::{describe, EventKind, Node, Payload, Trace};
 use crate::view::{ms_text, Mark, Timeline};
+use std::fmt::Write;
 
 /// The scrubber's label (and its `aria-valuetext`): "event 3 of 40 · 12.5 ms · …".
 pub fn cursor_label(trace: &Trace, cursor: usize) -> String {
+    event_label(trace, cursor, true)
+}
+
+/// The cursor label without the run's length ("event 1 · 0 ms · …"): while a step waits for
+/// its prediction, "of 81" would hint at how the run goes.
+pub fn cursor_label_held(trace: &Trace, cursor: usize) -> String {
+    event_label(trace, cursor, false)
+}
+
+fn event_label(trace: &Trace, cursor: usize, with_total: bool) -> String {
     let Some(event) = trace.events.get(cursor) else {
         return "no events".into();
     };
-    let mut label = format!(
-        "event {} of {} · {} · ",
-        cursor + 1,
-        trace.events.len(),
-        ms_text(event.time_us)
-    );
+    let mut label = format!("event {}", cursor + 1);
+    if with_total {
+        let _ = write!(label, " of {}", trace.events.len());
+    }
+    let _ = write!(label, " · {} · ", ms_text(event.time_us));
     let _ = describe(&mut label, &event.kind, trace);
     if let Some(header) = request_header(trace, cursor) {
         label.push_str(" · ");
