@@ -8,6 +8,7 @@
 pub mod app;
 pub mod classify;
 pub mod decimal;
+pub mod dense;
 pub mod glossary;
 pub mod heaviest;
 pub mod job;

@@ -1,7 +1,9 @@
 //! Metrics: folds over the trace, and nothing else. The page's counters and the CLI's JSON are
 //! both this struct, so they cannot disagree.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
+
+use crate::dense::BitSet;
 
 use serde::Serialize;
 
@@ -169,8 +171,8 @@ pub fn walk_receipts(events: &[Event], mut on_receipt: impl FnMut(usize, u32, u3
 
 /// The ledger rows (event indices) that, once committed, booked a charge number that was
 /// already booked: the timeline marks them as duplicates by the same rule as `Metrics`.
-pub fn rebooked_rows(trace: &Trace) -> BTreeSet<usize> {
-    let mut rebooked = BTreeSet::new();
+pub fn rebooked_rows(trace: &Trace) -> BitSet {
+    let mut rebooked = BitSet::new();
     walk_ledger(&trace.events, |ix, _, already| {
         if already {
             rebooked.insert(ix);
@@ -183,11 +185,13 @@ pub fn rebooked_rows(trace: &Trace) -> BTreeSet<usize> {
 /// already booked)` is called for each ledger row when it commits (at once without a
 /// transaction); rolled-back rows never are, and a wiped pod ledger forgets what it had.
 /// Returns the charge numbers booked at the end of `events`.
-pub fn walk_ledger(events: &[Event], mut on_row: impl FnMut(usize, u32, bool)) -> BTreeSet<u32> {
-    let mut booked = BTreeSet::new();
-    let mut pending: BTreeMap<u32, Vec<(usize, u32)>> = BTreeMap::new();
-    let mut book = |ix: usize, number: u32, booked: &mut BTreeSet<u32>| {
-        let already = !booked.insert(number);
+pub fn walk_ledger(events: &[Event], mut on_row: impl FnMut(usize, u32, bool)) -> BitSet {
+    let mut booked = BitSet::new();
+    // Transaction number → its uncommitted rows (event index, charge number). Transaction
+    // numbers are dense, so a vector indexed by them; a commit or rollback empties its slot.
+    let mut pending: Vec<Vec<(usize, u32)>> = Vec::new();
+    let mut book = |ix: usize, number: u32, booked: &mut BitSet| {
+        let already = !booked.insert(number as usize);
         on_row(ix, number, already);
     };
     for (ix, event) in events.iter().enumerate() {
@@ -196,14 +200,23 @@ pub fn walk_ledger(events: &[Event], mut on_row: impl FnMut(usize, u32, bool)) -
             EventKind::LedgerRow {
                 number,
                 txn: Some(txn),
-            } => pending.entry(txn).or_default().push((ix, number)),
+            } => {
+                let txn = txn as usize;
+                if pending.len() <= txn {
+                    pending.resize_with(txn + 1, Vec::new);
+                }
+                pending[txn].push((ix, number));
+            }
             EventKind::Commit { txn } => {
-                for (row, number) in pending.remove(&txn).unwrap_or_default() {
+                let rows = pending.get_mut(txn as usize).map(std::mem::take);
+                for (row, number) in rows.unwrap_or_default() {
                     book(row, number, &mut booked);
                 }
             }
             EventKind::Rollback { txn, .. } => {
-                pending.remove(&txn);
+                if let Some(rows) = pending.get_mut(txn as usize) {
+                    *rows = Vec::new();
+                }
             }
             EventKind::Replace { wiped: true, .. } => booked.clear(),
             _ => {}
@@ -226,35 +239,6 @@ struct OrderFold {
     written: bool,
     started: bool,
     outcome: Option<Outcome>,
-}
-
-/// A set of small numbers (charge numbers, queue event ids, both dense from 0 or 1) as bits:
-/// a checkpoint copies it in a few kilobytes where a `BTreeSet` took tens of bytes a number.
-#[derive(Clone, Debug, Default)]
-struct Bits(Vec<u64>);
-
-impl Bits {
-    /// Adds `n`; true when it was not there yet.
-    fn insert(&mut self, n: u32) -> bool {
-        let (word, bit) = (n as usize / 64, n % 64);
-        if self.0.len() <= word {
-            self.0.resize(word + 1, 0);
-        }
-        let fresh = self.0[word] & (1 << bit) == 0;
-        self.0[word] |= 1 << bit;
-        fresh
-    }
-
-    fn clear(&mut self) {
-        self.0.iter_mut().for_each(|w| *w = 0);
-    }
-
-    /// How many numbers are here and not in `other`.
-    fn count_without(&self, other: &Bits) -> u32 {
-        (self.0.iter().enumerate())
-            .map(|(ix, w)| (w & !other.0.get(ix).copied().unwrap_or(0)).count_ones())
-            .sum()
-    }
 }
 
 impl Metrics {
@@ -288,14 +272,16 @@ struct Fold {
     races_off: bool,
     /// Events folded so far: the index of the next one.
     seen: u32,
-    /// Transaction → (charge number, order) of its uncommitted ledger rows.
-    ledger_pending: BTreeMap<u32, Vec<(u32, Option<u32>)>>,
+    /// The uncommitted ledger rows as (transaction, charge number, order), in trace order.
+    /// Only open transactions have rows here, at most one per live handler, so a commit scans
+    /// them (hundreds at worst); a checkpoint copies them flat.
+    ledger_pending: Vec<(u32, u32, Option<u32>)>,
     /// Charge numbers with a committed ledger row, to spot a second booking of the same charge.
-    booked: Bits,
+    booked: BitSet,
     /// Charge numbers the payment service made (each new charge has its own number).
-    charged: Bits,
+    charged: BitSet,
     /// Queue events that have had a receipt.
-    receipted: Bits,
+    receipted: BitSet,
 }
 
 impl Fold {
@@ -341,7 +327,7 @@ impl Fold {
                 number,
                 replay: false,
             } => {
-                self.charged.insert(number);
+                self.charged.insert(number as usize);
                 self.order(event.order).effects += 1;
             }
             EventKind::Applied { value } => self.applied(event.order, value),
@@ -353,15 +339,18 @@ impl Fold {
             EventKind::LedgerRow {
                 number,
                 txn: Some(txn),
-            } => (self.ledger_pending.entry(txn).or_default()).push((number, event.order)),
+            } => self.ledger_pending.push((txn, number, event.order)),
             EventKind::Commit { txn } => {
-                for (number, order) in self.ledger_pending.remove(&txn).unwrap_or_default() {
-                    self.ledger_row(number, order);
+                let rows = std::mem::take(&mut self.ledger_pending);
+                for &(of, number, order) in &rows {
+                    if of == txn {
+                        self.ledger_row(number, order);
+                    }
                 }
+                self.ledger_pending = rows;
+                self.ledger_pending.retain(|&(of, ..)| of != txn);
             }
-            EventKind::Rollback { txn, .. } => {
-                self.ledger_pending.remove(&txn);
-            }
+            EventKind::Rollback { txn, .. } => self.ledger_pending.retain(|&(of, ..)| of != txn),
             EventKind::Receipt { event: id, .. } => self.receipt(id),
             EventKind::Redeliver { .. } => m.redeliveries += 1,
             EventKind::DeadLetter { .. } => m.dead_letters += 1,
@@ -374,14 +363,14 @@ impl Fold {
 
     /// A ledger row became durable; booking a charge that is already booked is a duplicate.
     fn ledger_row(&mut self, number: u32, order: Option<u32>) {
-        if !self.booked.insert(number) {
+        if !self.booked.insert(number as usize) {
             self.order(order).rebooked += 1;
         }
     }
 
     fn receipt(&mut self, event: u32) {
         self.metrics.receipts += 1;
-        if !self.receipted.insert(event) {
+        if !self.receipted.insert(event as usize) {
             self.metrics.duplicate_receipts += 1;
         }
     }

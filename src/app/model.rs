@@ -155,7 +155,7 @@ pub fn tables_at(trace: &Trace, upto: usize) -> Tables {
                 order: event.order,
                 attempt: event.attempt,
                 pod_uid,
-                committed: committed.contains(&number),
+                committed: committed.contains(number as usize),
             }),
             _ => {}
         }

@@ -5,7 +5,7 @@
 //! scenario's `order` inside one transaction. Each step is one action, one database statement
 //! long, so a concurrent copy can interleave between any two of them.
 
-use std::collections::BTreeMap;
+use crate::dense::DenseMap;
 
 use super::{Action, World};
 use crate::scenario::{costs, Dedup, Op, Scenario, Step};
@@ -18,9 +18,9 @@ pub(super) struct Api {
     pub gen: u32,
     pub crashed_once: bool,
     /// Requests with a live handler, keyed by arrival number so that iteration keeps arrival
-    /// order and a finished handler leaves in O(log n): a scanned list made a ledger
-    /// replacement with many open transactions quadratic.
-    pub active: BTreeMap<u32, u32>,
+    /// order and a finished handler leaves in O(1): a scanned list made a ledger replacement
+    /// with many open transactions quadratic. Only a crash or a replacement walks it whole.
+    pub active: DenseMap,
     /// Arrivals so far; the next handler's key in `active`.
     pub arrivals: u32,
 }
@@ -31,7 +31,7 @@ impl Default for Api {
             up: true,
             gen: 0,
             crashed_once: false,
-            active: BTreeMap::new(),
+            active: DenseMap::new(),
             arrivals: 0,
         }
     }
@@ -65,6 +65,8 @@ pub(super) struct Handler {
     pub responded: bool,
     /// Set while waiting on another transaction's claim, so the wait is drawn once.
     pub blocked: bool,
+    /// The `serial` of the claim lock this request is queued behind, if any.
+    pub queued_on: Option<u32>,
 }
 
 /// Writes made inside the open transaction, which a commit applies and a rollback discards.
@@ -300,8 +302,8 @@ impl World {
         let handler = &mut self.reqs[req as usize].handler;
         handler.live = false;
         let arrival = handler.arrival;
-        if self.api.active.get(&arrival) == Some(&req) {
-            self.api.active.remove(&arrival);
+        if self.api.active.get(arrival) == Some(req) {
+            self.api.active.remove(arrival);
         }
     }
 

@@ -30,10 +30,10 @@ impl World {
         self.api.crashed_once = true;
         self.emit(Node::Api, Ctx::default(), EventKind::Crash);
         let active = std::mem::take(&mut self.api.active);
-        for &req in active.values() {
+        for req in active.values() {
             self.reqs[req as usize].handler.live = false;
         }
-        for &req in active.values() {
+        for req in active.values() {
             // Past the event cap nothing more is recorded, so the rest would be wasted work.
             if self.trace.truncated {
                 return;
@@ -73,7 +73,7 @@ impl World {
             Ctx::default(),
             EventKind::Replace { uid, boot, wiped },
         );
-        let in_txn: Vec<u32> = (self.api.active.values().copied())
+        let in_txn: Vec<u32> = (self.api.active.values())
             .filter(|&req| self.reqs[req as usize].handler.txn.is_some())
             .collect();
         for req in in_txn {

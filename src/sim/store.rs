@@ -5,7 +5,7 @@
 //! second insert of the same key blocks on the unique index until the holder ends. If the holder
 //! commits, the waiter gets a unique violation; if it rolls back, the waiter goes ahead.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use super::api::Claim;
 use super::{Action, World};
@@ -29,14 +29,17 @@ struct Lock {
     holder: u32,
     /// In the order they queued, which is the order they are woken in.
     waiters: Vec<u32>,
-    /// The same requests, for a membership test in O(log n): with one key for everything,
-    /// every request of a run can queue behind one claim.
-    queued: BTreeSet<u32>,
+    /// This lock's number, unique in the run. A queued request records it
+    /// (`Handler::queued_on`), which makes "already queued here?" O(1): with one key for
+    /// everything, every request of a run can queue behind one claim.
+    serial: u32,
 }
 
 pub(super) struct Store {
     keys: BTreeMap<Key, KeyRow>,
     locks: BTreeMap<Key, Lock>,
+    /// Locks taken so far: the next one's `Lock::serial`.
+    locks_made: u32,
     txn_next: u32,
     attempt_rows: u32,
     pub db_uid: u32,
@@ -48,6 +51,7 @@ impl Store {
         Store {
             keys: BTreeMap::new(),
             locks: BTreeMap::new(),
+            locks_made: 0,
             txn_next: 1,
             attempt_rows: 0,
             db_uid: 0,
@@ -133,7 +137,9 @@ impl World {
     pub(super) fn claim(&mut self, req: u32, key: Key) -> super::api::Flow {
         if let Some(lock) = self.store.locks.get_mut(&key) {
             if lock.holder != req {
-                if lock.queued.insert(req) {
+                let handler = &mut self.reqs[req as usize].handler;
+                if handler.queued_on != Some(lock.serial) {
+                    handler.queued_on = Some(lock.serial);
                     lock.waiters.push(req);
                 }
                 return self.block(req);
@@ -147,12 +153,14 @@ impl World {
         let handler = &mut self.reqs[req as usize].handler;
         if handler.txn.is_some() {
             handler.claim = Claim::Held;
+            let serial = self.store.locks_made;
+            self.store.locks_made += 1;
             self.store.locks.insert(
                 key,
                 Lock {
                     holder: req,
                     waiters: Vec::new(),
-                    queued: BTreeSet::new(),
+                    serial,
                 },
             );
         } else {

@@ -8,8 +8,6 @@
 //! placement holds in both. Placement works in plot coordinates (top at 0) and the plot is
 //! moved down afterwards, so the export places exactly what the page places.
 
-use std::collections::BTreeMap;
-
 use super::draw::{text_box, Anchor, Boxes, Font, Rect};
 use super::mark::LaneIx;
 use super::palette::Ink;
@@ -87,7 +85,7 @@ pub fn place(mut wants: Vec<Want>, room: Rect, fixed: &[Rect]) -> (Vec<Placed>, 
     }
     wants.sort_by(|a, b| (a.rank.cmp(&b.rank)).then(a.x.total_cmp(&b.x)));
     let mut placed = Vec::with_capacity(wants.len());
-    let mut left: BTreeMap<LaneIx, Vec<Want>> = BTreeMap::new();
+    let mut left: Vec<Want> = Vec::new();
     for want in wants {
         match find(&boxes, &want) {
             Some((text, spot, rect)) => {
@@ -101,14 +99,15 @@ pub fn place(mut wants: Vec<Want>, room: Rect, fixed: &[Rect]) -> (Vec<Placed>, 
                     alpha: want.alpha,
                 });
             }
-            None if want.counted => left.entry(want.lane).or_default().push(want),
+            None if want.counted => left.push(want),
             None => {}
         }
     }
     let mut more = Vec::new();
-    for (_, mut wants) in left {
-        wants.sort_by(|a, b| a.x.total_cmp(&b.x));
-        aggregate(&mut boxes, &wants, &mut more);
+    // Lane by lane, each left to right; the sort is stable, so equal places keep their rank.
+    left.sort_by(|a, b| (a.lane.cmp(&b.lane)).then(a.x.total_cmp(&b.x)));
+    for wants in left.chunk_by(|a, b| a.lane == b.lane) {
+        aggregate(&mut boxes, wants, &mut more);
     }
     (placed, more)
 }

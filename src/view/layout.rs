@@ -7,7 +7,7 @@
 //! mark is 32 bytes in one vector sized once, and its words are written when asked
 //! ([`Timeline::label`]) from the trace's events, which the timeline shares rather than copies.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::dense::{BitSet, DenseMap};
 use std::sync::Arc;
 
 use super::cull::MarkIndex;
@@ -453,13 +453,13 @@ struct Builder {
     /// msg → index of its open arrow in `marks`, or `NO_MARK`; messages are numbered densely
     /// from 0.
     arrows: Vec<u32>,
-    txns: BTreeMap<u32, u32>,
+    txns: DenseMap,
     /// Ledger rows that book an already booked charge (the same rule as `Metrics`).
-    rebooked: BTreeSet<usize>,
+    rebooked: BitSet,
     /// Receipts (event indices) that repeat one their queue event already had.
-    repeated_receipts: BTreeSet<usize>,
+    repeated_receipts: BitSet,
     /// req → index of its open blocked span.
-    blocked: BTreeMap<u32, u32>,
+    blocked: DenseMap,
     api_down: Option<u32>,
 }
 
@@ -471,10 +471,10 @@ impl Builder {
             seen: vec![Seen::default(); totals.len()],
             totals,
             arrows: Vec::new(),
-            txns: BTreeMap::new(),
+            txns: DenseMap::new(),
             rebooked: crate::metrics::rebooked_rows(trace),
             repeated_receipts: repeated_receipts(trace),
-            blocked: BTreeMap::new(),
+            blocked: DenseMap::new(),
             api_down: None,
         }
     }
@@ -582,7 +582,7 @@ impl Builder {
             self.unblock(ix, event);
         }
         self.point(ix, event, false);
-        if let Some(mark) = self.txns.remove(&txn) {
+        if let Some(mark) = self.txns.remove(txn) {
             self.close(mark, ix, event);
             self.marks[mark as usize].kind = MarkKind::Span {
                 span: Span::Txn { end },
@@ -609,7 +609,7 @@ impl Builder {
 
     /// The claim a request waited on is resolved (or its handler ended): its wait ends here.
     fn unblock(&mut self, ix: EventIx, event: &Event) {
-        if let Some(mark) = event.req.and_then(|req| self.blocked.remove(&req)) {
+        if let Some(mark) = event.req.and_then(|req| self.blocked.remove(req)) {
             self.close(mark, ix, event);
         }
     }
@@ -656,7 +656,7 @@ impl Builder {
         }
         // A crash ends every handler, so every wait on a claim ends with it.
         let waits = std::mem::take(&mut self.blocked);
-        for mark in waits.into_values() {
+        for mark in waits.values() {
             self.close(mark, ix, event);
         }
         let kind = MarkKind::Band {
@@ -683,8 +683,8 @@ impl Builder {
                 self.unblock(ix, event);
                 false
             }
-            EventKind::LedgerRow { .. } => self.rebooked.contains(&(ix as usize)),
-            EventKind::Receipt { .. } => self.repeated_receipts.contains(&(ix as usize)),
+            EventKind::LedgerRow { .. } => self.rebooked.contains(ix as usize),
+            EventKind::Receipt { .. } => self.repeated_receipts.contains(ix as usize),
             _ => false,
         };
         self.point(ix, event, duplicate);
@@ -693,11 +693,12 @@ impl Builder {
     /// Closes what is still open at the end of the trace and hands the marks over. An open
     /// mark keeps `NO_END`: no event ended it.
     fn finish(mut self, end_us: u64) -> Vec<Mark> {
-        let open = (self.arrows.iter().filter(|&&mark| mark != NO_MARK))
+        let open = (self.arrows.iter().copied().filter(|&mark| mark != NO_MARK))
             .chain(self.txns.values())
             .chain(self.blocked.values())
-            .chain(self.api_down.iter());
-        for &mark in open {
+            .chain(self.api_down);
+        let open: Vec<u32> = open.collect();
+        for mark in open {
             let mark = &mut self.marks[mark as usize];
             mark.t1_us = end_us.max(mark.t0_us);
         }
@@ -706,8 +707,8 @@ impl Builder {
 }
 
 /// The receipts that the metrics count as duplicates, by event index.
-fn repeated_receipts(trace: &Trace) -> BTreeSet<usize> {
-    let mut repeated = BTreeSet::new();
+fn repeated_receipts(trace: &Trace) -> BitSet {
+    let mut repeated = BitSet::new();
     crate::metrics::walk_receipts(&trace.events, |ix, _, nth| {
         if nth > 1 {
             repeated.insert(ix);

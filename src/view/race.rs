@@ -4,7 +4,7 @@
 //! or the other way round. This module only decides how far each region reaches and which
 //! events it names.
 
-use std::collections::BTreeMap;
+use crate::dense::DenseMap;
 
 use super::mark::{EventIx, LaneIx};
 use crate::metrics::{Race, Races};
@@ -30,7 +30,9 @@ pub(super) struct Region {
 pub(super) struct RaceJob {
     races: Races,
     pairs: Vec<Race>,
-    by_req: BTreeMap<u32, Vec<EventIx>>,
+    /// Every racing request's events: `by_req` maps the request to its list in `lists`.
+    by_req: DenseMap,
+    lists: Vec<Vec<EventIx>>,
     regions: Vec<Region>,
     stage: RaceStage,
     /// The next event (or pair) the current stage takes.
@@ -93,8 +95,12 @@ impl RaceJob {
             RaceStage::Pairs if self.pairs.is_empty() => RaceStage::Done,
             RaceStage::Pairs => {
                 for pair in &self.pairs {
-                    self.by_req.entry(pair.first.req).or_default();
-                    self.by_req.entry(pair.second.req).or_default();
+                    for req in [pair.first.req, pair.second.req] {
+                        if self.by_req.get(req).is_none() {
+                            self.by_req.insert(req, self.lists.len() as u32);
+                            self.lists.push(Vec::new());
+                        }
+                    }
                 }
                 RaceStage::ByReq
             }
@@ -104,7 +110,8 @@ impl RaceJob {
             }
             RaceStage::Regions | RaceStage::Done => {
                 self.regions.sort_by_key(|region| region.events[0]);
-                self.by_req = BTreeMap::new();
+                self.by_req = DenseMap::new();
+                self.lists = Vec::new();
                 self.pairs = Vec::new();
                 RaceStage::Done
             }
@@ -123,15 +130,22 @@ impl RaceJob {
     fn list_events(&mut self, trace: &Trace, end: usize) {
         for ix in self.next..end {
             let event = &trace.events[ix];
-            if let Some(list) = event.req.and_then(|req| self.by_req.get_mut(&req)) {
-                list.push(ix as EventIx);
+            if let Some(list) = event.req.and_then(|req| self.by_req.get(req)) {
+                self.lists[list as usize].push(ix as EventIx);
             }
         }
     }
 
     fn make_regions(&mut self, trace: &Trace, lane: LaneIx, to_lane: LaneIx, end: usize) {
         for pair in &self.pairs[self.next..end] {
-            let region = region(trace, &self.by_req, pair, lane, to_lane);
+            let list = |req| &self.lists[self.by_req.get(req).expect("listed") as usize][..];
+            let region = region(
+                trace,
+                [list(pair.first.req), list(pair.second.req)],
+                pair,
+                lane,
+                to_lane,
+            );
             self.regions.push(region);
         }
     }
@@ -141,7 +155,7 @@ impl RaceJob {
 /// stores: the stretch in which both believed they were first.
 fn region(
     trace: &Trace,
-    by_req: &BTreeMap<u32, Vec<EventIx>>,
+    by_req: [&[EventIx]; 2],
     pair: &Race,
     lane: LaneIx,
     to_lane: LaneIx,
@@ -151,9 +165,7 @@ fn region(
     let t0_us = first_event.time_us;
     let mut t1_us = trace.events[second as usize].time_us;
     let mut events = vec![first, second];
-    let both = by_req[&pair.first.req]
-        .iter()
-        .chain(&by_req[&pair.second.req]);
+    let both = by_req[0].iter().chain(by_req[1]);
     for &ix in both {
         let event = &trace.events[ix as usize];
         let consequence = matches!(

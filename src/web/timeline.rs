@@ -3,8 +3,6 @@
 //! draws; this module only turns shapes into canvas calls, with the inks' colours read from the
 //! `--tl-*` properties that `www/style.css` carries for both themes.
 
-use std::collections::BTreeMap;
-
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement};
 
@@ -18,7 +16,8 @@ pub const GUTTER_PX: f64 = crate::view::GUTTER_PX;
 /// Colours by ink name, read from the `--tl-NAME` custom properties of the timeline element.
 struct Palette {
     style: web_sys::CssStyleDeclaration,
-    cache: BTreeMap<&'static str, String>,
+    /// A few dozen inks at most: a list searched in order costs less wasm than a map.
+    cache: Vec<(&'static str, String)>,
 }
 
 impl Palette {
@@ -30,23 +29,24 @@ impl Palette {
             .expect("an attached element has a computed style");
         Palette {
             style,
-            cache: BTreeMap::new(),
+            cache: Vec::new(),
         }
     }
 
     fn get(&mut self, name: &'static str) -> &str {
-        let style = &self.style;
-        self.cache.entry(name).or_insert_with(|| {
-            let value = style
-                .get_property_value(&format!("--tl-{name}"))
-                .unwrap_or_default();
-            let value = value.trim();
-            if value.is_empty() {
-                "#888".to_string()
-            } else {
-                value.to_string()
+        let at = match self.cache.iter().position(|(known, _)| *known == name) {
+            Some(at) => at,
+            None => {
+                let value = (self.style)
+                    .get_property_value(&format!("--tl-{name}"))
+                    .unwrap_or_default();
+                let value = value.trim();
+                let value = if value.is_empty() { "#888" } else { value };
+                self.cache.push((name, value.to_string()));
+                self.cache.len() - 1
             }
-        })
+        };
+        &self.cache[at].1
     }
 }
 
