@@ -101,7 +101,7 @@ impl Fold {
             EventKind::Replace { wiped: true, .. } => self.rows.clear(),
             _ => {}
         }
-        let (Some(req), Some(key)) = (event.req, event.key) else {
+        let (Some(req), Some(key)) = (event.req(), event.key) else {
             return;
         };
         let ix = req as usize;
@@ -114,8 +114,8 @@ impl Fold {
             state,
             created_us,
             expires_us: Some(created_us.saturating_add(retention_us)),
-            order: event.order.unwrap_or(0),
-            attempt: event.attempt.unwrap_or(0),
+            order: event.order().unwrap_or(0),
+            attempt: event.attempt().unwrap_or(0),
             req,
         };
         match event.kind {

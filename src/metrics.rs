@@ -317,7 +317,7 @@ impl Fold {
         self.seen += 1;
         let m = &mut self.metrics;
         match event.kind {
-            EventKind::OrderStart => self.order(event.order).started = true,
+            EventKind::OrderStart => self.order(event.order()).started = true,
             EventKind::Send {
                 payload: Payload::Request { .. },
                 ..
@@ -328,18 +328,18 @@ impl Fold {
                 replay: false,
             } => {
                 self.charged.insert(number as usize);
-                self.order(event.order).effects += 1;
+                self.order(event.order()).effects += 1;
             }
-            EventKind::Applied { value } => self.applied(event.order, value),
+            EventKind::Applied { value } => self.applied(event.order(), value),
             EventKind::OrderDone { outcome, .. } => {
-                let order = self.order(event.order);
+                let order = self.order(event.order());
                 order.outcome = Some(best(order.outcome, outcome));
             }
-            EventKind::LedgerRow { number, txn: None } => self.ledger_row(number, event.order),
+            EventKind::LedgerRow { number, txn: None } => self.ledger_row(number, event.order()),
             EventKind::LedgerRow {
                 number,
                 txn: Some(txn),
-            } => self.ledger_pending.push((txn, number, event.order)),
+            } => self.ledger_pending.push((txn, number, event.order())),
             EventKind::Commit { txn } => {
                 let rows = std::mem::take(&mut self.ledger_pending);
                 for &(of, number, order) in &rows {
@@ -462,7 +462,7 @@ pub struct Races {
 impl Races {
     /// Takes event number `ix`; returns the race it completes, if any.
     pub fn event(&mut self, ix: u32, event: &Event) -> Option<Race> {
-        let (Some(key), Some(req)) = (event.key, event.req) else {
+        let (Some(key), Some(req)) = (event.key, event.req()) else {
             if event.kind == EventKind::Crash {
                 self.by_req.clear();
                 self.by_event.clear();

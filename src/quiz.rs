@@ -357,7 +357,7 @@ pub fn ms_text(time_us: u64) -> String {
 fn charges(trace: &Trace) -> impl Iterator<Item = (usize, u32)> + '_ {
     (trace.events.iter().enumerate())
         .filter(|(_, event)| matches!(event.kind, EventKind::Charge { replay: false, .. }))
-        .map(|(ix, event)| (ix, event.order.unwrap_or(0)))
+        .map(|(ix, event)| (ix, event.order().unwrap_or(0)))
 }
 
 /// The first charge that repeats an order's charge: (event index, order, which charge of it).
@@ -429,7 +429,7 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
     // costs a retry, and every retry charges again. A draw where something else decides the
     // count (a late answer, a lost request) is not posed.
     let lost = lost_on_network(&trace, |payload, event| {
-        matches!(payload, Payload::Response { .. }) && event.order == Some(order)
+        matches!(payload, Payload::Response { .. }) && event.order() == Some(order)
     });
     if own.len() as u32 != lost.min(retries) + 1 {
         return None;
@@ -488,7 +488,7 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
     let expired = trace.events[..ix]
         .iter()
         .rev()
-        .find(|e| e.kind == EventKind::KeyExpired && e.order == Some(order));
+        .find(|e| e.kind == EventKind::KeyExpired && e.order() == Some(order));
     let expired = expired.map_or_else(String::new, |e| {
         format!(
             "its key expired at {} (key-expired on the database lane), and ",
@@ -529,7 +529,7 @@ fn lost_with_one_key(dice: &mut Pcg32) -> Option<Question> {
                 outcome: Outcome::Ok,
                 ..
             }
-        ) && e.order.is_some_and(|o| !charged.contains(&o))
+        ) && e.order().is_some_and(|o| !charged.contains(&o))
     })?;
     if metrics.lost == 0 {
         return None;
@@ -541,7 +541,7 @@ fn lost_with_one_key(dice: &mut Pcg32) -> Option<Question> {
     let explanation = format!(
         "{lost} lost. Order {o} finished ok at {t} (the cursor) with the answer stored for another order under the shared key: a replay, with no charge of its own. The run shows 0 duplicates and {e} for {orders} orders: a key too coarse merges different work.",
         lost = plural(metrics.lost, "order is", "orders are"),
-        o = event.order.unwrap_or(0),
+        o = event.order().unwrap_or(0),
         t = ms_text(event.time_us),
         e = plural(metrics.effects, "charge", "charges"),
     );

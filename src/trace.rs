@@ -283,19 +283,123 @@ pub enum EventKind {
     CapReached,
 }
 
-/// One event. `order` and `attempt` are 1-based as the page shows them; `pod` is the client pod
-/// the event concerns, an index into `Trace::pods`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub struct Event {
-    pub time_us: TimeUs,
-    pub node: Node,
+/// Whose an event is: the order, attempt, client pod and request it concerns, and the key the
+/// request carries. `order` and `attempt` are 1-based as the page shows them; `pod` is an index
+/// into `Trace::pods`; `req` numbers the requests from 0.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Ids {
     pub order: Option<u32>,
     pub attempt: Option<u16>,
     pub pod: Option<u16>,
     pub req: Option<u32>,
     pub key: Option<Key>,
+}
+
+pub use packed::Event;
+
+/// The packed event record, in a module of its own so that nothing else in this file can read
+/// its stored-plus-one fields by mistake.
+mod packed {
+    use std::num::{NonZeroU16, NonZeroU32};
+
+    use serde::Serialize;
+
+    use super::{EventKind, EventOut, Ids, Key, Node, TimeUs};
+
+    /// One event: 64 bytes. A run keeps up to a million of them, and the page's wasm memory never
+    /// shrinks, so the numbers are stored one above their value in `NonZero` fields, where "none"
+    /// costs no space of its own (`Option<u32>` takes 8 bytes, `Option<NonZeroU32>` 4). Read them
+    /// through `order()`, `attempt()`, `pod()` and `req()`.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+    #[serde(into = "EventOut")]
+    pub struct Event {
+        pub time_us: TimeUs,
+        pub node: Node,
+        order: Option<NonZeroU32>,
+        req: Option<NonZeroU32>,
+        attempt: Option<NonZeroU16>,
+        pod: Option<NonZeroU16>,
+        pub key: Option<Key>,
+        pub kind: EventKind,
+    }
+
+    fn up32(n: Option<u32>) -> Option<NonZeroU32> {
+        n.map(|n| NonZeroU32::new(n + 1).expect("numbers stay below u32::MAX"))
+    }
+
+    fn up16(n: Option<u16>) -> Option<NonZeroU16> {
+        n.map(|n| NonZeroU16::new(n + 1).expect("numbers stay below u16::MAX"))
+    }
+
+    impl Event {
+        pub fn new(time_us: TimeUs, node: Node, ids: Ids, kind: EventKind) -> Event {
+            Event {
+                time_us,
+                node,
+                order: up32(ids.order),
+                req: up32(ids.req),
+                attempt: up16(ids.attempt),
+                pod: up16(ids.pod),
+                key: ids.key,
+                kind,
+            }
+        }
+
+        pub fn order(&self) -> Option<u32> {
+            self.order.map(|n| n.get() - 1)
+        }
+
+        pub fn attempt(&self) -> Option<u16> {
+            self.attempt.map(|n| n.get() - 1)
+        }
+
+        pub fn pod(&self) -> Option<u16> {
+            self.pod.map(|n| n.get() - 1)
+        }
+
+        pub fn req(&self) -> Option<u32> {
+            self.req.map(|n| n.get() - 1)
+        }
+
+        pub fn ids(&self) -> Ids {
+            Ids {
+                order: self.order(),
+                attempt: self.attempt(),
+                pod: self.pod(),
+                req: self.req(),
+                key: self.key,
+            }
+        }
+    }
+}
+
+/// An event's JSON form, the same fields in the same order as before the record was packed.
+#[derive(Serialize)]
+struct EventOut {
+    time_us: TimeUs,
+    node: Node,
+    order: Option<u32>,
+    attempt: Option<u16>,
+    pod: Option<u16>,
+    req: Option<u32>,
+    key: Option<Key>,
     #[serde(flatten)]
-    pub kind: EventKind,
+    kind: EventKind,
+}
+
+impl From<Event> for EventOut {
+    fn from(e: Event) -> EventOut {
+        EventOut {
+            time_us: e.time_us,
+            node: e.node,
+            order: e.order(),
+            attempt: e.attempt(),
+            pod: e.pod(),
+            req: e.req(),
+            key: e.key,
+            kind: e.kind,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -533,10 +637,10 @@ impl fmt::Display for EventLine<'_> {
             "{ms:>7}.{frac:03}ms {:<12}",
             node_name(event.node, trace)
         )?;
-        if let Some(order) = event.order {
+        if let Some(order) = event.order() {
             write!(f, " order={order}")?;
         }
-        if let Some(attempt) = event.attempt {
+        if let Some(attempt) = event.attempt() {
             write!(f, " attempt={attempt}")?;
         }
         if let Some(key) = event.key {

@@ -637,7 +637,7 @@ fn a_marks_tooltip_names_order_attempt_and_key() {
         .iter()
         .find(|m| {
             let e = &trace.events[m.event() as usize];
-            e.order.is_some() && e.attempt.is_some() && e.key.is_some()
+            e.order().is_some() && e.attempt().is_some() && e.key.is_some()
         })
         .expect("a mark with order, attempt and key");
     let event = &trace.events[mark.event() as usize];
@@ -658,8 +658,8 @@ fn a_marks_tooltip_names_order_attempt_and_key() {
         lines[1],
         format!(
             "order {}, attempt {}",
-            event.order.unwrap(),
-            event.attempt.unwrap()
+            event.order().unwrap(),
+            event.attempt().unwrap()
         )
     );
     // A request carries its key as a header line (issue 11); other events name it.

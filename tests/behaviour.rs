@@ -106,7 +106,7 @@ fn two_concurrent_copies_of_one_key_produce_exactly_one_effect() {
                 .events
                 .iter()
                 .filter(|e| {
-                    e.order == Some(order)
+                    e.order() == Some(order)
                         && matches!(e.kind, EventKind::Charge { replay: false, .. })
                 })
                 .count();
@@ -221,14 +221,14 @@ fn body_change_answers_422_and_applies_nothing() {
         assert_eq!(m.duplicates, 0, "seed={seed}");
         let rejected_reqs: Vec<_> = (trace.events.iter())
             .filter(|e| matches!(e.kind, EventKind::Reply { status: 422, .. }))
-            .map(|e| e.req)
+            .map(|e| e.req())
             .collect();
         rejected += rejected_reqs.len();
         let applied_by_rejected = trace.events.iter().any(|e| {
             matches!(
                 e.kind,
                 EventKind::Charge { .. } | EventKind::LedgerRow { .. }
-            ) && rejected_reqs.contains(&e.req)
+            ) && rejected_reqs.contains(&e.req())
         });
         assert!(
             !applied_by_rejected,

@@ -50,7 +50,7 @@ fn live(table: &[KeyRow], key: idemlab::trace::Key) -> Option<&KeyRow> {
 fn check(trace: &Trace, place: &str) -> u32 {
     let mut checked = 0;
     for (ix, event) in trace.events.iter().enumerate() {
-        let (Some(key), Some(req)) = (event.key, event.req) else {
+        let (Some(key), Some(req)) = (event.key, event.req()) else {
             continue;
         };
         let decides = matches!(

@@ -37,7 +37,7 @@ fn run_with(query: &str, keys: Option<&str>) -> (Trace, Metrics) {
 fn charges_of(trace: &Trace, order: u32) -> u32 {
     let fresh = |kind: &EventKind| matches!(kind, EventKind::Charge { replay: false, .. });
     (trace.events.iter())
-        .filter(|e| fresh(&e.kind) && e.order == Some(order))
+        .filter(|e| fresh(&e.kind) && e.order() == Some(order))
         .count() as u32
 }
 
@@ -54,7 +54,7 @@ fn lost_orders(trace: &Trace) -> u32 {
                 }
             )
         })
-        .filter_map(|e| e.order)
+        .filter_map(|e| e.order())
         .filter(|&order| !charged(order))
         .collect();
     lost.dedup();
@@ -132,7 +132,8 @@ fn check_shape(question: &Question, place: &str) {
         Kind::ChargesForOrder | Kind::ChargesAfterCrash
     ) {
         assert_eq!(
-            event.order, question.order,
+            event.order(),
+            question.order,
             "{place}: the proof is another order's"
         );
     }
@@ -435,7 +436,7 @@ fn lost_sends(trace: &Trace, keep: impl Fn(&idemlab::trace::Payload, Option<u32>
     use idemlab::trace::DropCause;
     let sent = |msg: u32| {
         trace.events.iter().any(|e| {
-            matches!(e.kind, EventKind::Send { msg: m, payload, .. } if m == msg && keep(&payload, e.order))
+            matches!(e.kind, EventKind::Send { msg: m, payload, .. } if m == msg && keep(&payload, e.order()))
         })
     };
     (trace.events.iter())

@@ -199,7 +199,8 @@ fn atomic_race_draws_a_blocked_wait_until_the_unique_violation() {
         };
         assert_eq!(start.kind, blocked, "{query}");
         assert_eq!(
-            start.req, end.req,
+            start.req(),
+            end.req(),
             "{query}: a wait ends for the request that waited"
         );
         assert!(matches!(

@@ -138,13 +138,13 @@ pub fn tables_at(trace: &Trace, upto: usize) -> Tables {
     let committed = walk_ledger(events, |_, _, _| {});
     let mut tables = Tables::default();
     for event in events {
-        let pod_uid = event.pod.map(|p| trace.pod_uid(p));
+        let pod_uid = event.pod().map(|p| trace.pod_uid(p));
         match event.kind {
             EventKind::AttemptRow { row } => tables.attempts.push(AttemptRow {
                 row,
                 pod_uid,
-                order: event.order,
-                attempt: event.attempt,
+                order: event.order(),
+                attempt: event.attempt(),
                 key: event.key,
             }),
             EventKind::Charge {
@@ -152,8 +152,8 @@ pub fn tables_at(trace: &Trace, upto: usize) -> Tables {
                 replay: false,
             } => tables.charges.push(ChargeRow {
                 charge: number,
-                order: event.order,
-                attempt: event.attempt,
+                order: event.order(),
+                attempt: event.attempt(),
                 pod_uid,
                 committed: committed.contains(number as usize),
             }),
@@ -174,7 +174,7 @@ fn receipts(trace: &Trace, events: &[crate::trace::Event]) -> Vec<ReceiptRow> {
             rows.push(ReceiptRow {
                 event: id,
                 charge: number,
-                order: events[ix].order,
+                order: events[ix].order(),
                 nth,
                 inbox,
             });

@@ -77,8 +77,8 @@ pub fn mark_tooltip(trace: &Trace, timeline: &Timeline, mark: &Mark) -> String {
     let event = &trace.events[mark.event() as usize];
     let label = timeline.label(mark);
     let mut lines = vec![format!("{label} at {}", ms_text(mark.t0_us))];
-    if let Some(order) = event.order {
-        let attempt = event.attempt.map(|a| format!(", attempt {a}"));
+    if let Some(order) = event.order() {
+        let attempt = event.attempt().map(|a| format!(", attempt {a}"));
         lines.push(format!("order {order}{}", attempt.unwrap_or_default()));
     }
     // The lane says "client"; which pod sent it is a detail (a `key=process` key is made from it).

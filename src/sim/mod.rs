@@ -18,7 +18,9 @@ mod rng;
 mod store;
 
 use crate::scenario::{Crash, Dedup, Scenario, Step, Store};
-use crate::trace::{Event, EventKind, Key, Node, Payload, Trace};
+use crate::trace::{Event, EventKind, Ids, Key, Node, Payload, Trace};
+/// The context an event is about, copied into the trace.
+type Ctx = Ids;
 
 use queue::Queue;
 
@@ -150,16 +152,6 @@ struct Request {
     handler: api::Handler,
 }
 
-/// The context an event is about, copied into the trace.
-#[derive(Clone, Copy, Debug, Default)]
-struct Ctx {
-    order: Option<u32>,
-    attempt: Option<u16>,
-    pod: Option<u16>,
-    req: Option<u32>,
-    key: Option<Key>,
-}
-
 /// A rough upper estimate of a run's events without faults: about 24 per attempt.
 fn expected_events(s: &Scenario) -> usize {
     let attempts = u64::from(s.orders) * 2;
@@ -282,16 +274,7 @@ impl World {
             self.cap_reached();
             return;
         }
-        let event = Event {
-            time_us: self.now_us,
-            node,
-            order: ctx.order,
-            attempt: ctx.attempt,
-            pod: ctx.pod,
-            req: ctx.req,
-            key: ctx.key,
-            kind,
-        };
+        let event = Event::new(self.now_us, node, ctx, kind);
         self.trace.push(event, self.s.events_max);
     }
 
@@ -305,16 +288,12 @@ impl World {
             return;
         }
         self.trace.truncated = true;
-        let event = Event {
-            time_us: self.now_us,
-            node: Node::Api,
-            order: None,
-            attempt: None,
-            pod: None,
-            req: None,
-            key: None,
-            kind: EventKind::CapReached,
-        };
+        let event = Event::new(
+            self.now_us,
+            Node::Api,
+            Ctx::default(),
+            EventKind::CapReached,
+        );
         self.trace.push(event, self.s.events_max);
     }
 

@@ -115,14 +115,14 @@ impl Timeline {
 
     /// The order (1-based) the mark belongs to, for tooltips and filters.
     pub fn order(&self, mark: &Mark) -> Option<u32> {
-        self.source[mark.first as usize].order
+        self.source[mark.first as usize].order()
     }
 
     /// The attempt the mark belongs to; a race has two, so none.
     pub fn attempt(&self, mark: &Mark) -> Option<u16> {
         match mark.kind {
             MarkKind::Race { .. } => None,
-            _ => self.source[mark.first as usize].attempt,
+            _ => self.source[mark.first as usize].attempt(),
         }
     }
 
@@ -132,7 +132,7 @@ impl Timeline {
             return None;
         };
         let reads = self.race(mark);
-        let req = |ix: EventIx| self.source[ix as usize].req.unwrap_or(0);
+        let req = |ix: EventIx| self.source[ix as usize].req().unwrap_or(0);
         Some([req(reads[0]), req(reads[1])])
     }
 
@@ -416,14 +416,14 @@ fn count_marks(events: &[Event], totals: &mut Vec<u32>, marks: &mut usize) {
             EventKind::Deliver { .. } | EventKind::Drop { .. } | EventKind::Restart => 0,
             EventKind::Claim {
                 result: ClaimResult::Blocked,
-            } if event.req.is_some() => 2,
+            } if event.req().is_some() => 2,
             _ => 1,
         };
         let is_effect = matches!(
             event.kind,
             EventKind::Charge { replay: false, .. } | EventKind::Applied { .. }
         );
-        if let (true, Some(order)) = (is_effect, event.order) {
+        if let (true, Some(order)) = (is_effect, event.order()) {
             let ix = order as usize - 1;
             if totals.len() <= ix {
                 totals.resize(ix + 1, 0);
@@ -595,7 +595,7 @@ impl Builder {
             unreachable!("claim() is called for claims")
         };
         self.point(ix, event, false);
-        let Some(req) = event.req else { return };
+        let Some(req) = event.req() else { return };
         if result == ClaimResult::Blocked {
             let kind = MarkKind::Span {
                 span: Span::Blocked,
@@ -609,7 +609,7 @@ impl Builder {
 
     /// The claim a request waited on is resolved (or its handler ended): its wait ends here.
     fn unblock(&mut self, ix: EventIx, event: &Event) {
-        if let Some(mark) = event.req.and_then(|req| self.blocked.remove(req)) {
+        if let Some(mark) = event.req().and_then(|req| self.blocked.remove(req)) {
             self.close(mark, ix, event);
         }
     }
@@ -636,7 +636,7 @@ impl Builder {
     /// Counts one more effect of the event's order: its place, its order's total, and the
     /// previous value written.
     fn count_effect(&mut self, event: &Event, value: Option<u32>) -> (u32, u32, Option<u32>) {
-        let order = event.order.expect("effects belong to an order");
+        let order = event.order().expect("effects belong to an order");
         let ix = order as usize - 1;
         let seen = &mut self.seen[ix];
         seen.count += 1;
@@ -730,7 +730,7 @@ fn arrow_payload(payload: Payload) -> ArrowPayload {
 
 fn arrow_label(event: &Event, payload: Payload) -> String {
     match payload {
-        Payload::Request { .. } => format!("attempt {}", event.attempt.unwrap_or(0)),
+        Payload::Request { .. } => format!("attempt {}", event.attempt().unwrap_or(0)),
         Payload::Response {
             status,
             number,
@@ -769,7 +769,7 @@ fn band_label(event: &Event, band: Band) -> String {
 
 /// A point's label: its event, and for an effect its place among its order's.
 fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
-    let order = event.order.unwrap_or(0);
+    let order = event.order().unwrap_or(0);
     match event.kind {
         EventKind::PodStart { uid, .. } => format!("pod {uid:08x} starts"),
         EventKind::Commit { txn } => format!("COMMIT tx{txn}"),
@@ -835,7 +835,7 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
 }
 
 fn order_text(event: &Event, what: &str) -> String {
-    match event.order {
+    match event.order() {
         Some(order) => format!("order {order} {what}"),
         None => format!("order {what}"),
     }
@@ -843,7 +843,7 @@ fn order_text(event: &Event, what: &str) -> String {
 
 fn retry(event: &Event, delay_us: u64) -> String {
     // The event belongs to the attempt that failed; the retry is the next one.
-    let attempt = event.attempt.unwrap_or(0).saturating_add(1);
+    let attempt = event.attempt().unwrap_or(0).saturating_add(1);
     format!("attempt {attempt} in {}", ms_text(delay_us))
 }
 

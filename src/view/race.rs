@@ -130,7 +130,7 @@ impl RaceJob {
     fn list_events(&mut self, trace: &Trace, end: usize) {
         for ix in self.next..end {
             let event = &trace.events[ix];
-            if let Some(list) = event.req.and_then(|req| self.by_req.get(req)) {
+            if let Some(list) = event.req().and_then(|req| self.by_req.get(req)) {
                 self.lists[list as usize].push(ix as EventIx);
             }
         }
@@ -192,8 +192,8 @@ fn region(
 /// A race's label, from its two "not found" reads.
 pub(super) fn label(events: &[Event], first: EventIx, second: EventIx) -> String {
     let [a, b] = [first, second].map(|read| &events[read as usize]);
-    let attempt = |event: &Event| event.attempt.map_or(String::from("?"), |a| a.to_string());
-    match (a.order, b.order) {
+    let attempt = |event: &Event| event.attempt().map_or(String::from("?"), |a| a.to_string());
+    match (a.order(), b.order()) {
         (Some(x), Some(y)) if x == y => format!(
             "race: order {x}, attempts {} and {} both read not found",
             attempt(a),
@@ -206,8 +206,8 @@ pub(super) fn label(events: &[Event], first: EventIx, second: EventIx) -> String
         ),
         _ => format!(
             "race: requests {} and {} both read not found",
-            a.req.unwrap_or(0),
-            b.req.unwrap_or(0)
+            a.req().unwrap_or(0),
+            b.req().unwrap_or(0)
         ),
     }
 }

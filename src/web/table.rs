@@ -162,8 +162,8 @@ fn row(app: &App, index: usize) -> Element {
         (index + 1).to_string(),
         crate::view::ms_text(event.time_us),
         node_name(event.node, trace),
-        event.order.map(|o| o.to_string()).unwrap_or_default(),
-        event.attempt.map(|a| a.to_string()).unwrap_or_default(),
+        event.order().map(|o| o.to_string()).unwrap_or_default(),
+        event.attempt().map(|a| a.to_string()).unwrap_or_default(),
         event.key.map(|k| k.to_string()).unwrap_or_default(),
         what,
     ];

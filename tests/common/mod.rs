@@ -252,10 +252,10 @@ fn check_effects_reached_server(trace: &Trace) -> Result<(), String> {
     for event in trace.events.iter() {
         match event.kind {
             EventKind::AttemptRow { .. } => {
-                reached.insert(event.req);
+                reached.insert(event.req());
             }
             EventKind::Charge { .. } | EventKind::Applied { .. }
-                if event.req.is_none() || !reached.contains(&event.req) =>
+                if event.req().is_none() || !reached.contains(&event.req()) =>
             {
                 return Err(format!(
                     "effect without an attempt that reached the server: {event:?}"
