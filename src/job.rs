@@ -12,6 +12,7 @@
 
 use crate::metrics::{IndexJob, MetricsIndex};
 use crate::sim::Stepper;
+use crate::trace::Event;
 use crate::view::{LayoutJob, Timeline};
 use crate::{Metrics, Scenario, Trace, SPARE_EVENTS_MAX};
 
@@ -68,8 +69,13 @@ enum Stage {
 
 impl RunJob {
     pub fn new(scenario: &Scenario) -> RunJob {
+        RunJob::reusing(scenario, Vec::new())
+    }
+
+    /// A job whose run records into `buffer`, a finished trace's (`Trace::into_buffer`).
+    pub fn reusing(scenario: &Scenario, buffer: Vec<Event>) -> RunJob {
         RunJob {
-            stage: Stage::Simulate(Box::new(Stepper::new(scenario))),
+            stage: Stage::Simulate(Box::new(Stepper::reusing(scenario, buffer))),
         }
     }
 

@@ -433,11 +433,18 @@ impl Trace {
     }
 
     pub fn with_capacity(scenario: &Scenario, events: usize) -> Trace {
+        Trace::reusing(scenario, Vec::with_capacity(events), events)
+    }
+
+    /// An empty trace that records into `buffer` (cleared), grown to `events` if smaller.
+    pub fn reusing(scenario: &Scenario, mut buffer: Vec<Event>, events: usize) -> Trace {
+        buffer.clear();
+        buffer.reserve_exact(events);
         Trace {
             scenario: scenario.clone(),
             seed: scenario.seed,
             pods: Vec::new(),
-            events: Arc::new(Vec::with_capacity(events)),
+            events: Arc::new(buffer),
             truncated: false,
         }
     }
@@ -460,6 +467,15 @@ impl Trace {
             events.reserve_exact(grow.max(1));
         }
         events.push(event);
+    }
+
+    /// The trace's event buffer, emptied, for the next run to fill in place (`Stepper::reusing`),
+    /// or `None` while a view still shares it. The page reruns into the same block: wasm
+    /// memory never shrinks, and a fresh block beside the freed one is how reruns grew it.
+    pub fn into_buffer(self) -> Option<Vec<Event>> {
+        let mut events = Arc::try_unwrap(self.events).ok()?;
+        events.clear();
+        Some(events)
     }
 
     /// Gives back unused capacity above `spare_max` events (a trace the page keeps).

@@ -210,3 +210,27 @@ fn the_json_written_in_parts_is_the_json_written_in_one_go() {
         }
     }
 }
+
+/// The page reruns into the last run's event block (`Trace::into_buffer`): a run recorded into
+/// a used buffer, bigger or smaller than it needs, is the run recorded into a fresh one.
+#[test]
+fn a_run_into_a_reused_buffer_equals_a_fresh_run() {
+    let queries = queries();
+    let mut buffer = Vec::new();
+    for query in queries.iter().chain(queries.iter().rev()) {
+        let scenario = scenario(query);
+        let fresh = sim::run(&scenario);
+        let mut stepper = Stepper::reusing(&scenario, std::mem::take(&mut buffer));
+        while !stepper.step(333).done {}
+        let reused = stepper.finish();
+        assert_eq!(reused.digest(), fresh.digest(), "{query}");
+        assert_eq!(reused.events, fresh.events, "{query}");
+        buffer = reused.into_buffer().expect("nothing else holds the trace");
+        assert!(buffer.is_empty());
+    }
+    // A trace whose events a view still shares gives no buffer.
+    let trace = sim::run(&scenario("seed=1"));
+    let timeline = layout(&trace);
+    assert!(trace.into_buffer().is_none());
+    drop(timeline);
+}

@@ -52,7 +52,12 @@ pub struct Progress {
 
 impl Stepper {
     pub fn new(scenario: &Scenario) -> Stepper {
-        let mut world = World::new(scenario.clone());
+        Stepper::reusing(scenario, Vec::new())
+    }
+
+    /// A run that records its events into `buffer`, a finished trace's (`Trace::into_buffer`).
+    pub fn reusing(scenario: &Scenario, buffer: Vec<Event>) -> Stepper {
+        let mut world = World::new(scenario.clone(), buffer);
         world.start();
         Stepper { world }
     }
@@ -177,12 +182,12 @@ struct World {
 }
 
 impl World {
-    fn new(s: Scenario) -> World {
+    fn new(s: Scenario, buffer: Vec<Event>) -> World {
         let events = expected_events(&s);
         World {
             now_us: 0,
             queue: Queue::default(),
-            trace: Trace::with_capacity(&s, events),
+            trace: Trace::reusing(&s, buffer, events),
             // Sized from the workload up front: growing them was a tenth of a run's time in wasm.
             msgs: Vec::with_capacity(events / 4),
             reqs: Vec::with_capacity(events / 16),

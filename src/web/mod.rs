@@ -52,6 +52,15 @@ pub(crate) struct Run {
 }
 
 impl Run {
+    /// Drops everything but the trace's event block and hands that back, emptied.
+    fn into_buffer(self) -> Option<Vec<crate::trace::Event>> {
+        let Run {
+            trace, timeline, ..
+        } = self;
+        drop(timeline);
+        trace.into_buffer()
+    }
+
     /// A run with no events, standing in until the first real run: building the page's
     /// controls needs an `App`, and the run comes a task later.
     fn empty(scenario: Scenario) -> Run {
@@ -291,10 +300,12 @@ fn start_runs() -> bool {
         app.job = None;
         app.warm = None;
         app.b = None;
-        app.a = Run::empty(app.state.page.scenario.clone());
+        let old = std::mem::replace(&mut app.a, Run::empty(app.state.page.scenario.clone()));
+        // The new run A records into the old one's event block (its largest), where it stands.
+        let buffer = old.into_buffer().unwrap_or_default();
         // A quiz question's run is not run until its answer is locked, so no view can show it.
         if !app::run_hidden(&app.state) {
-            app.job = Some((Side::A, RunJob::new(&app.state.page.scenario)));
+            app.job = Some((Side::A, RunJob::reusing(&app.state.page.scenario, buffer)));
         }
     });
     // A new run may sit where the old one was freed: the panel's memo must not match it.
