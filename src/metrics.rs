@@ -47,6 +47,9 @@ pub struct Metrics {
     pub redeliveries: u32,
     /// Events the queue gave up on after `deliveries_max` deliveries.
     pub dead_letters: u32,
+    /// 409s the API answered: a copy that found its key in progress (`concurrent=conflict`
+    /// answers every such copy so; `wait` only one that finds a committed claim).
+    pub conflicts: u32,
     pub outcomes: Outcomes,
     pub events: u32,
     pub truncated: bool,
@@ -364,6 +367,7 @@ impl Fold {
             }
             EventKind::Receipt { event: id, .. } => self.receipt(id),
             EventKind::Redeliver { .. } => m.redeliveries += 1,
+            EventKind::Reply { status: 409, .. } => m.conflicts += 1,
             EventKind::DeadLetter { .. } => m.dead_letters += 1,
             // A pod-lifetime ledger is gone with its pod: what it recorded is recorded no more.
             EventKind::Replace { wiped: true, .. } => self.booked.clear(),
@@ -501,7 +505,7 @@ impl Races {
                 first.map(|first| Race { first, second, key })
             }
             EventKind::Claim {
-                result: ClaimResult::Ok | ClaimResult::Conflict,
+                result: ClaimResult::Ok | ClaimResult::Conflict | ClaimResult::InUse,
             }
             | EventKind::Store { .. }
             | EventKind::Reply { .. } => {

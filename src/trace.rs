@@ -71,6 +71,10 @@ pub enum Payload {
         status: u16,
         number: Option<u32>,
         replay: bool,
+        /// `Retry-After` on a 409 under `concurrent=conflict`, in ms; absent otherwise, and then
+        /// left out of the JSON so that older traces read the same.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retry_after_ms: Option<u32>,
     },
     /// API to payment service; `keyed` when the API forwarded the idempotency key.
     Charge { keyed: bool },
@@ -125,6 +129,9 @@ pub enum ClaimResult {
     Blocked,
     /// The key is already committed: unique violation, this transaction aborts.
     Conflict,
+    /// Another open transaction holds the key and `concurrent=conflict` does not wait for it:
+    /// the handler answers 409 at once.
+    InUse,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -657,6 +664,7 @@ fn describe_payload(f: &mut impl fmt::Write, payload: &Payload) -> fmt::Result {
             status,
             number,
             replay,
+            retry_after_ms,
         } => {
             write!(f, "response {status}")?;
             if let Some(number) = number {
@@ -664,6 +672,9 @@ fn describe_payload(f: &mut impl fmt::Write, payload: &Payload) -> fmt::Result {
             }
             if *replay {
                 write!(f, " (replayed)")?;
+            }
+            if let Some(ms) = retry_after_ms {
+                write!(f, " (Retry-After {ms} ms)")?;
             }
             Ok(())
         }
@@ -711,6 +722,7 @@ pub fn claim_text(result: ClaimResult) -> &'static str {
         ClaimResult::Ok => "ok",
         ClaimResult::Blocked => "blocked on the unique index",
         ClaimResult::Conflict => "unique violation",
+        ClaimResult::InUse => "held by an open transaction: 409, no wait",
     }
 }
 

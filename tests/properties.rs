@@ -65,8 +65,9 @@ fn query() -> impl Strategy<Value = String> {
         prop::sample::select(vec!["plain", "keyed"]),
     );
     let parts = (any::<u64>(), 1u32..12, 1u32..4, 0u32..=1_000, 0u32..=1_000);
-    (parts, timing, faults, modes, queue).prop_map(
-        |((seed, orders, clients, q, r), timing, faults, modes, queue)| {
+    let production = (prop::sample::select(vec!["wait", "conflict"]),);
+    (parts, timing, faults, modes, queue, production).prop_map(
+        |((seed, orders, clients, q, r), timing, faults, modes, queue, production)| {
             let (timeout, retries, backoff, lat_lo, lat_span, prov_lo, prov_span) = timing;
             let (partition, crash, replace, rerun, retention) = faults;
             let (op, key, dedup, store, provider, body_change, order) = modes;
@@ -99,6 +100,8 @@ fn query() -> impl Strategy<Value = String> {
                  &consumer_crash={consumer_crash}&mail={mail}",
                 ack_loss as f64 / 1000.0
             );
+            let (concurrent,) = production;
+            q += &format!("&concurrent={concurrent}");
             q
         },
     )

@@ -11,8 +11,9 @@ use std::fmt;
 use serde::Serialize;
 
 use super::presets::Preset;
+use super::Provider;
 use super::Store;
-use super::{bounds, Consumer, ConsumerCrash, Crash, Dedup, KeyStrategy, Mail, Op, Provider};
+use super::{bounds, Concurrent, Consumer, ConsumerCrash, Crash, Dedup, KeyStrategy, Mail, Op};
 use super::{Ppm, PPM_ONE};
 use super::{RangeMs, Scenario, Step};
 
@@ -660,6 +661,12 @@ impl Choice for Provider {
     const CHOICES: &'static [(&'static str, Self)] =
         &[("plain", Provider::Plain), ("keyed", Provider::Keyed)];
 }
+impl Choice for Concurrent {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("wait", Concurrent::Wait),
+        ("conflict", Concurrent::Conflict),
+    ];
+}
 impl Choice for Consumer {
     const CHOICES: &'static [(&'static str, Self)] = &[
         ("off", Consumer::Off),
@@ -784,7 +791,7 @@ macro_rules! key {
 
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
-static KEYS: [KeySpec; 31] = [
+static KEYS: [KeySpec; 32] = [
     key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
         "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
@@ -905,6 +912,11 @@ static KEYS: [KeySpec; 31] = [
         order_allowed,
         |s| format_order(s.order),
         |s, v| { s.order = parse_order(v)?; Ok(()) }),
+    key!("concurrent", Server, Input::Choice(choice_names::<Concurrent>),
+        "What a copy that finds its key claimed by another copy still at work gets: wait, its insert waits on the unique index until the other transaction ends (a committed in-progress claim gets 409 with no Retry-After); conflict, 409 at once with a Retry-After its client takes as its next delay (the worst fault-free round trip, in ms where HTTP counts whole seconds).",
+        choice_allowed::<Concurrent>,
+        |s| choice_name(s.concurrent),
+        |s, v| { s.concurrent = parse_choice(v)?; Ok(()) }),
     key!("consumer", Queue, Input::Choice(choice_names::<Consumer>),
         "Feed each booked charge to an at-least-once queue whose consumer mails a receipt: off, plain, or with an inbox table.",
         choice_allowed::<Consumer>,

@@ -110,6 +110,18 @@ pub enum Mail {
     Keyed,
 }
 
+/// What a copy gets when it finds its key claimed by another copy still at work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Concurrent {
+    /// Its insert waits on the unique index until the holder ends (Postgres's default); a
+    /// committed in-progress claim is answered 409 without `Retry-After`.
+    Wait,
+    /// It is answered 409 at once, with a `Retry-After` its client takes as its next delay
+    /// (the IETF draft, Stripe, the Agentic Commerce Protocol).
+    Conflict,
+}
+
 /// One of the six steps of handling a keyed request. `order` lists them in the order the server
 /// runs them; the correct order is `Step::CORRECT`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -200,6 +212,8 @@ pub struct Scenario {
     pub body_change: bool,
     /// The order in which an atomic handler runs its six steps.
     pub order: [Step; 6],
+    /// What a concurrent copy of a claimed key gets: a wait on the lock, or 409.
+    pub concurrent: Concurrent,
     pub consumer: Consumer,
     /// Chance that the consumer's acknowledgement never reaches the queue, which then
     /// redelivers the event once `visibility_ms` has passed.
@@ -245,6 +259,7 @@ impl Default for Scenario {
             retention_ms: 86_400_000,
             body_change: false,
             order: Step::CORRECT,
+            concurrent: Concurrent::Wait,
             consumer: Consumer::Off,
             ack_loss: 0,
             visibility_ms: 100,

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::{Action, World};
-use crate::scenario::{costs, Dedup, Op, Scenario, Step};
+use crate::scenario::{costs, Concurrent, Dedup, Op, Scenario, Step};
 use crate::trace::{EventKind, Node, Payload, RollbackCause};
 
 /// The API process. A crash bumps `gen`, which orphans every action of the old process.
@@ -97,6 +97,12 @@ pub fn program(s: &Scenario) -> ([Step; 6], usize) {
 }
 
 impl World {
+    /// The `Retry-After` of a 409: the worst fault-free round trip of one attempt, by when the
+    /// copy at work should have finished. The model has no clock-free way to know better.
+    fn retry_after_ms(&self) -> u32 {
+        u32::try_from(self.s.worst_round_trip_ms()).unwrap_or(u32::MAX)
+    }
+
     pub(super) fn api_receives(&mut self, msg: u32) {
         let m = self.msgs[msg as usize];
         if !self.api.up {
@@ -309,10 +315,12 @@ impl World {
         self.reqs[req as usize].handler.responded = true;
         self.emit_req(Node::Api, req, EventKind::Reply { status, replay });
         let pod = self.reqs[req as usize].pod;
+        let conflict = status == 409 && self.s.concurrent == Concurrent::Conflict;
         let payload = Payload::Response {
             status,
             number,
             replay,
+            retry_after_ms: conflict.then(|| self.retry_after_ms()),
         };
         self.send(Node::Api, Node::Client(pod), req, payload);
     }

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::api::Claim;
 use super::{Action, World};
+use crate::scenario::Concurrent;
 use crate::trace::{ClaimResult, EventKind, Found, Key, Node, RollbackCause};
 
 /// A committed row of the key table.
@@ -131,7 +132,11 @@ impl World {
 
     /// Inserts the key as in progress under the unique constraint.
     pub(super) fn claim(&mut self, req: u32, key: Key) -> super::api::Flow {
+        let wait = self.s.concurrent == Concurrent::Wait;
         if let Some(lock) = self.store.locks.get_mut(&key) {
+            if lock.holder != req && !wait {
+                return self.in_use(req);
+            }
             if lock.holder != req {
                 if lock.queued.insert(req) {
                     lock.waiters.push(req);
@@ -174,6 +179,14 @@ impl World {
             },
         );
         super::api::Flow::Advance
+    }
+
+    /// `concurrent=conflict`: the key is held by an open transaction, and this copy is answered
+    /// 409 rather than queued behind it (as a `NOWAIT` or a zero `lock_timeout` would).
+    fn in_use(&mut self, req: u32) -> super::api::Flow {
+        let result = ClaimResult::InUse;
+        self.emit_req(self.key_node(), req, EventKind::Claim { result });
+        self.finish_with(req, 409, None, false)
     }
 
     fn block(&mut self, req: u32) -> super::api::Flow {

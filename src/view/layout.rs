@@ -734,6 +734,7 @@ fn arrow_label(event: &Event, payload: Payload) -> String {
             status,
             number,
             replay,
+            ..
         } => {
             let mut label = status.to_string();
             if let Some(number) = number {

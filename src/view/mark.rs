@@ -387,7 +387,7 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
         EventKind::Claim { result } => match result {
             ClaimResult::Ok => Class::ClaimOk,
             ClaimResult::Blocked => Class::ClaimBlocked,
-            ClaimResult::Conflict => Class::ClaimConflict,
+            ClaimResult::Conflict | ClaimResult::InUse => Class::ClaimConflict,
         },
         EventKind::KeyExpired => Class::KeyExpired,
         EventKind::Charge { replay: true, .. } => Class::ChargeReplay,
