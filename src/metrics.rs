@@ -50,6 +50,8 @@ pub struct Metrics {
     /// 409s the API answered: a copy that found its key in progress (`concurrent=conflict`
     /// answers every such copy so; `wait` only one that finds a committed claim).
     pub conflicts: u32,
+    /// In-progress claims a copy took over after their lease (`lease_ms`) ran out.
+    pub takeovers: u32,
     pub outcomes: Outcomes,
     pub events: u32,
     pub truncated: bool,
@@ -368,6 +370,7 @@ impl Fold {
             EventKind::Receipt { event: id, .. } => self.receipt(id),
             EventKind::Redeliver { .. } => m.redeliveries += 1,
             EventKind::Reply { status: 409, .. } => m.conflicts += 1,
+            EventKind::Takeover { .. } => m.takeovers += 1,
             EventKind::DeadLetter { .. } => m.dead_letters += 1,
             // A pod-lifetime ledger is gone with its pod: what it recorded is recorded no more.
             EventKind::Replace { wiped: true, .. } => self.booked.clear(),

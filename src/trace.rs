@@ -149,6 +149,16 @@ pub enum RollbackCause {
     NoCommit,
 }
 
+/// Where a phased handler's key row says its work stands (Brandur Leach's recovery points).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Recovery {
+    /// The claim is committed in progress; the provider may or may not have been called.
+    Started,
+    /// The ledger row and the stored response are committed: the key is complete.
+    Finished,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Outcome {
@@ -209,6 +219,15 @@ pub enum EventKind {
     },
     /// A key row (completed or in progress) had outlived `retention_ms` and was removed.
     KeyExpired,
+    /// A phased handler's commit moved its key row to a recovery point.
+    RecoveryPoint {
+        point: Recovery,
+    },
+    /// The in-progress claim's lease (`lease_ms`) had run out: this copy takes it over and
+    /// goes on from the row's recovery point, whether or not its first owner still runs.
+    Takeover {
+        point: Recovery,
+    },
     /// The payment service charges (or, with a known key, returns the first charge).
     Charge {
         number: u32,
@@ -590,6 +609,14 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
         EventKind::Lookup { found } => write!(f, "look up key: {}", found_text(*found)),
         EventKind::Claim { result } => write!(f, "insert key in progress: {}", claim_text(*result)),
         EventKind::KeyExpired => write!(f, "key expired (older than retention_ms), removed"),
+        EventKind::RecoveryPoint { point } => {
+            write!(f, "key at recovery point {}", recovery_text(*point))
+        }
+        EventKind::Takeover { point } => write!(
+            f,
+            "lease ran out: takes the claim over, resumes from recovery point {}",
+            recovery_text(*point)
+        ),
         EventKind::Charge {
             number,
             replay: false,
@@ -723,6 +750,13 @@ pub fn claim_text(result: ClaimResult) -> &'static str {
         ClaimResult::Blocked => "blocked on the unique index",
         ClaimResult::Conflict => "unique violation",
         ClaimResult::InUse => "held by an open transaction: 409, no wait",
+    }
+}
+
+pub fn recovery_text(point: Recovery) -> &'static str {
+    match point {
+        Recovery::Started => "started",
+        Recovery::Finished => "finished",
     }
 }
 

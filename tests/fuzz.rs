@@ -18,7 +18,7 @@ const CORPUS: [&str; 2] = [
 /// Runs are capped so that one execution stays around a millisecond; the cap is itself a path.
 const FUZZ_EVENTS_MAX: u32 = 20_000;
 
-const VALUES: [&str; 25] = [
+const VALUES: [&str; 26] = [
     "0",
     "1",
     "-1",
@@ -44,6 +44,7 @@ const VALUES: [&str; 25] = [
     "<b>x</b>",
     "",
     "conflict",
+    "phased",
 ];
 
 fn executions() -> u64 {

@@ -169,3 +169,167 @@ fn every_conflict_run_is_a_coherent_trace() {
         assert_eq!(check_trace(&trace), Ok(()), "{query}");
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// handler=phased and lease_ms: atomic phases, recovery points, takeovers.
+
+/// Phased, with the provider honouring the forwarded key, and retries that outlast a lease.
+const PHASED: &str =
+    "orders=3&dedup=atomic&handler=phased&provider=keyed&retries=6&backoff_ms=30&timeout_ms=200";
+
+/// For each request, whether a transaction of its was open when it sent its payment call.
+fn txn_open_at_charge(trace: &Trace) -> Vec<bool> {
+    let mut open: std::collections::BTreeSet<u32> = Default::default();
+    let mut seen = Vec::new();
+    for e in trace.events.iter() {
+        let Some(req) = e.req else { continue };
+        match e.kind {
+            EventKind::TxBegin { .. } => {
+                open.insert(req);
+            }
+            EventKind::Commit { .. } | EventKind::Rollback { .. } => {
+                open.remove(&req);
+            }
+            EventKind::Send {
+                payload: Payload::Charge { .. },
+                ..
+            } => seen.push(open.contains(&req)),
+            _ => {}
+        }
+    }
+    seen
+}
+
+fn count(trace: &Trace, pick: impl Fn(&EventKind) -> bool) -> usize {
+    trace.events.iter().filter(|e| pick(&e.kind)).count()
+}
+
+#[test]
+fn the_txn_handler_holds_its_transaction_open_across_the_payment_call_and_phased_does_not() {
+    use idemlab::trace::Recovery;
+    for seed in 0..seeds(300) {
+        let txn = format!("orders=3&dedup=atomic&provider=keyed&seed={seed}");
+        let (trace, _) = run(&txn);
+        assert!(txn_open_at_charge(&trace).iter().all(|&open| open), "{txn}");
+
+        let phased = format!("{txn}&handler=phased");
+        let (trace, m) = run(&phased);
+        assert!(
+            txn_open_at_charge(&trace).iter().all(|&open| !open),
+            "{phased}"
+        );
+        assert_eq!(
+            (m.effects, m.duplicates, m.unrecorded),
+            (3, 0, 0),
+            "{phased}"
+        );
+        let point = |p| count(&trace, |k| *k == EventKind::RecoveryPoint { point: p });
+        assert_eq!(
+            (point(Recovery::Started), point(Recovery::Finished)),
+            (3, 3),
+            "{phased}"
+        );
+        assert_eq!(check_trace(&trace), Ok(()), "{phased}");
+    }
+}
+
+#[test]
+fn a_copy_that_finds_a_phased_claim_in_progress_is_answered_409_and_charges_nothing() {
+    for concurrent in ["wait", "conflict"] {
+        let query = format!("{OVERLAP}&handler=phased&retries=6&concurrent={concurrent}");
+        let t = totals(&query, seeds(1_000));
+        assert!(t.conflicts > 100, "{query}: {t:?}");
+        let failure = first_failing(&query, seeds(1_000), |m| m.duplicates == 0 && m.lost == 0);
+        assert_eq!(failure, None, "{query}");
+    }
+}
+
+#[test]
+fn without_a_lease_a_crash_after_the_charge_leaves_the_phased_claim_stuck_in_progress() {
+    let query = format!("{PHASED}&crash=api@after-effect");
+    let failure = first_failing(&query, seeds(500), |m| {
+        m.takeovers == 0 && m.unrecorded == 1 && m.outcomes.unknown == 1 && m.conflicts > 0
+    });
+    assert_eq!(failure, None, "{query}: the claim holds until retention_ms");
+}
+
+#[test]
+fn with_a_lease_a_copy_takes_the_stuck_claim_over_and_the_keyed_provider_returns_the_first_charge()
+{
+    for crash in ["after-effect", "after-commit"] {
+        let query = format!("{PHASED}&crash=api@{crash}&lease_ms=300");
+        let failure = first_failing(&query, seeds(1_000), |m| {
+            m.takeovers == 1
+                && m.duplicates == 0
+                && m.unrecorded == 0
+                && m.lost == 0
+                && m.outcomes.ok == 3
+        });
+        assert_eq!(failure, None, "{query}");
+    }
+}
+
+#[test]
+fn a_takeover_with_a_plain_provider_charges_again() {
+    // The lease recovers the claim, not the boundary: the provider must honour the key.
+    let query = overlay(&[PHASED, "crash=api@after-effect&lease_ms=300&provider=plain"]);
+    let failure = first_failing(&query, seeds(1_000), |m| {
+        m.takeovers == 1 && m.duplicates == 1 && m.unrecorded == 1
+    });
+    assert_eq!(failure, None, "{query}");
+}
+
+/// A lease shorter than the provider's work: the client's retry finds the claim "expired"
+/// while the first copy is still waiting on the provider.
+const SHORT_LEASE: &str = "orders=3&dedup=atomic&handler=phased&lease_ms=20&provider_ms=150..250\
+    &timeout_ms=100&retries=4&backoff_ms=20";
+
+#[test]
+fn a_takeover_while_the_first_copy_still_runs_does_the_work_twice() {
+    for provider in ["keyed", "plain"] {
+        let query = format!("{SHORT_LEASE}&provider={provider}");
+        let mut harmed = 0;
+        for seed in 0..seeds(300) {
+            let (trace, m) = run(&format!("{query}&seed={seed}"));
+            assert!(m.takeovers > 0, "{query}&seed={seed}: {m:?}");
+            harmed += u32::from(m.duplicates > 0);
+            // Both copies record: with a keyed provider one charge is booked twice.
+            let rows = count(&trace, |k| matches!(k, EventKind::LedgerRow { .. }));
+            assert!(rows > 3 || m.duplicates == 0, "{query}&seed={seed}");
+        }
+        assert_eq!(harmed, seeds(300) as u32, "{query}: every seed is harmed");
+    }
+}
+
+#[test]
+fn a_lease_longer_than_the_worst_round_trip_is_never_taken_from_a_live_copy() {
+    let query = overlay(&[SHORT_LEASE, "lease_ms=600&provider=keyed&timeout_ms=700"]);
+    let failure = first_failing(&query, seeds(500), |m| {
+        m.takeovers == 0 && m.duplicates == 0 && m.lost == 0
+    });
+    assert_eq!(failure, None, "{query}");
+}
+
+#[test]
+fn under_conflict_retry_after_is_the_time_left_on_the_lease() {
+    let query = format!("{OVERLAP}&handler=phased&concurrent=conflict&lease_ms=400");
+    let mut answered = 0;
+    for seed in 0..seeds(300) {
+        let (trace, _) = run(&format!("{query}&seed={seed}"));
+        for e in trace.events.iter() {
+            if let EventKind::Send {
+                payload:
+                    Payload::Response {
+                        retry_after_ms: Some(ms),
+                        ..
+                    },
+                ..
+            } = e.kind
+            {
+                assert!((1..=400).contains(&ms), "{query}&seed={seed}: {ms}");
+                answered += 1;
+            }
+        }
+    }
+    assert!(answered > 100, "{answered}");
+}

@@ -110,6 +110,19 @@ pub enum Mail {
     Keyed,
 }
 
+/// How an atomic handler spreads its work over transactions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Handler {
+    /// The claim, the effect and the stored response in one transaction (the steps in `order`):
+    /// the claim's lock is held across the payment call.
+    Txn,
+    /// Atomic phases: the claim commits first, in progress (recovery point `started`); the
+    /// payment call runs outside any transaction; the ledger row and the completed key commit
+    /// in a second transaction (recovery point `finished`).
+    Phased,
+}
+
 /// What a copy gets when it finds its key claimed by another copy still at work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -214,6 +227,11 @@ pub struct Scenario {
     pub order: [Step; 6],
     /// What a concurrent copy of a claimed key gets: a wait on the lock, or 409.
     pub concurrent: Concurrent,
+    /// How an atomic handler spreads its work over transactions.
+    pub handler: Handler,
+    /// How long a committed in-progress claim holds before another copy may take it over;
+    /// `None` holds it until `retention_ms`.
+    pub lease_ms: Option<u32>,
     pub consumer: Consumer,
     /// Chance that the consumer's acknowledgement never reaches the queue, which then
     /// redelivers the event once `visibility_ms` has passed.
@@ -260,6 +278,8 @@ impl Default for Scenario {
             body_change: false,
             order: Step::CORRECT,
             concurrent: Concurrent::Wait,
+            handler: Handler::Txn,
+            lease_ms: None,
             consumer: Consumer::Off,
             ack_loss: 0,
             visibility_ms: 100,
@@ -289,6 +309,7 @@ pub mod bounds {
     pub const EVENTS_MAX: (u32, u32) = (100, 1_000_000);
     pub const VISIBILITY_MS: (u32, u32) = (1, 600_000);
     pub const DELIVERIES_MAX: (u32, u32) = (1, 20);
+    pub const LEASE_MS: (u32, u32) = (1, 3_600_000);
     /// Messages a `drop=` list may name.
     pub const DROPS_MAX: usize = 16;
     /// The largest message id a `drop=` list may name: a run sends fewer messages than events.

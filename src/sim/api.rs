@@ -8,8 +8,8 @@
 use std::collections::BTreeMap;
 
 use super::{Action, World};
-use crate::scenario::{costs, Concurrent, Dedup, Op, Scenario, Step};
-use crate::trace::{EventKind, Node, Payload, RollbackCause};
+use crate::scenario::{self, costs, Concurrent, Dedup, Op, Scenario, Step};
+use crate::trace::{EventKind, Node, Payload, Recovery, RollbackCause};
 
 /// The API process. A crash bumps `gen`, which orphans every action of the old process.
 #[derive(Debug)]
@@ -86,6 +86,51 @@ pub(super) enum Flow {
     Done,
 }
 
+/// One step of the phased handler (`handler=phased`), each one statement or one remote call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Begin,
+    Lookup,
+    Claim,
+    /// Commits the claim in progress: recovery point `started`.
+    CommitClaim,
+    /// The payment call, outside any transaction.
+    Call,
+    /// The ledger row (or the write), in the second transaction.
+    Record,
+    /// Stores the response and commits: recovery point `finished`.
+    Complete,
+    Respond,
+}
+
+/// Atomic phases: claim and commit, call, then record and complete in a second transaction.
+const PHASED: [Phase; 9] = [
+    Phase::Begin,
+    Phase::Lookup,
+    Phase::Claim,
+    Phase::CommitClaim,
+    Phase::Call,
+    Phase::Begin,
+    Phase::Record,
+    Phase::Complete,
+    Phase::Respond,
+];
+
+impl Phase {
+    /// The step of the six whose name `crash=api@after-STEP` uses for this phase.
+    fn step(self) -> Option<Step> {
+        match self {
+            Phase::Begin => Some(Step::Begin),
+            Phase::Lookup => Some(Step::Lookup),
+            Phase::Claim => Some(Step::Claim),
+            Phase::CommitClaim | Phase::Complete => Some(Step::Commit),
+            Phase::Call => Some(Step::Effect),
+            Phase::Record => None,
+            Phase::Respond => Some(Step::Respond),
+        }
+    }
+}
+
 /// The steps a handler runs for this scenario, and how many of them.
 pub fn program(s: &Scenario) -> ([Step; 6], usize) {
     use Step::*;
@@ -97,10 +142,16 @@ pub fn program(s: &Scenario) -> ([Step; 6], usize) {
 }
 
 impl World {
-    /// The `Retry-After` of a 409: the worst fault-free round trip of one attempt, by when the
-    /// copy at work should have finished. The model has no clock-free way to know better.
-    fn retry_after_ms(&self) -> u32 {
-        u32::try_from(self.s.worst_round_trip_ms()).unwrap_or(u32::MAX)
+    /// The `Retry-After` of a 409: the time left on the claim's lease, when it has one, or the
+    /// worst fault-free round trip of one attempt, by when the copy at work should be done.
+    fn retry_after_ms(&self, req: u32) -> u32 {
+        let lease_ms = self.reqs[req as usize]
+            .key
+            .and_then(|key| self.lease_left_ms(key));
+        let ms = lease_ms
+            .unwrap_or_else(|| self.s.worst_round_trip_ms())
+            .max(1);
+        u32::try_from(ms).unwrap_or(u32::MAX)
     }
 
     pub(super) fn api_receives(&mut self, msg: u32) {
@@ -144,6 +195,9 @@ impl World {
             self.record_attempt(req);
             return self.advance(req, None);
         }
+        if self.phased() {
+            return self.phased_step(req, stage);
+        }
         let (steps, len) = program(&self.s);
         let Some(&step) = steps[..len].get(usize::from(stage - 1)) else {
             return self.finish(req, RollbackCause::NoCommit);
@@ -160,6 +214,71 @@ impl World {
             Flow::Advance => self.advance(req, Some(step)),
             Flow::Wait | Flow::Done => {}
         }
+    }
+
+    /// Whether handlers run in atomic phases: `handler=phased` with `dedup=atomic`.
+    pub(super) fn phased(&self) -> bool {
+        self.s.handler == scenario::Handler::Phased && self.s.dedup == Dedup::Atomic
+    }
+
+    fn phased_step(&mut self, req: u32, stage: u8) {
+        let Some(&phase) = PHASED.get(usize::from(stage - 1)) else {
+            return self.finish(req, RollbackCause::NoCommit);
+        };
+        let flow = match phase {
+            Phase::Begin => self.step_begin(req),
+            Phase::Lookup => self.step_lookup(req),
+            Phase::Claim => self.step_claim(req),
+            Phase::CommitClaim => self.commit_phase(req, Recovery::Started),
+            Phase::Call => self.step_call(req),
+            Phase::Record => self.step_record(req),
+            Phase::Complete => self.step_complete(req),
+            Phase::Respond => self.step_respond(req),
+        };
+        match flow {
+            Flow::Advance => self.advance(req, phase.step()),
+            Flow::Wait | Flow::Done => {}
+        }
+    }
+
+    /// Commits a phase's transaction. A commit that moved the key row (the claim's insert, or
+    /// the completed response) marks its recovery point; a taker's commit moves nothing.
+    fn commit_phase(&mut self, req: u32, point: Recovery) -> Flow {
+        let handler = &self.reqs[req as usize].handler;
+        let moved = handler.claim == Claim::Held || handler.pending.store.is_some();
+        if handler.txn.is_some() {
+            self.commit(req);
+        }
+        if moved {
+            self.emit_req(self.key_node(), req, EventKind::RecoveryPoint { point });
+        }
+        Flow::Advance
+    }
+
+    /// The phased handler's remote call: a charge goes to the provider; a set has none.
+    fn step_call(&mut self, req: u32) -> Flow {
+        match self.s.op {
+            Op::Charge => self.step_effect(req),
+            Op::Set => Flow::Advance,
+        }
+    }
+
+    /// The phased handler's second transaction records what the call did.
+    fn step_record(&mut self, req: u32) -> Flow {
+        match (self.s.op, self.reqs[req as usize].handler.number) {
+            (Op::Charge, Some(number)) => self.book(req, number),
+            (Op::Charge, None) => unreachable!("a phased handler records after its charge"),
+            (Op::Set, _) => self.write(req, self.reqs[req as usize].body),
+        }
+        Flow::Advance
+    }
+
+    fn step_complete(&mut self, req: u32) -> Flow {
+        if let Some(key) = self.reqs[req as usize].key {
+            let number = self.reqs[req as usize].handler.number;
+            self.store_response(req, key, 200, number);
+        }
+        self.commit_phase(req, Recovery::Finished)
     }
 
     /// Moves to the next stage, or crashes here if the scenario says to crash after this step.
@@ -202,6 +321,10 @@ impl World {
             Read::Absent => Flow::Advance,
             Read::Completed { status, number } => self.finish_with(req, status, number, true),
             Read::InProgress => self.finish_with(req, 409, None, false),
+            Read::LeaseExpired => {
+                let key = self.reqs[req as usize].key.expect("a key was read");
+                self.take_over(req, key)
+            }
             Read::Mismatch => self.finish_with(req, 422, None, false),
         }
     }
@@ -241,13 +364,22 @@ impl World {
         }
         self.emit_req(Node::Api, req, EventKind::Deliver { msg });
         self.reqs[req as usize].handler.number = Some(number);
+        // A phased handler books the charge in its second transaction, a step later.
+        if !self.phased() {
+            self.book(req, number);
+        }
+        self.advance(req, Some(Step::Effect));
+    }
+
+    /// The ledger row for a charge: in the open transaction (its outbox event waits for the
+    /// commit), or autocommitted and published at once.
+    fn book(&mut self, req: u32, number: u32) {
         let txn = self.reqs[req as usize].handler.txn;
         self.emit_req(Node::Db, req, EventKind::LedgerRow { number, txn });
         match txn {
             Some(_) => self.reqs[req as usize].handler.pending.outbox = Some(number),
             None => self.publish(req, number),
         }
-        self.advance(req, Some(Step::Effect));
     }
 
     fn step_commit(&mut self, req: u32) -> Flow {
@@ -320,7 +452,7 @@ impl World {
             status,
             number,
             replay,
-            retry_after_ms: conflict.then(|| self.retry_after_ms()),
+            retry_after_ms: conflict.then(|| self.retry_after_ms(req)),
         };
         self.send(Node::Api, Node::Client(pod), req, payload);
     }

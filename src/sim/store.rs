@@ -20,6 +20,8 @@ pub(super) struct KeyRow {
     /// The body fingerprint the key was first used with.
     pub body: u32,
     pub created_us: u64,
+    /// When its owner claimed it or last took it over: an in-progress row's lease runs from here.
+    pub locked_us: u64,
     /// The request that wrote it, so a handler does not trip over its own claim.
     pub owner: u32,
 }
@@ -77,8 +79,13 @@ impl Store {
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Read {
     Absent,
-    Completed { status: u16, number: Option<u32> },
+    Completed {
+        status: u16,
+        number: Option<u32>,
+    },
     InProgress,
+    /// In progress, and its lease (`lease_ms`) has run out: the reader may take it over.
+    LeaseExpired,
     Mismatch,
 }
 
@@ -87,7 +94,7 @@ impl Read {
         match self {
             Read::Absent => Found::NotFound,
             Read::Completed { .. } => Found::Completed,
-            Read::InProgress => Found::InProgress,
+            Read::InProgress | Read::LeaseExpired => Found::InProgress,
             Read::Mismatch => Found::Mismatch,
         }
     }
@@ -126,8 +133,41 @@ impl World {
         }
         match row.done {
             Some((status, number)) => Read::Completed { status, number },
+            None if self.lease_left_us(&row) == Some(0) => Read::LeaseExpired,
             None => Read::InProgress,
         }
+    }
+
+    /// What is left of an in-progress row's lease; `None` without a lease.
+    fn lease_left_us(&self, row: &KeyRow) -> Option<u64> {
+        let lease_us = u64::from(self.s.lease_ms?) * 1_000;
+        Some(
+            row.locked_us
+                .saturating_add(lease_us)
+                .saturating_sub(self.now_us),
+        )
+    }
+
+    /// The lease left on `key`'s committed in-progress claim, if it has one.
+    pub(super) fn lease_left_ms(&self, key: Key) -> Option<u64> {
+        let row = self.store.keys.get(&key).filter(|row| row.done.is_none())?;
+        self.lease_left_us(row).map(|us| us.div_ceil(1_000))
+    }
+
+    /// Takes over a claim whose lease ran out, in one conditional update applied at once (the
+    /// model does not hold it for the reader's transaction): the row is this request's now, its
+    /// lease starts again, and the handler goes on as its owner. No token fences off the first
+    /// owner, which may still be at work.
+    pub(super) fn take_over(&mut self, req: u32, key: Key) -> super::api::Flow {
+        let now_us = self.now_us;
+        let row = (self.store.keys.get_mut(&key)).expect("a lease ran out on a row that exists");
+        debug_assert!(row.done.is_none(), "only an in-progress claim has a lease");
+        row.owner = req;
+        row.locked_us = now_us;
+        self.reqs[req as usize].handler.claim = Claim::Committed;
+        let point = crate::trace::Recovery::Started;
+        self.emit_req(self.key_node(), req, EventKind::Takeover { point });
+        super::api::Flow::Advance
     }
 
     /// Inserts the key as in progress under the unique constraint.
@@ -146,8 +186,10 @@ impl World {
         }
         self.reqs[req as usize].handler.blocked = false;
         let read = self.read_key(req, key);
-        if !matches!(read, Read::Absent) {
-            return self.claim_conflict(req, read);
+        match read {
+            Read::Absent => {}
+            Read::LeaseExpired => return self.take_over(req, key),
+            _ => return self.claim_conflict(req, read),
         }
         let handler = &mut self.reqs[req as usize].handler;
         if handler.txn.is_some() {
@@ -167,6 +209,7 @@ impl World {
                 done: None,
                 body,
                 created_us: self.now_us,
+                locked_us: self.now_us,
                 owner: req,
             };
             self.store.keys.insert(key, row);
@@ -253,6 +296,7 @@ impl World {
             done: Some((status, number)),
             body,
             created_us: self.now_us,
+            locked_us: self.now_us,
             owner: req,
         };
         self.store.keys.insert(key, row);
@@ -281,6 +325,7 @@ impl World {
                 done: pending.store,
                 body,
                 created_us: self.now_us,
+                locked_us: self.now_us,
                 owner: req,
             };
             self.store.keys.insert(key, row);

@@ -17,8 +17,8 @@ use super::mark::{
 };
 use super::race;
 use crate::trace::{
-    claim_text, found_text, rollback_text, ClaimResult, DropCause, Event, EventKind, Node, Outcome,
-    Payload, RollbackCause, Trace,
+    claim_text, found_text, recovery_text, rollback_text, ClaimResult, DropCause, Event, EventKind,
+    Node, Outcome, Payload, RollbackCause, Trace,
 };
 
 /// Lanes are u16, so a trace with more pods than this cannot be laid out. The codec allows far
@@ -801,6 +801,8 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
         EventKind::AttemptRow { row } => format!("attempt row {row}"),
         EventKind::Lookup { found } => format!("lookup: {}", found_text(found)),
         EventKind::KeyExpired => "key expired".into(),
+        EventKind::RecoveryPoint { point } => format!("recovery point {}", recovery_text(point)),
+        EventKind::Takeover { .. } => "lease out: takeover".into(),
         EventKind::LedgerRow { number, .. } if class == Class::ChargeDuplicate => {
             format!("order {order}: charge #{number} booked again")
         }

@@ -390,6 +390,10 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
             ClaimResult::Conflict | ClaimResult::InUse => Class::ClaimConflict,
         },
         EventKind::KeyExpired => Class::KeyExpired,
+        // Until a lesson step gives them marks of their own: a recovery point is a write to
+        // the key row, and a takeover ends a claim whose lease ran out.
+        EventKind::RecoveryPoint { .. } => Class::Store,
+        EventKind::Takeover { .. } => Class::KeyExpired,
         EventKind::Charge { replay: true, .. } => Class::ChargeReplay,
         EventKind::Charge { .. } | EventKind::LedgerRow { .. } if duplicate => {
             Class::ChargeDuplicate
