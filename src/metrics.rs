@@ -52,6 +52,8 @@ pub struct Metrics {
     pub conflicts: u32,
     /// In-progress claims a copy took over after their lease (`lease_ms`) ran out.
     pub takeovers: u32,
+    /// Repeats answered with a stored failure (a replayed 500 or 402) rather than run again.
+    pub replayed_failures: u32,
     pub outcomes: Outcomes,
     pub events: u32,
     pub truncated: bool,
@@ -371,6 +373,10 @@ impl Fold {
             EventKind::Redeliver { .. } => m.redeliveries += 1,
             EventKind::Reply { status: 409, .. } => m.conflicts += 1,
             EventKind::Takeover { .. } => m.takeovers += 1,
+            EventKind::Reply {
+                status,
+                replay: true,
+            } if status != 200 => m.replayed_failures += 1,
             EventKind::DeadLetter { .. } => m.dead_letters += 1,
             // A pod-lifetime ledger is gone with its pod: what it recorded is recorded no more.
             EventKind::Replace { wiped: true, .. } => self.booked.clear(),

@@ -80,6 +80,8 @@ pub enum Payload {
     Charge { keyed: bool },
     /// Payment service to API.
     Charged { number: u32 },
+    /// Payment service to API: nothing charged, `status` 500 (failed) or 402 (declined).
+    ChargeFailed { status: u16 },
     /// The ledger's outbox relay to the queue: one event per committed ledger row.
     Publish { event: u32 },
     /// Queue to consumer; `delivery` counts from 1, and above 1 it is a redelivery.
@@ -232,6 +234,15 @@ pub enum EventKind {
     Charge {
         number: u32,
         replay: bool,
+    },
+    /// The payment service charges nothing: it fails (500) or declines (402).
+    ChargeFailed {
+        status: u16,
+    },
+    /// The key row is deleted after a failure that `replay=` does not keep, so a repeat runs
+    /// as new.
+    KeyDeleted {
+        status: u16,
     },
     /// The ledger row for a charge, in the open transaction if there is one.
     LedgerRow {
@@ -625,6 +636,10 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
             number,
             replay: true,
         } => write!(f, "known key: returns charge #{number}"),
+        EventKind::ChargeFailed { status } => write!(f, "{}: nothing charged", failure_text(*status)),
+        EventKind::KeyDeleted { status } => {
+            write!(f, "key deleted: answer {status} is not kept (replay=), a repeat runs again")
+        }
         EventKind::LedgerRow { number, txn } => {
             write!(f, "ledger row for charge #{number}{}", in_txn(*txn))
         }
@@ -708,6 +723,7 @@ fn describe_payload(f: &mut impl fmt::Write, payload: &Payload) -> fmt::Result {
         Payload::Charge { keyed: true } => write!(f, "charge (key forwarded)"),
         Payload::Charge { keyed: false } => write!(f, "charge (no key)"),
         Payload::Charged { number } => write!(f, "charged #{number}"),
+        Payload::ChargeFailed { status } => write!(f, "{}", failure_text(*status)),
         Payload::Publish { event } => write!(f, "publish e{event}"),
         Payload::Delivery { event, delivery } => {
             write!(f, "deliver e{event} (delivery {delivery})")
@@ -750,6 +766,15 @@ pub fn claim_text(result: ClaimResult) -> &'static str {
         ClaimResult::Blocked => "blocked on the unique index",
         ClaimResult::Conflict => "unique violation",
         ClaimResult::InUse => "held by an open transaction: 409, no wait",
+    }
+}
+
+/// The payment service's answer when it charges nothing.
+pub fn failure_text(status: u16) -> &'static str {
+    if status == 402 {
+        "declined 402"
+    } else {
+        "failed 500"
     }
 }
 

@@ -333,3 +333,153 @@ fn under_conflict_retry_after_is_the_time_left_on_the_lease() {
     }
     assert!(answered > 100, "{answered}");
 }
+
+// ---------------------------------------------------------------------------------------------
+// provider_fail, decline and replay=all|final|success.
+
+/// Failures at the provider, and lost answers so that clients repeat what they were answered.
+const FAILING: &str =
+    "orders=6&dedup=atomic&provider=keyed&provider_fail=0.4&retries=4&backoff_ms=30";
+
+fn replayed(trace: &Trace, status: u16) -> usize {
+    count(trace, |k| {
+        *k == EventKind::Reply {
+            status,
+            replay: true,
+        }
+    })
+}
+
+#[test]
+fn a_provider_failure_answers_500_and_a_decline_402_and_neither_charges() {
+    for seed in 0..seeds(200) {
+        let failing = format!("orders=3&provider_fail=1&seed={seed}");
+        let (trace, m) = run(&failing);
+        assert_eq!(
+            (m.effects, m.outcomes.unknown),
+            (0, 3),
+            "{failing}: retried, never charged"
+        );
+        assert_eq!(
+            count(&trace, |k| matches!(
+                k,
+                EventKind::Reply { status: 500, .. }
+            )),
+            12
+        );
+
+        let declined = format!("orders=3&decline=1&seed={seed}");
+        let (_, m) = run(&declined);
+        assert_eq!(
+            (m.effects, m.attempts, m.outcomes.failed),
+            (0, 3, 3),
+            "{declined}: final"
+        );
+    }
+}
+
+#[test]
+fn under_replay_all_a_repeat_of_a_500_gets_the_same_500_and_charges_nothing() {
+    // Stripe API v1: the result is saved once execution began, 500s included.
+    let query = format!("{FAILING}&replay=all");
+    let mut replays = 0;
+    for seed in 0..seeds(500) {
+        let (trace, m) = run(&format!("{query}&seed={seed}"));
+        assert_eq!(
+            m.replayed_failures as usize,
+            replayed(&trace, 500),
+            "seed {seed}"
+        );
+        assert_eq!(
+            count(&trace, |k| matches!(k, EventKind::KeyDeleted { .. })),
+            0
+        );
+        // An order whose first call failed never calls the provider again.
+        let failed_orders: std::collections::BTreeSet<u32> = (trace.events.iter())
+            .filter(|e| matches!(e.kind, EventKind::ChargeFailed { .. }))
+            .filter_map(|e| e.order)
+            .collect();
+        for order in &failed_orders {
+            let calls = (trace.events.iter())
+                .filter(|e| e.order == Some(*order))
+                .filter(|e| {
+                    matches!(
+                        e.kind,
+                        EventKind::Send {
+                            payload: Payload::Charge { .. },
+                            ..
+                        }
+                    )
+                })
+                .count();
+            assert_eq!(calls, 1, "{query}&seed={seed}: order {order}");
+        }
+        assert_eq!(calls_after_a_500(&trace), 0, "{query}&seed={seed}");
+        replays += m.replayed_failures;
+    }
+    assert!(replays > 500, "{replays}");
+}
+
+#[test]
+fn under_replay_final_a_500_runs_again_and_a_402_is_replayed() {
+    // OASIS Repeatable Requests: 2xx and 4xx are replayed, a 5xx is executed again.
+    let query = overlay(&[FAILING, "replay=final&decline=0.3&loss_resp=0.4"]);
+    for handler in ["txn", "phased"] {
+        let query = format!("{query}&handler={handler}");
+        let (mut ran_again, mut replayed_402) = (0, 0);
+        for seed in 0..seeds(500) {
+            let (trace, m) = run(&format!("{query}&seed={seed}"));
+            assert_eq!(replayed(&trace, 500), 0, "{query}&seed={seed}");
+            assert_eq!(m.duplicates, 0, "{query}&seed={seed}");
+            ran_again += calls_after_a_500(&trace);
+            replayed_402 += replayed(&trace, 402);
+        }
+        assert!(
+            ran_again > 100 && replayed_402 > 10,
+            "{query}: {ran_again} {replayed_402}"
+        );
+    }
+}
+
+/// Provider calls for an order that had already been answered 500 by the provider.
+fn calls_after_a_500(trace: &Trace) -> usize {
+    let mut failed = std::collections::BTreeSet::new();
+    let mut again = 0;
+    for e in trace.events.iter() {
+        match e.kind {
+            EventKind::ChargeFailed { status: 500 } => {
+                failed.insert(e.order);
+            }
+            EventKind::Send {
+                payload: Payload::Charge { .. },
+                ..
+            } if failed.contains(&e.order) => again += 1,
+            _ => {}
+        }
+    }
+    again
+}
+
+#[test]
+fn under_replay_success_every_failure_deletes_the_key_and_nothing_failed_is_replayed() {
+    // AWS Lambda Powertools: an unhandled exception deletes the record; the call runs again.
+    let query = overlay(&[FAILING, "replay=success&decline=0.3&loss_resp=0.4"]);
+    for handler in ["txn", "phased"] {
+        let query = format!("{query}&handler={handler}");
+        let failure = first_failing(&query, seeds(500), |m| {
+            m.replayed_failures == 0 && m.duplicates == 0
+        });
+        assert_eq!(failure, None, "{query}");
+    }
+}
+
+#[test]
+fn replaying_failures_trades_orders_that_could_have_succeeded_for_fewer_calls() {
+    let all = totals(&format!("{FAILING}&replay=all"), seeds(1_000));
+    let again = totals(&format!("{FAILING}&replay=final"), seeds(1_000));
+    assert!(
+        again.ok > all.ok,
+        "a 500 run again can succeed: {all:?} {again:?}"
+    );
+    assert_eq!((all.duplicates, again.duplicates), (0, 0));
+}

@@ -69,6 +69,9 @@ fn query() -> impl Strategy<Value = String> {
         prop::sample::select(vec!["wait", "conflict"]),
         prop::sample::select(vec!["txn", "phased"]),
         prop::option::of(1u32..400),
+        0u32..=1_000,
+        0u32..=1_000,
+        prop::sample::select(vec!["all", "final", "success"]),
     );
     (parts, timing, faults, modes, queue, production).prop_map(
         |((seed, orders, clients, q, r), timing, faults, modes, queue, production)| {
@@ -104,8 +107,12 @@ fn query() -> impl Strategy<Value = String> {
                  &consumer_crash={consumer_crash}&mail={mail}",
                 ack_loss as f64 / 1000.0
             );
-            let (concurrent, handler, lease) = production;
-            q += &format!("&concurrent={concurrent}&handler={handler}");
+            let (concurrent, handler, lease, fail, decline, replay) = production;
+            q += &format!(
+                "&concurrent={concurrent}&handler={handler}&provider_fail={}&decline={}&replay={replay}",
+                fail as f64 / 4000.0,
+                decline as f64 / 4000.0
+            );
             if let Some(ms) = lease {
                 q += &format!("&lease_ms={ms}");
             }

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::presets::Preset;
 use super::Store;
 use super::{bounds, Concurrent, Consumer, ConsumerCrash, Crash, Dedup, KeyStrategy, Mail, Op};
-use super::{Handler, Provider};
+use super::{Handler, Provider, Replay};
 use super::{Ppm, PPM_ONE};
 use super::{RangeMs, Scenario, Step};
 
@@ -661,6 +661,13 @@ impl Choice for Provider {
     const CHOICES: &'static [(&'static str, Self)] =
         &[("plain", Provider::Plain), ("keyed", Provider::Keyed)];
 }
+impl Choice for Replay {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("all", Replay::All),
+        ("final", Replay::Final),
+        ("success", Replay::Success),
+    ];
+}
 impl Choice for Handler {
     const CHOICES: &'static [(&'static str, Self)] =
         &[("txn", Handler::Txn), ("phased", Handler::Phased)];
@@ -795,7 +802,7 @@ macro_rules! key {
 
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
-static KEYS: [KeySpec; 34] = [
+static KEYS: [KeySpec; 37] = [
     key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
         "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
@@ -931,6 +938,21 @@ static KEYS: [KeySpec; 34] = [
         choice_allowed::<Concurrent>,
         |s| choice_name(s.concurrent),
         |s, v| { s.concurrent = parse_choice(v)?; Ok(()) }),
+    key!("provider_fail", Faults, Input::Probability,
+        "Chance that the payment service answers 500 to a call and charges nothing (a call with a key it has already charged under returns that charge).",
+        || "a probability 0..=1 with at most 6 decimals".into(),
+        |s| format_ppm(s.provider_fail),
+        |s, v| { s.provider_fail = parse_ppm(v)?; Ok(()) }),
+    key!("decline", Faults, Input::Probability,
+        "Chance that the payment service declines a call (402, a final business failure: the client does not retry it) and charges nothing.",
+        || "a probability 0..=1 with at most 6 decimals".into(),
+        |s| format_ppm(s.decline),
+        |s, v| { s.decline = parse_ppm(v)?; Ok(()) }),
+    key!("replay", Server, Input::Choice(choice_names::<Replay>),
+        "Which outcomes the key keeps for a repeat once the provider failed or declined: all, every answer, 500s included (Stripe v1); final, 2xx and 4xx, while a 500 deletes the key so a repeat runs again (OASIS); success, only successes, any failure deleting the key (Powertools, where the failure is an unhandled exception). The model fails only at the provider.",
+        choice_allowed::<Replay>,
+        |s| choice_name(s.replay),
+        |s, v| { s.replay = parse_choice(v)?; Ok(()) }),
     key!("consumer", Queue, Input::Choice(choice_names::<Consumer>),
         "Feed each booked charge to an at-least-once queue whose consumer mails a receipt: off, plain, or with an inbox table.",
         choice_allowed::<Consumer>,

@@ -110,6 +110,19 @@ pub enum Mail {
     Keyed,
 }
 
+/// Which stored outcomes a repeat of a key gets back once the provider has failed or declined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Replay {
+    /// Every outcome is stored and replayed, 500s included (Stripe API v1).
+    All,
+    /// 2xx and 4xx are stored and replayed; after a 5xx the key is deleted and a repeat runs
+    /// again (OASIS Repeatable Requests).
+    Final,
+    /// Only successes are stored; any failure deletes the key (AWS Lambda Powertools).
+    Success,
+}
+
 /// How an atomic handler spreads its work over transactions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -232,6 +245,12 @@ pub struct Scenario {
     /// How long a committed in-progress claim holds before another copy may take it over;
     /// `None` holds it until `retention_ms`.
     pub lease_ms: Option<u32>,
+    /// Chance that the payment service answers 500 without charging.
+    pub provider_fail: Ppm,
+    /// Chance that the payment service declines (402, final) without charging.
+    pub decline: Ppm,
+    /// Which stored outcomes a repeat gets back.
+    pub replay: Replay,
     pub consumer: Consumer,
     /// Chance that the consumer's acknowledgement never reaches the queue, which then
     /// redelivers the event once `visibility_ms` has passed.
@@ -280,6 +299,9 @@ impl Default for Scenario {
             concurrent: Concurrent::Wait,
             handler: Handler::Txn,
             lease_ms: None,
+            provider_fail: 0,
+            decline: 0,
+            replay: Replay::All,
             consumer: Consumer::Off,
             ack_loss: 0,
             visibility_ms: 100,

@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 
 use super::{Action, World};
-use crate::scenario::{self, costs, Concurrent, Dedup, Op, Scenario, Step};
+use crate::scenario::{self, costs, Concurrent, Dedup, Op, Replay, Scenario, Step};
 use crate::trace::{EventKind, Node, Payload, Recovery, RollbackCause};
 
 /// The API process. A crash bumps `gen`, which orphans every action of the old process.
@@ -164,6 +164,7 @@ impl World {
         match m.payload {
             Payload::Request { .. } => self.start_handler(msg, m.req),
             Payload::Charged { number } => self.charged(msg, m.req, number),
+            Payload::ChargeFailed { status } => self.charge_failed(msg, m.req, status),
             _ => unreachable!("the API only receives requests and charge replies"),
         }
     }
@@ -354,21 +355,75 @@ impl World {
         }
     }
 
-    /// The payment service answered: record the ledger row and carry on.
-    fn charged(&mut self, msg: u32, req: u32, number: u32) {
+    /// Whether a handler still waits for the payment service's reply `msg`: it is delivered, or
+    /// dropped when no one waits any more.
+    fn provider_reply_arrives(&mut self, msg: u32, req: u32) -> bool {
         let handler = &self.reqs[req as usize].handler;
         if !self.is_live(req, handler.gen) {
             let cause = crate::trace::DropCause::CallerGone;
             self.emit_req(Node::Api, req, EventKind::Drop { msg, cause });
-            return;
+            return false;
         }
         self.emit_req(Node::Api, req, EventKind::Deliver { msg });
+        true
+    }
+
+    /// The payment service answered: record the ledger row and carry on.
+    fn charged(&mut self, msg: u32, req: u32, number: u32) {
+        if !self.provider_reply_arrives(msg, req) {
+            return;
+        }
         self.reqs[req as usize].handler.number = Some(number);
         // A phased handler books the charge in its second transaction, a step later.
         if !self.phased() {
             self.book(req, number);
         }
         self.advance(req, Some(Step::Effect));
+    }
+
+    /// The payment service charged nothing: keep the failure under the key for repeats, or
+    /// delete the key so that a repeat runs again (`replay=`), then answer with it.
+    fn charge_failed(&mut self, msg: u32, req: u32, status: u16) {
+        if !self.provider_reply_arrives(msg, req) {
+            return;
+        }
+        let keep = match self.s.replay {
+            Replay::All => true,
+            Replay::Final => status < 500,
+            Replay::Success => false,
+        };
+        match self.reqs[req as usize].key {
+            Some(key) if keep && self.dedup() != Dedup::None => self.keep_failure(req, key, status),
+            Some(key) if !keep && self.dedup() != Dedup::None => self.forget_key(req, key, status),
+            _ => {}
+        }
+        self.finish_with(req, status, None, false);
+    }
+
+    /// Stores the failure and commits it: in the open transaction, or (phased, whose call runs
+    /// outside one) in a transaction of its own, at once.
+    fn keep_failure(&mut self, req: u32, key: crate::trace::Key, status: u16) {
+        let phased = self.phased();
+        if phased {
+            self.begin(req);
+        }
+        self.store_response(req, key, status, None);
+        if phased {
+            self.commit_phase(req, Recovery::Finished);
+        } else if self.reqs[req as usize].handler.txn.is_some() {
+            self.commit(req);
+        }
+    }
+
+    /// Drops what this request holds of the key: its uncommitted claim rolls back, and a row it
+    /// committed (phased, or an `order=` that claims outside the transaction) is deleted.
+    fn forget_key(&mut self, req: u32, key: crate::trace::Key, status: u16) {
+        if self.reqs[req as usize].handler.txn.is_some() {
+            self.rollback(req, RollbackCause::NoCommit);
+        }
+        if self.delete_own_key(req, key) {
+            self.emit_req(self.key_node(), req, EventKind::KeyDeleted { status });
+        }
     }
 
     /// The ledger row for a charge: in the open transaction (its outbox event waits for the

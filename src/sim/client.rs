@@ -170,7 +170,7 @@ impl World {
         let delay_us = retry_after_ms.map(|ms| u64::from(ms) * 1_000);
         match status {
             200 => self.order_done(pod, Outcome::Ok, Some(status)),
-            400 | 422 => self.order_done(pod, Outcome::Failed, Some(status)),
+            400 | 402 | 422 => self.order_done(pod, Outcome::Failed, Some(status)),
             _ => self.retry_or_give_up(pod, Some(status), delay_us),
         }
     }

@@ -154,6 +154,20 @@ impl World {
         self.lease_left_us(row).map(|us| us.div_ceil(1_000))
     }
 
+    /// Deletes `key`'s committed row if this request owns it; true when it did.
+    pub(super) fn delete_own_key(&mut self, req: u32, key: Key) -> bool {
+        let owned = self
+            .store
+            .keys
+            .get(&key)
+            .is_some_and(|row| row.owner == req);
+        if owned {
+            self.store.keys.remove(&key);
+            self.reqs[req as usize].handler.claim = Claim::None;
+        }
+        owned
+    }
+
     /// Takes over a claim whose lease ran out, in one conditional update applied at once (the
     /// model does not hold it for the reader's transaction): the row is this request's now, its
     /// lease starts again, and the handler goes on as its owner. No token fences off the first

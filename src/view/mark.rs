@@ -394,6 +394,9 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
         // the key row, and a takeover ends a claim whose lease ran out.
         EventKind::RecoveryPoint { .. } => Class::Store,
         EventKind::Takeover { .. } => Class::KeyExpired,
+        // Drawn as error answers until a lesson step gives failures their own marks.
+        EventKind::ChargeFailed { .. } => Class::ReplyError,
+        EventKind::KeyDeleted { .. } => Class::KeyExpired,
         EventKind::Charge { replay: true, .. } => Class::ChargeReplay,
         EventKind::Charge { .. } | EventKind::LedgerRow { .. } if duplicate => {
             Class::ChargeDuplicate
