@@ -638,7 +638,7 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
         } => write!(f, "known key: returns charge #{number}"),
         EventKind::ChargeFailed { status } => write!(f, "{}: nothing charged", failure_text(*status)),
         EventKind::KeyDeleted { status } => {
-            write!(f, "key deleted: answer {status} is not kept (replay=), a repeat runs again")
+            write!(f, "key deleted: replay= does not keep a {status}, so a repeat runs again")
         }
         EventKind::LedgerRow { number, txn } => {
             write!(f, "ledger row for charge #{number}{}", in_txn(*txn))
