@@ -124,7 +124,7 @@ impl Fold {
                 r.number = Some(number)
             }
             EventKind::Write { value, .. } => r.number = Some(value),
-            EventKind::KeyExpired => {
+            EventKind::KeyExpired | EventKind::KeyDeleted { .. } => {
                 self.rows.remove(&key);
             }
             EventKind::Claim {

@@ -49,6 +49,13 @@ pub struct Metrics {
     pub redeliveries: u32,
     /// Events the queue gave up on after `deliveries_max` deliveries.
     pub dead_letters: u32,
+    /// 409s the API answered: a copy that found its key in progress (`concurrent=conflict`
+    /// answers every such copy so; `wait` only one that finds a committed claim).
+    pub conflicts: u32,
+    /// In-progress claims a copy took over after their lease (`lease_ms`) ran out.
+    pub takeovers: u32,
+    /// Repeats answered with a stored failure (a replayed 500 or 402) rather than run again.
+    pub replayed_failures: u32,
     pub outcomes: Outcomes,
     pub events: u32,
     pub truncated: bool,
@@ -353,6 +360,12 @@ impl Fold {
             EventKind::Rollback { txn, .. } => self.ledger_pending.retain(|&(of, ..)| of != txn),
             EventKind::Receipt { event: id, .. } => self.receipt(id),
             EventKind::Redeliver { .. } => m.redeliveries += 1,
+            EventKind::Reply { status: 409, .. } => m.conflicts += 1,
+            EventKind::Takeover { .. } => m.takeovers += 1,
+            EventKind::Reply {
+                status,
+                replay: true,
+            } if status != 200 => m.replayed_failures += 1,
             EventKind::DeadLetter { .. } => m.dead_letters += 1,
             // A pod-lifetime ledger is gone with its pod: what it recorded is recorded no more.
             EventKind::Replace { wiped: true, .. } => self.booked.clear(),
@@ -490,7 +503,7 @@ impl Races {
                 first.map(|first| Race { first, second, key })
             }
             EventKind::Claim {
-                result: ClaimResult::Ok | ClaimResult::Conflict,
+                result: ClaimResult::Ok | ClaimResult::Conflict | ClaimResult::InUse,
             }
             | EventKind::Store { .. }
             | EventKind::Reply { .. } => {

@@ -71,11 +71,17 @@ pub enum Payload {
         status: u16,
         number: Option<u32>,
         replay: bool,
+        /// `Retry-After` on a 409 under `concurrent=conflict`, in ms; absent otherwise, and then
+        /// left out of the JSON so that older traces read the same.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        retry_after_ms: Option<u32>,
     },
     /// API to payment service; `keyed` when the API forwarded the idempotency key.
     Charge { keyed: bool },
     /// Payment service to API.
     Charged { number: u32 },
+    /// Payment service to API: nothing charged, `status` 500 (failed) or 402 (declined).
+    ChargeFailed { status: u16 },
     /// The ledger's outbox relay to the queue: one event per committed ledger row.
     Publish { event: u32 },
     /// Queue to consumer; `delivery` counts from 1, and above 1 it is a redelivery.
@@ -125,6 +131,9 @@ pub enum ClaimResult {
     Blocked,
     /// The key is already committed: unique violation, this transaction aborts.
     Conflict,
+    /// Another open transaction holds the key and `concurrent=conflict` does not wait for it:
+    /// the handler answers 409 at once.
+    InUse,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -140,6 +149,16 @@ pub enum RollbackCause {
     ReadOnly,
     /// The handler finished without a commit step after the transaction began.
     NoCommit,
+}
+
+/// Where a phased handler's key row says its work stands (Brandur Leach's recovery points).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Recovery {
+    /// The claim is committed in progress; the provider may or may not have been called.
+    Started,
+    /// The ledger row and the stored response are committed: the key is complete.
+    Finished,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -202,10 +221,28 @@ pub enum EventKind {
     },
     /// A key row (completed or in progress) had outlived `retention_ms` and was removed.
     KeyExpired,
+    /// A phased handler's commit moved its key row to a recovery point.
+    RecoveryPoint {
+        point: Recovery,
+    },
+    /// The in-progress claim's lease (`lease_ms`) had run out: this copy takes it over and
+    /// goes on from the row's recovery point, whether or not its first owner still runs.
+    Takeover {
+        point: Recovery,
+    },
     /// The payment service charges (or, with a known key, returns the first charge).
     Charge {
         number: u32,
         replay: bool,
+    },
+    /// The payment service charges nothing: it fails (500) or declines (402).
+    ChargeFailed {
+        status: u16,
+    },
+    /// The key row is deleted after a failure that `replay=` does not keep, so a repeat runs
+    /// as new.
+    KeyDeleted {
+        status: u16,
     },
     /// The ledger row for a charge, in the open transaction if there is one.
     LedgerRow {
@@ -703,6 +740,14 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
         EventKind::Lookup { found } => write!(f, "look up key: {}", found_text(*found)),
         EventKind::Claim { result } => write!(f, "insert key in progress: {}", claim_text(*result)),
         EventKind::KeyExpired => write!(f, "key expired (older than retention_ms), removed"),
+        EventKind::RecoveryPoint { point } => {
+            write!(f, "key at recovery point {}", recovery_text(*point))
+        }
+        EventKind::Takeover { point } => write!(
+            f,
+            "lease ran out: takes the claim over, resumes from recovery point {}",
+            recovery_text(*point)
+        ),
         EventKind::Charge {
             number,
             replay: false,
@@ -711,6 +756,10 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
             number,
             replay: true,
         } => write!(f, "known key: returns charge #{number}"),
+        EventKind::ChargeFailed { status } => write!(f, "{}: nothing charged", failure_text(*status)),
+        EventKind::KeyDeleted { status } => {
+            write!(f, "key deleted: replay= does not keep a {status}, so a repeat runs again")
+        }
         EventKind::LedgerRow { number, txn } => {
             write!(f, "ledger row for charge #{number}{}", in_txn(*txn))
         }
@@ -777,6 +826,7 @@ fn describe_payload(f: &mut impl fmt::Write, payload: &Payload) -> fmt::Result {
             status,
             number,
             replay,
+            retry_after_ms,
         } => {
             write!(f, "response {status}")?;
             if let Some(number) = number {
@@ -785,11 +835,15 @@ fn describe_payload(f: &mut impl fmt::Write, payload: &Payload) -> fmt::Result {
             if *replay {
                 write!(f, " (replayed)")?;
             }
+            if let Some(ms) = retry_after_ms {
+                write!(f, " (Retry-After {ms} ms)")?;
+            }
             Ok(())
         }
         Payload::Charge { keyed: true } => write!(f, "charge (key forwarded)"),
         Payload::Charge { keyed: false } => write!(f, "charge (no key)"),
         Payload::Charged { number } => write!(f, "charged #{number}"),
+        Payload::ChargeFailed { status } => write!(f, "{}", failure_text(*status)),
         Payload::Publish { event } => write!(f, "publish e{event}"),
         Payload::Delivery { event, delivery } => {
             write!(f, "deliver e{event} (delivery {delivery})")
@@ -831,6 +885,23 @@ pub fn claim_text(result: ClaimResult) -> &'static str {
         ClaimResult::Ok => "ok",
         ClaimResult::Blocked => "blocked on the unique index",
         ClaimResult::Conflict => "unique violation",
+        ClaimResult::InUse => "held by an open transaction: 409, no wait",
+    }
+}
+
+/// The payment service's answer when it charges nothing.
+pub fn failure_text(status: u16) -> &'static str {
+    if status == 402 {
+        "declined 402"
+    } else {
+        "failed 500"
+    }
+}
+
+pub fn recovery_text(point: Recovery) -> &'static str {
+    match point {
+        Recovery::Started => "started",
+        Recovery::Finished => "finished",
     }
 }
 

@@ -18,7 +18,7 @@ const CORPUS: [&str; 2] = [
 /// Runs are capped so that one execution stays around a millisecond; the cap is itself a path.
 const FUZZ_EVENTS_MAX: u32 = 20_000;
 
-const VALUES: [&str; 24] = [
+const VALUES: [&str; 27] = [
     "0",
     "1",
     "-1",
@@ -43,6 +43,9 @@ const VALUES: [&str; 24] = [
     "api@after-effect",
     "<b>x</b>",
     "",
+    "conflict",
+    "phased",
+    "success",
 ];
 
 fn executions() -> u64 {

@@ -65,8 +65,16 @@ fn query() -> impl Strategy<Value = String> {
         prop::sample::select(vec!["plain", "keyed"]),
     );
     let parts = (any::<u64>(), 1u32..12, 1u32..4, 0u32..=1_000, 0u32..=1_000);
-    (parts, timing, faults, modes, queue).prop_map(
-        |((seed, orders, clients, q, r), timing, faults, modes, queue)| {
+    let production = (
+        prop::sample::select(vec!["wait", "conflict"]),
+        prop::sample::select(vec!["txn", "phased"]),
+        prop::option::of(1u32..400),
+        0u32..=1_000,
+        0u32..=1_000,
+        prop::sample::select(vec!["all", "final", "success"]),
+    );
+    (parts, timing, faults, modes, queue, production).prop_map(
+        |((seed, orders, clients, q, r), timing, faults, modes, queue, production)| {
             let (timeout, retries, backoff, lat_lo, lat_span, prov_lo, prov_span) = timing;
             let (partition, crash, replace, rerun, retention) = faults;
             let (op, key, dedup, store, provider, body_change, order) = modes;
@@ -99,6 +107,15 @@ fn query() -> impl Strategy<Value = String> {
                  &consumer_crash={consumer_crash}&mail={mail}",
                 ack_loss as f64 / 1000.0
             );
+            let (concurrent, handler, lease, fail, decline, replay) = production;
+            q += &format!(
+                "&concurrent={concurrent}&handler={handler}&provider_fail={}&decline={}&replay={replay}",
+                fail as f64 / 4000.0,
+                decline as f64 / 4000.0
+            );
+            if let Some(ms) = lease {
+                q += &format!("&lease_ms={ms}");
+            }
             q
         },
     )
@@ -125,7 +142,8 @@ proptest! {
     #[test]
     fn the_fixed_configuration_never_duplicates_nor_loses_work(query in query()) {
         // Whatever else is going on, atomic + durable + business key + keyed provider, with
-        // retention beyond the retry horizon and the correct step order, is safe.
+        // retention beyond the retry horizon and the correct step order, is safe, under either
+        // handler and either answer to a concurrent copy.
         let mut scenario = decode(&query).unwrap().scenario;
         scenario.dedup = Dedup::Atomic;
         scenario.store = Store::Durable;
@@ -140,6 +158,10 @@ proptest! {
         // A consumer crash between the mail and the inbox commit mails again unless the mail
         // provider takes the event id as its key: the fix at that boundary.
         scenario.mail = Mail::Keyed;
+        // A lease no longer than a live copy's work lets a retry take over from a copy still at
+        // work (tests/production.rs shows that harm); longer than the worst round trip, never.
+        let live_ms = u32::try_from(scenario.worst_round_trip_ms()).unwrap() + 1;
+        scenario.lease_ms = scenario.lease_ms.map(|ms| ms.max(live_ms));
         let (trace, metrics) = idemlab::run(&scenario);
         prop_assume!(!metrics.truncated);
         prop_assert!(metrics.duplicates == 0 && metrics.lost == 0, "{}: {:?}", encode(&scenario), metrics);

@@ -12,7 +12,8 @@ use serde::Serialize;
 
 use super::presets::Preset;
 use super::Store;
-use super::{bounds, Consumer, ConsumerCrash, Crash, Dedup, KeyStrategy, Mail, Op, Provider};
+use super::{bounds, Concurrent, Consumer, ConsumerCrash, Crash, Dedup, KeyStrategy, Mail, Op};
+use super::{Handler, Provider, Replay};
 use super::{Ppm, PPM_ONE};
 use super::{RangeMs, Scenario, Step};
 
@@ -660,6 +661,23 @@ impl Choice for Provider {
     const CHOICES: &'static [(&'static str, Self)] =
         &[("plain", Provider::Plain), ("keyed", Provider::Keyed)];
 }
+impl Choice for Replay {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("all", Replay::All),
+        ("final", Replay::Final),
+        ("success", Replay::Success),
+    ];
+}
+impl Choice for Handler {
+    const CHOICES: &'static [(&'static str, Self)] =
+        &[("txn", Handler::Txn), ("phased", Handler::Phased)];
+}
+impl Choice for Concurrent {
+    const CHOICES: &'static [(&'static str, Self)] = &[
+        ("wait", Concurrent::Wait),
+        ("conflict", Concurrent::Conflict),
+    ];
+}
 impl Choice for Consumer {
     const CHOICES: &'static [(&'static str, Self)] = &[
         ("off", Consumer::Off),
@@ -784,7 +802,7 @@ macro_rules! key {
 
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
-static KEYS: [KeySpec; 31] = [
+static KEYS: [KeySpec; 37] = [
     key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
         "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
@@ -905,6 +923,36 @@ static KEYS: [KeySpec; 31] = [
         order_allowed,
         |s| format_order(s.order),
         |s, v| { s.order = parse_order(v)?; Ok(()) }),
+    key!("handler", Server, Input::Choice(choice_names::<Handler>),
+        "With dedup=atomic: txn puts the claim, the charge's ledger row and the stored response in one transaction, so the claim's lock is held across the payment call; phased (atomic phases) commits the claim first as in progress (recovery point started), calls the provider outside any transaction (forwarding the key when provider=keyed), then records the ledger row and completes the key in a second transaction (recovery point finished). order= applies to txn only; under phased, crash=api@after-commit means after the claim's commit.",
+        choice_allowed::<Handler>,
+        |s| choice_name(s.handler),
+        |s, v| { s.handler = parse_choice(v)?; Ok(()) }),
+    key!("lease_ms", Server, Input::Text { examples: &["none", "100", "1000"] },
+        "How long a committed in-progress claim holds, from its claim or its last takeover, before a copy that finds it takes it over (one conditional update) and goes on: under handler=phased from the recovery point started, calling the provider again. none: the claim holds until retention_ms. The claim carries no fencing token, so a first copy still at work goes on and records as well.",
+        || format!("{}, or none", range_allowed(bounds::LEASE_MS)),
+        |s| format_opt(s.lease_ms, |ms| ms.to_string()),
+        |s, v| { s.lease_ms = parse_opt_u32_in(v, bounds::LEASE_MS)?; Ok(()) }),
+    key!("concurrent", Server, Input::Choice(choice_names::<Concurrent>),
+        "What a copy that finds its key claimed by another copy still at work gets: wait, its insert waits on the unique index until the other transaction ends (a committed in-progress claim gets 409 with no Retry-After); conflict, 409 at once with a Retry-After its client takes as its next delay (the time left on the claim's lease, or else the worst fault-free round trip; in ms, where HTTP counts whole seconds).",
+        choice_allowed::<Concurrent>,
+        |s| choice_name(s.concurrent),
+        |s, v| { s.concurrent = parse_choice(v)?; Ok(()) }),
+    key!("provider_fail", Faults, Input::Probability,
+        "Chance that the payment service answers 500 to a call and charges nothing (a call with a key it has already charged under returns that charge).",
+        || "a probability 0..=1 with at most 6 decimals".into(),
+        |s| format_ppm(s.provider_fail),
+        |s, v| { s.provider_fail = parse_ppm(v)?; Ok(()) }),
+    key!("decline", Faults, Input::Probability,
+        "Chance that the payment service declines a call (402, a final business failure: the client does not retry it) and charges nothing.",
+        || "a probability 0..=1 with at most 6 decimals".into(),
+        |s| format_ppm(s.decline),
+        |s, v| { s.decline = parse_ppm(v)?; Ok(()) }),
+    key!("replay", Server, Input::Choice(choice_names::<Replay>),
+        "Which outcomes the key keeps for a repeat once the provider failed or declined: all, every answer, 500s included (Stripe v1); final, 2xx and 4xx, while a 500 deletes the key so a repeat runs again (OASIS); success, only successes, any failure deleting the key (Powertools, where the failure is an unhandled exception). The model fails only at the provider.",
+        choice_allowed::<Replay>,
+        |s| choice_name(s.replay),
+        |s, v| { s.replay = parse_choice(v)?; Ok(()) }),
     key!("consumer", Queue, Input::Choice(choice_names::<Consumer>),
         "Feed each booked charge to an at-least-once queue whose consumer mails a receipt: off, plain, or with an inbox table.",
         choice_allowed::<Consumer>,

@@ -110,6 +110,44 @@ pub enum Mail {
     Keyed,
 }
 
+/// Which stored outcomes a repeat of a key gets back once the provider has failed or declined.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Replay {
+    /// Every outcome is stored and replayed, 500s included (Stripe API v1).
+    All,
+    /// 2xx and 4xx are stored and replayed; after a 5xx the key is deleted and a repeat runs
+    /// again (OASIS Repeatable Requests).
+    Final,
+    /// Only successes are stored; any failure deletes the key (AWS Lambda Powertools).
+    Success,
+}
+
+/// How an atomic handler spreads its work over transactions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Handler {
+    /// The claim, the effect and the stored response in one transaction (the steps in `order`):
+    /// the claim's lock is held across the payment call.
+    Txn,
+    /// Atomic phases: the claim commits first, in progress (recovery point `started`); the
+    /// payment call runs outside any transaction; the ledger row and the completed key commit
+    /// in a second transaction (recovery point `finished`).
+    Phased,
+}
+
+/// What a copy gets when it finds its key claimed by another copy still at work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Concurrent {
+    /// Its insert waits on the unique index until the holder ends (Postgres's default); a
+    /// committed in-progress claim is answered 409 without `Retry-After`.
+    Wait,
+    /// It is answered 409 at once, with a `Retry-After` its client takes as its next delay
+    /// (the IETF draft, Stripe, the Agentic Commerce Protocol).
+    Conflict,
+}
+
 /// One of the six steps of handling a keyed request. `order` lists them in the order the server
 /// runs them; the correct order is `Step::CORRECT`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -200,6 +238,19 @@ pub struct Scenario {
     pub body_change: bool,
     /// The order in which an atomic handler runs its six steps.
     pub order: [Step; 6],
+    /// What a concurrent copy of a claimed key gets: a wait on the lock, or 409.
+    pub concurrent: Concurrent,
+    /// How an atomic handler spreads its work over transactions.
+    pub handler: Handler,
+    /// How long a committed in-progress claim holds before another copy may take it over;
+    /// `None` holds it until `retention_ms`.
+    pub lease_ms: Option<u32>,
+    /// Chance that the payment service answers 500 without charging.
+    pub provider_fail: Ppm,
+    /// Chance that the payment service declines (402, final) without charging.
+    pub decline: Ppm,
+    /// Which stored outcomes a repeat gets back.
+    pub replay: Replay,
     pub consumer: Consumer,
     /// Chance that the consumer's acknowledgement never reaches the queue, which then
     /// redelivers the event once `visibility_ms` has passed.
@@ -245,6 +296,12 @@ impl Default for Scenario {
             retention_ms: 86_400_000,
             body_change: false,
             order: Step::CORRECT,
+            concurrent: Concurrent::Wait,
+            handler: Handler::Txn,
+            lease_ms: None,
+            provider_fail: 0,
+            decline: 0,
+            replay: Replay::All,
             consumer: Consumer::Off,
             ack_loss: 0,
             visibility_ms: 100,
@@ -274,6 +331,7 @@ pub mod bounds {
     pub const EVENTS_MAX: (u32, u32) = (100, 1_000_000);
     pub const VISIBILITY_MS: (u32, u32) = (1, 600_000);
     pub const DELIVERIES_MAX: (u32, u32) = (1, 20);
+    pub const LEASE_MS: (u32, u32) = (1, 3_600_000);
     /// Messages a `drop=` list may name.
     pub const DROPS_MAX: usize = 16;
     /// The largest message id a `drop=` list may name: a run sends fewer messages than events.

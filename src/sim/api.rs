@@ -8,8 +8,8 @@
 use crate::dense::DenseMap;
 
 use super::{Action, World};
-use crate::scenario::{costs, Dedup, Op, Scenario, Step};
-use crate::trace::{EventKind, Node, Payload, RollbackCause};
+use crate::scenario::{self, costs, Concurrent, Dedup, Op, Replay, Scenario, Step};
+use crate::trace::{EventKind, Node, Payload, Recovery, RollbackCause};
 
 /// The API process. A crash bumps `gen`, which orphans every action of the old process.
 #[derive(Debug)]
@@ -88,6 +88,51 @@ pub(super) enum Flow {
     Done,
 }
 
+/// One step of the phased handler (`handler=phased`), each one statement or one remote call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Phase {
+    Begin,
+    Lookup,
+    Claim,
+    /// Commits the claim in progress: recovery point `started`.
+    CommitClaim,
+    /// The payment call, outside any transaction.
+    Call,
+    /// The ledger row (or the write), in the second transaction.
+    Record,
+    /// Stores the response and commits: recovery point `finished`.
+    Complete,
+    Respond,
+}
+
+/// Atomic phases: claim and commit, call, then record and complete in a second transaction.
+const PHASED: [Phase; 9] = [
+    Phase::Begin,
+    Phase::Lookup,
+    Phase::Claim,
+    Phase::CommitClaim,
+    Phase::Call,
+    Phase::Begin,
+    Phase::Record,
+    Phase::Complete,
+    Phase::Respond,
+];
+
+impl Phase {
+    /// The step of the six whose name `crash=api@after-STEP` uses for this phase.
+    fn step(self) -> Option<Step> {
+        match self {
+            Phase::Begin => Some(Step::Begin),
+            Phase::Lookup => Some(Step::Lookup),
+            Phase::Claim => Some(Step::Claim),
+            Phase::CommitClaim | Phase::Complete => Some(Step::Commit),
+            Phase::Call => Some(Step::Effect),
+            Phase::Record => None,
+            Phase::Respond => Some(Step::Respond),
+        }
+    }
+}
+
 /// The steps a handler runs for this scenario, and how many of them.
 pub fn program(s: &Scenario) -> ([Step; 6], usize) {
     use Step::*;
@@ -99,6 +144,18 @@ pub fn program(s: &Scenario) -> ([Step; 6], usize) {
 }
 
 impl World {
+    /// The `Retry-After` of a 409: the time left on the claim's lease, when it has one, or the
+    /// worst fault-free round trip of one attempt, by when the copy at work should be done.
+    fn retry_after_ms(&self, req: u32) -> u32 {
+        let lease_ms = self.reqs[req as usize]
+            .key
+            .and_then(|key| self.lease_left_ms(key));
+        let ms = lease_ms
+            .unwrap_or_else(|| self.s.worst_round_trip_ms())
+            .max(1);
+        u32::try_from(ms).unwrap_or(u32::MAX)
+    }
+
     pub(super) fn api_receives(&mut self, msg: u32) {
         let m = self.msgs[msg as usize];
         if !self.api.up {
@@ -109,6 +166,7 @@ impl World {
         match m.payload {
             Payload::Request { .. } => self.start_handler(msg, m.req),
             Payload::Charged { number } => self.charged(msg, m.req, number),
+            Payload::ChargeFailed { status } => self.charge_failed(msg, m.req, status),
             _ => unreachable!("the API only receives requests and charge replies"),
         }
     }
@@ -140,6 +198,9 @@ impl World {
             self.record_attempt(req);
             return self.advance(req, None);
         }
+        if self.phased() {
+            return self.phased_step(req, stage);
+        }
         let (steps, len) = program(&self.s);
         let Some(&step) = steps[..len].get(usize::from(stage - 1)) else {
             return self.finish(req, RollbackCause::NoCommit);
@@ -156,6 +217,71 @@ impl World {
             Flow::Advance => self.advance(req, Some(step)),
             Flow::Wait | Flow::Done => {}
         }
+    }
+
+    /// Whether handlers run in atomic phases: `handler=phased` with `dedup=atomic`.
+    pub(super) fn phased(&self) -> bool {
+        self.s.handler == scenario::Handler::Phased && self.s.dedup == Dedup::Atomic
+    }
+
+    fn phased_step(&mut self, req: u32, stage: u8) {
+        let Some(&phase) = PHASED.get(usize::from(stage - 1)) else {
+            return self.finish(req, RollbackCause::NoCommit);
+        };
+        let flow = match phase {
+            Phase::Begin => self.step_begin(req),
+            Phase::Lookup => self.step_lookup(req),
+            Phase::Claim => self.step_claim(req),
+            Phase::CommitClaim => self.commit_phase(req, Recovery::Started),
+            Phase::Call => self.step_call(req),
+            Phase::Record => self.step_record(req),
+            Phase::Complete => self.step_complete(req),
+            Phase::Respond => self.step_respond(req),
+        };
+        match flow {
+            Flow::Advance => self.advance(req, phase.step()),
+            Flow::Wait | Flow::Done => {}
+        }
+    }
+
+    /// Commits a phase's transaction. A commit that moved the key row (the claim's insert, or
+    /// the completed response) marks its recovery point; a taker's commit moves nothing.
+    fn commit_phase(&mut self, req: u32, point: Recovery) -> Flow {
+        let handler = &self.reqs[req as usize].handler;
+        let moved = handler.claim == Claim::Held || handler.pending.store.is_some();
+        if handler.txn.is_some() {
+            self.commit(req);
+        }
+        if moved {
+            self.emit_req(self.key_node(), req, EventKind::RecoveryPoint { point });
+        }
+        Flow::Advance
+    }
+
+    /// The phased handler's remote call: a charge goes to the provider; a set has none.
+    fn step_call(&mut self, req: u32) -> Flow {
+        match self.s.op {
+            Op::Charge => self.step_effect(req),
+            Op::Set => Flow::Advance,
+        }
+    }
+
+    /// The phased handler's second transaction records what the call did.
+    fn step_record(&mut self, req: u32) -> Flow {
+        match (self.s.op, self.reqs[req as usize].handler.number) {
+            (Op::Charge, Some(number)) => self.book(req, number),
+            (Op::Charge, None) => unreachable!("a phased handler records after its charge"),
+            (Op::Set, _) => self.write(req, self.reqs[req as usize].body),
+        }
+        Flow::Advance
+    }
+
+    fn step_complete(&mut self, req: u32) -> Flow {
+        if let Some(key) = self.reqs[req as usize].key {
+            let number = self.reqs[req as usize].handler.number;
+            self.store_response(req, key, 200, number);
+        }
+        self.commit_phase(req, Recovery::Finished)
     }
 
     /// Moves to the next stage, or crashes here if the scenario says to crash after this step.
@@ -198,6 +324,10 @@ impl World {
             Read::Absent => Flow::Advance,
             Read::Completed { status, number } => self.finish_with(req, status, number, true),
             Read::InProgress => self.finish_with(req, 409, None, false),
+            Read::LeaseExpired => {
+                let key = self.reqs[req as usize].key.expect("a key was read");
+                self.take_over(req, key)
+            }
             Read::Mismatch => self.finish_with(req, 422, None, false),
         }
     }
@@ -227,23 +357,86 @@ impl World {
         }
     }
 
-    /// The payment service answered: record the ledger row and carry on.
-    fn charged(&mut self, msg: u32, req: u32, number: u32) {
+    /// Whether a handler still waits for the payment service's reply `msg`: it is delivered, or
+    /// dropped when no one waits any more.
+    fn provider_reply_arrives(&mut self, msg: u32, req: u32) -> bool {
         let handler = &self.reqs[req as usize].handler;
         if !self.is_live(req, handler.gen) {
             let cause = crate::trace::DropCause::CallerGone;
             self.emit_req(Node::Api, req, EventKind::Drop { msg, cause });
-            return;
+            return false;
         }
         self.emit_req(Node::Api, req, EventKind::Deliver { msg });
+        true
+    }
+
+    /// The payment service answered: record the ledger row and carry on.
+    fn charged(&mut self, msg: u32, req: u32, number: u32) {
+        if !self.provider_reply_arrives(msg, req) {
+            return;
+        }
         self.reqs[req as usize].handler.number = Some(number);
+        // A phased handler books the charge in its second transaction, a step later.
+        if !self.phased() {
+            self.book(req, number);
+        }
+        self.advance(req, Some(Step::Effect));
+    }
+
+    /// The payment service charged nothing: keep the failure under the key for repeats, or
+    /// delete the key so that a repeat runs again (`replay=`), then answer with it.
+    fn charge_failed(&mut self, msg: u32, req: u32, status: u16) {
+        if !self.provider_reply_arrives(msg, req) {
+            return;
+        }
+        let keep = match self.s.replay {
+            Replay::All => true,
+            Replay::Final => status < 500,
+            Replay::Success => false,
+        };
+        match self.reqs[req as usize].key {
+            Some(key) if keep && self.dedup() != Dedup::None => self.keep_failure(req, key, status),
+            Some(key) if !keep && self.dedup() != Dedup::None => self.forget_key(req, key, status),
+            _ => {}
+        }
+        self.finish_with(req, status, None, false);
+    }
+
+    /// Stores the failure and commits it: in the open transaction, or (phased, whose call runs
+    /// outside one) in a transaction of its own, at once.
+    fn keep_failure(&mut self, req: u32, key: crate::trace::Key, status: u16) {
+        let phased = self.phased();
+        if phased {
+            self.begin(req);
+        }
+        self.store_response(req, key, status, None);
+        if phased {
+            self.commit_phase(req, Recovery::Finished);
+        } else if self.reqs[req as usize].handler.txn.is_some() {
+            self.commit(req);
+        }
+    }
+
+    /// Drops what this request holds of the key: its uncommitted claim rolls back, and a row it
+    /// committed (phased, or an `order=` that claims outside the transaction) is deleted.
+    fn forget_key(&mut self, req: u32, key: crate::trace::Key, status: u16) {
+        if self.reqs[req as usize].handler.txn.is_some() {
+            self.rollback(req, RollbackCause::NoCommit);
+        }
+        if self.delete_own_key(req, key) {
+            self.emit_req(self.key_node(), req, EventKind::KeyDeleted { status });
+        }
+    }
+
+    /// The ledger row for a charge: in the open transaction (its outbox event waits for the
+    /// commit), or autocommitted and published at once.
+    fn book(&mut self, req: u32, number: u32) {
         let txn = self.reqs[req as usize].handler.txn;
         self.emit_req(Node::Db, req, EventKind::LedgerRow { number, txn });
         match txn {
             Some(_) => self.reqs[req as usize].handler.pending.outbox = Some(number),
             None => self.publish(req, number),
         }
-        self.advance(req, Some(Step::Effect));
     }
 
     fn step_commit(&mut self, req: u32) -> Flow {
@@ -311,10 +504,12 @@ impl World {
         self.reqs[req as usize].handler.responded = true;
         self.emit_req(Node::Api, req, EventKind::Reply { status, replay });
         let pod = self.reqs[req as usize].pod;
+        let conflict = status == 409 && self.s.concurrent == Concurrent::Conflict;
         let payload = Payload::Response {
             status,
             number,
             replay,
+            retry_after_ms: conflict.then(|| self.retry_after_ms(req)),
         };
         self.send(Node::Api, Node::Client(pod), req, payload);
     }

@@ -158,13 +158,20 @@ impl World {
             return;
         }
         self.emit_req(Node::Client(pod), m.req, EventKind::Deliver { msg });
-        let Payload::Response { status, .. } = m.payload else {
+        let Payload::Response {
+            status,
+            retry_after_ms,
+            ..
+        } = m.payload
+        else {
             unreachable!("only responses travel to clients")
         };
+        // A `Retry-After` replaces the client's own backoff for the next attempt.
+        let delay_us = retry_after_ms.map(|ms| u64::from(ms) * 1_000);
         match status {
             200 => self.order_done(pod, Outcome::Ok, Some(status)),
-            400 | 422 => self.order_done(pod, Outcome::Failed, Some(status)),
-            _ => self.retry_or_give_up(pod, Some(status)),
+            400 | 402 | 422 => self.order_done(pod, Outcome::Failed, Some(status)),
+            _ => self.retry_or_give_up(pod, Some(status), delay_us),
         }
     }
 
@@ -174,10 +181,11 @@ impl World {
             return;
         }
         self.emit_req(Node::Client(pod), req, EventKind::Timeout);
-        self.retry_or_give_up(pod, None);
+        self.retry_or_give_up(pod, None, None);
     }
 
-    fn retry_or_give_up(&mut self, pod: u16, status: Option<u16>) {
+    /// Retries after `delay_us` (a `Retry-After`) or, without one, after the backoff.
+    fn retry_or_give_up(&mut self, pod: u16, status: Option<u16>, delay_us: Option<u64>) {
         let Some(mut current) = self.execs[usize::from(pod)].current else {
             return;
         };
@@ -187,7 +195,8 @@ impl World {
             self.order_done(pod, Outcome::Unknown, status);
             return;
         }
-        let delay_us = self.backoff_us(pod, current.order, current.attempt);
+        let delay_us =
+            delay_us.unwrap_or_else(|| self.backoff_us(pod, current.order, current.attempt));
         self.emit_req(
             Node::Client(pod),
             current.req,

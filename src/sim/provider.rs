@@ -40,21 +40,51 @@ impl World {
         let m = self.msgs[msg as usize];
         let keyed = matches!(m.payload, Payload::Charge { keyed: true });
         let key = self.reqs[m.req as usize].key.filter(|_| keyed);
+        let known = key.is_some_and(|key| self.known_charge(key).is_some());
+        if let (false, Some(status)) = (known, self.failure(m.req)) {
+            self.emit_req(Node::Payment, m.req, EventKind::ChargeFailed { status });
+            let payload = Payload::ChargeFailed { status };
+            self.send(Node::Payment, Node::Api, m.req, payload);
+            return;
+        }
         let (number, replay) = self.charge(key);
         self.emit_req(Node::Payment, m.req, EventKind::Charge { number, replay });
         self.send(Node::Payment, Node::Api, m.req, Payload::Charged { number });
     }
 
-    fn charge(&mut self, key: Option<Key>) -> (u32, bool) {
+    /// Whether this call fails (500) or is declined (402), drawn per attempt; nothing is drawn
+    /// when neither can happen, so other runs are untouched.
+    fn failure(&self, req: u32) -> Option<u16> {
+        let (fail, decline) = (self.s.provider_fail, self.s.decline);
+        if fail == 0 && decline == 0 {
+            return None;
+        }
+        let r = &self.reqs[req as usize];
+        let mut draw = rng::for_decision(
+            self.s.seed,
+            Stream::ProviderOutcome,
+            u64::from(r.pod),
+            u64::from(r.order),
+            u64::from(r.attempt),
+        );
+        let fails = rng::chance(&mut draw, fail);
+        let declines = rng::chance(&mut draw, decline);
+        (fails.then_some(500)).or(declines.then_some(402))
+    }
+
+    /// The charge a forwarded key already made, while the provider still remembers it.
+    fn known_charge(&self, key: Key) -> Option<u32> {
         let retention_us = u64::from(self.s.retention_ms) * 1_000;
+        match self.provider.keys.get(&key) {
+            Some(&(number, seen_us)) if self.now_us < seen_us + retention_us => Some(number),
+            _ => None,
+        }
+    }
+
+    fn charge(&mut self, key: Option<Key>) -> (u32, bool) {
         let now_us = self.now_us;
-        if let Some(key) = key {
-            match self.provider.keys.get(&key) {
-                Some(&(number, seen_us)) if now_us < seen_us + retention_us => {
-                    return (number, true)
-                }
-                _ => {}
-            }
+        if let Some(number) = key.and_then(|key| self.known_charge(key)) {
+            return (number, true);
         }
         self.provider.charges_made += 1;
         let number = self.provider.charges_made;

@@ -27,6 +27,7 @@ pub enum Stream {
     ReplaceDb = 8,
     ProviderWork = 9,
     Queue = 10,
+    ProviderOutcome = 11,
 }
 
 /// A generator for one decision, seeded from the run seed and the decision's identity.

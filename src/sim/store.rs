@@ -9,6 +9,7 @@ use std::collections::BTreeMap;
 
 use super::api::Claim;
 use super::{Action, World};
+use crate::scenario::Concurrent;
 use crate::trace::{ClaimResult, EventKind, Found, Key, Node, RollbackCause};
 
 /// A committed row of the key table.
@@ -19,6 +20,8 @@ pub(super) struct KeyRow {
     /// The body fingerprint the key was first used with.
     pub body: u32,
     pub created_us: u64,
+    /// When its owner claimed it or last took it over: an in-progress row's lease runs from here.
+    pub locked_us: u64,
     /// The request that wrote it, so a handler does not trip over its own claim.
     pub owner: u32,
 }
@@ -80,8 +83,13 @@ impl Store {
 #[derive(Clone, Copy, Debug)]
 pub(super) enum Read {
     Absent,
-    Completed { status: u16, number: Option<u32> },
+    Completed {
+        status: u16,
+        number: Option<u32>,
+    },
     InProgress,
+    /// In progress, and its lease (`lease_ms`) has run out: the reader may take it over.
+    LeaseExpired,
     Mismatch,
 }
 
@@ -90,7 +98,7 @@ impl Read {
         match self {
             Read::Absent => Found::NotFound,
             Read::Completed { .. } => Found::Completed,
-            Read::InProgress => Found::InProgress,
+            Read::InProgress | Read::LeaseExpired => Found::InProgress,
             Read::Mismatch => Found::Mismatch,
         }
     }
@@ -129,13 +137,64 @@ impl World {
         }
         match row.done {
             Some((status, number)) => Read::Completed { status, number },
+            None if self.lease_left_us(&row) == Some(0) => Read::LeaseExpired,
             None => Read::InProgress,
         }
     }
 
+    /// What is left of an in-progress row's lease; `None` without a lease.
+    fn lease_left_us(&self, row: &KeyRow) -> Option<u64> {
+        let lease_us = u64::from(self.s.lease_ms?) * 1_000;
+        Some(
+            row.locked_us
+                .saturating_add(lease_us)
+                .saturating_sub(self.now_us),
+        )
+    }
+
+    /// The lease left on `key`'s committed in-progress claim, if it has one.
+    pub(super) fn lease_left_ms(&self, key: Key) -> Option<u64> {
+        let row = self.store.keys.get(&key).filter(|row| row.done.is_none())?;
+        self.lease_left_us(row).map(|us| us.div_ceil(1_000))
+    }
+
+    /// Deletes `key`'s committed row if this request owns it; true when it did.
+    pub(super) fn delete_own_key(&mut self, req: u32, key: Key) -> bool {
+        let owned = self
+            .store
+            .keys
+            .get(&key)
+            .is_some_and(|row| row.owner == req);
+        if owned {
+            self.store.keys.remove(&key);
+            self.reqs[req as usize].handler.claim = Claim::None;
+        }
+        owned
+    }
+
+    /// Takes over a claim whose lease ran out, in one conditional update applied at once (the
+    /// model does not hold it for the reader's transaction): the row is this request's now, its
+    /// lease starts again, and the handler goes on as its owner. No token fences off the first
+    /// owner, which may still be at work.
+    pub(super) fn take_over(&mut self, req: u32, key: Key) -> super::api::Flow {
+        let now_us = self.now_us;
+        let row = (self.store.keys.get_mut(&key)).expect("a lease ran out on a row that exists");
+        debug_assert!(row.done.is_none(), "only an in-progress claim has a lease");
+        row.owner = req;
+        row.locked_us = now_us;
+        self.reqs[req as usize].handler.claim = Claim::Committed;
+        let point = crate::trace::Recovery::Started;
+        self.emit_req(self.key_node(), req, EventKind::Takeover { point });
+        super::api::Flow::Advance
+    }
+
     /// Inserts the key as in progress under the unique constraint.
     pub(super) fn claim(&mut self, req: u32, key: Key) -> super::api::Flow {
+        let wait = self.s.concurrent == Concurrent::Wait;
         if let Some(lock) = self.store.locks.get_mut(&key) {
+            if lock.holder != req && !wait {
+                return self.in_use(req);
+            }
             if lock.holder != req {
                 let handler = &mut self.reqs[req as usize].handler;
                 if handler.queued_on != Some(lock.serial) {
@@ -147,8 +206,10 @@ impl World {
         }
         self.reqs[req as usize].handler.blocked = false;
         let read = self.read_key(req, key);
-        if !matches!(read, Read::Absent) {
-            return self.claim_conflict(req, read);
+        match read {
+            Read::Absent => {}
+            Read::LeaseExpired => return self.take_over(req, key),
+            _ => return self.claim_conflict(req, read),
         }
         let handler = &mut self.reqs[req as usize].handler;
         if handler.txn.is_some() {
@@ -170,6 +231,7 @@ impl World {
                 done: None,
                 body,
                 created_us: self.now_us,
+                locked_us: self.now_us,
                 owner: req,
             };
             self.store.keys.insert(key, row);
@@ -182,6 +244,14 @@ impl World {
             },
         );
         super::api::Flow::Advance
+    }
+
+    /// `concurrent=conflict`: the key is held by an open transaction, and this copy is answered
+    /// 409 rather than queued behind it (as a `NOWAIT` or a zero `lock_timeout` would).
+    fn in_use(&mut self, req: u32) -> super::api::Flow {
+        let result = ClaimResult::InUse;
+        self.emit_req(self.key_node(), req, EventKind::Claim { result });
+        self.finish_with(req, 409, None, false)
     }
 
     fn block(&mut self, req: u32) -> super::api::Flow {
@@ -248,6 +318,7 @@ impl World {
             done: Some((status, number)),
             body,
             created_us: self.now_us,
+            locked_us: self.now_us,
             owner: req,
         };
         self.store.keys.insert(key, row);
@@ -276,6 +347,7 @@ impl World {
                 done: pending.store,
                 body,
                 created_us: self.now_us,
+                locked_us: self.now_us,
                 owner: req,
             };
             self.store.keys.insert(key, row);

@@ -17,8 +17,8 @@ use super::mark::{
 };
 use super::race;
 use crate::trace::{
-    claim_text, found_text, rollback_text, ClaimResult, DropCause, Event, EventKind, Node, Outcome,
-    Payload, RollbackCause, Trace,
+    claim_text, failure_text, found_text, recovery_text, rollback_text, ClaimResult, DropCause,
+    Event, EventKind, Node, Outcome, Payload, RollbackCause, Trace,
 };
 
 /// Lanes are u16, so a trace with more pods than this cannot be laid out. The codec allows far
@@ -722,7 +722,7 @@ fn arrow_payload(payload: Payload) -> ArrowPayload {
         Payload::Request { .. } => ArrowPayload::Request,
         Payload::Response { .. } => ArrowPayload::Response,
         Payload::Charge { .. } => ArrowPayload::Charge,
-        Payload::Charged { .. } => ArrowPayload::Charged,
+        Payload::Charged { .. } | Payload::ChargeFailed { .. } => ArrowPayload::Charged,
         Payload::Publish { .. } | Payload::Delivery { .. } => ArrowPayload::Event,
         Payload::Ack { .. } => ArrowPayload::Ack,
     }
@@ -735,6 +735,7 @@ fn arrow_label(event: &Event, payload: Payload) -> String {
             status,
             number,
             replay,
+            ..
         } => {
             let mut label = status.to_string();
             if let Some(number) = number {
@@ -748,6 +749,7 @@ fn arrow_label(event: &Event, payload: Payload) -> String {
         Payload::Charge { keyed: true } => "charge (key forwarded)".into(),
         Payload::Charge { keyed: false } => "charge (no key)".into(),
         Payload::Charged { number } => format!("charged #{number}"),
+        Payload::ChargeFailed { status } => failure_text(status).into(),
         Payload::Publish { event } => format!("publish e{event}"),
         Payload::Delivery { event, delivery: 1 } => format!("deliver e{event}"),
         // "#" is for charge numbers; a delivery's count is spelled out.
@@ -801,6 +803,10 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
         EventKind::AttemptRow { row } => format!("attempt row {row}"),
         EventKind::Lookup { found } => format!("lookup: {}", found_text(found)),
         EventKind::KeyExpired => "key expired".into(),
+        EventKind::RecoveryPoint { point } => format!("recovery point {}", recovery_text(point)),
+        EventKind::Takeover { .. } => "lease out: takeover".into(),
+        EventKind::ChargeFailed { status } => failure_text(status).into(),
+        EventKind::KeyDeleted { .. } => "key deleted".into(),
         EventKind::LedgerRow { number, .. } if class == Class::ChargeDuplicate => {
             format!("order {order}: charge #{number} booked again")
         }

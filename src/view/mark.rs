@@ -387,9 +387,16 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
         EventKind::Claim { result } => match result {
             ClaimResult::Ok => Class::ClaimOk,
             ClaimResult::Blocked => Class::ClaimBlocked,
-            ClaimResult::Conflict => Class::ClaimConflict,
+            ClaimResult::Conflict | ClaimResult::InUse => Class::ClaimConflict,
         },
         EventKind::KeyExpired => Class::KeyExpired,
+        // Until a lesson step gives them marks of their own: a recovery point is a write to
+        // the key row, and a takeover ends a claim whose lease ran out.
+        EventKind::RecoveryPoint { .. } => Class::Store,
+        EventKind::Takeover { .. } => Class::KeyExpired,
+        // Drawn as error answers until a lesson step gives failures their own marks.
+        EventKind::ChargeFailed { .. } => Class::ReplyError,
+        EventKind::KeyDeleted { .. } => Class::KeyExpired,
         EventKind::Charge { replay: true, .. } => Class::ChargeReplay,
         EventKind::Charge { .. } | EventKind::LedgerRow { .. } if duplicate => {
             Class::ChargeDuplicate

@@ -1,0 +1,485 @@
+//! What the lab claims about the production handler (issue 12): one test per harm and per fix,
+//! swept over seeds. Every failure names the query and the seed that reproduces it.
+
+mod common;
+
+use common::{check_trace, first_failing, overlay, run, scenario, seeds};
+use idemlab::trace::{ClaimResult, EventKind, Node, Payload, Trace};
+use idemlab::Metrics;
+
+/// The metrics of seeds 0..count of `query`, added up field by field where a test needs them.
+#[derive(Debug, Default)]
+struct Totals {
+    duplicates: u64,
+    conflicts: u64,
+    lost: u64,
+    unrecorded: u64,
+    ok: u64,
+    unknown: u64,
+}
+
+fn totals(query: &str, count: u64) -> Totals {
+    let mut s = scenario(query);
+    let mut t = Totals::default();
+    for seed in 0..count {
+        s.seed = seed;
+        let m: Metrics = idemlab::run(&s).1;
+        t.duplicates += u64::from(m.duplicates);
+        t.conflicts += u64::from(m.conflicts);
+        t.lost += u64::from(m.lost);
+        t.unrecorded += u64::from(m.unrecorded);
+        t.ok += u64::from(m.outcomes.ok);
+        t.unknown += u64::from(m.outcomes.unknown);
+    }
+    t
+}
+
+fn has_claim(trace: &Trace, result: ClaimResult) -> bool {
+    trace
+        .events
+        .iter()
+        .any(|e| e.kind == EventKind::Claim { result })
+}
+
+/// The race preset's copies overlap on one key while the first is still charging.
+const OVERLAP: &str = "preset=race&dedup=atomic&provider=keyed";
+
+#[test]
+fn a_concurrent_copy_waits_on_the_lock_by_default_and_is_answered_409_under_conflict() {
+    let (mut blocked_runs, mut refused_runs) = (0, 0);
+    for seed in 0..seeds(500) {
+        let waiting = format!("{OVERLAP}&seed={seed}");
+        let (trace, m) = run(&waiting);
+        assert_eq!(m.conflicts, 0, "{waiting}: a waiter is never answered 409");
+        assert!(!has_claim(&trace, ClaimResult::InUse), "{waiting}");
+        blocked_runs += u32::from(has_claim(&trace, ClaimResult::Blocked));
+
+        let refusing = format!("{waiting}&concurrent=conflict");
+        let (trace, m) = run(&refusing);
+        assert!(!has_claim(&trace, ClaimResult::Blocked), "{refusing}");
+        let in_use = (trace.events.iter())
+            .filter(|e| {
+                e.kind
+                    == EventKind::Claim {
+                        result: ClaimResult::InUse,
+                    }
+            })
+            .count();
+        assert_eq!(
+            m.conflicts as usize, in_use,
+            "{refusing}: each 409 is a copy refused"
+        );
+        refused_runs += u32::from(in_use > 0);
+    }
+    assert!(blocked_runs > 50, "copies overlap often: {blocked_runs}");
+    assert_eq!(
+        blocked_runs, refused_runs,
+        "the same seeds overlap either way"
+    );
+}
+
+#[test]
+fn a_409_carries_retry_after_and_the_client_waits_exactly_that_long() {
+    let mut honoured = 0;
+    for seed in 0..seeds(300) {
+        let query = format!("{OVERLAP}&concurrent=conflict&seed={seed}");
+        let (trace, _) = run(&query);
+        let s = scenario(&query);
+        for (ix, e) in trace.events.iter().enumerate() {
+            let EventKind::Send {
+                payload,
+                to: Node::Client(_),
+                ..
+            } = e.kind
+            else {
+                continue;
+            };
+            let Payload::Response {
+                status,
+                retry_after_ms,
+                ..
+            } = payload
+            else {
+                continue;
+            };
+            assert_eq!(
+                status == 409,
+                retry_after_ms.is_some(),
+                "{query}: event {ix}"
+            );
+            let Some(ms) = retry_after_ms else { continue };
+            assert_eq!(u64::from(ms), s.worst_round_trip_ms(), "{query}");
+            // The client's next word on this attempt is its retry, after exactly Retry-After
+            // (unless the answer was lost or came too late, or retries ran out).
+            let retry = trace.events[ix..]
+                .iter()
+                .find_map(|later| match later.kind {
+                    EventKind::Retry { delay_us } if later.req == e.req => Some(delay_us),
+                    EventKind::Timeout | EventKind::OrderDone { .. } if later.req == e.req => {
+                        Some(0)
+                    }
+                    _ => None,
+                });
+            if retry == Some(u64::from(ms) * 1_000) {
+                honoured += 1;
+            }
+        }
+    }
+    assert!(honoured > 50, "409s honoured as the next delay: {honoured}");
+}
+
+#[test]
+fn under_conflict_each_order_still_charges_once_and_is_not_lost() {
+    for provider in ["keyed", "plain"] {
+        let provider = format!("provider={provider}");
+        let query = overlay(&[OVERLAP, &provider, "concurrent=conflict&retries=6"]);
+        let failure = first_failing(&query, seeds(2_000), |m| {
+            m.duplicates == 0 && m.lost == 0 && m.unrecorded == 0
+        });
+        assert_eq!(failure, None, "{query}");
+    }
+}
+
+#[test]
+fn without_a_wait_to_absorb_them_409s_can_use_up_the_retries() {
+    // The price of answering at once: a client whose retries are few can run out of them on
+    // 409s while the first copy is still at work, where a waiting copy would have been served.
+    let wait = totals(&format!("{OVERLAP}&retries=1"), seeds(1_000));
+    let conflict = totals(
+        &format!("{OVERLAP}&retries=1&concurrent=conflict"),
+        seeds(1_000),
+    );
+    assert_eq!((wait.duplicates, conflict.duplicates), (0, 0));
+    assert!(conflict.conflicts > 0, "{conflict:?}");
+    assert!(conflict.unknown > 2 * wait.unknown, "{wait:?} {conflict:?}");
+    assert_eq!(
+        wait.lost + conflict.lost,
+        0,
+        "an order given up on was still charged once"
+    );
+}
+
+#[test]
+fn every_conflict_run_is_a_coherent_trace() {
+    for seed in 0..seeds(300) {
+        let query = format!(
+            "preset=lost-ack&dedup=atomic&clients=3&orders=6&concurrent=conflict&seed={seed}"
+        );
+        let (trace, _) = run(&query);
+        assert_eq!(check_trace(&trace), Ok(()), "{query}");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// handler=phased and lease_ms: atomic phases, recovery points, takeovers.
+
+/// Phased, with the provider honouring the forwarded key, and retries that outlast a lease.
+const PHASED: &str =
+    "orders=3&dedup=atomic&handler=phased&provider=keyed&retries=6&backoff_ms=30&timeout_ms=200";
+
+/// For each request, whether a transaction of its was open when it sent its payment call.
+fn txn_open_at_charge(trace: &Trace) -> Vec<bool> {
+    let mut open: std::collections::BTreeSet<u32> = Default::default();
+    let mut seen = Vec::new();
+    for e in trace.events.iter() {
+        let Some(req) = e.req else { continue };
+        match e.kind {
+            EventKind::TxBegin { .. } => {
+                open.insert(req);
+            }
+            EventKind::Commit { .. } | EventKind::Rollback { .. } => {
+                open.remove(&req);
+            }
+            EventKind::Send {
+                payload: Payload::Charge { .. },
+                ..
+            } => seen.push(open.contains(&req)),
+            _ => {}
+        }
+    }
+    seen
+}
+
+fn count(trace: &Trace, pick: impl Fn(&EventKind) -> bool) -> usize {
+    trace.events.iter().filter(|e| pick(&e.kind)).count()
+}
+
+#[test]
+fn the_txn_handler_holds_its_transaction_open_across_the_payment_call_and_phased_does_not() {
+    use idemlab::trace::Recovery;
+    for seed in 0..seeds(300) {
+        let txn = format!("orders=3&dedup=atomic&provider=keyed&seed={seed}");
+        let (trace, _) = run(&txn);
+        assert!(txn_open_at_charge(&trace).iter().all(|&open| open), "{txn}");
+
+        let phased = format!("{txn}&handler=phased");
+        let (trace, m) = run(&phased);
+        assert!(
+            txn_open_at_charge(&trace).iter().all(|&open| !open),
+            "{phased}"
+        );
+        assert_eq!(
+            (m.effects, m.duplicates, m.unrecorded),
+            (3, 0, 0),
+            "{phased}"
+        );
+        let point = |p| count(&trace, |k| *k == EventKind::RecoveryPoint { point: p });
+        assert_eq!(
+            (point(Recovery::Started), point(Recovery::Finished)),
+            (3, 3),
+            "{phased}"
+        );
+        assert_eq!(check_trace(&trace), Ok(()), "{phased}");
+    }
+}
+
+#[test]
+fn a_copy_that_finds_a_phased_claim_in_progress_is_answered_409_and_charges_nothing() {
+    for concurrent in ["wait", "conflict"] {
+        let query = format!("{OVERLAP}&handler=phased&retries=6&concurrent={concurrent}");
+        let t = totals(&query, seeds(1_000));
+        assert!(t.conflicts > 100, "{query}: {t:?}");
+        let failure = first_failing(&query, seeds(1_000), |m| m.duplicates == 0 && m.lost == 0);
+        assert_eq!(failure, None, "{query}");
+    }
+}
+
+#[test]
+fn without_a_lease_a_crash_after_the_charge_leaves_the_phased_claim_stuck_in_progress() {
+    let query = format!("{PHASED}&crash=api@after-effect");
+    let failure = first_failing(&query, seeds(500), |m| {
+        m.takeovers == 0 && m.unrecorded == 1 && m.outcomes.unknown == 1 && m.conflicts > 0
+    });
+    assert_eq!(failure, None, "{query}: the claim holds until retention_ms");
+}
+
+#[test]
+fn with_a_lease_a_copy_takes_the_stuck_claim_over_and_the_keyed_provider_returns_the_first_charge()
+{
+    for crash in ["after-effect", "after-commit"] {
+        let query = format!("{PHASED}&crash=api@{crash}&lease_ms=300");
+        let failure = first_failing(&query, seeds(1_000), |m| {
+            m.takeovers == 1
+                && m.duplicates == 0
+                && m.unrecorded == 0
+                && m.lost == 0
+                && m.outcomes.ok == 3
+        });
+        assert_eq!(failure, None, "{query}");
+    }
+}
+
+#[test]
+fn a_takeover_with_a_plain_provider_charges_again() {
+    // The lease recovers the claim, not the boundary: the provider must honour the key.
+    let query = overlay(&[PHASED, "crash=api@after-effect&lease_ms=300&provider=plain"]);
+    let failure = first_failing(&query, seeds(1_000), |m| {
+        m.takeovers == 1 && m.duplicates == 1 && m.unrecorded == 1
+    });
+    assert_eq!(failure, None, "{query}");
+}
+
+/// A lease shorter than the provider's work: the client's retry finds the claim "expired"
+/// while the first copy is still waiting on the provider.
+const SHORT_LEASE: &str = "orders=3&dedup=atomic&handler=phased&lease_ms=20&provider_ms=150..250\
+    &timeout_ms=100&retries=4&backoff_ms=20";
+
+#[test]
+fn a_takeover_while_the_first_copy_still_runs_does_the_work_twice() {
+    for provider in ["keyed", "plain"] {
+        let query = format!("{SHORT_LEASE}&provider={provider}");
+        let mut harmed = 0;
+        for seed in 0..seeds(300) {
+            let (trace, m) = run(&format!("{query}&seed={seed}"));
+            assert!(m.takeovers > 0, "{query}&seed={seed}: {m:?}");
+            harmed += u32::from(m.duplicates > 0);
+            // Both copies record: with a keyed provider one charge is booked twice.
+            let rows = count(&trace, |k| matches!(k, EventKind::LedgerRow { .. }));
+            assert!(rows > 3 || m.duplicates == 0, "{query}&seed={seed}");
+        }
+        assert_eq!(harmed, seeds(300) as u32, "{query}: every seed is harmed");
+    }
+}
+
+#[test]
+fn a_lease_longer_than_the_worst_round_trip_is_never_taken_from_a_live_copy() {
+    let query = overlay(&[SHORT_LEASE, "lease_ms=600&provider=keyed&timeout_ms=700"]);
+    let failure = first_failing(&query, seeds(500), |m| {
+        m.takeovers == 0 && m.duplicates == 0 && m.lost == 0
+    });
+    assert_eq!(failure, None, "{query}");
+}
+
+#[test]
+fn under_conflict_retry_after_is_the_time_left_on_the_lease() {
+    let query = format!("{OVERLAP}&handler=phased&concurrent=conflict&lease_ms=400");
+    let mut answered = 0;
+    for seed in 0..seeds(300) {
+        let (trace, _) = run(&format!("{query}&seed={seed}"));
+        for e in trace.events.iter() {
+            if let EventKind::Send {
+                payload:
+                    Payload::Response {
+                        retry_after_ms: Some(ms),
+                        ..
+                    },
+                ..
+            } = e.kind
+            {
+                assert!((1..=400).contains(&ms), "{query}&seed={seed}: {ms}");
+                answered += 1;
+            }
+        }
+    }
+    assert!(answered > 100, "{answered}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// provider_fail, decline and replay=all|final|success.
+
+/// Failures at the provider, and lost answers so that clients repeat what they were answered.
+const FAILING: &str =
+    "orders=6&dedup=atomic&provider=keyed&provider_fail=0.4&retries=4&backoff_ms=30";
+
+fn replayed(trace: &Trace, status: u16) -> usize {
+    count(trace, |k| {
+        *k == EventKind::Reply {
+            status,
+            replay: true,
+        }
+    })
+}
+
+#[test]
+fn a_provider_failure_answers_500_and_a_decline_402_and_neither_charges() {
+    for seed in 0..seeds(200) {
+        let failing = format!("orders=3&provider_fail=1&seed={seed}");
+        let (trace, m) = run(&failing);
+        assert_eq!(
+            (m.effects, m.outcomes.unknown),
+            (0, 3),
+            "{failing}: retried, never charged"
+        );
+        assert_eq!(
+            count(&trace, |k| matches!(
+                k,
+                EventKind::Reply { status: 500, .. }
+            )),
+            12
+        );
+
+        let declined = format!("orders=3&decline=1&seed={seed}");
+        let (_, m) = run(&declined);
+        assert_eq!(
+            (m.effects, m.attempts, m.outcomes.failed),
+            (0, 3, 3),
+            "{declined}: final"
+        );
+    }
+}
+
+#[test]
+fn under_replay_all_a_repeat_of_a_500_gets_the_same_500_and_charges_nothing() {
+    // Stripe API v1: the result is saved once execution began, 500s included.
+    let query = format!("{FAILING}&replay=all");
+    let mut replays = 0;
+    for seed in 0..seeds(500) {
+        let (trace, m) = run(&format!("{query}&seed={seed}"));
+        assert_eq!(
+            m.replayed_failures as usize,
+            replayed(&trace, 500),
+            "seed {seed}"
+        );
+        assert_eq!(
+            count(&trace, |k| matches!(k, EventKind::KeyDeleted { .. })),
+            0
+        );
+        // An order whose first call failed never calls the provider again.
+        let failed_orders: std::collections::BTreeSet<u32> = (trace.events.iter())
+            .filter(|e| matches!(e.kind, EventKind::ChargeFailed { .. }))
+            .filter_map(|e| e.order)
+            .collect();
+        for order in &failed_orders {
+            let calls = (trace.events.iter())
+                .filter(|e| e.order == Some(*order))
+                .filter(|e| {
+                    matches!(
+                        e.kind,
+                        EventKind::Send {
+                            payload: Payload::Charge { .. },
+                            ..
+                        }
+                    )
+                })
+                .count();
+            assert_eq!(calls, 1, "{query}&seed={seed}: order {order}");
+        }
+        assert_eq!(calls_after_a_500(&trace), 0, "{query}&seed={seed}");
+        replays += m.replayed_failures;
+    }
+    assert!(replays > 500, "{replays}");
+}
+
+#[test]
+fn under_replay_final_a_500_runs_again_and_a_402_is_replayed() {
+    // OASIS Repeatable Requests: 2xx and 4xx are replayed, a 5xx is executed again.
+    let query = overlay(&[FAILING, "replay=final&decline=0.3&loss_resp=0.4"]);
+    for handler in ["txn", "phased"] {
+        let query = format!("{query}&handler={handler}");
+        let (mut ran_again, mut replayed_402) = (0, 0);
+        for seed in 0..seeds(500) {
+            let (trace, m) = run(&format!("{query}&seed={seed}"));
+            assert_eq!(replayed(&trace, 500), 0, "{query}&seed={seed}");
+            assert_eq!(m.duplicates, 0, "{query}&seed={seed}");
+            ran_again += calls_after_a_500(&trace);
+            replayed_402 += replayed(&trace, 402);
+        }
+        assert!(
+            ran_again > 100 && replayed_402 > 10,
+            "{query}: {ran_again} {replayed_402}"
+        );
+    }
+}
+
+/// Provider calls for an order that had already been answered 500 by the provider.
+fn calls_after_a_500(trace: &Trace) -> usize {
+    let mut failed = std::collections::BTreeSet::new();
+    let mut again = 0;
+    for e in trace.events.iter() {
+        match e.kind {
+            EventKind::ChargeFailed { status: 500 } => {
+                failed.insert(e.order);
+            }
+            EventKind::Send {
+                payload: Payload::Charge { .. },
+                ..
+            } if failed.contains(&e.order) => again += 1,
+            _ => {}
+        }
+    }
+    again
+}
+
+#[test]
+fn under_replay_success_every_failure_deletes_the_key_and_nothing_failed_is_replayed() {
+    // AWS Lambda Powertools: an unhandled exception deletes the record; the call runs again.
+    let query = overlay(&[FAILING, "replay=success&decline=0.3&loss_resp=0.4"]);
+    for handler in ["txn", "phased"] {
+        let query = format!("{query}&handler={handler}");
+        let failure = first_failing(&query, seeds(500), |m| {
+            m.replayed_failures == 0 && m.duplicates == 0
+        });
+        assert_eq!(failure, None, "{query}");
+    }
+}
+
+#[test]
+fn replaying_failures_trades_orders_that_could_have_succeeded_for_fewer_calls() {
+    let all = totals(&format!("{FAILING}&replay=all"), seeds(1_000));
+    let again = totals(&format!("{FAILING}&replay=final"), seeds(1_000));
+    assert!(
+        again.ok > all.ok,
+        "a 500 run again can succeed: {all:?} {again:?}"
+    );
+    assert_eq!((all.duplicates, again.duplicates), (0, 0));
+}
