@@ -114,8 +114,8 @@ fn a_409_carries_retry_after_and_the_client_waits_exactly_that_long() {
             let retry = trace.events[ix..]
                 .iter()
                 .find_map(|later| match later.kind {
-                    EventKind::Retry { delay_us } if later.req == e.req => Some(delay_us),
-                    EventKind::Timeout | EventKind::OrderDone { .. } if later.req == e.req => {
+                    EventKind::Retry { delay_us } if later.req() == e.req() => Some(delay_us),
+                    EventKind::Timeout | EventKind::OrderDone { .. } if later.req() == e.req() => {
                         Some(0)
                     }
                     _ => None,
@@ -182,7 +182,7 @@ fn txn_open_at_charge(trace: &Trace) -> Vec<bool> {
     let mut open: std::collections::BTreeSet<u32> = Default::default();
     let mut seen = Vec::new();
     for e in trace.events.iter() {
-        let Some(req) = e.req else { continue };
+        let Some(req) = e.req() else { continue };
         match e.kind {
             EventKind::TxBegin { .. } => {
                 open.insert(req);
@@ -397,11 +397,11 @@ fn under_replay_all_a_repeat_of_a_500_gets_the_same_500_and_charges_nothing() {
         // An order whose first call failed never calls the provider again.
         let failed_orders: std::collections::BTreeSet<u32> = (trace.events.iter())
             .filter(|e| matches!(e.kind, EventKind::ChargeFailed { .. }))
-            .filter_map(|e| e.order)
+            .filter_map(|e| e.order())
             .collect();
         for order in &failed_orders {
             let calls = (trace.events.iter())
-                .filter(|e| e.order == Some(*order))
+                .filter(|e| e.order() == Some(*order))
                 .filter(|e| {
                     matches!(
                         e.kind,
@@ -448,12 +448,12 @@ fn calls_after_a_500(trace: &Trace) -> usize {
     for e in trace.events.iter() {
         match e.kind {
             EventKind::ChargeFailed { status: 500 } => {
-                failed.insert(e.order);
+                failed.insert(e.order());
             }
             EventKind::Send {
                 payload: Payload::Charge { .. },
                 ..
-            } if failed.contains(&e.order) => again += 1,
+            } if failed.contains(&e.order()) => again += 1,
             _ => {}
         }
     }
