@@ -169,9 +169,9 @@ bash scripts/setup.sh
 . scripts/env.sh # npm's wasm-opt and the pinned trunk/wasm-bindgen first on PATH
 
 check fmt cargo fmt --check
-check clippy cargo clippy --all-targets -- -D warnings
-check clippy-wasm cargo clippy --target wasm32-unknown-unknown --lib -- -D warnings
-check test cargo test
+check clippy cargo clippy --workspace --all-targets -- -D warnings
+check clippy-wasm cargo clippy --workspace --target wasm32-unknown-unknown --lib -- -D warnings
+check test cargo test --workspace
 check browser browser_tests_chromium
 check browser-firefox browser_tests_firefox
 check page page_build

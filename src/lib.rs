@@ -2,13 +2,15 @@
 //! idempotency keys stop them.
 //!
 //! The pipeline is `Scenario` → [`sim::run`] → [`Trace`] → views ([`metrics`], the timeline).
-//! Everything outside `web` (the page, wasm32 only) and the binary is pure: no IO, no clock,
-//! no DOM, and one seed drives every random choice.
+//! `scenario`, `sim`, `trace` and `dense` live in the `idemlab-core` crate (`core/`) and are
+//! re-exported here under the same names. Everything outside `web` (the page, wasm32 only) and
+//! the binary is pure: no IO, no clock, no DOM, and one seed drives every random choice.
+
+pub use idemlab_core::{dense, scenario, sim, trace};
 
 pub mod app;
 pub mod classify;
 pub mod decimal;
-pub mod dense;
 pub mod glossary;
 pub mod heaviest;
 pub mod job;
@@ -18,10 +20,7 @@ pub mod metrics;
 pub mod ordering;
 pub mod page;
 pub mod quiz;
-pub mod scenario;
-pub mod sim;
 pub mod sweep;
-pub mod trace;
 pub mod view;
 
 #[cfg(target_arch = "wasm32")]
