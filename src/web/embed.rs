@@ -14,6 +14,11 @@ use crate::scenario::codec;
 use crate::app::HEIGHT_MESSAGE;
 
 pub fn mount() {
+    // The lab started: the note for a host that refused its files (unstyled, since the
+    // stylesheet that hides it was refused too) goes.
+    if let Some(note) = dom::document().get_element_by_id("boot-note") {
+        note.remove();
+    }
     let embedded = with_app(|app| app.page().embed);
     let app: Element = dom::by_id("app");
     app.class_list().toggle_with_force("embed", embedded).ok();
