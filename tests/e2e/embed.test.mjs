@@ -407,3 +407,21 @@ test('the Embed dialog starts with nothing editable, has None and All, and a tit
   page.assertClean();
   await page.close();
 });
+
+test('docs/course.html, the example course page, shows the progress its two embeds report', async () => {
+  const [lab, docs] = [await staticServer(DIST), await staticServer('docs')];
+  const page = await openPage(browser, { viewport: { width: 1200, height: 900 } });
+  await page.goto(`${docs.url}course.html?lab=${encodeURIComponent(`${lab.url}index.html`)}`);
+  const [lesson] = await frames(page);
+  await lesson.waitForSelector('html[data-state="ready"]', { timeout: 15_000 });
+  await page.waitForFunction(() => document.getElementById('log').textContent.includes('Lesson A: reached step 1'));
+  await lesson.click('#lesson-step [data-choice="0"]');
+  await page.waitForFunction(() => /Lesson A step 1: predicted (right|wrong)/.test(document.getElementById('log').textContent));
+  await lesson.click('#lesson-step [data-next]');
+  await page.waitForFunction(() => document.getElementById('log').textContent.includes('Lesson A: reached step 2'));
+  await page.screenshot({ path: `${ARTIFACTS}/embed-course-example.png` });
+  page.assertClean();
+  await page.close();
+  lab.child.kill();
+  docs.child.kill();
+});
