@@ -92,8 +92,9 @@ pub struct PageState {
     pub gate: bool,
     /// `report=parent`: results are posted to the parent frame.
     pub report: bool,
-    /// `hide=`: the parts left out, as indices into `PARTS`, each once, in `PARTS` order.
-    pub hide: Vec<u8>,
+    /// `hide=`: the parts left out, bit `i` for `PARTS[i]` (a bit set: each once, in order,
+    /// with no sort linked into the page).
+    pub hide: u8,
     /// `v=`: the model version the link was made with.
     pub version: Option<u32>,
 }
@@ -118,7 +119,7 @@ impl Default for PageState {
             keys: false,
             gate: true,
             report: false,
-            hide: Vec::new(),
+            hide: 0,
             version: None,
         }
     }
@@ -268,13 +269,11 @@ impl PageState {
             "report" if value == "parent" => self.report = true,
             "report" => return Err(malformed("parent (results go to the parent frame)")),
             "hide" => {
-                let mut hide = Vec::new();
+                let mut hide = 0;
                 for name in value.split(',').filter(|n| !n.is_empty()) {
                     let allowed = || malformed(&format!("a list of {}", PARTS.join("|")));
-                    hide.push(PARTS.iter().position(|p| *p == name).ok_or_else(allowed)? as u8);
+                    hide |= 1 << PARTS.iter().position(|p| *p == name).ok_or_else(allowed)?;
                 }
-                hide.sort_unstable();
-                hide.dedup();
                 self.hide = hide;
             }
             "v" => {
@@ -390,8 +389,8 @@ impl PageState {
         if self.report {
             push("report", "parent");
         }
-        if !self.hide.is_empty() {
-            let names: Vec<&str> = self.hide.iter().map(|&i| PARTS[usize::from(i)]).collect();
+        if self.hide != 0 {
+            let names: Vec<&str> = PARTS.into_iter().filter(|p| self.hides(p)).collect();
             push("hide", &names.join(","));
         }
         if let Some(version) = self.version {
@@ -402,7 +401,7 @@ impl PageState {
 
     /// Whether `hide=` leaves out this part (one of `PARTS`).
     pub fn hides(&self, part: &str) -> bool {
-        (self.hide.iter()).any(|&i| PARTS[usize::from(i)] == part)
+        (PARTS.iter().position(|p| *p == part)).is_some_and(|i| self.hide & 1 << i != 0)
     }
 
     /// Whether a control may be edited: all of them, unless an embed lists the open ones.

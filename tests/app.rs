@@ -2436,7 +2436,7 @@ fn issue_13_hide_names_parts_once_in_order_and_refuses_others() {
         ]
     "#]]
     .assert_debug_eq(&bad.errors.iter().map(ToString::to_string).collect::<Vec<_>>());
-    assert!(bad.page.hide.is_empty());
+    assert_eq!(bad.page.hide, 0);
 }
 
 #[test]
@@ -2595,6 +2595,12 @@ fn issue_13_a_link_from_another_model_version_gets_a_notice_until_the_run_change
     assert!(Banner::of(&load(&format!("lesson=a&step=2&v={}", now + 1))).is_some());
     // Copy link and the snippet write this version; v=0 and words are refused.
     assert!(app::permalink_query(&load("seed=7")).ends_with(&format!("&v={now}")));
+    let copied = app::permalink_query(&load(&format!("seed=7&v={}", now + 1)));
+    assert_eq!(
+        copied,
+        format!("seed=7&v={now}"),
+        "a copy is of this version's run"
+    );
     for bad in ["0", "one", "-1"] {
         let state = load(&format!("seed=7&v={bad}"));
         assert!(

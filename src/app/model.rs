@@ -622,9 +622,10 @@ pub fn embed_query(state: &State, controls: Vec<String>) -> String {
 /// The link Copy link and the Embed dialog give: the page's own, with this model's `v=`, so
 /// that a later version of the lab can tell its reader that the run may have changed.
 pub fn permalink_query(state: &State) -> String {
-    let mut state = state.clone();
-    state.page.version = Some(crate::page::MODEL_VERSION);
-    state.to_query()
+    let query = state.to_query();
+    // `v=` is the last key `to_query` writes (a link's older one included): replaced.
+    let own = query.split("&v=").next().unwrap_or_default();
+    format!("{own}&v={}", crate::page::MODEL_VERSION)
 }
 
 /// The snippet's `title` until the author edits it: what the frame shows, so that two embeds
