@@ -41,6 +41,12 @@ class Handler(http.server.SimpleHTTPRequestHandler):
     }
     precompressed = True
 
+    def end_headers(self):
+        # A frame sandboxed without allow-same-origin has an opaque origin (`Origin: null`): its
+        # module script and wasm are CORS fetches, refused without this header. Public files only.
+        self.send_header("Access-Control-Allow-Origin", "*")
+        super().end_headers()
+
     def send_head(self):
         path = self.translate_path(self.path)
         if os.path.isdir(path):

@@ -16,6 +16,9 @@
 //! - `keys=1`: the key-store panel beside the timeline is open.
 //! - `gate=0|1`: whether a lesson step waits for its prediction's answer before it shows its
 //!   run and lets "Next step" go on (default 1; an instructor's link may turn it off).
+//! - `report=parent`: the embed posts the learner's results to its parent (`app::report`);
+//!   `hide=a,b` (of `PARTS`): parts of the page an embed leaves out; `v=N`: the model version
+//!   the link was made with (`MODEL_VERSION`), so an older link gets a notice.
 //!
 //! Every value is parsed into a typed field once, here (or, for `compare`, decoded), and
 //! `controls` keeps each name once, so what `to_query` writes is bounded and loads again. No
@@ -30,6 +33,12 @@ pub const SPEEDS: [u32; 5] = [2, 5, 10, 25, 100];
 pub const TABS: [&str; 4] = ["events", "tables", "sweep", "lessons"];
 /// `theme=`: the colour scheme; `auto` follows the system's.
 pub const THEMES: [&str; 3] = ["auto", "light", "dark"];
+/// `hide=`: the parts of the page an embed may leave out: the tab bar, the side column (the
+/// controls or the lesson), the Compare box, the counters, the export buttons, Copy link.
+pub const PARTS: [&str; 6] = ["tabs", "side", "compare", "counters", "export", "link"];
+/// The model's version: raise it whenever a link's run changes (the golden digests change, so
+/// `tests/golden.rs` fails until it is raised). `v=` in a link says which version made it.
+pub const MODEL_VERSION: u32 = 1;
 /// `sweep=`: how many seeds the Sweep tab runs, at most what its panel allows.
 pub const SWEEP_SEEDS_MAX: u64 = 100_000;
 
@@ -81,6 +90,13 @@ pub struct PageState {
     pub keys: bool,
     /// `gate=`: a lesson step waits for its prediction (`true`, the default, written only off).
     pub gate: bool,
+    /// `report=parent`: results are posted to the parent frame.
+    pub report: bool,
+    /// `hide=`: the parts left out, bit `i` for `PARTS[i]` (a bit set: each once, in order,
+    /// with no sort linked into the page).
+    pub hide: u8,
+    /// `v=`: the model version the link was made with.
+    pub version: Option<u32>,
 }
 
 impl Default for PageState {
@@ -102,6 +118,9 @@ impl Default for PageState {
             focus: Side::A,
             keys: false,
             gate: true,
+            report: false,
+            hide: 0,
+            version: None,
         }
     }
 }
@@ -247,6 +266,21 @@ impl PageState {
                     _ => return Err(malformed("1 (a step waits for its prediction) or 0")),
                 }
             }
+            "report" if value == "parent" => self.report = true,
+            "report" => return Err(malformed("parent (results go to the parent frame)")),
+            "hide" => {
+                let mut hide = 0;
+                for name in value.split(',').filter(|n| !n.is_empty()) {
+                    let allowed = || malformed(&format!("a list of {}", PARTS.join("|")));
+                    hide |= 1 << PARTS.iter().position(|p| *p == name).ok_or_else(allowed)?;
+                }
+                self.hide = hide;
+            }
+            "v" => {
+                let version = value.parse::<u32>().ok().filter(|v| *v >= 1);
+                self.version =
+                    Some(version.ok_or_else(|| malformed("a model version, 1 or more"))?);
+            }
             "tab" if TABS.contains(&value) => self.tab = value.into(),
             "tab" => return Err(malformed(&format!("one of {}", TABS.join("|")))),
             "speed" => {
@@ -352,7 +386,22 @@ impl PageState {
         if !self.gate {
             push("gate", "0");
         }
+        if self.report {
+            push("report", "parent");
+        }
+        if self.hide != 0 {
+            let names: Vec<&str> = PARTS.into_iter().filter(|p| self.hides(p)).collect();
+            push("hide", &names.join(","));
+        }
+        if let Some(version) = self.version {
+            push("v", &version.to_string());
+        }
         out
+    }
+
+    /// Whether `hide=` leaves out this part (one of `PARTS`).
+    pub fn hides(&self, part: &str) -> bool {
+        (PARTS.iter().position(|p| *p == part)).is_some_and(|i| self.hide & 1 << i != 0)
     }
 
     /// Whether a control may be edited: all of them, unless an embed lists the open ones.

@@ -974,10 +974,10 @@ fn the_embed_link_is_this_state_compact_with_only_the_ticked_controls() {
     let state = load("seed=4&preset=race&cursor=3");
     let query = app::embed_query(&state, vec!["dedup".into(), "retries".into()]);
     assert!(
-        query.ends_with("&cursor=3&embed=1&controls=dedup,retries"),
+        query.ends_with("&cursor=3&embed=1&controls=dedup,retries&v=1"),
         "{query}"
     );
-    let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"));
+    let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"), "t");
     assert!(
         snippet.contains("src=\"https://lab.example/?seed=4&amp;"),
         "{snippet}"
@@ -987,8 +987,8 @@ fn the_embed_link_is_this_state_compact_with_only_the_ticked_controls() {
 
 #[test]
 fn issue_13_every_snippet_sizes_its_own_frame_with_one_listener_per_page() {
-    let a = app::embed_snippet("https://lab.example/lab/index.html?seed=1&embed=1");
-    let b = app::embed_snippet("https://lab.example/lab/index.html?seed=2&embed=1");
+    let a = app::embed_snippet("https://lab.example/lab/index.html?seed=1&embed=1", "a");
+    let b = app::embed_snippet("https://lab.example/lab/index.html?seed=2&embed=1", "b");
     // No shared id: the listener finds the frame whose window sent the message.
     assert!(!a.contains(" id="), "{a}");
     assert!(a.starts_with(
@@ -2274,4 +2274,340 @@ fn a_waiting_step_names_no_run_length_on_the_status_line_or_the_canvas() {
         name.contains(&format!("{} events", trace.events.len())),
         "{name}"
     );
+}
+
+// Issue 13 (h13b): locks that hold, results to the course page, links that name their version.
+
+/// Every way a learner can try to change the scenario, on the page as loaded.
+fn every_change(state: &State) -> Vec<Msg> {
+    let trace = idemlab::sim::run(&state.page.scenario);
+    let mut msgs = vec![
+        Msg::SetKey {
+            name: "orders".into(),
+            value: "10".into(),
+        },
+        Msg::NewSeed(99),
+        Msg::PickPreset("race".into()),
+        Msg::PickPreset(String::new()),
+        Msg::CompareOn(true),
+        Msg::CompareKeys("orders=10".into()),
+        Msg::CompareKeys("dedup=atomic, retries=0".into()),
+        Msg::OpenLesson(&LESSONS[0]),
+        Msg::OpenLesson(&LESSONS[1]),
+        Msg::OpenStep(2),
+        Msg::RunOrder,
+        Msg::ClassifyShow(0),
+        Msg::QuizStart {
+            stored: Progress::new(),
+            fresh_seed: 5,
+        },
+    ];
+    // Shift+click on every mark that breaks something: a drop or a crash.
+    let breaks = (0..trace.events.len() as u32)
+        .filter_map(|e| app::break_at(&state.page.scenario, &trace, e));
+    msgs.extend(breaks.take(20));
+    // The keyboard: every shortcut that is a message.
+    for key in ["n", " ", "ArrowRight", "Home", "End", "l", "+"] {
+        let seed_open = state.page.control_open("seed");
+        if let Some(Shortcut::Msg(msg)) = app::shortcut(key, false, KeyTarget::Page, seed_open) {
+            msgs.push(msg);
+        }
+    }
+    msgs
+}
+
+/// The scenario's keys as the codec writes them, but for `dedup`.
+fn keys_but_dedup(scenario: &idemlab::Scenario) -> Vec<String> {
+    let query = idemlab::scenario::encode(scenario);
+    (query.split('&').filter(|p| !p.starts_with("dedup=")))
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn issue_13_with_controls_dedup_no_action_changes_another_key() {
+    let link = "seed=7&preset=lost-ack&embed=1&controls=dedup&cursor=5";
+    for msg in every_change(&load(link)) {
+        let mut state = load(link);
+        app::update(&mut state, msg.clone());
+        let (before, after) = (load(link).page, &state.page);
+        assert_eq!(
+            keys_but_dedup(&after.scenario),
+            keys_but_dedup(&before.scenario),
+            "{msg:?}"
+        );
+        // B may differ from A in open keys only.
+        let b = after
+            .compare_scenario()
+            .unwrap_or_else(|| after.scenario.clone());
+        assert_eq!(
+            keys_but_dedup(&b),
+            keys_but_dedup(&before.scenario),
+            "B after {msg:?}"
+        );
+        assert!(state.lesson.is_none() && state.quiz.is_none(), "{msg:?}");
+    }
+    // Not vacuous: without the lock, these same actions change other keys.
+    let free = "seed=7&preset=lost-ack&embed=1&cursor=5";
+    let changed = (every_change(&load(free)).into_iter())
+        .filter(|msg| {
+            let mut state = load(free);
+            app::update(&mut state, msg.clone());
+            let b = (state.page.compare_scenario()).unwrap_or_else(|| state.page.scenario.clone());
+            let before = keys_but_dedup(&load(free).page.scenario);
+            keys_but_dedup(&state.page.scenario) != before || keys_but_dedup(&b) != before
+        })
+        .count();
+    assert!(
+        changed >= 20,
+        "only {changed} actions change a key when nothing is locked"
+    );
+    // The open key still changes, and B may compare it; a refused compare keeps the cursor.
+    let mut state = load(link);
+    app::update(
+        &mut state,
+        Msg::SetKey {
+            name: "dedup".into(),
+            value: "atomic".into(),
+        },
+    );
+    assert_eq!(state.page.scenario.dedup, Dedup::Atomic);
+    let mut state = load(link);
+    app::update(&mut state, Msg::CompareKeys("orders=10".into()));
+    assert_eq!(
+        (state.page.compare.as_deref(), state.page.cursor),
+        (None, Some(5))
+    );
+    app::update(&mut state, Msg::CompareKeys("dedup=atomic".into()));
+    assert_eq!(state.page.compare.as_deref(), Some("dedup=atomic"));
+    assert!(!app::compare_locked(&state, None));
+}
+
+#[test]
+fn issue_13_an_authors_compare_over_a_locked_key_cannot_be_dropped_or_changed() {
+    let mut state = load("seed=7&preset=lost-ack&compare=retries%3D0&controls=dedup");
+    assert!(app::compare_locked(&state, None));
+    app::update(&mut state, Msg::CompareOn(false));
+    app::update(&mut state, Msg::CompareKeys("dedup=atomic".into()));
+    assert_eq!(state.page.compare.as_deref(), Some("retries=0"));
+    // Without locks the box is free.
+    assert!(!app::compare_locked(
+        &load("seed=7&compare=retries%3D0"),
+        None
+    ));
+}
+
+#[test]
+fn issue_13_a_locked_lesson_embed_walks_its_own_lesson_and_check_only() {
+    let mut state = load("lesson=a&step=1&embed=1&controls=dedup");
+    assert!(app::lesson_open(&state, "a") && !app::lesson_open(&state, "b"));
+    app::update(&mut state, Msg::OpenStep(1));
+    assert_eq!(state.lesson.map(|at| at.index()), Some(1));
+    app::update(&mut state, Msg::OpenLesson(&LESSONS[1]));
+    assert_eq!(state.lesson.map(|at| at.lesson.id), Some("a"));
+    app::update(
+        &mut state,
+        Msg::QuizStart {
+            stored: Progress::new(),
+            fresh_seed: 5,
+        },
+    );
+    assert!(state.quiz.is_some());
+    // A quiz link counts as its lesson's.
+    assert!(app::lesson_open(
+        &load("lesson=b&quiz=3&controls=dedup"),
+        "b"
+    ));
+}
+
+#[test]
+fn issue_13_hide_names_parts_once_in_order_and_refuses_others() {
+    let state = load("seed=1&hide=link,tabs,link,counters");
+    assert!(state.page.hides("tabs") && state.page.hides("link") && !state.page.hides("side"));
+    assert!(
+        state.to_query().ends_with("&hide=tabs,counters,link"),
+        "{}",
+        state.to_query()
+    );
+    let bad = load("seed=1&hide=tabs,menu");
+    expect![[r#"
+        [
+            "`hide=tabs,menu` is not valid: expected a list of tabs|side|compare|counters|export|link",
+        ]
+    "#]]
+    .assert_debug_eq(&bad.errors.iter().map(ToString::to_string).collect::<Vec<_>>());
+    assert_eq!(bad.page.hide, 0);
+}
+
+#[test]
+fn issue_13_the_embed_dialog_titles_each_view_apart_and_escapes_an_edited_title() {
+    let free = load("seed=7&preset=lost-ack&compare=dedup%3Datomic");
+    let step = load("lesson=a&step=3");
+    let titles = [
+        app::embed_title(&free, &[]),
+        app::embed_title(&free, &["dedup".into()]),
+        app::embed_title(&step, &[]),
+        app::embed_title(&load("lesson=b&quiz=4"), &[]),
+    ];
+    expect![[r#"
+        [
+            "idemlab: lost-ack, seed 7 vs dedup=atomic",
+            "idemlab: lost-ack, seed 7 vs dedup=atomic (dedup editable)",
+            "idemlab: Lesson A step 3",
+            "idemlab: Lesson B mastery check",
+        ]
+    "#]]
+    .assert_debug_eq(&titles);
+    let snippet = app::embed_snippet("https://lab.example/?seed=1", "A \"quoted\" <b> & co");
+    assert!(
+        snippet.contains(r#" title="A &quot;quoted&quot; &lt;b> &amp; co" "#),
+        "{snippet}"
+    );
+}
+
+#[test]
+fn issue_13_report_parent_sends_the_step_reached_and_nothing_without_it() {
+    let mut state = load("lesson=a&step=1&report=parent");
+    assert_eq!(
+        app::report_on_load(&state),
+        Some(app::Report::Step {
+            lesson: "a",
+            step: 1
+        })
+    );
+    let effects = app::update(&mut state, Msg::OpenStep(1));
+    assert_eq!(
+        effects.report,
+        Some(app::Report::Step {
+            lesson: "a",
+            step: 2
+        })
+    );
+    assert_eq!(
+        app::update(&mut state, Msg::OpenTab(Tab::Events)).report,
+        None
+    );
+    assert_eq!(
+        app::update(&mut state, Msg::OpenStep(1)).report,
+        None,
+        "the same step"
+    );
+    let mut quiet = load("lesson=a&step=1");
+    assert_eq!(app::report_on_load(&quiet), None);
+    assert_eq!(app::update(&mut quiet, Msg::OpenStep(1)).report, None);
+    assert!(load("seed=1&report=parent")
+        .to_query()
+        .ends_with("&report=parent"));
+    let bad = load("seed=1&report=all");
+    assert!(!bad.page.report && bad.errors[0].to_string().contains("expected parent"));
+}
+
+#[test]
+fn issue_13_report_parent_sends_each_prediction_with_whether_it_was_right() {
+    let mut state = load_measured("lesson=a&step=1&report=parent");
+    let right = right_choice(&LESSONS[0], 0);
+    let wrong = (right + 1) % LESSONS[0].steps[0].predict.choices().len();
+    let effects = app::update(&mut state, Msg::Predict(wrong));
+    assert_eq!(
+        effects.report,
+        Some(app::Report::Prediction {
+            lesson: "a",
+            step: 1,
+            answer: wrong,
+            correct: false
+        })
+    );
+    // Answered once: a second choice sends nothing.
+    assert_eq!(app::update(&mut state, Msg::Predict(right)).report, None);
+}
+
+#[test]
+fn issue_13_report_parent_sends_the_checks_score_once_its_last_answer_is_locked() {
+    for (seed, wrong_at) in [(5, None), (31, Some(3))] {
+        let mut state = load(&format!("lesson=a&quiz={seed}&report=parent"));
+        assert_eq!(
+            app::report_on_load(&state),
+            None,
+            "no step while the check is open"
+        );
+        app::update(&mut state, Msg::QuizBegin);
+        let questions = state.quiz.as_ref().unwrap().quiz.questions.clone();
+        let mut reports = Vec::new();
+        for (i, question) in questions.iter().enumerate() {
+            let right = (0..=idemlab::quiz::NUMBER_MAX)
+                .find(|&a| question.is_right(a))
+                .unwrap();
+            let answer = if wrong_at == Some(i) {
+                (0..).find(|&a| !question.is_right(a)).unwrap()
+            } else {
+                right
+            };
+            let input = match question.form {
+                Form::Choices(_) => AnswerInput {
+                    choice: Some(answer),
+                    number: String::new(),
+                },
+                Form::Number => AnswerInput {
+                    choice: None,
+                    number: answer.to_string(),
+                },
+            };
+            reports.extend(app::update(&mut state, Msg::QuizAnswer(input)).report);
+            app::update(&mut state, Msg::QuizNext);
+        }
+        let score = if wrong_at.is_some() { 3 } else { 4 };
+        assert_eq!(
+            reports,
+            [app::Report::Quiz {
+                lesson: "a",
+                seed,
+                score,
+                total: QUESTIONS as u32,
+                mastered: score == 4
+            }]
+        );
+    }
+}
+
+#[test]
+fn issue_13_a_link_from_another_model_version_gets_a_notice_until_the_run_changes() {
+    let now = idemlab::page::MODEL_VERSION;
+    assert_eq!(Banner::of(&load(&format!("seed=7&v={now}"))), None);
+    let mut newer = load(&format!("seed=7&preset=lost-ack&v={}", now + 1));
+    let banner = Banner::of(&newer).expect("a notice");
+    expect![[r#"
+        Banner {
+            heading: "This link comes from another version of the lab.",
+            lines: [
+                "It was made with a newer model (version 2; this lab runs version 1), so this run may differ from the one its author saw.",
+            ],
+        }
+    "#]]
+    .assert_debug_eq(&banner);
+    assert!(newer.to_query().ends_with("&v=2"), "the address keeps it");
+    app::update(&mut newer, Msg::NewSeed(8));
+    assert_eq!(Banner::of(&newer), None);
+    assert!(
+        !newer.to_query().contains("v="),
+        "a changed run is this version's"
+    );
+    // A step link keeps the notice through opening its step.
+    assert!(Banner::of(&load(&format!("lesson=a&step=2&v={}", now + 1))).is_some());
+    // Copy link and the snippet write this version; v=0 and words are refused.
+    assert!(app::permalink_query(&load("seed=7")).ends_with(&format!("&v={now}")));
+    let copied = app::permalink_query(&load(&format!("seed=7&v={}", now + 1)));
+    assert_eq!(
+        copied,
+        format!("seed=7&v={now}"),
+        "a copy is of this version's run"
+    );
+    for bad in ["0", "one", "-1"] {
+        let state = load(&format!("seed=7&v={bad}"));
+        assert!(
+            state.errors[0]
+                .to_string()
+                .contains("a model version, 1 or more"),
+            "{bad}"
+        );
+    }
 }

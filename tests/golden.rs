@@ -37,3 +37,21 @@ fn same_query_same_digest() {
         assert_eq!(first, second, "{query}");
     }
 }
+
+/// `v=` in a link names `page::MODEL_VERSION`; a model change that moves these digests must
+/// raise it, so a link made before the change gets its notice. This pin fails until both the
+/// version and the file's hash are updated together.
+#[test]
+fn a_change_of_the_golden_digests_raises_the_model_version() {
+    let text = std::fs::read_to_string("tests/golden/digests.txt").expect("the golden file");
+    // FNV-1a: a stable hash with no dependency.
+    let hash = (text.bytes()).fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    });
+    let pinned = (1, 0xeadd_a915_4eda_d74d_u64);
+    assert_eq!(
+        (idemlab::page::MODEL_VERSION, hash),
+        pinned,
+        "the golden digests changed: raise page::MODEL_VERSION and pin the new pair here"
+    );
+}

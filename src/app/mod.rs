@@ -18,9 +18,11 @@ mod computing;
 mod free;
 mod input;
 mod keys;
+mod locks;
 mod model;
 mod predict;
 mod quiz;
+mod report;
 mod screen;
 mod text;
 
@@ -30,7 +32,9 @@ pub use free::{compare_text, proposed_change, start_hint};
 pub use input::{
     break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
+// Instructors (h13b): locks that hold, results to the course page.
 pub use keys::{key_store, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
+pub use locks::{compare_locked, lesson_open, refused};
 pub use model::{
     claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,
     embed_snippet, events_counted, group_hidden, histogram, order_outcome, overlay, pointer_status,
@@ -38,8 +42,9 @@ pub use model::{
     title, AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange,
     StepNav, Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
 };
+pub use report::{on_load as report_on_load, Report};
 // Embedding: the theme a link asks for, what Copy says once the clipboard answered.
-pub use model::{copy_view, theme_rules, CopyView, EMBED_HEIGHT_PX};
+pub use model::{copy_view, embed_title, permalink_query, theme_rules, CopyView, EMBED_HEIGHT_PX};
 pub use predict::{
     counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,
     HOLD_HINT,
@@ -205,6 +210,11 @@ pub struct State {
     /// Free play (`free.rs`): the page opened bare, and the "Start Lesson A" hint is not
     /// dismissed yet.
     pub start_hint: bool,
+    /// The lesson the link opened (or its check's): with locks, the only one that may open.
+    pub link_lesson: Option<&'static str>,
+    /// `v=` of a link made with another model version: the banner says so until the scenario
+    /// changes.
+    pub link_version: Option<u32>,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -358,6 +368,8 @@ pub struct Effects {
     pub show_timeline: Option<Side>,
     /// Repaint only the progress line of a run being computed.
     pub paint_progress: bool,
+    /// Post this to the parent frame (`report=parent` only).
+    pub report: Option<Report>,
 }
 
 impl Effects {
@@ -383,6 +395,7 @@ impl State {
     /// The page as a link describes it, with this browser's quiz progress.
     pub fn load(query: &str, stored: &Progress) -> State {
         let (mut page, errors) = PageState::from_query(query);
+        let version = page.version;
         let lesson = page.lesson.take();
         let step = page.step.take().map(usize::from);
         let quiz_seed = page.quiz.take();
@@ -411,6 +424,8 @@ impl State {
             last_ran: None,
             cancelled: None,
             start_hint: free::bare(query),
+            link_lesson: lesson.map(|l| l.id),
+            link_version: None,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -427,6 +442,12 @@ impl State {
             }
             (None, None) => {}
         }
+        state.link_lesson = state
+            .link_lesson
+            .or(state.quiz.as_ref().map(|q| q.quiz.lesson));
+        // Opening the step above reset them, as any scenario change does; the link's stand.
+        state.page.version = version;
+        state.link_version = version.filter(|v| *v != crate::page::MODEL_VERSION);
         state
     }
 
@@ -515,6 +536,9 @@ impl State {
         // replaces.
         self.step_overridden = None;
         self.cancelled = None;
+        // A changed run is this version's, whatever version made the link.
+        self.link_version = None;
+        self.page.version = None;
         self.playing = false;
         self.page.cursor = None;
         self.page.zoom = None;
@@ -539,8 +563,19 @@ pub fn names_scenario(query: &str) -> bool {
     })
 }
 
-/// The one place the page's state changes.
+/// The one place the page's state changes. A message that would change a locked key does
+/// nothing (`locks::refused`); a change a course page asked to hear of is reported.
 pub fn update(state: &mut State, msg: Msg) -> Effects {
+    if locks::refused(state, &msg) {
+        return Effects::default();
+    }
+    let before = report::marks(state);
+    let mut effects = update_msg(state, msg);
+    effects.report = report::decide(&before, state);
+    effects
+}
+
+fn update_msg(state: &mut State, msg: Msg) -> Effects {
     match msg {
         Msg::SetKey { .. }
         | Msg::NewSeed(_)

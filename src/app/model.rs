@@ -201,17 +201,30 @@ impl Banner {
             ));
         }
         lines.extend(state.cancelled.clone());
+        let version = state.link_version.map(version_note);
+        let only_version = lines.is_empty() && version.is_some();
+        lines.extend(version);
         if lines.is_empty() {
             return None;
         }
         let heading = match (state.errors.is_empty(), state.errors_from) {
-            (true, _) if state.step_overridden.is_none() => "The run was cancelled.",
+            (true, _) if only_version => "This link comes from another version of the lab.",
+            (true, _) if state.step_overridden.is_none() && state.cancelled.is_some() => {
+                "The run was cancelled."
+            }
             (true, _) => "The link's own scenario loaded.",
             (false, ErrorsFrom::Link) => "Some of the link was not understood; the rest loaded.",
             (false, ErrorsFrom::Control) => "That value was not accepted; the run is unchanged.",
         };
         Some(Banner { heading, lines })
     }
+}
+
+/// What the banner says of a link made with model version `v` (`v=`), not this one.
+fn version_note(v: u32) -> String {
+    let now = crate::page::MODEL_VERSION;
+    let age = if v < now { "an older" } else { "a newer" };
+    format!("It was made with {age} model (version {v}; this lab runs version {now}), so this run may differ from the one its author saw.")
 }
 
 /// The seeds a sweep runs: `count` seeds from `first`, never past the largest seed.
@@ -603,7 +616,46 @@ pub fn embed_query(state: &State, controls: Vec<String>) -> String {
     let mut state = state.clone();
     state.page.embed = true;
     state.page.controls = Some(controls);
-    state.to_query()
+    permalink_query(&state)
+}
+
+/// The link Copy link and the Embed dialog give: the page's own, with this model's `v=`, so
+/// that a later version of the lab can tell its reader that the run may have changed.
+pub fn permalink_query(state: &State) -> String {
+    let query = state.to_query();
+    // `v=` is the last key `to_query` writes (a link's older one included): replaced.
+    let own = query.split("&v=").next().unwrap_or_default();
+    format!("{own}&v={}", crate::page::MODEL_VERSION)
+}
+
+/// The snippet's `title` until the author edits it: what the frame shows, so that two embeds
+/// of different views on one course page are told apart by a screen reader.
+pub fn embed_title(state: &State, controls: &[String]) -> String {
+    let page = &state.page;
+    let what = match (&state.quiz, state.lesson) {
+        (Some(q), _) => format!(
+            "Lesson {} mastery check",
+            q.quiz.lesson.to_ascii_uppercase()
+        ),
+        (None, Some(at)) => format!(
+            "Lesson {} step {}",
+            at.lesson.id.to_ascii_uppercase(),
+            at.index() + 1
+        ),
+        (None, None) => {
+            let preset = page.scenario.preset.map_or("a scenario", |p| p.name());
+            format!("{preset}, seed {}", page.scenario.seed)
+        }
+    };
+    let compare = page
+        .compare
+        .as_deref()
+        .map_or(String::new(), |c| format!(" vs {c}"));
+    let open = match controls {
+        [] => String::new(),
+        keys => format!(" ({} editable)", keys.join(", ")),
+    };
+    format!("idemlab: {what}{compare}{open}")
 }
 
 /// The iframe and the script that sizes it. Every snippet carries the same script, guarded so
@@ -611,10 +663,12 @@ pub fn embed_query(state: &State, controls: Vec<String>) -> String {
 /// window sent the message, and trusts no other sender. Without the script (an editor that
 /// strips it) the frame keeps its first height and scrolls inside. `allow="clipboard-write"`
 /// lets Copy link write the clipboard from a cross-origin frame.
-pub fn embed_snippet(url: &str) -> String {
-    let src = url.replace('&', "&amp;").replace('"', "&quot;");
+pub fn embed_snippet(url: &str, title: &str) -> String {
+    let attr =
+        |text: &str| (text.replace('&', "&amp;").replace('"', "&quot;")).replace('<', "&lt;");
+    let (src, title) = (attr(url), attr(title));
     format!(
-        r#"<iframe data-idemlab src="{src}" title="idemlab: retries and idempotency keys" style="width:100%;border:0;height:{EMBED_HEIGHT_PX}px" allow="clipboard-write" loading="lazy"></iframe>
+        r#"<iframe data-idemlab src="{src}" title="{title}" style="width:100%;border:0;height:{EMBED_HEIGHT_PX}px" allow="clipboard-write" loading="lazy"></iframe>
 <script>
   window.idemlabSize || addEventListener("message", window.idemlabSize = function (event) {{
     var height = event.data && event.data.type === "{HEIGHT_MESSAGE}" && Number(event.data.height);

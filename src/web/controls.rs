@@ -9,7 +9,6 @@ use super::{dispatch, with_app};
 use crate::app::Msg;
 use crate::scenario::codec::{self, Group, Input, KeySpec};
 use crate::scenario::presets::PRESETS;
-use crate::scenario::Scenario;
 
 fn set_key(name: &str, value: &str) {
     dispatch(Msg::SetKey {
@@ -210,7 +209,7 @@ pub fn render() {
                 dom::set_hidden(&fieldset, app::group_hidden(&app.state, group));
             }
         }
-        render_toolbar(&app.state.page.scenario, &app.state.page);
+        render_toolbar(&app.state);
     });
 }
 
@@ -234,7 +233,8 @@ fn lock(field: &Element, locked: bool) {
     }
 }
 
-fn render_toolbar(scenario: &Scenario, page: &crate::page::PageState) {
+fn render_toolbar(state: &app::State) {
+    let (scenario, page) = (&state.page.scenario, &state.page);
     dom::select("preset").set_value(scenario.preset.map_or("", |p| p.name()));
     let seed = dom::input("seed");
     if dom::document().active_element().as_ref() != Some(seed.unchecked_ref::<Element>()) {
@@ -251,6 +251,9 @@ fn render_toolbar(scenario: &Scenario, page: &crate::page::PageState) {
     let comparing = page.compare.is_some();
     dom::input("compare-on").set_checked(comparing);
     let keys = dom::input("compare-keys");
+    let locked = app::compare_locked(state, None);
+    lock(&dom::by_id::<Element>("compare-on"), locked);
+    lock(keys.unchecked_ref::<Element>(), locked);
     keys.unchecked_ref::<HtmlElement>().set_hidden(!comparing);
     if dom::document().active_element().as_ref() != Some(keys.unchecked_ref::<Element>()) {
         keys.set_value(page.compare.as_deref().unwrap_or(""));

@@ -1,6 +1,7 @@
 //! Embedding: the compact view (`embed=1`), the height it posts to its parent so an iframe can
 //! size itself, `theme=`, links that keep the document's path, and the dialog that writes the
-//! iframe snippet. The page posts only its height and listens to nothing from the parent.
+//! iframe snippet. The page posts its height, and with `report=parent` the learner's results
+//! (`app::Report`), and listens to nothing from the parent.
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -11,12 +12,26 @@ use super::playback::{close_dialog, show_dialog};
 use super::with_app;
 use crate::scenario::codec;
 
-use crate::app::HEIGHT_MESSAGE;
+use crate::app::{Report, HEIGHT_MESSAGE};
 
 pub fn mount() {
+    // The lab started: the note for a host that refused its files (unstyled, since the
+    // stylesheet that hides it was refused too) goes.
+    if let Some(note) = dom::document().get_element_by_id("boot-note") {
+        note.remove();
+    }
     let embedded = with_app(|app| app.page().embed);
     let app: Element = dom::by_id("app");
     app.class_list().toggle_with_force("embed", embedded).ok();
+    // `hide=`: a class per part left out; the stylesheet hides it.
+    for part in crate::page::PARTS {
+        let hidden = with_app(|app| app.page().hides(part));
+        let class = format!("hide-{part}");
+        app.class_list().toggle_with_force(&class, hidden).ok();
+    }
+    if let Some(report) = with_app(|app| crate::app::report_on_load(&app.state)) {
+        post_report(&report);
+    }
     apply_theme();
     keep_path_in_links();
     if embedded {
@@ -97,11 +112,62 @@ fn post_height() {
     let height = dom::document().body().map_or(0, |body| {
         body.get_bounding_client_rect().height().ceil() as i32
     });
-    let message = js_sys::Object::new();
-    js_sys::Reflect::set(&message, &"type".into(), &HEIGHT_MESSAGE.into()).ok();
-    js_sys::Reflect::set(&message, &"height".into(), &height.into()).ok();
     // The height is not secret, and the page cannot know its embedder's origin in advance.
-    parent.post_message(&message, "*").ok();
+    post(HEIGHT_MESSAGE, &[("height", height.into())], "*");
+}
+
+/// `report=parent`: a result to the parent frame, as README's schema gives it.
+pub fn post_report(report: &Report) {
+    let fields: Vec<(&str, JsValue)> = match *report {
+        Report::Step { lesson, step } => vec![("lesson", lesson.into()), ("step", step.into())],
+        Report::Prediction {
+            lesson,
+            step,
+            answer,
+            correct,
+        } => vec![
+            ("lesson", lesson.into()),
+            ("step", step.into()),
+            ("answer", answer.into()),
+            ("correct", correct.into()),
+        ],
+        Report::Quiz {
+            lesson,
+            seed,
+            score,
+            total,
+            mastered,
+        } => vec![
+            ("lesson", lesson.into()),
+            // A string: seeds go past 2^53, where a JavaScript number loses digits.
+            ("seed", seed.to_string().into()),
+            ("score", score.into()),
+            ("total", total.into()),
+            ("mastered", mastered.into()),
+        ],
+    };
+    // To the course page's origin when the browser says it (`document.referrer`, which is the
+    // parent's address or origin); otherwise to any, since the messages hold only what the
+    // learner did in this frame (README, Embedding).
+    let referrer = dom::document().referrer();
+    let origin = web_sys::Url::new(&referrer).map_or("*".into(), |url| url.origin());
+    post(report.kind(), &fields, &origin);
+}
+
+fn post(kind: &str, fields: &[(&str, JsValue)], target_origin: &str) {
+    let window = dom::window();
+    let Ok(Some(parent)) = window.parent() else {
+        return;
+    };
+    if parent == window {
+        return;
+    }
+    let message = js_sys::Object::new();
+    js_sys::Reflect::set(&message, &"type".into(), &kind.into()).ok();
+    for (key, value) in fields {
+        js_sys::Reflect::set(&message, &(*key).into(), value).ok();
+    }
+    parent.post_message(&message, target_origin).ok();
 }
 
 fn mount_dialog() {
@@ -120,9 +186,14 @@ fn mount_dialog() {
         fieldset.append_child(&label.el()).ok();
     }
     dom::listen::<Event>(&fieldset, "change", |_| write_snippet());
+    dom::listen::<Event>(&dom::by_id::<Element>("embed-name"), "input", |_| {
+        write_snippet()
+    });
+    dom::on_click("embed-none", || tick_all(false));
+    dom::on_click("embed-all", || tick_all(true));
     dom::on_click("embed-open", || {
-        tick_open_controls();
-        write_snippet();
+        // Nothing editable until the author ticks it: an embed's keys are locked by default.
+        tick_all(false);
         show_dialog("embed-dialog");
     });
     dom::on_click("embed-close", || close_dialog("embed-dialog"));
@@ -132,17 +203,14 @@ fn mount_dialog() {
     });
 }
 
-/// Starts from the controls open now: all of them, or the embed's list.
-fn tick_open_controls() {
-    let open: Vec<String> = with_app(|app| {
-        codec::key_names()
-            .filter(|k| app.page().control_open(k))
-            .map(String::from)
-            .collect()
-    });
+/// None or All, then the snippet and its default title again.
+fn tick_all(on: bool) {
     for name in codec::key_names() {
-        dom::input(&format!("embed-open-{name}")).set_checked(open.iter().any(|k| k == name));
+        dom::input(&format!("embed-open-{name}")).set_checked(on);
     }
+    let title = with_app(|app| crate::app::embed_title(&app.state, &chosen_controls()));
+    dom::input("embed-name").set_value(&title);
+    write_snippet();
 }
 
 fn chosen_controls() -> Vec<String> {
@@ -156,6 +224,6 @@ fn write_snippet() {
     let controls = chosen_controls();
     let query = with_app(|app| crate::app::embed_query(&app.state, controls));
     let url = format!("{}?{query}", super::page_url());
-    let snippet = crate::app::embed_snippet(&url);
+    let snippet = crate::app::embed_snippet(&url, &dom::input("embed-name").value());
     dom::by_id::<HtmlTextAreaElement>("embed-snippet").set_value(&snippet);
 }

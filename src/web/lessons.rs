@@ -65,6 +65,8 @@ pub fn paint_picker() {
     for lesson in &LESSONS {
         let selector = format!("[data-lesson=\"{}\"]", lesson.id);
         if let Ok(Some(button)) = picker.query_selector(&selector) {
+            let open = with_app(|app| app::lesson_open(&app.state, lesson.id));
+            dom::set_flag(&button, "disabled", !open);
             dom::set_text(&button, &app::lesson_button(&progress, lesson));
         }
     }

@@ -260,6 +260,9 @@ pub(crate) fn apply(effects: Effects) {
         Some(Focus::PredictFeedback) => predict::focus_feedback(),
         None => {}
     }
+    if let Some(report) = &effects.report {
+        embed::post_report(report);
+    }
     if let Some(side) = effects.show_timeline {
         lessons::show_timeline(side);
     }
@@ -564,7 +567,8 @@ pub(crate) fn page_url() -> String {
 
 /// The permalink for the current state.
 pub(crate) fn permalink() -> String {
-    format!("{}?{}", page_url(), with_app(|app| app.state.to_query()))
+    let query = with_app(|app| app::permalink_query(&app.state));
+    format!("{}?{query}", page_url())
 }
 
 /// Browsers throttle (and complain about) more than about 100 history writes in 10 s, and a

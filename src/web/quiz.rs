@@ -28,9 +28,16 @@ pub(crate) type Painted = (
 pub fn mount() {
     let section: Element = dom::by_id("quiz");
     dom::listen::<Event>(&section, "click", on_click);
-    dom::listen::<Event>(&section, "submit", |event| {
-        event.prevent_default();
-        dispatch(Msg::QuizAnswer(answer_input()));
+    // No <form>: a frame sandboxed without `allow-forms` drops every submission, so Check is a
+    // button and Enter in a field checks too, as a form's implicit submission would.
+    dom::listen::<web_sys::KeyboardEvent>(&section, "keydown", |event| {
+        let in_field = event
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlInputElement>().ok());
+        if event.key() == "Enter" && in_field.is_some() {
+            event.prevent_default();
+            dispatch(Msg::QuizAnswer(answer_input()));
+        }
     });
 }
 
@@ -106,6 +113,7 @@ fn on_click(event: Event) {
     let msg = match action.as_str() {
         "start" => Msg::QuizBegin,
         "try" => Msg::QuizTry(picked_choice()),
+        "check" => Msg::QuizAnswer(answer_input()),
         "next" => Msg::QuizNext,
         "new" => Msg::QuizNew {
             seed: fresh_seed(),

@@ -7,7 +7,11 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { ARTIFACTS, launch, openPage } from './lab.mjs';
+import { drawnQuestions, oracle } from './oracle.mjs';
 
 // The built page to serve (`dist/` unless told); this file serves it itself, under /lab/ and with
 // no directory index, as a plain static host might.
@@ -249,7 +253,7 @@ test('Copy link in a frame without clipboard-write shows the link selected, and 
   });
   assert.equal(shown.label, 'Not copied');
   assert.equal(shown.hidden, false);
-  assert.equal(shown.value, shown.href);
+  assert.equal(shown.value, `${shown.href}&v=1`, 'the link, with the model version');
   assert.ok(shown.selected && shown.focused, 'the link is selected, ready for Ctrl+C');
   await page.close();
 
@@ -258,7 +262,166 @@ test('Copy link in a frame without clipboard-write shows the link selected, and 
   await top.click('#copy-link');
   await top.waitForFunction(() => document.getElementById('copy-link').textContent === 'Copied');
   assert.equal(await top.isVisible('#copy-field'), false);
-  assert.equal(await top.evaluate(() => navigator.clipboard.readText()), top.url());
+  assert.equal(await top.evaluate(() => navigator.clipboard.readText()), `${top.url()}&v=1`);
   top.assertClean();
   await top.close();
+});
+
+// Sandboxes and results (issue 13, items 2 and 4): the lab served by scripts/static_server.py
+// (which sends Access-Control-Allow-Origin: *) and a course page served by a second one, on
+// another port, that frames it sandboxed and records every message it gets.
+
+/** `scripts/static_server.py DIR 0`, resolved with its URL once it prints it. */
+function staticServer(dir) {
+  const child = spawn('python3', ['scripts/static_server.py', dir, '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
+  return new Promise((done) => child.stdout.once('data', (line) => done({ child, url: String(line).trim() })));
+}
+
+async function sandboxedCourse(labUrl, sandbox, query) {
+  const dir = mkdtempSync(join(tmpdir(), 'idemlab-course-'));
+  writeFileSync(join(dir, 'course.html'), `<!doctype html><title>Course</title><link rel="icon" href="data:,">
+<script>window.got = []; addEventListener('message', (e) => window.got.push({ origin: e.origin, ...e.data }));</script>
+<iframe sandbox="${sandbox}" src="${labUrl}index.html?${query}" style="width:1000px;height:900px;border:0"></iframe>`);
+  const course = await staticServer(dir);
+  const page = await openPage(browser, { viewport: { width: 1100, height: 950 } });
+  await page.goto(`${course.url}course.html`);
+  return { page, frame: (await frames(page))[0], close: () => course.child.kill() };
+}
+
+/** Takes the check in `frame` with the simulator's answers, as a learner who worked them out;
+ * returns the notes shown under the questions. */
+async function takeCheckIn(frame, lesson, seed) {
+  const notes = [];
+  await frame.waitForSelector('html[data-state="ready"]', { timeout: 15_000 });
+  await frame.click('#quiz-start');
+  for (let n = 1; n <= 4; n += 1) {
+    await frame.waitForSelector(`#quiz-form[data-question="${n}"]`);
+    const answer = oracle(drawnQuestions(lesson, seed)[n - 1]);
+    if (answer.choice !== undefined) await frame.check(`#quiz-form input[value="${answer.choice}"]`);
+    else await frame.fill('#quiz-number', String(answer.number));
+    await frame.click('#quiz-check');
+    await frame.waitForSelector('#quiz-feedback[data-result="right"]');
+    notes.push(...await frame.$$eval('.quiz-note', (ps) => ps.map((p) => p.textContent)));
+    await frame.click('#quiz-next');
+  }
+  await frame.waitForSelector('#quiz-score');
+  return notes;
+}
+
+test('sandboxed allow-scripts allow-same-origin: the check completes and the course page gets idemlab:quiz with its score', async () => {
+  const lab = await staticServer(DIST);
+  const { page, frame, close } = await sandboxedCourse(lab.url, 'allow-scripts allow-same-origin', 'lesson=a&quiz=5&embed=1&report=parent');
+  await takeCheckIn(frame, 'a', '5');
+  assert.equal(await frame.getAttribute('#quiz-score', 'data-mastered'), 'true');
+  await page.waitForFunction(() => window.got.some((m) => m.type === 'idemlab:quiz'));
+  const got = await page.evaluate(() => window.got.filter((m) => m.type !== 'idemlab:height'));
+  assert.deepEqual(got, [{ origin: lab.url.slice(0, -1), type: 'idemlab:quiz', lesson: 'a', seed: '5', score: 4, total: 4, mastered: true }]);
+  page.assertClean();
+  await page.close();
+  close();
+  lab.child.kill();
+});
+
+test('sandboxed allow-scripts alone: with the CORS header the lab works but keeps no progress, and says so; without it a plain note says what to allow', async () => {
+  const lab = await staticServer(DIST);
+  const sandboxed = await sandboxedCourse(lab.url, 'allow-scripts', 'lesson=a&step=2&embed=1&report=parent');
+  const { page, frame } = sandboxed;
+  await frame.waitForSelector('html[data-state="ready"]', { timeout: 15_000 });
+  assert.equal(await frame.evaluate(() => getComputedStyle(document.body).backgroundColor === 'rgba(0, 0, 0, 0)'), false, 'styled');
+  assert.equal(await frame.$('#boot-note'), null);
+  await page.waitForFunction(() => window.got.some((m) => m.type === 'idemlab:step'));
+  // An opaque origin: the message comes from "null", to the course page's origin.
+  assert.deepEqual(await page.evaluate(() => window.got.find((m) => m.type === 'idemlab:step')), { origin: 'null', type: 'idemlab:step', lesson: 'a', step: 2 });
+  // The check runs; its answers cannot be stored, and the page says so.
+  await frame.evaluate(() => { location.search = '?lesson=a&quiz=5&embed=1&report=parent'; });
+  const notes = await takeCheckIn(frame, 'a', '5');
+  assert.match(notes.join(' '), /would not keep the progress; it lasts until the page closes/);
+  await page.waitForFunction(() => window.got.some((m) => m.type === 'idemlab:quiz' && m.score === 4));
+  await page.screenshot({ path: `${ARTIFACTS}/embed-sandbox-scripts.png` });
+  page.assertClean();
+  await page.close();
+  sandboxed.close();
+  lab.child.kill();
+
+  // A host that sends no CORS header (this file's own server): nothing loads but the note.
+  const bare = await sandboxedCourse(`${origin(labHost)}/lab/`, 'allow-scripts', 'seed=7&embed=1');
+  await bare.frame.waitForSelector('#boot-note', { state: 'visible' });
+  assert.match(await bare.frame.textContent('#boot-note'), /could not start.*allow-same-origin.*Access-Control-Allow-Origin: \*/s);
+  await bare.page.screenshot({ path: `${ARTIFACTS}/embed-sandbox-no-cors.png` });
+  await bare.page.close();
+  bare.close();
+});
+
+test('controls=dedup: the Compare box, lessons, shortcuts and clicks on the timeline change no other key; hide= leaves parts out', async () => {
+  const page = await openAt(lab('seed=7&preset=lost-ack&embed=1&controls=dedup&hide=tabs,link'));
+  const keys = () => {
+    const params = new URL(page.url()).searchParams;
+    for (const view of ['dedup', 'cursor', 'zoom', 'compare', 'embed', 'controls', 'hide']) params.delete(view);
+    return params.toString();
+  };
+  const start = keys();
+  assert.equal(await page.isVisible('#tabs'), false, 'hide=tabs');
+  assert.equal(await page.isVisible('#copy-link'), false, 'hide=link');
+  // The compare box: B may differ in dedup only.
+  if (!(await page.isDisabled('#compare-on'))) {
+    await page.check('#compare-on');
+    await page.fill('#compare-keys', 'orders=10');
+    await page.press('#compare-keys', 'Enter');
+    const compare = new URL(page.url()).searchParams.get('compare') ?? '';
+    assert.match(compare, /^(dedup=[a-z-]+)?$/, `B: ${compare}`);
+  }
+  // Shortcuts and Shift+clicks along the timeline.
+  await page.click('#timeline-a', { position: { x: 5, y: 5 } });
+  for (const key of ['n', 'N', 'l', 'ArrowRight']) await page.keyboard.press(key);
+  const box = await page.$eval('#timeline-a', (c) => ({ w: c.clientWidth, h: c.clientHeight }));
+  for (let x = 40; x < box.w; x += 37) {
+    for (const y of [30, 60, 90, 120]) await page.click('#timeline-a', { position: { x, y: Math.min(y, box.h - 2) }, modifiers: ['Shift'] });
+  }
+  assert.equal(keys(), start, 'no key but dedup changed');
+  // Lessons: every picker button is locked.
+  assert.ok(await page.$$eval('#lesson-picker button', (bs) => bs.length > 0 && bs.every((b) => b.disabled)));
+  // The open control still works.
+  await page.selectOption('#key-dedup', 'atomic');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('dedup') === 'atomic');
+  assert.equal(keys(), start);
+  page.assertClean();
+  await page.close();
+});
+
+test('the Embed dialog starts with nothing editable, has None and All, and a title of its own', async () => {
+  const page = await openAt(lab('seed=7&preset=lost-ack'));
+  await page.click('#embed-open');
+  const ticked = () => page.$$eval('#embed-controls input:checked', (boxes) => boxes.length);
+  assert.equal(await ticked(), 0);
+  assert.match(await page.inputValue('#embed-snippet'), /controls=&amp;|controls=&|controls="/);
+  assert.equal(await page.inputValue('#embed-name'), 'idemlab: lost-ack, seed 7');
+  await page.click('#embed-all');
+  assert.equal(await ticked(), await page.$$eval('#embed-controls input', (boxes) => boxes.length));
+  await page.click('#embed-none');
+  await page.check('#embed-open-dedup');
+  assert.equal(await page.inputValue('#embed-name'), 'idemlab: lost-ack, seed 7');
+  await page.fill('#embed-name', 'Lost ack: "try dedup"');
+  const snippet = await page.inputValue('#embed-snippet');
+  assert.match(snippet, /title="Lost ack: &quot;try dedup&quot;"/);
+  assert.match(snippet, /controls=dedup&amp;v=1"/);
+  page.assertClean();
+  await page.close();
+});
+
+test('docs/course.html, the example course page, shows the progress its two embeds report', async () => {
+  const [lab, docs] = [await staticServer(DIST), await staticServer('docs')];
+  const page = await openPage(browser, { viewport: { width: 1200, height: 900 } });
+  await page.goto(`${docs.url}course.html?lab=${encodeURIComponent(`${lab.url}index.html`)}`);
+  const [lesson] = await frames(page);
+  await lesson.waitForSelector('html[data-state="ready"]', { timeout: 15_000 });
+  await page.waitForFunction(() => document.getElementById('log').textContent.includes('Lesson A: reached step 1'));
+  await lesson.click('#lesson-step [data-choice="0"]');
+  await page.waitForFunction(() => /Lesson A step 1: predicted (right|wrong)/.test(document.getElementById('log').textContent));
+  await lesson.click('#lesson-step [data-next]');
+  await page.waitForFunction(() => document.getElementById('log').textContent.includes('Lesson A: reached step 2'));
+  await page.screenshot({ path: `${ARTIFACTS}/embed-course-example.png` });
+  page.assertClean();
+  await page.close();
+  lab.child.kill();
+  docs.child.kill();
 });

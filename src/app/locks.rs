@@ -1,0 +1,61 @@
+//! Locks that hold (`controls=`): a link that lists its open controls keeps every other key as
+//! its author set it, whatever the learner does. `update` asks `refused` before any message
+//! that can change the scenario, so a control, the Compare box, a lesson, the quiz, a keyboard
+//! shortcut and a Shift+click on the timeline all meet the same rule.
+
+use super::{free, Msg, State};
+
+/// Whether `msg` would change a key the link locked (then `update` does nothing).
+pub fn refused(state: &State, msg: &Msg) -> bool {
+    if state.page.controls.is_none() {
+        return false;
+    }
+    let open = |key: &str| state.page.control_open(key);
+    let in_lesson = state
+        .lesson
+        .is_some_and(|at| lesson_open(state, at.lesson.id));
+    match msg {
+        Msg::SetKey { name, .. } => !open(name),
+        Msg::NewSeed(_) => !open("seed"),
+        Msg::PickPreset(_) => !open("preset"),
+        Msg::CompareOn(_) | Msg::CompareKeys(_) => compare_locked(state, Some(msg)),
+        Msg::OpenLesson(lesson) => !lesson_open(state, lesson.id),
+        Msg::RunOrder => !(open("order") || in_lesson),
+        Msg::OpenStep(_) | Msg::ClassifyShow(_) | Msg::QuizStart { .. } => !in_lesson,
+        _ => false,
+    }
+}
+
+/// With locks, the lessons a learner may open: only the one the link itself opened (its steps
+/// and its check), since each step loads a scenario of its own.
+pub fn lesson_open(state: &State, lesson: &str) -> bool {
+    state.page.controls.is_none() || state.link_lesson == Some(lesson)
+}
+
+/// Whether the Compare box is locked (with `msg`, whether that change of it is refused): B may
+/// only differ from A in open keys, before and after, so a locked key stays as the link set it
+/// in both runs, and an author's compare that sets a locked key cannot be dropped.
+pub fn compare_locked(state: &State, msg: Option<&Msg>) -> bool {
+    if state.page.controls.is_none() {
+        return false;
+    }
+    let now = state.page.compare.clone();
+    let next = match msg {
+        Some(Msg::CompareKeys(text)) => Some(free::compare_text(text)),
+        Some(Msg::CompareOn(false)) => None,
+        // Ticking it proposes the fix A lacks (`free::proposed_change`).
+        _ => Some(
+            now.clone()
+                .unwrap_or_else(|| free::proposed_change(&state.page.scenario)),
+        ),
+    };
+    !within(state, now.as_deref()) || !within(state, next.as_deref())
+}
+
+/// Whether compare keys name open controls only.
+fn within(state: &State, compare: Option<&str>) -> bool {
+    let pairs = compare.unwrap_or("").split('&').filter(|p| !p.is_empty());
+    pairs
+        .map(|pair| pair.split_once('=').map_or(pair, |(key, _)| key))
+        .all(|key| state.page.control_open(key))
+}
