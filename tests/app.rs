@@ -1289,6 +1289,11 @@ fn a_lesson_takes_the_controls_column_and_the_controls_fold_into_a_drawer() {
     let layout = app::page_layout(&state);
     assert!(!layout.lesson_column && layout.controls_shown);
     assert!(!state.to_query().contains("lesson="));
+    // Issue 11: the ordering step's claims describe its own run, not the learner's order.
+    let mut ordering = load("lesson=a&step=12");
+    assert!(app::page_layout(&ordering).claims);
+    app::update(&mut ordering, Msg::RunOrder);
+    assert!(!app::page_layout(&ordering).claims, "no stale claim lines");
     let embed = load("lesson=a&step=4&embed=1");
     assert!(
         !app::page_layout(&embed).lesson_column,
@@ -2273,5 +2278,28 @@ fn a_waiting_step_names_no_run_length_on_the_status_line_or_the_canvas() {
     assert!(
         name.contains(&format!("{} events", trace.events.len())),
         "{name}"
+    );
+}
+
+#[test]
+fn a_term_definition_flips_and_shifts_to_stay_inside_the_viewport() {
+    // Issue 11's walk: the glossary popup was cut at the lesson panel's edge.
+    let view = (1366.0, 768.0);
+    assert_eq!(
+        app::popup_at((100.0, 200.0, 220.0), (300.0, 80.0), view),
+        (100.0, 224.0),
+        "under the term"
+    );
+    let (left, top) = app::popup_at((1300.0, 720.0, 740.0), (300.0, 80.0), view);
+    assert_eq!(
+        (left, top),
+        (1062.0, 636.0),
+        "above the term, shifted in from the right edge"
+    );
+    let phone = app::popup_at((-20.0, 10.0, 30.0), (300.0, 900.0), (390.0, 844.0));
+    assert_eq!(
+        phone,
+        (4.0, 34.0),
+        "no room above: it stays under, and never starts off-screen"
     );
 }

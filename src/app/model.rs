@@ -261,7 +261,7 @@ pub fn order_outcome(
     match verdict {
         Verdict::Safe { runs } => {
             let text = format!(
-                "{} The timeline above shows the same run with your order.",
+                "{} The timeline shows the same run with your order.",
                 ordering::safe_text(*runs)
             );
             let mut scenario = current.clone();
@@ -273,7 +273,7 @@ pub fn order_outcome(
                 .expect("the judge builds its queries with the codec")
                 .scenario;
             let text = format!(
-                "Fails. {}. The timeline above now shows that run ({}, seed {}).",
+                "Fails. {}. The timeline now shows that run ({}, seed {}).",
                 capitalise(&failure.why),
                 failure.probe.name,
                 scenario.seed

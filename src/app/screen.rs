@@ -31,9 +31,10 @@ pub struct PageLayout {
     pub panel: Option<Tab>,
     /// The A/B focus buttons: only while comparing.
     pub focus_toggle: bool,
-    /// The column is wider for a step with an exercise in it (the ordering's six rows, each
-    /// with its reason), so the exercise and its verdict fit beside the timeline.
-    pub wide_column: bool,
+    /// The step's claim lines, which describe its own run: they go once the ordering exercise
+    /// has loaded the learner's order instead. (The column keeps its width on that step, so
+    /// the timeline does not jump when the step opens.)
+    pub claims: bool,
 }
 
 pub fn page_layout(state: &State) -> PageLayout {
@@ -46,9 +47,7 @@ pub fn page_layout(state: &State) -> PageLayout {
             tab => Some(tab),
         },
         focus_toggle: state.page.compare.is_some(),
-        wide_column: lesson_column
-            && state.quiz.is_none()
-            && (state.lesson).is_some_and(|at| at.step().has_ordering_exercise()),
+        claims: state.verdict.is_none(),
     }
 }
 
@@ -325,4 +324,21 @@ pub(super) fn claim_lines(step: &Step) -> Vec<ClaimLine> {
             }
         })
         .collect()
+}
+
+/// Where a popup of `size` (width, height) goes for an anchor at (left, top, bottom), in a
+/// viewport of `view` (width, height), all in px: under the anchor, or above it when it would
+/// run past the foot; shifted left so it ends inside the right edge. Returns (left, top).
+pub fn popup_at(anchor: (f64, f64, f64), size: (f64, f64), view: (f64, f64)) -> (f64, f64) {
+    const MARGIN_PX: f64 = 4.0;
+    let (left, top, bottom) = anchor;
+    let (width, height) = size;
+    let below = bottom + MARGIN_PX;
+    let top = if below + height > view.1 && top - MARGIN_PX - height >= 0.0 {
+        top - MARGIN_PX - height
+    } else {
+        below
+    };
+    let left = left.min(view.0 - MARGIN_PX - width).max(MARGIN_PX);
+    (left, top)
 }
