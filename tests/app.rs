@@ -2303,3 +2303,41 @@ fn a_term_definition_flips_and_shifts_to_stay_inside_the_viewport() {
         "no room above: it stays under, and never starts off-screen"
     );
 }
+
+#[test]
+fn a_lesson_that_compares_squeezes_the_lanes_so_both_runs_fit_one_screen() {
+    // Issue 11's walk: in compare steps run B's timeline ran below the fold at 1366×768.
+    let compare = load("lesson=a&step=5");
+    let fits = |lanes: usize, px: u32| 2 * lanes as u32 * px <= app::TWO_RUNS_LANES_PX;
+    for lanes in [4, 5, 6] {
+        let px = app::lane_px(&compare, lanes).expect("squeezed");
+        assert!(
+            fits(lanes, px) && px >= app::LANE_MIN_PX,
+            "{lanes} lanes: {px} px"
+        );
+    }
+    assert_eq!(
+        app::lane_px(&load("lesson=a&step=4"), 4),
+        None,
+        "one run: the usual lanes"
+    );
+    let free = load("seed=1&preset=restart&compare=store%3Ddurable");
+    assert_eq!(app::lane_px(&free, 4), None, "free play keeps them");
+    // The plot is as tall as its lanes say, and the hit test finds a mark on a squeezed lane.
+    let (scenario, overlay) = (
+        idemlab::scenario::decode("seed=3&preset=race")
+            .unwrap()
+            .scenario,
+        idemlab::view::Overlay {
+            lane_px: Some(40),
+            ..Default::default()
+        },
+    );
+    let trace = idemlab::run(&scenario).0;
+    let timeline = idemlab::view::layout(&trace);
+    let lanes = timeline.lanes().len();
+    assert_eq!(
+        idemlab::view::plot_height_px(lanes, overlay.lane_px()),
+        30.0 + 40.0 * lanes as f64
+    );
+}

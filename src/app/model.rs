@@ -686,5 +686,6 @@ pub fn overlay(state: &State, lead: &Trace, side: Side) -> crate::view::Overlay 
         selected_event: state.page.cursor.filter(|_| in_focus),
         highlight: (state.highlight).and_then(|(on, find)| (on == side).then_some(find)),
         cut_after_us: state.awaiting().then_some(cursor_us),
+        lane_px: None,
     }
 }

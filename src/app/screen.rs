@@ -342,3 +342,17 @@ pub fn popup_at(anchor: (f64, f64, f64), size: (f64, f64), view: (f64, f64)) -> 
     let left = left.min(view.0 - MARGIN_PX - width).max(MARGIN_PX);
     (left, top)
 }
+
+/// What a 768 px screen leaves for the lanes of both runs in a lesson's compare, under the
+/// chrome, run A's title and counters, two axes, and run B's title and counters.
+pub const TWO_RUNS_LANES_PX: u32 = 388;
+/// The squeezed lanes' floor: a label row above and below a mark still fits.
+pub const LANE_MIN_PX: u32 = 32;
+
+/// Each lane's height for a timeline of `lanes` lanes: in a lesson that compares, squeezed so
+/// that both runs' timelines fit one 1366×768 screen (the step talks about B); else the usual.
+pub fn lane_px(state: &State, lanes: usize) -> Option<u32> {
+    let comparing = page_layout(state).lesson_column && state.page.compare.is_some();
+    let fit = TWO_RUNS_LANES_PX / (2 * lanes.max(1) as u32);
+    (comparing && fit < 60).then_some(fit.max(LANE_MIN_PX))
+}
