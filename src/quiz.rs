@@ -658,9 +658,9 @@ fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
         query,
         prompt: format!("The client gives up after {timeout_ms} ms while the first attempt may still be charging, and retries. {SAFE_PROMPT} which dedup setting ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![
-            ("dedup=none".into(), "no check: every request charges".into()),
-            ("dedup=naive".into(), "look the key up, charge, then record the key".into()),
-            ("dedup=atomic".into(), "claim the key under a unique constraint, in one transaction with the ledger row".into()),
+            ("dedup=none".into(), "charge every request as it arrives, leaving its key unread".into()),
+            ("dedup=naive".into(), "read the key table first; if the key is absent, charge, then add it".into()),
+            ("dedup=atomic".into(), "insert the key before charging, to commit with the ledger row; a second insert of it waits".into()),
         ],
         why: "With check-then-insert both copies of the order read \"not found\" before either recorded the key (the race region). An atomic claim makes the second copy wait on the key and then replay the first answer.",
     };
@@ -673,7 +673,7 @@ fn store_for_crash(dice: &mut Pcg32) -> Option<Question> {
         keys: "dedup=atomic&store=memory&crash=api@after-commit",
         restart_tens: 3..=12,
         situation: "The API keeps its keys in memory and crashes right after a commit, before it answers.",
-        fix: ("store=durable", "keep the keys in a durable database"),
+        fix: ("store=durable", "hold the key table in a database that outlives the API process"),
         why: "The crash wiped the keys held in the API's memory, so after the restart the retry looked new. Keys in a durable store survive the crash, and the retry gets the first answer back.",
     };
     crash.pose(dice)
@@ -709,8 +709,8 @@ impl CrashWhich {
             prompt: format!("{} {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?", self.situation),
             choices: vec![
                 (fix.into(), label.into()),
-                (format!("timeout_ms={}", timeout_ms * 2), "wait twice as long for each answer".into()),
-                ("retries=6".into(), "retry more times".into()),
+                (format!("timeout_ms={}", timeout_ms * 2), "have the client wait twice as long for each answer".into()),
+                ("retries=6".into(), "have the client retry up to 6 times".into()),
             ],
             why: self.why,
         };
@@ -765,7 +765,7 @@ fn provider_after_crash(dice: &mut Pcg32) -> Option<Question> {
         keys: "dedup=atomic&crash=api@after-effect",
         restart_tens: 3..=10,
         situation: "The API crashes after the payment service charged and before the ledger committed; keys are atomic and durable.",
-        fix: ("provider=keyed", "forward the key to a payment service that honours it"),
+        fix: ("provider=keyed", "pass the key on to a provider that answers a known key with its first charge"),
         why: "The ledger rolled back with the crash but the payment service did not, so the API's key never recorded that charge. A payment service that honours the forwarded key returns the first charge instead of making a second.",
     };
     crash.pose(dice)

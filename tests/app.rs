@@ -1289,6 +1289,11 @@ fn a_lesson_takes_the_controls_column_and_the_controls_fold_into_a_drawer() {
     let layout = app::page_layout(&state);
     assert!(!layout.lesson_column && layout.controls_shown);
     assert!(!state.to_query().contains("lesson="));
+    // Issue 11: the ordering step's claims describe its own run, not the learner's order.
+    let mut ordering = load("lesson=a&step=12");
+    assert!(app::page_layout(&ordering).claims);
+    app::update(&mut ordering, Msg::RunOrder);
+    assert!(!app::page_layout(&ordering).claims, "no stale claim lines");
     let embed = load("lesson=a&step=4&embed=1");
     assert!(
         !app::page_layout(&embed).lesson_column,
@@ -2610,4 +2615,65 @@ fn issue_13_a_link_from_another_model_version_gets_a_notice_until_the_run_change
             "{bad}"
         );
     }
+}
+
+#[test]
+fn a_term_definition_flips_and_shifts_to_stay_inside_the_viewport() {
+    // Issue 11's walk: the glossary popup was cut at the lesson panel's edge.
+    let view = (1366.0, 768.0);
+    assert_eq!(
+        app::popup_at((100.0, 200.0, 220.0), (300.0, 80.0), view),
+        (100.0, 224.0),
+        "under the term"
+    );
+    let (left, top) = app::popup_at((1300.0, 720.0, 740.0), (300.0, 80.0), view);
+    assert_eq!(
+        (left, top),
+        (1062.0, 636.0),
+        "above the term, shifted in from the right edge"
+    );
+    let phone = app::popup_at((-20.0, 10.0, 30.0), (300.0, 900.0), (390.0, 844.0));
+    assert_eq!(
+        phone,
+        (4.0, 34.0),
+        "no room above: it stays under, and never starts off-screen"
+    );
+}
+
+#[test]
+fn a_lesson_that_compares_squeezes_the_lanes_so_both_runs_fit_one_screen() {
+    // Issue 11's walk: in compare steps run B's timeline ran below the fold at 1366×768.
+    let compare = load("lesson=a&step=5");
+    let fits = |lanes: usize, px: u32| 2 * lanes as u32 * px <= app::TWO_RUNS_LANES_PX;
+    for lanes in [4, 5, 6] {
+        let px = app::lane_px(&compare, lanes).expect("squeezed");
+        assert!(
+            fits(lanes, px) && px >= app::LANE_MIN_PX,
+            "{lanes} lanes: {px} px"
+        );
+    }
+    assert_eq!(
+        app::lane_px(&load("lesson=a&step=4"), 4),
+        None,
+        "one run: the usual lanes"
+    );
+    let free = load("seed=1&preset=restart&compare=store%3Ddurable");
+    assert_eq!(app::lane_px(&free, 4), None, "free play keeps them");
+    // The plot is as tall as its lanes say, and the hit test finds a mark on a squeezed lane.
+    let (scenario, overlay) = (
+        idemlab::scenario::decode("seed=3&preset=race")
+            .unwrap()
+            .scenario,
+        idemlab::view::Overlay {
+            lane_px: Some(40),
+            ..Default::default()
+        },
+    );
+    let trace = idemlab::run(&scenario).0;
+    let timeline = idemlab::view::layout(&trace);
+    let lanes = timeline.lanes().len();
+    assert_eq!(
+        idemlab::view::plot_height_px(lanes, overlay.lane_px()),
+        30.0 + 40.0 * lanes as f64
+    );
 }

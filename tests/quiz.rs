@@ -511,3 +511,45 @@ fn the_safe_order_explanation_names_every_rule_the_judge_keeps() {
         );
     }
 }
+
+/// The lowercase word runs of `n` words in `text`.
+fn phrases(text: &str, n: usize) -> std::collections::BTreeSet<String> {
+    let lower = text.to_lowercase();
+    let words: Vec<&str> = (lower.split(|c: char| !c.is_alphanumeric() && c != '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.windows(n).map(|w| w.join(" ")).collect()
+}
+
+#[test]
+fn no_right_choice_repeats_a_lesson_phrase_that_its_distractors_lack() {
+    // Issue 11's walk: the right choices repeated Fix 1's and Fix 2's words, so a learner could
+    // pick the option whose words they had read. A run of 5 words that the lesson's steps and
+    // the right label share, and no wrong label has, is such a giveaway.
+    for lesson in &LESSONS {
+        let steps = lesson.steps.iter();
+        let lesson_text: Vec<&str> = steps
+            .flat_map(|s| [s.title, s.text, s.predict.setup, s.predict.question])
+            .collect();
+        let seen = phrases(&lesson_text.join(". "), 5);
+        for seed in 0..20 {
+            for question in quiz::generate(lesson, seed).questions {
+                let Form::Choices(choices) = &question.form else {
+                    continue;
+                };
+                let right = &choices[question.answer as usize].label;
+                let mut giveaways = &phrases(right, 5) & &seen;
+                for (i, wrong) in choices.iter().enumerate() {
+                    if i != question.answer as usize {
+                        giveaways.retain(|p| !phrases(&wrong.label, 5).contains(p));
+                    }
+                }
+                assert!(
+                    giveaways.is_empty(),
+                    "{:?} {right:?}: {giveaways:?}",
+                    question.kind
+                );
+            }
+        }
+    }
+}

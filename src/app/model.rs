@@ -274,7 +274,7 @@ pub fn order_outcome(
     match verdict {
         Verdict::Safe { runs } => {
             let text = format!(
-                "{} The timeline above shows the same run with your order.",
+                "{} The timeline shows the same run with your order.",
                 ordering::safe_text(*runs)
             );
             let mut scenario = current.clone();
@@ -286,7 +286,7 @@ pub fn order_outcome(
                 .expect("the judge builds its queries with the codec")
                 .scenario;
             let text = format!(
-                "Fails. {}. The timeline above now shows that run ({}, seed {}).",
+                "Fails. {}. The timeline now shows that run ({}, seed {}).",
                 capitalise(&failure.why),
                 failure.probe.name,
                 scenario.seed
@@ -740,5 +740,6 @@ pub fn overlay(state: &State, lead: &Trace, side: Side) -> crate::view::Overlay 
         selected_event: state.page.cursor.filter(|_| in_focus),
         highlight: (state.highlight).and_then(|(on, find)| (on == side).then_some(find)),
         cut_after_us: state.awaiting().then_some(cursor_us),
+        lane_px: None,
     }
 }

@@ -352,7 +352,7 @@ impl QuizSession {
         let question = &self.quiz.questions[index];
         match self.answers[index] {
             None => (
-                format!("Answer before you see the run: it appears on the timeline above, with its counters, once you lock your answer. One attempt per question; {}.", mastery_rule()),
+                format!("Answer before you see the run: it appears on the timeline, with its counters, once you lock your answer. One attempt per question; {}.", mastery_rule()),
                 None,
             ),
             Some(given) => {
@@ -408,7 +408,7 @@ impl QuizSession {
     /// The introduction's paragraph: how the check works, and its seed.
     pub fn intro_text(&self) -> String {
         format!(
-            "{QUESTIONS} questions on fresh variants of the lesson's situations: at least one prediction (how many charges, duplicates, receipts or lost orders a run has), one concept (a safe step order, or which boundary a claim protects) and one diagnosis (which change prevents the harm). Answer each before its run is shown: once your answer is locked, the run appears on the timeline above with the cursor on the event that proves the answer, and for a question with choices the right one as B. One attempt per question; {}. Quiz seed {}: the same link gives the same questions.",
+            "{QUESTIONS} questions on fresh variants of the lesson's situations: at least one prediction (how many charges, duplicates, receipts or lost orders a run has), one concept (a safe step order, or which boundary a claim protects) and one diagnosis (which change prevents the harm). Answer each before its run is shown: once your answer is locked, the run appears on the timeline with the cursor on the event that proves the answer, and for a question with choices the right one as B. One attempt per question; {}. Quiz seed {}: the same link gives the same questions.",
             mastery_rule(),
             self.quiz.seed
         )

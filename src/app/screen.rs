@@ -31,9 +31,10 @@ pub struct PageLayout {
     pub panel: Option<Tab>,
     /// The A/B focus buttons: only while comparing.
     pub focus_toggle: bool,
-    /// The column is wider for a step with an exercise in it (the ordering's six rows, each
-    /// with its reason), so the exercise and its verdict fit beside the timeline.
-    pub wide_column: bool,
+    /// The step's claim lines, which describe its own run: they go once the ordering exercise
+    /// has loaded the learner's order instead. (The column keeps its width on that step, so
+    /// the timeline does not jump when the step opens.)
+    pub claims: bool,
 }
 
 pub fn page_layout(state: &State) -> PageLayout {
@@ -46,9 +47,7 @@ pub fn page_layout(state: &State) -> PageLayout {
             tab => Some(tab),
         },
         focus_toggle: state.page.compare.is_some(),
-        wide_column: lesson_column
-            && state.quiz.is_none()
-            && (state.lesson).is_some_and(|at| at.step().has_ordering_exercise()),
+        claims: state.verdict.is_none(),
     }
 }
 
@@ -325,4 +324,35 @@ pub(super) fn claim_lines(step: &Step) -> Vec<ClaimLine> {
             }
         })
         .collect()
+}
+
+/// Where a popup of `size` (width, height) goes for an anchor at (left, top, bottom), in a
+/// viewport of `view` (width, height), all in px: under the anchor, or above it when it would
+/// run past the foot; shifted left so it ends inside the right edge. Returns (left, top).
+pub fn popup_at(anchor: (f64, f64, f64), size: (f64, f64), view: (f64, f64)) -> (f64, f64) {
+    const MARGIN_PX: f64 = 4.0;
+    let (left, top, bottom) = anchor;
+    let (width, height) = size;
+    let below = bottom + MARGIN_PX;
+    let top = if below + height > view.1 && top - MARGIN_PX - height >= 0.0 {
+        top - MARGIN_PX - height
+    } else {
+        below
+    };
+    let left = left.min(view.0 - MARGIN_PX - width).max(MARGIN_PX);
+    (left, top)
+}
+
+/// What a 768 px screen leaves for the lanes of both runs in a lesson's compare, under the
+/// chrome, run A's title and counters, two axes, and run B's title and counters.
+pub const TWO_RUNS_LANES_PX: u32 = 388;
+/// The squeezed lanes' floor: a label row above and below a mark still fits.
+pub const LANE_MIN_PX: u32 = 32;
+
+/// Each lane's height for a timeline of `lanes` lanes: in a lesson that compares, squeezed so
+/// that both runs' timelines fit one 1366×768 screen (the step talks about B); else the usual.
+pub fn lane_px(state: &State, lanes: usize) -> Option<u32> {
+    let comparing = page_layout(state).lesson_column && state.page.compare.is_some();
+    let fit = TWO_RUNS_LANES_PX / (2 * lanes.max(1) as u32);
+    (comparing && fit < 60).then_some(fit.max(LANE_MIN_PX))
 }

@@ -377,10 +377,7 @@ fn lanes(trace: &Trace) -> Vec<Lane> {
         (Node::Payment, "payment service"),
         (Node::Db, "database"),
     ];
-    let queue = [
-        (Node::Queue, "queue"),
-        (Node::Consumer, "consumer (receipts)"),
-    ];
+    let queue = [(Node::Queue, "queue"), (Node::Consumer, "consumer")];
     let shown = servers.iter().chain(queue.iter().filter(|_| queued));
     lanes.extend(shown.map(|&(node, label)| Lane {
         node,

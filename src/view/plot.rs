@@ -57,24 +57,32 @@ pub struct Overlay {
     /// waits for its prediction shows only what has happened by its first event, so the
     /// answer cannot be read off the picture (issue 11).
     pub cut_after_us: Option<u64>,
+    /// Each lane's height when not the usual `LANE_PX`: a lesson's compare squeezes the lanes
+    /// so that both runs fit one screen (`app::lane_px`).
+    pub lane_px: Option<u32>,
 }
 
 impl Overlay {
+    pub fn lane_px(&self) -> f64 {
+        self.lane_px.map_or(LANE_PX, f64::from)
+    }
+
     /// Whether a mark is drawn: all of it has happened by the cut.
     pub fn shows(&self, mark: &Mark) -> bool {
         self.cut_after_us.is_none_or(|cut| mark.t1_us <= cut)
     }
 }
 
-/// The plot's height for a timeline with `lanes` lanes.
-pub fn plot_height_px(lanes: usize) -> f64 {
-    AXIS_PX + LANE_PX * lanes as f64 + BOTTOM_PX
+/// The plot's height for a timeline with `lanes` lanes of `lane_px` each.
+pub fn plot_height_px(lanes: usize, lane_px: f64) -> f64 {
+    AXIS_PX + lane_px * lanes as f64 + BOTTOM_PX
 }
 
 /// Pixel positions of one viewport, with the plot's top at 0 (an export moves it down).
 #[derive(Clone, Copy)]
 struct Geo {
     viewport: Viewport,
+    lane_px: f64,
 }
 
 impl Geo {
@@ -83,7 +91,7 @@ impl Geo {
     }
 
     fn lane_y(&self, lane: LaneIx) -> f64 {
-        AXIS_PX + LANE_PX * f64::from(lane) + LANE_PX / 2.0
+        AXIS_PX + self.lane_px * f64::from(lane) + self.lane_px / 2.0
     }
 
     fn width(&self) -> f64 {
@@ -106,6 +114,7 @@ impl Geo {
 pub fn plot(scene: &Scene) -> Drawing {
     let geo = Geo {
         viewport: scene.viewport,
+        lane_px: scene.overlay.lane_px(),
     };
     let lanes = scene.timeline.lanes().len();
     let mut plotter = Plotter {
@@ -125,18 +134,18 @@ pub fn plot(scene: &Scene) -> Drawing {
         GUTTER_PX,
         AXIS_PX,
         f64::from(scene.viewport.width_px()),
-        LANE_PX * lanes as f64,
+        geo.lane_px * lanes as f64,
     );
     plotter.labels(room);
     if let Some(cursor_us) = scene.overlay.cursor_us {
         let x = geo.x(cursor_us);
-        let bottom = plot_height_px(lanes);
+        let bottom = plot_height_px(lanes, geo.lane_px);
         let shape = Shape::stroke(line((x, AXIS_PX), (x, bottom)), Ink::Cursor, 1.5);
         plotter.group("cursor", true, vec![shape]);
     }
     let mut drawing = Drawing {
         width_px: geo.width(),
-        height_px: plot_height_px(lanes),
+        height_px: plot_height_px(lanes, geo.lane_px),
         clip: room,
         groups: plotter.groups,
     };
@@ -203,7 +212,7 @@ impl Plotter<'_, '_> {
 
     fn background(&mut self, lanes: usize) {
         let geo = self.geo;
-        let (width, height) = (geo.width(), plot_height_px(lanes));
+        let (width, height) = (geo.width(), plot_height_px(lanes, geo.lane_px));
         let mut shapes = vec![Shape::fill(
             Geometry::Rect(Rect::new(0.0, 0.0, width, height)),
             Ink::Panel,
@@ -211,7 +220,7 @@ impl Plotter<'_, '_> {
         for (ix, lane) in self.scene.timeline.lanes().iter().enumerate() {
             let y = geo.lane_y(ix as LaneIx);
             let ink = if ix % 2 == 0 { Ink::Lane } else { Ink::LaneAlt };
-            let band = Rect::new(0.0, y - LANE_PX / 2.0, width, LANE_PX);
+            let band = Rect::new(0.0, y - geo.lane_px / 2.0, width, geo.lane_px);
             shapes.push(Shape::fill(Geometry::Rect(band), ink));
             let label = shorten(&lane.label, Font::Plain, LANE_LABEL_PX);
             shapes.push(Shape::text((6.0, y + 4.0), &label, Ink::Text, Font::Plain));
@@ -296,14 +305,14 @@ impl Plotter<'_, '_> {
         let geo = self.geo;
         let x0 = geo.x(mark.t0_us);
         let x1 = geo.x(mark.t1_us).max(x0 + 3.0);
-        let y = geo.lane_y(mark.lane) - LANE_PX / 2.0;
-        let rect = Rect::new(x0, y, x1 - x0, LANE_PX);
+        let y = geo.lane_y(mark.lane) - geo.lane_px / 2.0;
+        let rect = Rect::new(x0, y, x1 - x0, geo.lane_px);
         if band == Band::ApiDown {
             shapes.push(Shape::fill(Geometry::Rect(rect), ink).alpha(0.12));
             // Hatch only what the plot shows: a zoomed-in outage can be millions of px wide.
             let (left, right) = (x0.max(GUTTER_PX - 8.0), x1.min(geo.width() + 8.0));
             if left < right {
-                let shown = Rect::new(left, y, right - left, LANE_PX);
+                let shown = Rect::new(left, y, right - left, geo.lane_px);
                 shapes.push(Shape::stroke(hatch(shown, x0 + y), ink, 1.2).alpha(0.7));
             }
         } else {
@@ -324,8 +333,8 @@ impl Plotter<'_, '_> {
         let spots = vec![
             spot(x, y + 12.0, Anchor::Start),
             spot(x0 - 3.0, y + 12.0, Anchor::End),
-            spot(x, y + LANE_PX - 4.0, Anchor::Start),
-            spot(x0 - 3.0, y + LANE_PX - 4.0, Anchor::End),
+            spot(x, y + geo.lane_px - 4.0, Anchor::Start),
+            spot(x0 - 3.0, y + geo.lane_px - 4.0, Anchor::End),
         ];
         let texts = texts.iter().map(|text| text.to_string()).collect();
         self.want(Rank::Caption, mark, texts, spots);
@@ -344,8 +353,8 @@ impl Plotter<'_, '_> {
         let (lo, hi) = (payment.max(top_lane), mark.lane.max(to_lane));
         let x0 = geo.x(mark.t0_us);
         let x1 = geo.x(mark.t1_us).max(x0 + 2.0);
-        let y0 = geo.lane_y(lo) - LANE_PX / 2.0 + 1.0;
-        let y1 = geo.lane_y(hi) + LANE_PX / 2.0 - 1.0;
+        let y0 = geo.lane_y(lo) - geo.lane_px / 2.0 + 1.0;
+        let y1 = geo.lane_y(hi) + geo.lane_px / 2.0 - 1.0;
         // Overlapping races would stack their shading until the labels on it cannot be read:
         // each shades only what no race over the same lanes has shaded yet.
         let filled = match self
@@ -383,8 +392,8 @@ impl Plotter<'_, '_> {
         let geo = self.geo;
         let (x0, x1) = (geo.x(mark.t0_us), geo.x(mark.t1_us));
         let offset = match span {
-            Span::Blocked => -LANE_PX / 2.0 + 3.0,
-            Span::Txn { .. } => LANE_PX / 2.0 - 8.0,
+            Span::Blocked => -geo.lane_px / 2.0 + 3.0,
+            Span::Txn { .. } => geo.lane_px / 2.0 - 8.0,
         };
         let rect = Rect::new(x0, geo.lane_y(mark.lane) + offset, (x1 - x0).max(1.5), 5.0);
         shapes.push(Shape::fill(Geometry::Rect(rect), ink));
@@ -536,11 +545,16 @@ impl Plotter<'_, '_> {
             None => density.columns,
         };
         for lane in 0..density.lanes {
-            let y = self.geo.lane_y(lane) - LANE_PX / 2.0 + 4.0;
+            let y = self.geo.lane_y(lane) - self.geo.lane_px / 2.0 + 4.0;
             let shapes = (0..columns)
                 .filter_map(|column| {
                     let count = density.count(lane, column);
-                    let bar = Rect::new(GUTTER_PX + f64::from(column), y, 1.0, LANE_PX - 8.0);
+                    let bar = Rect::new(
+                        GUTTER_PX + f64::from(column),
+                        y,
+                        1.0,
+                        self.geo.lane_px - 8.0,
+                    );
                     let alpha = 0.25 + 0.75 * f64::from(count) / peak;
                     (count > 0).then(|| Shape::fill(Geometry::Rect(bar), Ink::Density).alpha(alpha))
                 })
@@ -781,7 +795,10 @@ pub fn hit(
     let View::Marks { marks } = view else {
         return None;
     };
-    let geo = Geo { viewport };
+    let geo = Geo {
+        viewport,
+        lane_px: overlay.lane_px(),
+    };
     let mut best: Option<(f64, u32)> = None;
     for &ix in marks {
         if !overlay.shows(timeline.mark(ix)) {
@@ -803,7 +820,7 @@ fn distance(geo: &Geo, mark: &Mark, x: f64, y: f64) -> f64 {
             segment_distance((x, y), (x0, y0), tip)
         }
         MarkKind::Point { .. } => ((x - x0) * (x - x0) + (y - y0) * (y - y0)).sqrt(),
-        _ if x >= x0 && x <= geo.x(mark.t1_us) + 2.0 && (y - y0).abs() < LANE_PX / 2.0 => 7.5,
+        _ if x >= x0 && x <= geo.x(mark.t1_us) + 2.0 && (y - y0).abs() < geo.lane_px / 2.0 => 7.5,
         _ => f64::MAX,
     }
 }

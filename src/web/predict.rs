@@ -208,6 +208,10 @@ pub fn focus_feedback() {
                 let by = inner.top() - outer.top() - 8.0;
                 column.set_scroll_top(column.scroll_top() + by as i32);
             }
+            // On a phone the column grows with the page: bring the answer down into view.
+            if inner.top() < 0.0 {
+                dom::window().scroll_by_with_x_and_y(0.0, inner.top() - 8.0);
+            }
         }
     }
 }
@@ -253,5 +257,35 @@ fn open(term: &Element, open: bool) {
         .and_then(|id| dom::document().get_element_by_id(&id));
     if let Some(def) = def {
         dom::set_hidden(&def, !open);
+        if open {
+            place_def(term, &def);
+        }
+    }
+}
+
+/// Fixed at `app::popup_at`'s place, so no scrolling column clips it at the screen's edges.
+fn place_def(term: &Element, def: &Element) {
+    let Ok(def) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(def.clone()) else {
+        return;
+    };
+    let (at, own) = (
+        term.get_bounding_client_rect(),
+        def.get_bounding_client_rect(),
+    );
+    let window = dom::window();
+    let read = |v: Result<wasm_bindgen::JsValue, _>| v.ok().and_then(|v| v.as_f64());
+    let view = (read(window.inner_width()), read(window.inner_height()));
+    let (Some(width), Some(height)) = view else {
+        return;
+    };
+    let (left, top) = crate::app::popup_at(
+        (at.left(), at.top(), at.bottom()),
+        (own.width(), own.height()),
+        (width, height),
+    );
+    let style = def.style();
+    for (name, px) in [("left", left), ("top", top)] {
+        let value = format!("{}px", crate::decimal::Fixed::<0>(px));
+        style.set_property(name, &value).ok();
     }
 }

@@ -262,12 +262,15 @@ fn frame<'a>(
     viewport: Viewport,
     view: &'a crate::view::View,
 ) -> Frame<'a> {
+    let timeline = &run_of(app, side).timeline;
+    let mut overlay = app::overlay(&app.state, &app.lead().trace, side_of(side));
+    overlay.lane_px = app::lane_px(&app.state, timeline.lanes().len());
     Frame {
         canvas,
-        timeline: &run_of(app, side).timeline,
+        timeline,
         viewport,
         view,
-        overlay: app::overlay(&app.state, &app.lead().trace, side_of(side)),
+        overlay,
     }
 }
 

@@ -60,7 +60,7 @@ pub fn render() {
         .toggle_with_force("lesson", layout.lesson_column)
         .ok();
     root.class_list()
-        .toggle_with_force("wide", layout.wide_column)
+        .toggle_with_force("run-own", !layout.claims)
         .ok();
     place_lesson_panel(layout.lesson_column);
     dom::set_hidden(&dom::by_id("lesson-column"), !layout.lesson_column);

@@ -61,8 +61,8 @@ pub struct Frame<'a> {
     pub overlay: Overlay,
 }
 
-pub fn canvas_height_px(timeline: &Timeline) -> f64 {
-    crate::view::plot_height_px(timeline.lanes().len())
+pub fn canvas_height_px(timeline: &Timeline, overlay: &Overlay) -> f64 {
+    crate::view::plot_height_px(timeline.lanes().len(), overlay.lane_px())
 }
 
 impl Frame<'_> {
@@ -95,7 +95,7 @@ impl Frame<'_> {
     fn context(&self) -> CanvasRenderingContext2d {
         let ratio = dom::window().device_pixel_ratio().max(1.0);
         let width_css = GUTTER_PX + f64::from(self.viewport.width_px());
-        let height_css = canvas_height_px(self.timeline);
+        let height_css = canvas_height_px(self.timeline, &self.overlay);
         let canvas = self.canvas;
         let (width_px, height_px) = ((width_css * ratio) as u32, (height_css * ratio) as u32);
         // Resizing a canvas reallocates it: do it only when the size changed, not every frame.
