@@ -133,6 +133,30 @@ impl RunJob {
         self.progress()
     }
 
+    /// The job's event buffer, emptied, at whatever stage it stands: a run cancelled half way
+    /// gives its block to the next one too (`Trace::into_buffer`).
+    pub fn into_buffer(self) -> Option<Vec<Event>> {
+        match self.stage {
+            Stage::Simulate(stepper) => stepper.into_buffer(),
+            Stage::Layout(trace, job) => {
+                drop(job);
+                trace.into_buffer()
+            }
+            Stage::Index(trace, timeline, job) => {
+                drop((timeline, job));
+                trace.into_buffer()
+            }
+            Stage::Done(built) => {
+                let Built {
+                    trace, timeline, ..
+                } = *built;
+                drop(timeline);
+                trace.into_buffer()
+            }
+            Stage::Moving => None,
+        }
+    }
+
     pub fn progress(&self) -> JobProgress {
         let (phase, events) = match &self.stage {
             Stage::Simulate(stepper) => (Phase::Simulating, stepper.progress().events),

@@ -234,3 +234,36 @@ fn a_run_into_a_reused_buffer_equals_a_fresh_run() {
     assert!(trace.into_buffer().is_none());
     drop(timeline);
 }
+
+/// A job abandoned in any phase gives its event buffer back, emptied, for the next run.
+#[test]
+fn a_job_abandoned_in_any_phase_gives_its_buffer_back() {
+    let scenario = scenario("seed=3&preset=race&orders=40");
+    let mut phases = Vec::new();
+    for steps in 0..10_000 {
+        let mut job = RunJob::new(&scenario);
+        let mut phase = job.progress().phase;
+        for _ in 0..steps {
+            phase = job.step(50).phase;
+        }
+        let buffer = job
+            .into_buffer()
+            .expect("the job is the trace's only holder");
+        assert!(buffer.is_empty(), "after {steps} steps");
+        if phases.last() != Some(&phase) {
+            phases.push(phase);
+        }
+        if phase == Phase::Done {
+            break;
+        }
+    }
+    assert_eq!(
+        phases,
+        [
+            Phase::Simulating,
+            Phase::LayingOut,
+            Phase::Indexing,
+            Phase::Done
+        ]
+    );
+}

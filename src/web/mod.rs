@@ -300,12 +300,16 @@ fn start_runs() -> bool {
     with_app(|app| {
         // The old runs go first: wasm memory never shrinks, so building the new ones beside
         // them would leave the page holding both sizes for good.
-        app.job = None;
+        let job = app.job.take();
         app.warm = None;
         app.b = None;
         let old = std::mem::replace(&mut app.a, Run::empty(app.state.page.scenario.clone()));
-        // The new run A records into the old one's event block (its largest), where it stands.
-        let buffer = old.into_buffer().unwrap_or_default();
+        // The new run A records into the old one's event block (its largest), where it stands:
+        // a run A still being built when this one started, or else the last finished run A.
+        let building_a = job.filter(|(side, _)| *side == Side::A);
+        let buffer = (building_a.and_then(|(_, job)| job.into_buffer()))
+            .or_else(|| old.into_buffer())
+            .unwrap_or_default();
         // A quiz question's run is not run until its answer is locked, so no view can show it.
         if !app::run_hidden(&app.state) {
             app.job = Some((Side::A, RunJob::reusing(&app.state.page.scenario, buffer)));

@@ -62,6 +62,12 @@ impl Stepper {
         Stepper { world }
     }
 
+    /// The unfinished trace's event buffer, emptied (`Trace::into_buffer`): for the next run
+    /// when this one is abandoned.
+    pub fn into_buffer(self) -> Option<Vec<Event>> {
+        self.world.trace.into_buffer()
+    }
+
     /// Takes up to `actions_max` actions (at least one, unless the run has ended).
     pub fn step(&mut self, actions_max: u32) -> Progress {
         self.world.run_loop(u64::from(actions_max.max(1)));
