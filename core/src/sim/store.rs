@@ -313,10 +313,15 @@ impl World {
             return;
         }
         // Without a transaction this is an upsert with no constraint: a later copy overwrites.
-        let body = self.reqs[req as usize].body;
+        self.put_key_row(req, key, Some((status, number)));
+    }
+
+    /// Writes `req`'s committed key row now (replacing any row of the key) with its stored
+    /// answer, if it has one yet, and marks the claim committed.
+    fn put_key_row(&mut self, req: u32, key: Key, done: Option<(u16, Option<u32>)>) {
         let row = KeyRow {
-            done: Some((status, number)),
-            body,
+            done,
+            body: self.reqs[req as usize].body,
             created_us: self.now_us,
             locked_us: self.now_us,
             owner: req,
@@ -342,16 +347,7 @@ impl World {
         }
         let key = self.reqs[req as usize].key;
         if let (Some(key), true) = (key, held || pending.store.is_some()) {
-            let body = self.reqs[req as usize].body;
-            let row = KeyRow {
-                done: pending.store,
-                body,
-                created_us: self.now_us,
-                locked_us: self.now_us,
-                owner: req,
-            };
-            self.store.keys.insert(key, row);
-            self.reqs[req as usize].handler.claim = Claim::Committed;
+            self.put_key_row(req, key, pending.store);
         }
         if held {
             self.release(req);
