@@ -40,28 +40,11 @@ impl BitSet {
         self.words.clear();
     }
 
-    pub fn len(&self) -> usize {
-        self.words.iter().map(|w| w.count_ones() as usize).sum()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.words.iter().all(|&w| w == 0)
-    }
-
     /// How many numbers are here and not in `other`.
     pub fn count_without(&self, other: &BitSet) -> u32 {
         (self.words.iter().enumerate())
             .map(|(ix, w)| (w & !other.words.get(ix).copied().unwrap_or(0)).count_ones())
             .sum()
-    }
-
-    /// The members, smallest first.
-    pub fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.words.iter().enumerate().flat_map(|(word, &bits)| {
-            (0..64)
-                .filter(move |bit| bits & (1u64 << bit) != 0)
-                .map(move |bit| word * 64 + bit)
-        })
     }
 }
 
@@ -70,7 +53,6 @@ impl BitSet {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DenseMap {
     slots: Vec<u32>,
-    len: usize,
 }
 
 const EMPTY: u32 = u32::MAX;
@@ -88,12 +70,7 @@ impl DenseMap {
             self.slots.resize(at + 1, EMPTY);
         }
         let old = std::mem::replace(&mut self.slots[at], value);
-        if old == EMPTY {
-            self.len += 1;
-            None
-        } else {
-            Some(old)
-        }
+        (old != EMPTY).then_some(old)
     }
 
     pub fn get(&self, key: u32) -> Option<u32> {
@@ -106,19 +83,7 @@ impl DenseMap {
     pub fn remove(&mut self, key: u32) -> Option<u32> {
         let slot = self.slots.get_mut(key as usize)?;
         let old = std::mem::replace(slot, EMPTY);
-        if old == EMPTY {
-            return None;
-        }
-        self.len -= 1;
-        Some(old)
-    }
-
-    pub fn len(&self) -> usize {
-        self.len
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
+        (old != EMPTY).then_some(old)
     }
 
     /// The values, in the order of their keys. Scans every slot: for the rare whole-map walks
@@ -133,16 +98,14 @@ mod tests {
     use super::*;
 
     #[test]
-    fn bit_set_inserts_once_and_iterates_in_order() {
+    fn bit_set_inserts_once() {
         let mut set = BitSet::new();
         assert!(set.insert(130));
         assert!(set.insert(3));
         assert!(!set.insert(130));
         assert!(set.contains(3) && set.contains(130) && !set.contains(4) && !set.contains(9_999));
-        assert_eq!(set.iter().collect::<Vec<_>>(), vec![3, 130]);
-        assert_eq!(set.len(), 2);
         set.clear();
-        assert!(set.is_empty() && !set.contains(3));
+        assert!(!set.contains(3) && !set.contains(130));
     }
 
     #[test]
@@ -158,7 +121,6 @@ mod tests {
                 assert_eq!(map.insert(key, step), model.insert(key, step));
             }
             assert_eq!(map.get(key), model.get(&key).copied());
-            assert_eq!(map.len(), model.len());
         }
         assert_eq!(
             map.values().collect::<Vec<_>>(),
