@@ -266,6 +266,14 @@ impl World {
             .push(self.now_us.saturating_add(delay_us), action);
     }
 
+    /// The generator for one decision about request `req`'s attempt, identified by its pod,
+    /// order and attempt: a retry draws afresh, a replay of the same attempt draws the same.
+    fn attempt_draw(&self, stream: rng::Stream, req: u32) -> rng::Draw {
+        let r = &self.reqs[req as usize];
+        let (pod, order, attempt) = (u64::from(r.pod), u64::from(r.order), u64::from(r.attempt));
+        rng::for_decision(self.s.seed, stream, pod, order, attempt)
+    }
+
     fn ctx(&self, req: u32) -> Ctx {
         let r = &self.reqs[req as usize];
         Ctx {

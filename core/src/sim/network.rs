@@ -29,20 +29,13 @@ impl World {
     }
 
     fn fate(&self, from: Node, to: Node, req: u32) -> (u64, Option<DropCause>) {
-        let r = &self.reqs[req as usize];
         let stream = match (from, to) {
             (Node::Client(_), _) => Stream::Request,
             (_, Node::Client(_)) => Stream::Response,
             (Node::Api, _) => Stream::ProviderCall,
             _ => Stream::ProviderReply,
         };
-        let mut draw = rng::for_decision(
-            self.s.seed,
-            stream,
-            u64::from(r.pod),
-            u64::from(r.order),
-            u64::from(r.attempt),
-        );
+        let mut draw = self.attempt_draw(stream, req);
         let latency = self.s.latency_ms;
         let latency_us = rng::between(
             &mut draw,

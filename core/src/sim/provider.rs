@@ -19,14 +19,7 @@ impl World {
     pub(super) fn provider_receives(&mut self, msg: u32) {
         let req = self.msgs[msg as usize].req;
         self.emit_req(Node::Payment, req, EventKind::Deliver { msg });
-        let r = &self.reqs[req as usize];
-        let mut draw = rng::for_decision(
-            self.s.seed,
-            Stream::ProviderWork,
-            u64::from(r.pod),
-            u64::from(r.order),
-            u64::from(r.attempt),
-        );
+        let mut draw = self.attempt_draw(Stream::ProviderWork, req);
         let range = self.s.provider_ms;
         let work_us = rng::between(
             &mut draw,
@@ -59,14 +52,7 @@ impl World {
         if fail == 0 && decline == 0 {
             return None;
         }
-        let r = &self.reqs[req as usize];
-        let mut draw = rng::for_decision(
-            self.s.seed,
-            Stream::ProviderOutcome,
-            u64::from(r.pod),
-            u64::from(r.order),
-            u64::from(r.attempt),
-        );
+        let mut draw = self.attempt_draw(Stream::ProviderOutcome, req);
         let fails = rng::chance(&mut draw, fail);
         let declines = rng::chance(&mut draw, decline);
         (fails.then_some(500)).or(declines.then_some(402))
