@@ -56,6 +56,8 @@ pub struct Metrics {
     pub takeovers: u32,
     /// Repeats answered with a stored failure (a replayed 500 or 402) rather than run again.
     pub replayed_failures: u32,
+    /// Requests refused 412 because their key row had expired (`expired=reject`).
+    pub rejected_expired: u32,
     pub outcomes: Outcomes,
     pub events: u32,
     pub truncated: bool,
@@ -362,6 +364,7 @@ impl Fold {
             EventKind::Redeliver { .. } => m.redeliveries += 1,
             EventKind::Reply { status: 409, .. } => m.conflicts += 1,
             EventKind::Takeover { .. } => m.takeovers += 1,
+            EventKind::Reply { status: 412, .. } => m.rejected_expired += 1,
             EventKind::Reply {
                 status,
                 replay: true,

@@ -18,7 +18,7 @@ const CORPUS: [&str; 2] = [
 /// Runs are capped so that one execution stays around a millisecond; the cap is itself a path.
 const FUZZ_EVENTS_MAX: u32 = 20_000;
 
-const VALUES: [&str; 27] = [
+const VALUES: [&str; 28] = [
     "0",
     "1",
     "-1",
@@ -46,6 +46,7 @@ const VALUES: [&str; 27] = [
     "conflict",
     "phased",
     "success",
+    "reject",
 ];
 
 fn executions() -> u64 {

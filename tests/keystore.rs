@@ -36,6 +36,10 @@ fn queries() -> Vec<String> {
                 }
             }
         }
+        // Issue 12: a refused expired key keeps its row, shown expired.
+        queries.push(format!(
+            "orders=6&dedup=atomic&retention_ms=60&loss_resp=0.5&expired=reject&seed={seed}"
+        ));
     }
     queries
 }
@@ -86,6 +90,14 @@ fn check(trace: &Trace, place: &str) -> u32 {
             EventKind::Lookup {
                 found: Found::Mismatch,
             } => assert!(row.is_some(), "{at}"),
+            EventKind::Lookup {
+                found: Found::Expired,
+            } => assert!(
+                table
+                    .iter()
+                    .any(|r| r.key == key && r.state == KeyState::Expired),
+                "{at}: the refused row is not shown expired"
+            ),
             EventKind::Claim {
                 result: ClaimResult::Ok,
             } => assert!(row.is_none(), "{at}: {row:?}"),

@@ -4,7 +4,7 @@
 mod common;
 
 use common::{check_trace, first_failing, overlay, run, scenario, seeds};
-use idemlab::trace::{ClaimResult, EventKind, Node, Payload, Trace};
+use idemlab::trace::{ClaimResult, EventKind, Found, Node, Outcome, Payload, Trace};
 use idemlab::Metrics;
 
 /// The metrics of seeds 0..count of `query`, added up field by field where a test needs them.
@@ -482,4 +482,169 @@ fn replaying_failures_trades_orders_that_could_have_succeeded_for_fewer_calls() 
         "a 500 run again can succeed: {all:?} {again:?}"
     );
     assert_eq!((all.duplicates, again.duplicates), (0, 0));
+}
+
+// ---------------------------------------------------------------------------------------------
+// expired=new|reject: a key row past retention_ms runs as new, or is refused 412.
+
+/// Lost answers and a retention shorter than a retry, so keys expire while clients retry.
+const EXPIRING: &str = "orders=6&dedup=atomic&retention_ms=60&loss_resp=0.5&retries=4";
+
+#[test]
+fn an_expired_key_runs_as_new_by_default_and_is_refused_412_under_reject() {
+    let (mut expired_runs, mut refused) = (0, 0);
+    for seed in 0..seeds(300) {
+        let new = format!("{EXPIRING}&seed={seed}");
+        let (trace, m) = run(&new);
+        assert_eq!(m.rejected_expired, 0, "{new}");
+        let expired = count(&trace, |k| *k == EventKind::KeyExpired);
+        expired_runs += u32::from(expired > 0);
+
+        let reject = format!("{new}&expired=reject");
+        let (trace, m) = run(&reject);
+        check_trace(&trace).unwrap_or_else(|e| panic!("{reject}: {e}"));
+        assert_eq!(
+            count(&trace, |k| *k == EventKind::KeyExpired),
+            0,
+            "{reject}"
+        );
+        let answered_412 = count(&trace, |k| {
+            matches!(k, EventKind::Reply { status: 412, .. })
+        });
+        assert_eq!(m.rejected_expired as usize, answered_412, "{reject}");
+        // Every 412 comes from a read that found the row expired.
+        let found_expired = count(&trace, |k| {
+            *k == EventKind::Lookup {
+                found: Found::Expired,
+            }
+        });
+        assert_eq!(found_expired, answered_412, "{reject}");
+        refused += m.rejected_expired;
+    }
+    assert!(
+        expired_runs > 100 && refused > 200,
+        "{expired_runs} {refused}"
+    );
+}
+
+#[test]
+fn under_reject_an_expired_key_never_charges_again_where_new_does() {
+    // With one transaction for the claim, the charge's ledger row and the stored answer, a key
+    // row exists only once its charge is recorded: the lookup by business key finds it.
+    let new = totals(EXPIRING, seeds(500));
+    let reject = totals(&format!("{EXPIRING}&expired=reject"), seeds(500));
+    assert!(new.duplicates > 100, "{new:?}");
+    assert_eq!(reject.duplicates, 0, "{reject:?}");
+    assert_eq!(reject.lost, 0, "{reject:?}");
+}
+
+#[test]
+fn after_a_412_the_client_looks_the_order_up_and_a_found_order_ends_done_without_another_attempt() {
+    let query = format!("{EXPIRING}&expired=reject");
+    let (mut found, mut minted) = (0, 0);
+    for seed in 0..seeds(300) {
+        let query = format!("{query}&seed={seed}");
+        let (trace, _) = run(&query);
+        for (ix, e) in trace.events.iter().enumerate() {
+            let EventKind::Deliver { msg } = e.kind else {
+                continue;
+            };
+            let Some(payload) = sent_payload(&trace, msg) else {
+                continue;
+            };
+            let later = || {
+                trace.events[ix + 1..]
+                    .iter()
+                    .filter(|l| l.order() == e.order())
+            };
+            match payload {
+                // A 412 delivered to the client is followed by its lookup, on the same attempt.
+                Payload::Response { status: 412, .. } if matches!(e.node, Node::Client(_)) => {
+                    let next = later().find(|l| matches!(l.kind, EventKind::Send { .. }));
+                    assert!(
+                        matches!(
+                            next.map(|l| l.kind),
+                            Some(EventKind::Send {
+                                payload: Payload::Find,
+                                ..
+                            })
+                        ),
+                        "{query}: event {ix}"
+                    );
+                }
+                Payload::Found { number: Some(_) } => {
+                    let done = later().find(|l| matches!(l.kind, EventKind::OrderDone { .. }));
+                    assert!(
+                        matches!(
+                            done.map(|l| l.kind),
+                            Some(EventKind::OrderDone {
+                                outcome: Outcome::Ok,
+                                ..
+                            })
+                        ),
+                        "{query}: event {ix}"
+                    );
+                    let sends = later().filter(|l| is_request(&l.kind)).count();
+                    assert_eq!(sends, 0, "{query}: event {ix}: no attempt after 'done'");
+                    found += 1;
+                }
+                Payload::Found { number: None } => {
+                    // The next attempt, if any, carries a key of its own, never the expired one.
+                    if let Some(next) = later().find(|l| is_request(&l.kind)) {
+                        assert!(next.key.is_some() && next.key != e.key, "{query}: {ix}");
+                        minted += 1;
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(found > 100, "{found} {minted}");
+}
+
+#[test]
+fn the_lookup_by_business_key_sees_the_ledger_only_so_an_unrecorded_charge_is_made_again() {
+    // Phased: the claim commits in progress, the API crashes after the provider charged and
+    // before the ledger row; with no lease the claim holds until it expires. Refused 412, the
+    // client finds nothing in the ledger and charges again under a new key.
+    let query = "orders=1&dedup=atomic&handler=phased&crash=api@after-effect&retention_ms=300\
+                 &expired=reject&retries=6";
+    let failure = first_failing(query, seeds(200), |m| {
+        m.rejected_expired >= 1 && m.duplicates == 1 && m.outcomes.ok == 1
+    });
+    assert_eq!(failure, None, "{query}");
+    let (trace, _) = run(&format!("{query}&seed=1"));
+    assert!(trace
+        .events
+        .iter()
+        .any(|e| e.kind == EventKind::WorkLookup { number: None }));
+}
+
+#[test]
+fn expired_refuses_a_bad_value_naming_the_key_and_the_choices() {
+    let errors = idemlab::scenario::decode("expired=maybe").unwrap_err();
+    assert_eq!(
+        errors[0].to_string(),
+        "`expired=maybe` is not valid: expected one of new|reject"
+    );
+}
+
+/// The payload of message `msg`, from its send.
+fn sent_payload(trace: &Trace, msg: u32) -> Option<Payload> {
+    trace.events.iter().find_map(|e| match e.kind {
+        EventKind::Send {
+            msg: m, payload, ..
+        } if m == msg => Some(payload),
+        _ => None,
+    })
+}
+
+fn is_request(kind: &EventKind) -> bool {
+    matches!(
+        kind,
+        EventKind::Send {
+            payload: Payload::Request { .. },
+            ..
+        }
+    )
 }

@@ -72,6 +72,8 @@ fn query() -> impl Strategy<Value = String> {
         0u32..=1_000,
         0u32..=1_000,
         prop::sample::select(vec!["all", "final", "success"]),
+        // Issue 12's later keys, one tuple so that each adds a line here.
+        (prop::sample::select(vec!["new", "reject"]),),
     );
     (parts, timing, faults, modes, queue, production).prop_map(
         |((seed, orders, clients, q, r), timing, faults, modes, queue, production)| {
@@ -107,7 +109,9 @@ fn query() -> impl Strategy<Value = String> {
                  &consumer_crash={consumer_crash}&mail={mail}",
                 ack_loss as f64 / 1000.0
             );
-            let (concurrent, handler, lease, fail, decline, replay) = production;
+            let (concurrent, handler, lease, fail, decline, replay, later) = production;
+            let (expired,) = later;
+            q += &format!("&expired={expired}");
             q += &format!(
                 "&concurrent={concurrent}&handler={handler}&provider_fail={}&decline={}&replay={replay}",
                 fail as f64 / 4000.0,

@@ -82,6 +82,12 @@ pub enum Payload {
     Charged { number: u32 },
     /// Payment service to API: nothing charged, `status` 500 (failed) or 402 (declined).
     ChargeFailed { status: u16 },
+    /// Client to API, after a 412 (`expired=reject`): has this order (its business key) an
+    /// effect in the ledger?
+    Find,
+    /// API to client: the order's effect in the ledger (a charge number or a written value),
+    /// if it has one.
+    Found { number: Option<u32> },
     /// The ledger's outbox relay to the queue: one event per committed ledger row.
     Publish { event: u32 },
     /// Queue to consumer; `delivery` counts from 1, and above 1 it is a redelivery.
@@ -120,6 +126,8 @@ pub enum Found {
     InProgress,
     /// Same key, different body: 422.
     Mismatch,
+    /// The row has outlived `retention_ms` and `expired=reject` keeps it: 412.
+    Expired,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -243,6 +251,11 @@ pub enum EventKind {
     /// as new.
     KeyDeleted {
         status: u16,
+    },
+    /// The API reads the ledger's committed rows for an order by its business key (after a
+    /// 412): the order's effect, if it has one.
+    WorkLookup {
+        number: Option<u32>,
     },
     /// The ledger row for a charge, in the open transaction if there is one.
     LedgerRow {
@@ -760,6 +773,17 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
         EventKind::KeyDeleted { status } => {
             write!(f, "key deleted: replay= does not keep a {status}, so a repeat runs again")
         }
+        EventKind::WorkLookup { number: Some(number) } => match trace.scenario.op {
+            crate::scenario::Op::Charge => {
+                write!(f, "ledger lookup by business key: charge #{number} recorded")
+            }
+            crate::scenario::Op::Set => {
+                write!(f, "ledger lookup by business key: value {number} applied")
+            }
+        },
+        EventKind::WorkLookup { number: None } => {
+            write!(f, "ledger lookup by business key: no effect found")
+        }
         EventKind::LedgerRow { number, txn } => {
             write!(f, "ledger row for charge #{number}{}", in_txn(*txn))
         }
@@ -844,6 +868,9 @@ fn describe_payload(f: &mut impl fmt::Write, payload: &Payload) -> fmt::Result {
         Payload::Charge { keyed: false } => write!(f, "charge (no key)"),
         Payload::Charged { number } => write!(f, "charged #{number}"),
         Payload::ChargeFailed { status } => write!(f, "{}", failure_text(*status)),
+        Payload::Find => write!(f, "look the order up by business key"),
+        Payload::Found { number: Some(_) } => write!(f, "found: the order is done"),
+        Payload::Found { number: None } => write!(f, "found: nothing done"),
         Payload::Publish { event } => write!(f, "publish e{event}"),
         Payload::Delivery { event, delivery } => {
             write!(f, "deliver e{event} (delivery {delivery})")
@@ -877,6 +904,7 @@ pub fn found_text(found: Found) -> &'static str {
         Found::Completed => "found completed",
         Found::InProgress => "found in progress",
         Found::Mismatch => "found with a different body",
+        Found::Expired => "found expired",
     }
 }
 

@@ -716,8 +716,8 @@ fn repeated_receipts(trace: &Trace) -> BitSet {
 
 fn arrow_payload(payload: Payload) -> ArrowPayload {
     match payload {
-        Payload::Request { .. } => ArrowPayload::Request,
-        Payload::Response { .. } => ArrowPayload::Response,
+        Payload::Request { .. } | Payload::Find => ArrowPayload::Request,
+        Payload::Response { .. } | Payload::Found { .. } => ArrowPayload::Response,
         Payload::Charge { .. } => ArrowPayload::Charge,
         Payload::Charged { .. } | Payload::ChargeFailed { .. } => ArrowPayload::Charged,
         Payload::Publish { .. } | Payload::Delivery { .. } => ArrowPayload::Event,
@@ -747,6 +747,9 @@ fn arrow_label(event: &Event, payload: Payload) -> String {
         Payload::Charge { keyed: false } => "charge (no key)".into(),
         Payload::Charged { number } => format!("charged #{number}"),
         Payload::ChargeFailed { status } => failure_text(status).into(),
+        Payload::Find => format!("look up order {}", event.order().unwrap_or(0)),
+        Payload::Found { number: Some(_) } => "order done".into(),
+        Payload::Found { number: None } => "nothing done".into(),
         Payload::Publish { event } => format!("publish e{event}"),
         Payload::Delivery { event, delivery: 1 } => format!("deliver e{event}"),
         // "#" is for charge numbers; a delivery's count is spelled out.
@@ -804,6 +807,8 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
         EventKind::Takeover { .. } => "lease out: takeover".into(),
         EventKind::ChargeFailed { status } => failure_text(status).into(),
         EventKind::KeyDeleted { .. } => "key deleted".into(),
+        EventKind::WorkLookup { number: Some(_) } => format!("order {order}: done in the ledger"),
+        EventKind::WorkLookup { number: None } => format!("order {order}: not in the ledger"),
         EventKind::LedgerRow { number, .. } if class == Class::ChargeDuplicate => {
             format!("order {order}: charge #{number} booked again")
         }
@@ -876,6 +881,7 @@ fn reply(status: u16, replay: bool) -> String {
         (_, true) => format!("{status} (replayed)"),
         (409, _) => "409 in progress".into(),
         (422, _) => "422 body mismatch".into(),
+        (412, _) => "412 key expired".into(),
         (400, _) => "400 no key".into(),
         (503, _) => "503 unavailable".into(),
         _ => status.to_string(),

@@ -384,6 +384,9 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
             found: Found::NotFound,
         } => Class::LookupMiss,
         EventKind::Lookup { .. } => Class::LookupHit,
+        // The lookup by business key after a 412 reads like the key lookup it stands in for.
+        EventKind::WorkLookup { number: None } => Class::LookupMiss,
+        EventKind::WorkLookup { .. } => Class::LookupHit,
         EventKind::Claim { result } => match result {
             ClaimResult::Ok => Class::ClaimOk,
             ClaimResult::Blocked => Class::ClaimBlocked,

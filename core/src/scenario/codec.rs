@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::presets::Preset;
 use super::Store;
 use super::{bounds, Concurrent, Consumer, ConsumerCrash, Crash, Dedup, KeyStrategy, Mail, Op};
-use super::{Handler, Provider, Replay};
+use super::{Expired, Handler, Provider, Replay};
 use super::{Ppm, PPM_ONE};
 use super::{RangeMs, Scenario, Step};
 
@@ -668,6 +668,10 @@ impl Choice for Replay {
         ("success", Replay::Success),
     ];
 }
+impl Choice for Expired {
+    const CHOICES: &'static [(&'static str, Self)] =
+        &[("new", Expired::New), ("reject", Expired::Reject)];
+}
 impl Choice for Handler {
     const CHOICES: &'static [(&'static str, Self)] =
         &[("txn", Handler::Txn), ("phased", Handler::Phased)];
@@ -802,7 +806,7 @@ macro_rules! key {
 
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
-static KEYS: [KeySpec; 37] = [
+static KEYS: [KeySpec; 38] = [
     key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
         "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
@@ -953,6 +957,11 @@ static KEYS: [KeySpec; 37] = [
         choice_allowed::<Replay>,
         |s| choice_name(s.replay),
         |s, v| { s.replay = parse_choice(v)?; Ok(()) }),
+    key!("expired", Server, Input::Choice(choice_names::<Expired>),
+        "What a request gets when its key row has outlived retention_ms: new, the row is removed and the request runs as new work (as a pruned Stripe key does); reject, 412 and the row stays (OASIS past its window, AdCP's IDEMPOTENCY_EXPIRED), and the client looks the order up by its business key (one read of the ledger's committed rows): an effect found ends the order as done; none found, it sends its next retry under a newly minted key (a fresh UUID). The lookup sees the ledger only, so a charge the ledger never recorded is made again.",
+        choice_allowed::<Expired>,
+        |s| choice_name(s.expired),
+        |s, v| { s.expired = parse_choice(v)?; Ok(()) }),
     key!("consumer", Queue, Input::Choice(choice_names::<Consumer>),
         "Feed each booked charge to an at-least-once queue whose consumer mails a receipt: off, plain, or with an inbox table.",
         choice_allowed::<Consumer>,

@@ -148,6 +148,18 @@ pub enum Concurrent {
     Conflict,
 }
 
+/// What a request whose key row has outlived `retention_ms` gets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Expired {
+    /// The row is removed and the request runs as new work (a pruned Stripe key).
+    New,
+    /// 412, and the row stays (OASIS past its window; AdCP's `IDEMPOTENCY_EXPIRED`): the client
+    /// looks the order up by its business key and retries under a newly minted key only if the
+    /// ledger has no effect for it.
+    Reject,
+}
+
 /// One of the six steps of handling a keyed request. `order` lists them in the order the server
 /// runs them; the correct order is `Step::CORRECT`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -251,6 +263,8 @@ pub struct Scenario {
     pub decline: Ppm,
     /// Which stored outcomes a repeat gets back.
     pub replay: Replay,
+    /// What a request whose key row has expired gets: a run as new work, or 412.
+    pub expired: Expired,
     pub consumer: Consumer,
     /// Chance that the consumer's acknowledgement never reaches the queue, which then
     /// redelivers the event once `visibility_ms` has passed.
@@ -302,6 +316,7 @@ impl Default for Scenario {
             provider_fail: 0,
             decline: 0,
             replay: Replay::All,
+            expired: Expired::New,
             consumer: Consumer::Off,
             ack_loss: 0,
             visibility_ms: 100,

@@ -167,6 +167,7 @@ impl World {
             Payload::Request { .. } => self.start_handler(msg, m.req),
             Payload::Charged { number } => self.charged(msg, m.req, number),
             Payload::ChargeFailed { status } => self.charge_failed(msg, m.req, status),
+            Payload::Find => self.find_work(msg, m.req),
             _ => unreachable!("the API only receives requests and charge replies"),
         }
     }
@@ -182,6 +183,21 @@ impl World {
         handler.arrival = arrival;
         self.api.active.insert(arrival, req);
         self.at(0, Action::Step { req, gen });
+    }
+
+    /// After a 412 the client asks whether its order is done: one read of the ledger's
+    /// committed rows by business key, answered at once (no handler, no transaction).
+    fn find_work(&mut self, msg: u32, req: u32) {
+        self.emit_req(Node::Api, req, EventKind::Deliver { msg });
+        let order = self.reqs[req as usize].order;
+        let number = self.store.work.get(order);
+        self.emit_req(Node::Db, req, EventKind::WorkLookup { number });
+        self.send(
+            Node::Api,
+            Node::Client(self.reqs[req as usize].pod),
+            req,
+            Payload::Found { number },
+        );
     }
 
     fn is_live(&self, req: u32, gen: u32) -> bool {
@@ -329,6 +345,7 @@ impl World {
                 self.take_over(req, key)
             }
             Read::Mismatch => self.finish_with(req, 422, None, false),
+            Read::Expired => self.finish_with(req, 412, None, false),
         }
     }
 
@@ -435,7 +452,10 @@ impl World {
         self.emit_req(Node::Db, req, EventKind::LedgerRow { number, txn });
         match txn {
             Some(_) => self.reqs[req as usize].handler.pending.outbox = Some(number),
-            None => self.publish(req, number),
+            None => {
+                self.durable_effect(req, number);
+                self.publish(req, number)
+            }
         }
     }
 

@@ -27,6 +27,9 @@ pub(super) struct Current {
     pub req: u32,
     /// True while an attempt is out and its timer runs.
     pub waiting: bool,
+    /// The key the client minted for this order after a 412 found nothing done: every later
+    /// attempt of the order carries it instead of the strategy's key.
+    pub minted: Option<Key>,
 }
 
 impl World {
@@ -68,6 +71,7 @@ impl World {
             attempt: 0,
             req: u32::MAX,
             waiting: false,
+            minted: None,
         });
         let ctx = Ctx {
             order: Some(order + 1),
@@ -84,7 +88,7 @@ impl World {
         };
         current.attempt += 1;
         let req = u32::try_from(self.reqs.len()).expect("requests are bounded by events_max");
-        let key = self.key_for(pod, current.order, current.attempt);
+        let key = (current.minted).or_else(|| self.key_for(pod, current.order, current.attempt));
         let body = self.body_for(current.attempt);
         self.reqs.push(Request {
             pod,
@@ -158,6 +162,9 @@ impl World {
             return;
         }
         self.emit_req(Node::Client(pod), m.req, EventKind::Deliver { msg });
+        if let Payload::Found { number } = m.payload {
+            return self.found(pod, number);
+        }
         let Payload::Response {
             status,
             retry_after_ms,
@@ -171,8 +178,36 @@ impl World {
         match status {
             200 => self.order_done(pod, Outcome::Ok, Some(status)),
             400 | 402 | 422 => self.order_done(pod, Outcome::Failed, Some(status)),
+            // The key expired and the API refuses it: ask whether the order is done before
+            // minting a new key. The attempt's timer still runs and covers the lookup.
+            412 => {
+                self.send(Node::Client(pod), Node::Api, m.req, Payload::Find);
+            }
             _ => self.retry_or_give_up(pod, Some(status), delay_us),
         }
+    }
+
+    /// The answer to a lookup by business key: the order is done, or the next retry goes out
+    /// under a newly minted key (a fresh UUID, drawn for this order and attempt).
+    fn found(&mut self, pod: u16, number: Option<u32>) {
+        if number.is_some() {
+            return self.order_done(pod, Outcome::Ok, None);
+        }
+        let Some(mut current) = self.execs[usize::from(pod)].current else {
+            return;
+        };
+        let mut draw = rng::for_decision(
+            self.s.seed,
+            Stream::Remint,
+            u64::from(pod),
+            u64::from(current.order),
+            u64::from(current.attempt),
+        );
+        current.minted = Some(Key::Attempt {
+            uuid: rand::RngCore::next_u64(&mut draw),
+        });
+        self.execs[usize::from(pod)].current = Some(current);
+        self.retry_or_give_up(pod, Some(412), None);
     }
 
     pub(super) fn attempt_timeout(&mut self, pod: u16, req: u32) {

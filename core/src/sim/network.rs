@@ -13,7 +13,7 @@ impl World {
         self.emit_req(from, req, EventKind::Send { msg, to, payload });
         let (latency_us, mut lost) = match self.queue_fate(payload) {
             Some(fate) => fate,
-            None => self.fate(from, to, req),
+            None => self.fate(from, to, req, payload),
         };
         // A hand-picked drop overrides the dice but keeps the drawn latency, so the cross sits
         // where the arrow would have been half-way.
@@ -28,11 +28,15 @@ impl World {
         msg
     }
 
-    fn fate(&self, from: Node, to: Node, req: u32) -> (u64, Option<DropCause>) {
-        let stream = match (from, to) {
-            (Node::Client(_), _) => Stream::Request,
-            (_, Node::Client(_)) => Stream::Response,
-            (Node::Api, _) => Stream::ProviderCall,
+    fn fate(&self, from: Node, to: Node, req: u32, payload: Payload) -> (u64, Option<DropCause>) {
+        let stream = match (from, to, payload) {
+            // A lookup after a 412 shares its attempt's identity: its own streams keep the
+            // attempt's draws, and so every other run, as they were.
+            (_, _, Payload::Find) => Stream::Find,
+            (_, _, Payload::Found { .. }) => Stream::Found,
+            (Node::Client(_), _, _) => Stream::Request,
+            (_, Node::Client(_), _) => Stream::Response,
+            (Node::Api, _, _) => Stream::ProviderCall,
             _ => Stream::ProviderReply,
         };
         let mut draw = self.attempt_draw(stream, req);
@@ -43,8 +47,10 @@ impl World {
             u64::from(latency.hi) * 1_000,
         );
         let lost = match stream {
-            Stream::Request => rng::chance(&mut draw, self.s.loss_req).then_some(DropCause::Loss),
-            Stream::Response => self.response_fate(&mut draw),
+            Stream::Request | Stream::Find => {
+                rng::chance(&mut draw, self.s.loss_req).then_some(DropCause::Loss)
+            }
+            Stream::Response | Stream::Found => self.response_fate(&mut draw),
             _ => None,
         };
         (latency_us, lost)

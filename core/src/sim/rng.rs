@@ -28,6 +28,11 @@ pub enum Stream {
     ProviderWork = 9,
     Queue = 10,
     ProviderOutcome = 11,
+    /// The key a client mints for an order after a 412 (`expired=reject`).
+    Remint = 12,
+    /// The client's lookup of an order by business key, and its answer.
+    Find = 13,
+    Found = 14,
 }
 
 /// A generator for one decision, seeded from the run seed and the decision's identity.

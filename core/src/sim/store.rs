@@ -9,7 +9,8 @@ use std::collections::BTreeMap;
 
 use super::api::Claim;
 use super::{Action, World};
-use crate::scenario::Concurrent;
+use crate::dense::DenseMap;
+use crate::scenario::{Concurrent, Expired};
 use crate::trace::{ClaimResult, EventKind, Found, Key, Node, RollbackCause};
 
 /// A committed row of the key table.
@@ -47,6 +48,9 @@ pub(super) struct Store {
     attempt_rows: u32,
     pub db_uid: u32,
     pub db_boot: u32,
+    /// Order → its first durable effect (charge number or written value), kept only with
+    /// `expired=reject`, whose client looks an order up by its business key.
+    pub work: DenseMap,
 }
 
 impl Store {
@@ -59,6 +63,7 @@ impl Store {
             attempt_rows: 0,
             db_uid: 0,
             db_boot: 1,
+            work: DenseMap::new(),
         }
     }
 
@@ -71,6 +76,7 @@ impl Store {
     pub fn wipe_all(&mut self) {
         self.keys.clear();
         self.attempt_rows = 0;
+        self.work = DenseMap::new();
     }
 
     /// Every open transaction has ended at once (crash or replacement): no claim survives.
@@ -91,6 +97,8 @@ pub(super) enum Read {
     /// In progress, and its lease (`lease_ms`) has run out: the reader may take it over.
     LeaseExpired,
     Mismatch,
+    /// Older than `retention_ms`, and `expired=reject` keeps it: 412.
+    Expired,
 }
 
 impl Read {
@@ -100,6 +108,7 @@ impl Read {
             Read::Completed { .. } => Found::Completed,
             Read::InProgress | Read::LeaseExpired => Found::InProgress,
             Read::Mismatch => Found::Mismatch,
+            Read::Expired => Found::Expired,
         }
     }
 }
@@ -125,6 +134,9 @@ impl World {
         };
         let retention_us = u64::from(self.s.retention_ms) * 1_000;
         if self.now_us >= row.created_us.saturating_add(retention_us) {
+            if self.s.expired == Expired::Reject {
+                return Read::Expired;
+            }
             self.store.keys.remove(&key);
             self.emit_req(self.key_node(), req, EventKind::KeyExpired);
             return Read::Absent;
@@ -291,6 +303,15 @@ impl World {
         self.answer_from(req, read)
     }
 
+    /// An order's effect became durable: the ledger's business-key index keeps its first one
+    /// (only `expired=reject`'s lookup reads it).
+    pub(super) fn durable_effect(&mut self, req: u32, number: u32) {
+        let order = self.reqs[req as usize].order;
+        if self.s.expired == Expired::Reject && self.store.work.get(order).is_none() {
+            self.store.work.insert(order, number);
+        }
+    }
+
     /// A `set` write: pending in the transaction, or applied at once without one.
     pub(super) fn write(&mut self, req: u32, value: u32) {
         let handler = &mut self.reqs[req as usize].handler;
@@ -302,6 +323,7 @@ impl World {
         self.emit_req(Node::Db, req, EventKind::Write { value, txn });
         if txn.is_none() {
             self.emit_req(Node::Db, req, EventKind::Applied { value });
+            self.durable_effect(req, value);
         }
     }
 
@@ -341,8 +363,10 @@ impl World {
         self.emit_req(Node::Db, req, EventKind::Commit { txn });
         if let Some(value) = pending.write {
             self.emit_req(Node::Db, req, EventKind::Applied { value });
+            self.durable_effect(req, value);
         }
         if let Some(number) = pending.outbox {
+            self.durable_effect(req, number);
             self.publish(req, number);
         }
         let key = self.reqs[req as usize].key;
