@@ -58,6 +58,8 @@ pub struct Metrics {
     pub replayed_failures: u32,
     /// Requests refused 412 because their key row had expired (`expired=reject`).
     pub rejected_expired: u32,
+    /// Times the API asked the payment service for a charge by its key (`lookup=on`).
+    pub lookups: u32,
     pub outcomes: Outcomes,
     pub events: u32,
     pub truncated: bool,
@@ -365,6 +367,10 @@ impl Fold {
             EventKind::Reply { status: 409, .. } => m.conflicts += 1,
             EventKind::Takeover { .. } => m.takeovers += 1,
             EventKind::Reply { status: 412, .. } => m.rejected_expired += 1,
+            EventKind::Send {
+                payload: Payload::FindCharge,
+                ..
+            } => m.lookups += 1,
             EventKind::Reply {
                 status,
                 replay: true,

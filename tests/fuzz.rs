@@ -18,7 +18,7 @@ const CORPUS: [&str; 2] = [
 /// Runs are capped so that one execution stays around a millisecond; the cap is itself a path.
 const FUZZ_EVENTS_MAX: u32 = 20_000;
 
-const VALUES: [&str; 28] = [
+const VALUES: [&str; 29] = [
     "0",
     "1",
     "-1",
@@ -47,6 +47,7 @@ const VALUES: [&str; 28] = [
     "phased",
     "success",
     "reject",
+    "on",
 ];
 
 fn executions() -> u64 {

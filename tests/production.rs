@@ -648,3 +648,167 @@ fn is_request(kind: &EventKind) -> bool {
         }
     )
 }
+
+// ---------------------------------------------------------------------------------------------
+// loss_provider and lookup=on: a lost call or answer between the API and the provider, and
+// result lookup by key.
+
+/// Lost provider messages, one client, an atomic handler.
+const PROVIDER_LOSS: &str = "orders=6&dedup=atomic&loss_provider=0.3&retries=5";
+
+#[test]
+fn only_a_lost_provider_message_times_the_call_out_and_the_api_then_answers_504() {
+    let mut timeouts = 0;
+    for query in [PROVIDER_LOSS, &format!("{PROVIDER_LOSS}&lookup=on")] {
+        for seed in 0..seeds(300) {
+            let query = format!("{query}&seed={seed}");
+            let (trace, _) = run(&query);
+            check_trace(&trace).unwrap_or_else(|e| panic!("{query}: {e}"));
+            let s = scenario(&query);
+            for (ix, e) in trace.events.iter().enumerate() {
+                if e.kind != EventKind::CallTimeout {
+                    continue;
+                }
+                timeouts += 1;
+                // The request's last provider message was lost, exactly the wait ago.
+                let call = trace.events[..ix].iter().rev().find(|l| {
+                    l.req() == e.req()
+                        && matches!(
+                            l.kind,
+                            EventKind::Send {
+                                to: Node::Payment,
+                                ..
+                            }
+                        )
+                });
+                let call = call.unwrap_or_else(|| panic!("{query}: event {ix}"));
+                assert_eq!(
+                    e.time_us - call.time_us,
+                    s.provider_wait_ms() * 1_000,
+                    "{query}: event {ix}"
+                );
+                let lost = trace.events[..ix].iter().any(|l| {
+                    l.req() == e.req()
+                        && l.time_us >= call.time_us
+                        && matches!(
+                            l.kind,
+                            EventKind::Drop {
+                                cause: idemlab::trace::DropCause::Loss,
+                                ..
+                            }
+                        )
+                });
+                assert!(lost, "{query}: event {ix} timed out with nothing lost");
+                let next = &trace.events[ix + 1];
+                assert_eq!(
+                    next.kind,
+                    EventKind::Reply {
+                        status: 504,
+                        replay: false
+                    },
+                    "{query}: event {ix}"
+                );
+            }
+            // Nothing is lost between the API and the provider without the key.
+            let (trace, _) = run(&format!("orders=6&dedup=atomic&seed={seed}"));
+            assert_eq!(count(&trace, |k| *k == EventKind::CallTimeout), 0);
+        }
+    }
+    assert!(timeouts > 300, "{timeouts}");
+}
+
+#[test]
+fn a_lost_provider_answer_charges_twice_unless_the_provider_is_keyed_or_the_api_looks_the_charge_up(
+) {
+    let plain = totals(PROVIDER_LOSS, seeds(500));
+    let keyed = totals(&format!("{PROVIDER_LOSS}&provider=keyed"), seeds(500));
+    let lookup = totals(&format!("{PROVIDER_LOSS}&lookup=on"), seeds(500));
+    assert!(plain.duplicates > 100, "{plain:?}");
+    assert_eq!(keyed.duplicates, 0, "{keyed:?}");
+    assert_eq!(lookup.duplicates, 0, "{lookup:?}");
+    // The lookup is one more round trip to lose, so fewer orders end ok within the retries.
+    assert!(lookup.unknown > keyed.unknown, "{keyed:?} {lookup:?}");
+}
+
+#[test]
+fn a_charge_found_by_lookup_is_recorded_without_a_second_call() {
+    let query = format!("{PROVIDER_LOSS}&lookup=on");
+    let mut found = 0;
+    for seed in 0..seeds(300) {
+        let query = format!("{query}&seed={seed}");
+        let (trace, m) = run(&query);
+        assert_eq!(
+            m.lookups as usize,
+            count(&trace, |k| matches!(
+                k,
+                EventKind::Send {
+                    payload: Payload::FindCharge,
+                    ..
+                }
+            )),
+            "{query}"
+        );
+        for (ix, e) in trace.events.iter().enumerate() {
+            let EventKind::Deliver { msg } = e.kind else {
+                continue;
+            };
+            if e.node != Node::Api {
+                continue;
+            }
+            let Some(Payload::ChargeFound {
+                number: Some(number),
+            }) = sent_payload(&trace, msg)
+            else {
+                continue;
+            };
+            found += 1;
+            // The same request books that charge and calls no one.
+            let rest = || trace.events[ix + 1..].iter().filter(|l| l.req() == e.req());
+            assert!(
+                rest().any(
+                    |l| matches!(l.kind, EventKind::LedgerRow { number: n, .. } if n == number)
+                ),
+                "{query}: event {ix}"
+            );
+            assert!(
+                !rest().any(|l| matches!(
+                    l.kind,
+                    EventKind::Send {
+                        payload: Payload::Charge { .. },
+                        ..
+                    }
+                )),
+                "{query}: event {ix}"
+            );
+        }
+    }
+    assert!(found > 50, "{found}");
+}
+
+#[test]
+fn without_lookup_a_phased_claim_whose_answer_was_lost_stays_unrecorded_and_lookup_after_a_takeover_records_it(
+) {
+    // Phased: a lost answer leaves the claim in progress at recovery point started. With a
+    // lease a copy takes it over and calls again: a plain provider charges twice; with lookup
+    // the copy finds the first charge and records it.
+    let base = format!("{PROVIDER_LOSS}&handler=phased&lease_ms=150");
+    let blind = totals(&base, seeds(500));
+    let looked = totals(&format!("{base}&lookup=on"), seeds(500));
+    assert!(blind.duplicates > 100, "{blind:?}");
+    assert_eq!(looked.duplicates, 0, "{looked:?}");
+    let stuck = totals(&format!("{PROVIDER_LOSS}&handler=phased"), seeds(500));
+    assert!(stuck.unrecorded > 50 && stuck.unknown > 100, "{stuck:?}");
+}
+
+#[test]
+fn loss_provider_and_lookup_refuse_bad_values_naming_the_key_and_what_is_allowed() {
+    let said = |query: &str| idemlab::scenario::decode(query).unwrap_err()[0].to_string();
+    assert_eq!(
+        said("loss_provider=1.5"),
+        "`loss_provider=1.5` is out of bounds: allowed a probability 0..=1 with at most 6 decimals, like 0.25"
+    );
+    assert_eq!(
+        said("lookup=yes"),
+        "`lookup=yes` is not valid: expected one of off|on"
+    );
+}

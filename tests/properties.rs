@@ -73,7 +73,11 @@ fn query() -> impl Strategy<Value = String> {
         0u32..=1_000,
         prop::sample::select(vec!["all", "final", "success"]),
         // Issue 12's later keys, one tuple so that each adds a line here.
-        (prop::sample::select(vec!["new", "reject"]),),
+        (
+            prop::sample::select(vec!["new", "reject"]),
+            0u32..=1_000,
+            prop::sample::select(vec!["off", "on"]),
+        ),
     );
     (parts, timing, faults, modes, queue, production).prop_map(
         |((seed, orders, clients, q, r), timing, faults, modes, queue, production)| {
@@ -110,8 +114,11 @@ fn query() -> impl Strategy<Value = String> {
                 ack_loss as f64 / 1000.0
             );
             let (concurrent, handler, lease, fail, decline, replay, later) = production;
-            let (expired,) = later;
-            q += &format!("&expired={expired}");
+            let (expired, loss_provider, lookup) = later;
+            q += &format!(
+                "&expired={expired}&loss_provider={}&lookup={lookup}",
+                loss_provider as f64 / 4000.0
+            );
             q += &format!(
                 "&concurrent={concurrent}&handler={handler}&provider_fail={}&decline={}&replay={replay}",
                 fail as f64 / 4000.0,

@@ -82,6 +82,10 @@ pub enum Payload {
     Charged { number: u32 },
     /// Payment service to API: nothing charged, `status` 500 (failed) or 402 (declined).
     ChargeFailed { status: u16 },
+    /// API to payment service (`lookup=on`): is there a charge made under this key?
+    FindCharge,
+    /// Payment service to API: the charge made under the key, if any.
+    ChargeFound { number: Option<u32> },
     /// Client to API, after a 412 (`expired=reject`): has this order (its business key) an
     /// effect in the ledger?
     Find,
@@ -247,6 +251,13 @@ pub enum EventKind {
     ChargeFailed {
         status: u16,
     },
+    /// The payment service looks a charge up by the key it was made under (`lookup=on`).
+    ChargeLookup {
+        number: Option<u32>,
+    },
+    /// The API gave up waiting for the payment service (`loss_provider`): it does not know
+    /// whether the call charged.
+    CallTimeout,
     /// The key row is deleted after a failure that `replay=` does not keep, so a repeat runs
     /// as new.
     KeyDeleted {
@@ -770,6 +781,14 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
             replay: true,
         } => write!(f, "known key: returns charge #{number}"),
         EventKind::ChargeFailed { status } => write!(f, "{}: nothing charged", failure_text(*status)),
+        EventKind::ChargeLookup {
+            number: Some(number),
+        } => write!(f, "lookup by key: charge #{number} was made under it"),
+        EventKind::ChargeLookup { number: None } => write!(f, "lookup by key: no charge under it"),
+        EventKind::CallTimeout => write!(
+            f,
+            "no answer from the payment service in time: gives the call up, charged or not"
+        ),
         EventKind::KeyDeleted { status } => {
             write!(f, "key deleted: replay= does not keep a {status}, so a repeat runs again")
         }
@@ -868,6 +887,11 @@ fn describe_payload(f: &mut impl fmt::Write, payload: &Payload) -> fmt::Result {
         Payload::Charge { keyed: false } => write!(f, "charge (no key)"),
         Payload::Charged { number } => write!(f, "charged #{number}"),
         Payload::ChargeFailed { status } => write!(f, "{}", failure_text(*status)),
+        Payload::FindCharge => write!(f, "look a charge up by the key"),
+        Payload::ChargeFound {
+            number: Some(number),
+        } => write!(f, "found charge #{number}"),
+        Payload::ChargeFound { number: None } => write!(f, "no charge under the key"),
         Payload::Find => write!(f, "look the order up by business key"),
         Payload::Found { number: Some(_) } => write!(f, "found: the order is done"),
         Payload::Found { number: None } => write!(f, "found: nothing done"),

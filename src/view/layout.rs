@@ -718,8 +718,10 @@ fn arrow_payload(payload: Payload) -> ArrowPayload {
     match payload {
         Payload::Request { .. } | Payload::Find => ArrowPayload::Request,
         Payload::Response { .. } | Payload::Found { .. } => ArrowPayload::Response,
-        Payload::Charge { .. } => ArrowPayload::Charge,
-        Payload::Charged { .. } | Payload::ChargeFailed { .. } => ArrowPayload::Charged,
+        Payload::Charge { .. } | Payload::FindCharge => ArrowPayload::Charge,
+        Payload::Charged { .. } | Payload::ChargeFailed { .. } | Payload::ChargeFound { .. } => {
+            ArrowPayload::Charged
+        }
         Payload::Publish { .. } | Payload::Delivery { .. } => ArrowPayload::Event,
         Payload::Ack { .. } => ArrowPayload::Ack,
     }
@@ -747,6 +749,11 @@ fn arrow_label(event: &Event, payload: Payload) -> String {
         Payload::Charge { keyed: false } => "charge (no key)".into(),
         Payload::Charged { number } => format!("charged #{number}"),
         Payload::ChargeFailed { status } => failure_text(status).into(),
+        Payload::FindCharge => "charge under this key?".into(),
+        Payload::ChargeFound {
+            number: Some(number),
+        } => format!("found #{number}"),
+        Payload::ChargeFound { number: None } => "no charge".into(),
         Payload::Find => format!("look up order {}", event.order().unwrap_or(0)),
         Payload::Found { number: Some(_) } => "order done".into(),
         Payload::Found { number: None } => "nothing done".into(),
@@ -807,6 +814,11 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
         EventKind::Takeover { .. } => "lease out: takeover".into(),
         EventKind::ChargeFailed { status } => failure_text(status).into(),
         EventKind::KeyDeleted { .. } => "key deleted".into(),
+        EventKind::ChargeLookup {
+            number: Some(number),
+        } => format!("lookup: charge #{number}"),
+        EventKind::ChargeLookup { number: None } => "lookup: no charge".into(),
+        EventKind::CallTimeout => "no answer: charged?".into(),
         EventKind::WorkLookup { number: Some(_) } => format!("order {order}: done in the ledger"),
         EventKind::WorkLookup { number: None } => format!("order {order}: not in the ledger"),
         EventKind::LedgerRow { number, .. } if class == Class::ChargeDuplicate => {
@@ -882,6 +894,7 @@ fn reply(status: u16, replay: bool) -> String {
         (409, _) => "409 in progress".into(),
         (422, _) => "422 body mismatch".into(),
         (412, _) => "412 key expired".into(),
+        (504, _) => "504 provider timeout".into(),
         (400, _) => "400 no key".into(),
         (503, _) => "503 unavailable".into(),
         _ => status.to_string(),

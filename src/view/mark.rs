@@ -387,6 +387,10 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
         // The lookup by business key after a 412 reads like the key lookup it stands in for.
         EventKind::WorkLookup { number: None } => Class::LookupMiss,
         EventKind::WorkLookup { .. } => Class::LookupHit,
+        EventKind::ChargeLookup { number: None } => Class::LookupMiss,
+        EventKind::ChargeLookup { .. } => Class::LookupHit,
+        // The API stops waiting for the provider as a client stops waiting for the API.
+        EventKind::CallTimeout => Class::Timeout,
         EventKind::Claim { result } => match result {
             ClaimResult::Ok => Class::ClaimOk,
             ClaimResult::Blocked => Class::ClaimBlocked,

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::presets::Preset;
 use super::Store;
 use super::{bounds, Concurrent, Consumer, ConsumerCrash, Crash, Dedup, KeyStrategy, Mail, Op};
-use super::{Expired, Handler, Provider, Replay};
+use super::{Expired, Handler, Lookup, Provider, Replay};
 use super::{Ppm, PPM_ONE};
 use super::{RangeMs, Scenario, Step};
 
@@ -672,6 +672,9 @@ impl Choice for Expired {
     const CHOICES: &'static [(&'static str, Self)] =
         &[("new", Expired::New), ("reject", Expired::Reject)];
 }
+impl Choice for Lookup {
+    const CHOICES: &'static [(&'static str, Self)] = &[("off", Lookup::Off), ("on", Lookup::On)];
+}
 impl Choice for Handler {
     const CHOICES: &'static [(&'static str, Self)] =
         &[("txn", Handler::Txn), ("phased", Handler::Phased)];
@@ -806,7 +809,7 @@ macro_rules! key {
 
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
-static KEYS: [KeySpec; 38] = [
+static KEYS: [KeySpec; 40] = [
     key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
         "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
@@ -962,6 +965,16 @@ static KEYS: [KeySpec; 38] = [
         choice_allowed::<Expired>,
         |s| choice_name(s.expired),
         |s, v| { s.expired = parse_choice(v)?; Ok(()) }),
+    key!("loss_provider", Network, Input::Probability,
+        "Chance that the hop between the API and the payment service loses a message, each way: a lost call charges nothing; a lost answer leaves a charge the API does not know of. The API waits as long as an answer can take (2 x latency_ms's hi + provider_ms's hi, and 1 ms), then gives the call up: it answers its client 504 and stores nothing under the key; txn rolls its claim back, phased leaves its claim in progress at recovery point started.",
+        || "a probability 0..=1 with at most 6 decimals".into(),
+        |s| format_ppm(s.loss_provider),
+        |s, v| { s.loss_provider = parse_ppm(v)?; Ok(()) }),
+    key!("lookup", Server, Input::Choice(choice_names::<Lookup>),
+        "Result lookup: on, before each charge call that carries a key the API asks the payment service for a charge made under that key (the key goes with every charge as a searchable tag, also to a plain provider) and, if there is one, records it instead of calling (the model answers a lookup without the provider's work time). It asks before a first call too, since a retry after a rollback cannot tell it made one; the question and its answer can be lost like a call.",
+        choice_allowed::<Lookup>,
+        |s| choice_name(s.lookup),
+        |s, v| { s.lookup = parse_choice(v)?; Ok(()) }),
     key!("consumer", Queue, Input::Choice(choice_names::<Consumer>),
         "Feed each booked charge to an at-least-once queue whose consumer mails a receipt: off, plain, or with an inbox table.",
         choice_allowed::<Consumer>,

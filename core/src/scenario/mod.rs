@@ -160,6 +160,16 @@ pub enum Expired {
     Reject,
 }
 
+/// Whether the API asks the payment service for a charge by its key before it calls.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Lookup {
+    Off,
+    /// Result lookup: before each charge call that carries a key, the API asks the provider
+    /// for a charge made under it and records that one instead of calling.
+    On,
+}
+
 /// One of the six steps of handling a keyed request. `order` lists them in the order the server
 /// runs them; the correct order is `Step::CORRECT`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -265,6 +275,11 @@ pub struct Scenario {
     pub replay: Replay,
     /// What a request whose key row has expired gets: a run as new work, or 412.
     pub expired: Expired,
+    /// Chance that the API → payment service hop loses a message, each way: a lost call charges
+    /// nothing, a lost answer leaves the API not knowing that it charged.
+    pub loss_provider: Ppm,
+    /// Whether the API looks a charge up by its key before calling the payment service.
+    pub lookup: Lookup,
     pub consumer: Consumer,
     /// Chance that the consumer's acknowledgement never reaches the queue, which then
     /// redelivers the event once `visibility_ms` has passed.
@@ -317,6 +332,8 @@ impl Default for Scenario {
             decline: 0,
             replay: Replay::All,
             expired: Expired::New,
+            loss_provider: 0,
+            lookup: Lookup::Off,
             consumer: Consumer::Off,
             ack_loss: 0,
             visibility_ms: 100,
@@ -372,6 +389,13 @@ impl Scenario {
             total_ms += u64::from(self.timeout_ms) + base_ms + base_ms / 2;
         }
         total_ms
+    }
+
+    /// How long the API waits for the payment service before it gives the call up: the longest
+    /// a reply can take (both hops and the work), and a millisecond, so only a lost message
+    /// times out.
+    pub fn provider_wait_ms(&self) -> u64 {
+        2 * u64::from(self.latency_ms.hi) + u64::from(self.provider_ms.hi) + 1
     }
 
     /// The worst round trip of one attempt without faults: both client hops, both provider hops,

@@ -8,7 +8,7 @@
 use crate::dense::DenseMap;
 
 use super::{Action, World};
-use crate::scenario::{self, costs, Concurrent, Dedup, Op, Replay, Scenario, Step};
+use crate::scenario::{self, costs, Concurrent, Dedup, Lookup, Op, Replay, Scenario, Step};
 use crate::trace::{EventKind, Node, Payload, Recovery, RollbackCause};
 
 /// The API process. A crash bumps `gen`, which orphans every action of the old process.
@@ -67,6 +67,10 @@ pub(super) struct Handler {
     pub blocked: bool,
     /// The `serial` of the claim lock this request is queued behind, if any.
     pub queued_on: Option<u32>,
+    /// The message to the payment service whose answer this handler waits for.
+    pub awaiting: Option<u32>,
+    /// It has asked the payment service for a charge under its key (`lookup=on`).
+    pub looked_up: bool,
 }
 
 /// Writes made inside the open transaction, which a commit applies and a rollback discards.
@@ -168,6 +172,7 @@ impl World {
             Payload::Charged { number } => self.charged(msg, m.req, number),
             Payload::ChargeFailed { status } => self.charge_failed(msg, m.req, status),
             Payload::Find => self.find_work(msg, m.req),
+            Payload::ChargeFound { number } => self.charge_found(msg, m.req, number),
             _ => unreachable!("the API only receives requests and charge replies"),
         }
     }
@@ -361,9 +366,14 @@ impl World {
 
     fn step_effect(&mut self, req: u32) -> Flow {
         match self.s.op {
+            Op::Charge if self.looks_up(req) => {
+                self.reqs[req as usize].handler.looked_up = true;
+                self.call_provider(req, Payload::FindCharge);
+                Flow::Wait
+            }
             Op::Charge => {
                 let keyed = self.forwards_key(req);
-                self.send(Node::Api, Node::Payment, req, Payload::Charge { keyed });
+                self.call_provider(req, Payload::Charge { keyed });
                 Flow::Wait
             }
             Op::Set => {
@@ -372,6 +382,34 @@ impl World {
                 Flow::Advance
             }
         }
+    }
+
+    /// Whether this charge call is first a lookup by key (`lookup=on`, asked once per handler).
+    fn looks_up(&self, req: u32) -> bool {
+        let r = &self.reqs[req as usize];
+        self.s.lookup == Lookup::On && r.key.is_some() && !r.handler.looked_up
+    }
+
+    /// Sends `payload` to the payment service and, when the hop can lose it, starts the wait
+    /// after which the API gives the call up.
+    fn call_provider(&mut self, req: u32, payload: Payload) {
+        let msg = self.send(Node::Api, Node::Payment, req, payload);
+        self.reqs[req as usize].handler.awaiting = Some(msg);
+        if self.s.loss_provider > 0 {
+            let wait_us = self.s.provider_wait_ms() * 1_000;
+            self.at(wait_us, Action::CallTimeout { req, msg });
+        }
+    }
+
+    /// No answer to `msg` in time: the API does not know whether it charged. It answers 504
+    /// and stores nothing; an open transaction rolls back, a committed claim stays in progress.
+    pub(super) fn call_timeout(&mut self, req: u32, msg: u32) {
+        let handler = &self.reqs[req as usize].handler;
+        if !self.is_live(req, handler.gen) || handler.awaiting != Some(msg) {
+            return;
+        }
+        self.emit_req(Node::Api, req, EventKind::CallTimeout);
+        self.finish_with(req, 504, None, false);
     }
 
     /// Whether a handler still waits for the payment service's reply `msg`: it is delivered, or
@@ -383,8 +421,28 @@ impl World {
             self.emit_req(Node::Api, req, EventKind::Drop { msg, cause });
             return false;
         }
+        // A live handler makes one call at a time, so this is the answer to the one it waits on.
+        debug_assert!(
+            handler.awaiting.is_some(),
+            "a live handler waits for its call"
+        );
+        self.reqs[req as usize].handler.awaiting = None;
         self.emit_req(Node::Api, req, EventKind::Deliver { msg });
         true
+    }
+
+    /// The answer to a lookup by key: a charge found is recorded as if the call had made it;
+    /// none found, the handler calls.
+    fn charge_found(&mut self, msg: u32, req: u32, number: Option<u32>) {
+        if !self.provider_reply_arrives(msg, req) {
+            return;
+        }
+        match number {
+            Some(number) => self.record_charge(req, number),
+            None => {
+                self.step_effect(req);
+            }
+        }
     }
 
     /// The payment service answered: record the ledger row and carry on.
@@ -392,6 +450,10 @@ impl World {
         if !self.provider_reply_arrives(msg, req) {
             return;
         }
+        self.record_charge(req, number);
+    }
+
+    fn record_charge(&mut self, req: u32, number: u32) {
         self.reqs[req as usize].handler.number = Some(number);
         // A phased handler books the charge in its second transaction, a step later.
         if !self.phased() {

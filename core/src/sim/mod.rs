@@ -125,6 +125,11 @@ enum Action {
     ProviderDone {
         msg: u32,
     },
+    /// The API's wait for the payment service's answer to `msg` ends (`loss_provider`).
+    CallTimeout {
+        req: u32,
+        msg: u32,
+    },
     CrashApi,
     RestartApi,
     ReplaceDb,
@@ -247,6 +252,7 @@ impl World {
             Action::Lose { msg, cause } => self.lose(msg, cause),
             Action::Step { req, gen } => self.handler_step(req, gen),
             Action::ProviderDone { msg } => self.provider_done(msg),
+            Action::CallTimeout { req, msg } => self.call_timeout(req, msg),
             Action::CrashApi => self.crash_api(),
             Action::RestartApi => self.restart_api(),
             Action::ReplaceDb => self.replace_db(),

@@ -34,6 +34,8 @@ impl World {
             // attempt's draws, and so every other run, as they were.
             (_, _, Payload::Find) => Stream::Find,
             (_, _, Payload::Found { .. }) => Stream::Found,
+            (_, _, Payload::FindCharge) => Stream::ChargeLookup,
+            (_, _, Payload::ChargeFound { .. }) => Stream::ChargeLookupReply,
             (Node::Client(_), _, _) => Stream::Request,
             (_, Node::Client(_), _) => Stream::Response,
             (Node::Api, _, _) => Stream::ProviderCall,
@@ -51,7 +53,9 @@ impl World {
                 rng::chance(&mut draw, self.s.loss_req).then_some(DropCause::Loss)
             }
             Stream::Response | Stream::Found => self.response_fate(&mut draw),
-            _ => None,
+            // Drawn after the latency, and only when it can happen, so that a run without it
+            // keeps every latency it had.
+            _ => rng::chance(&mut draw, self.s.loss_provider).then_some(DropCause::Loss),
         };
         (latency_us, lost)
     }

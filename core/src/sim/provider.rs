@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use super::rng::{self, Stream};
 use super::{Action, World};
-use crate::scenario::Provider;
+use crate::scenario::{Lookup, Provider};
 use crate::trace::{EventKind, Key, Node, Payload};
 
 #[derive(Default)]
@@ -13,12 +13,19 @@ pub(super) struct PaymentService {
     charges_made: u32,
     /// Forwarded key → (charge number, time first seen).
     keys: BTreeMap<Key, (u32, u64)>,
+    /// Key → the first charge made under it, kept only with `lookup=on`, whose API sends its
+    /// key with every charge as a tag it can search by; a charge is a lasting record, so tags
+    /// do not expire.
+    tags: BTreeMap<Key, u32>,
 }
 
 impl World {
     pub(super) fn provider_receives(&mut self, msg: u32) {
         let req = self.msgs[msg as usize].req;
         self.emit_req(Node::Payment, req, EventKind::Deliver { msg });
+        if matches!(self.msgs[msg as usize].payload, Payload::FindCharge) {
+            return self.find_charge(req);
+        }
         let mut draw = self.attempt_draw(Stream::ProviderWork, req);
         let range = self.s.provider_ms;
         let work_us = rng::between(
@@ -31,7 +38,9 @@ impl World {
 
     pub(super) fn provider_done(&mut self, msg: u32) {
         let m = self.msgs[msg as usize];
-        let keyed = matches!(m.payload, Payload::Charge { keyed: true });
+        // Only a keyed provider deduplicates on a forwarded key; a plain one keeps it as a tag.
+        let keyed = matches!(m.payload, Payload::Charge { keyed: true })
+            && self.s.provider == Provider::Keyed;
         let key = self.reqs[m.req as usize].key.filter(|_| keyed);
         let known = key.is_some_and(|key| self.known_charge(key).is_some());
         if let (false, Some(status)) = (known, self.failure(m.req)) {
@@ -41,8 +50,27 @@ impl World {
             return;
         }
         let (number, replay) = self.charge(key);
+        if let (Lookup::On, Some(tag)) = (self.s.lookup, self.reqs[m.req as usize].key) {
+            self.provider.tags.entry(tag).or_insert(number);
+        }
         self.emit_req(Node::Payment, m.req, EventKind::Charge { number, replay });
         self.send(Node::Payment, Node::Api, m.req, Payload::Charged { number });
+    }
+
+    /// A lookup by key, answered at once: searching its own records is not the work a charge
+    /// is (a simplification: no work time).
+    fn find_charge(&mut self, req: u32) {
+        let key = self.reqs[req as usize]
+            .key
+            .expect("only a keyed request looks up");
+        let number = self.provider.tags.get(&key).copied();
+        self.emit_req(Node::Payment, req, EventKind::ChargeLookup { number });
+        self.send(
+            Node::Payment,
+            Node::Api,
+            req,
+            Payload::ChargeFound { number },
+        );
     }
 
     /// Whether this call fails (500) or is declined (402), drawn per attempt; nothing is drawn
@@ -81,7 +109,9 @@ impl World {
     }
 
     /// Whether the API forwards the request's key to the payment service.
+    /// With `lookup=on` it sends it to a plain provider too, as a tag to look the charge up by.
     pub(super) fn forwards_key(&self, req: u32) -> bool {
-        self.s.provider == Provider::Keyed && self.reqs[req as usize].key.is_some()
+        let sends = self.s.provider == Provider::Keyed || self.s.lookup == Lookup::On;
+        sends && self.reqs[req as usize].key.is_some()
     }
 }

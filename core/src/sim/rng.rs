@@ -33,6 +33,9 @@ pub enum Stream {
     /// The client's lookup of an order by business key, and its answer.
     Find = 13,
     Found = 14,
+    /// The API's lookup of a charge by key at the payment service, and its answer.
+    ChargeLookup = 15,
+    ChargeLookupReply = 16,
 }
 
 /// A generator for one decision, seeded from the run seed and the decision's identity.
