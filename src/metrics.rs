@@ -60,6 +60,11 @@ pub struct Metrics {
     pub rejected_expired: u32,
     /// Times the API asked the payment service for a charge by its key (`lookup=on`).
     pub lookups: u32,
+    /// Ledger rows the reconciliation job (`reconcile_ms`) wrote for charges the ledger lacked.
+    pub reconciled: u32,
+    /// Charges the reconciliation job refunded: each after its order's first. `duplicates`
+    /// still counts them, since each was charged.
+    pub refunds: u32,
     pub outcomes: Outcomes,
     pub events: u32,
     pub truncated: bool,
@@ -207,10 +212,13 @@ pub fn walk_ledger(events: &[Event], mut on_row: impl FnMut(usize, u32, bool)) -
     };
     for (ix, event) in events.iter().enumerate() {
         match event.kind {
-            EventKind::LedgerRow { number, txn: None } => book(ix, number, &mut booked),
+            EventKind::LedgerRow {
+                number, txn: None, ..
+            } => book(ix, number, &mut booked),
             EventKind::LedgerRow {
                 number,
                 txn: Some(txn),
+                ..
             } => {
                 let txn = txn as usize;
                 if pending.len() <= txn {
@@ -346,11 +354,20 @@ impl Fold {
                 let order = self.order(event.order());
                 order.outcome = Some(best(order.outcome, outcome));
             }
-            EventKind::LedgerRow { number, txn: None } => self.ledger_row(number, event.order()),
+            EventKind::LedgerRow {
+                number,
+                txn: None,
+                reconciled,
+            } => {
+                m.reconciled += u32::from(reconciled);
+                self.ledger_row(number, event.order())
+            }
             EventKind::LedgerRow {
                 number,
                 txn: Some(txn),
+                ..
             } => self.ledger_pending.push((txn, number, event.order())),
+            EventKind::Refund { .. } => m.refunds += 1,
             EventKind::Commit { txn } => {
                 let rows = std::mem::take(&mut self.ledger_pending);
                 for &(of, number, order) in &rows {

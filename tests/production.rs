@@ -812,3 +812,102 @@ fn loss_provider_and_lookup_refuse_bad_values_naming_the_key_and_what_is_allowed
         "`lookup=yes` is not valid: expected one of off|on"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// reconcile_ms: the job that compares the provider's charges with the ledger.
+
+/// Late enough that every run below has settled: no request is in flight at the job's time.
+const SETTLED: &str = "reconcile_ms=3600000";
+
+#[test]
+fn a_job_after_the_work_settles_records_every_unrecorded_charge_and_refunds_every_extra_one() {
+    // Extra charges from lost client answers without dedup, and from lost provider answers
+    // under the atomic handler; unrecorded ones from provider answers that never came back.
+    for base in [
+        "orders=6&loss_resp=0.4&retries=4",
+        "orders=6&dedup=atomic&loss_provider=0.3&retries=5",
+        "orders=6&dedup=atomic&loss_provider=0.3&retries=5&consumer=plain",
+    ] {
+        let (mut refunded, mut recorded) = (0, 0);
+        let lossy_provider = base.contains("loss_provider");
+        for seed in 0..seeds(300) {
+            let before = run(&format!("{base}&seed={seed}")).1;
+            let query = format!("{base}&{SETTLED}&seed={seed}");
+            let (trace, after) = run(&query);
+            check_trace(&trace).unwrap_or_else(|e| panic!("{query}: {e}"));
+            // The job changes nothing that happened before it: duplicates still counts every
+            // extra charge, and each one is refunded.
+            assert_eq!(after.duplicates, before.duplicates, "{query}");
+            assert_eq!(after.effects, before.effects, "{query}");
+            assert_eq!(after.refunds, after.duplicates, "{query}");
+            assert_eq!(after.reconciled, before.unrecorded, "{query}");
+            assert_eq!(after.unrecorded, 0, "{query}");
+            refunded += after.refunds;
+            recorded += after.reconciled;
+        }
+        assert!(refunded > 50, "{base}: {refunded}");
+        // Only a lost provider answer leaves a charge unrecorded here.
+        assert_eq!(recorded > 20, lossy_provider, "{base}: {recorded}");
+    }
+}
+
+#[test]
+fn the_job_refunds_each_charge_after_its_orders_first_and_keeps_the_first() {
+    let base = format!("orders=6&loss_resp=0.4&retries=4&{SETTLED}");
+    for seed in 0..seeds(200) {
+        let query = format!("{base}&seed={seed}");
+        let (trace, _) = run(&query);
+        let mut first: std::collections::BTreeMap<Option<u32>, u32> = Default::default();
+        for e in trace.events.iter() {
+            match e.kind {
+                EventKind::Charge {
+                    number,
+                    replay: false,
+                } => {
+                    first.entry(e.order()).or_insert(number);
+                }
+                EventKind::Refund { number } => {
+                    assert!(first[&e.order()] < number, "{query}: refund #{number}");
+                }
+                _ => {}
+            }
+        }
+    }
+}
+
+#[test]
+fn a_job_that_runs_while_a_ledger_row_is_uncommitted_books_that_charge_twice() {
+    // Seed 1: the charge is made at 63 ms and its ledger row commits at 81 ms; the job at
+    // 70 ms finds it unrecorded and writes a row, then the commit books it again.
+    let query = "seed=1&orders=1&dedup=atomic&reconcile_ms=70";
+    let (trace, m) = run(query);
+    assert_eq!(
+        (m.reconciled, m.duplicates, m.refunds),
+        (1, 1, 0),
+        "{query}"
+    );
+    let rows = count(&trace, |k| {
+        matches!(k, EventKind::LedgerRow { number: 1, .. })
+    });
+    assert_eq!(rows, 2, "{query}");
+}
+
+#[test]
+fn without_reconcile_ms_nothing_is_reconciled_or_refunded() {
+    for base in [
+        "orders=6&loss_resp=0.4&retries=4",
+        "orders=6&dedup=atomic&loss_provider=0.3",
+    ] {
+        let failure = first_failing(base, seeds(200), |m| m.reconciled == 0 && m.refunds == 0);
+        assert_eq!(failure, None, "{base}");
+    }
+}
+
+#[test]
+fn reconcile_ms_refuses_a_bad_value_naming_the_key_and_what_is_allowed() {
+    let errors = idemlab::scenario::decode("reconcile_ms=soon").unwrap_err();
+    assert_eq!(
+        errors[0].to_string(),
+        "`reconcile_ms=soon` is not valid: expected a whole number 0..=3600000, or none"
+    );
+}

@@ -268,10 +268,18 @@ pub enum EventKind {
     WorkLookup {
         number: Option<u32>,
     },
-    /// The ledger row for a charge, in the open transaction if there is one.
+    /// The ledger row for a charge, in the open transaction if there is one; `reconciled` when
+    /// the reconciliation job wrote it for a charge the ledger lacked (left out of the JSON
+    /// when false, so that older traces read the same).
     LedgerRow {
         number: u32,
         txn: Option<u32>,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        reconciled: bool,
+    },
+    /// The reconciliation job refunds a charge made after its order's first.
+    Refund {
+        number: u32,
     },
     /// A `set` write, in the open transaction if there is one.
     Write {
@@ -803,8 +811,19 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
         EventKind::WorkLookup { number: None } => {
             write!(f, "ledger lookup by business key: no effect found")
         }
-        EventKind::LedgerRow { number, txn } => {
+        EventKind::LedgerRow {
+            number,
+            reconciled: true,
+            ..
+        } => write!(
+            f,
+            "reconciliation: ledger row for charge #{number}, which the ledger lacked"
+        ),
+        EventKind::LedgerRow { number, txn, .. } => {
             write!(f, "ledger row for charge #{number}{}", in_txn(*txn))
+        }
+        EventKind::Refund { number } => {
+            write!(f, "reconciliation: refunds charge #{number}, a repeat of its order's first")
         }
         EventKind::Write { value, txn } => write!(f, "write value {value}{}", in_txn(*txn)),
         EventKind::Applied { value } => write!(f, "value {value} applied"),

@@ -821,6 +821,12 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
         EventKind::CallTimeout => "no answer: charged?".into(),
         EventKind::WorkLookup { number: Some(_) } => format!("order {order}: done in the ledger"),
         EventKind::WorkLookup { number: None } => format!("order {order}: not in the ledger"),
+        EventKind::Refund { number } => format!("refund #{number}"),
+        EventKind::LedgerRow {
+            number,
+            reconciled: true,
+            ..
+        } if class != Class::ChargeDuplicate => format!("reconciled: ledger row #{number}"),
         EventKind::LedgerRow { number, .. } if class == Class::ChargeDuplicate => {
             format!("order {order}: charge #{number} booked again")
         }

@@ -391,6 +391,8 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
         EventKind::ChargeLookup { .. } => Class::LookupHit,
         // The API stops waiting for the provider as a client stops waiting for the API.
         EventKind::CallTimeout => Class::Timeout,
+        // A refund undoes a charge: drawn as an undo until a lesson step gives it a mark.
+        EventKind::Refund { .. } => Class::Rollback,
         EventKind::Claim { result } => match result {
             ClaimResult::Ok => Class::ClaimOk,
             ClaimResult::Blocked => Class::ClaimBlocked,

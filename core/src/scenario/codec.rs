@@ -809,7 +809,7 @@ macro_rules! key {
 
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
-static KEYS: [KeySpec; 40] = [
+static KEYS: [KeySpec; 41] = [
     key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
         "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
@@ -975,6 +975,11 @@ static KEYS: [KeySpec; 40] = [
         choice_allowed::<Lookup>,
         |s| choice_name(s.lookup),
         |s, v| { s.lookup = parse_choice(v)?; Ok(()) }),
+    key!("reconcile_ms", Faults, Input::Text { examples: &["none", "1000", "3000"] },
+        "Reconciliation, once at this time: a job reads every charge the payment service made (each names its order) and the ledger's committed rows, writes a ledger row for each charge the ledger lacks, and refunds each charge after an order's first. It runs once: charges made later stay as they are, and a charge whose ledger row is still uncommitted at that moment is booked twice (by the job, then by its commit), so run it once the work has settled. duplicates still counts the extra charges it refunds.",
+        || format!("{}, or none", range_allowed(bounds::FAULT_MS)),
+        |s| format_opt(s.reconcile_ms, |ms| ms.to_string()),
+        |s, v| { s.reconcile_ms = parse_opt_u32_in(v, bounds::FAULT_MS)?; Ok(()) }),
     key!("consumer", Queue, Input::Choice(choice_names::<Consumer>),
         "Feed each booked charge to an at-least-once queue whose consumer mails a receipt: off, plain, or with an inbox table.",
         choice_allowed::<Consumer>,

@@ -280,6 +280,9 @@ pub struct Scenario {
     pub loss_provider: Ppm,
     /// Whether the API looks a charge up by its key before calling the payment service.
     pub lookup: Lookup,
+    /// When a reconciliation job compares the provider's charges with the ledger, records each
+    /// charge the ledger lacks and refunds each charge after an order's first.
+    pub reconcile_ms: Option<u32>,
     pub consumer: Consumer,
     /// Chance that the consumer's acknowledgement never reaches the queue, which then
     /// redelivers the event once `visibility_ms` has passed.
@@ -334,6 +337,7 @@ impl Default for Scenario {
             expired: Expired::New,
             loss_provider: 0,
             lookup: Lookup::Off,
+            reconcile_ms: None,
             consumer: Consumer::Off,
             ack_loss: 0,
             visibility_ms: 100,

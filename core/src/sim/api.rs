@@ -511,13 +511,16 @@ impl World {
     /// commit), or autocommitted and published at once.
     fn book(&mut self, req: u32, number: u32) {
         let txn = self.reqs[req as usize].handler.txn;
-        self.emit_req(Node::Db, req, EventKind::LedgerRow { number, txn });
+        let reconciled = false;
+        let row = EventKind::LedgerRow {
+            number,
+            txn,
+            reconciled,
+        };
+        self.emit_req(Node::Db, req, row);
         match txn {
             Some(_) => self.reqs[req as usize].handler.pending.outbox = Some(number),
-            None => {
-                self.durable_effect(req, number);
-                self.publish(req, number)
-            }
+            None => self.booked(req, number),
         }
     }
 

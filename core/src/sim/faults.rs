@@ -17,6 +17,9 @@ pub(super) fn schedule(world: &mut World) {
     if let Some(ms) = rerun_ms {
         world.at(u64::from(ms) * 1_000, Action::Rerun);
     }
+    if let Some(ms) = world.s.reconcile_ms {
+        world.at(u64::from(ms) * 1_000, Action::Reconcile);
+    }
 }
 
 impl World {

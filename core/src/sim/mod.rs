@@ -134,6 +134,7 @@ enum Action {
     RestartApi,
     ReplaceDb,
     Rerun,
+    Reconcile,
     /// The queue's wait for the acknowledgement of one delivery ends.
     Visibility {
         event: u32,
@@ -257,6 +258,7 @@ impl World {
             Action::RestartApi => self.restart_api(),
             Action::ReplaceDb => self.replace_db(),
             Action::Rerun => self.rerun(),
+            Action::Reconcile => self.reconcile(),
             Action::Visibility { event, delivery } => self.visibility(event, delivery),
             Action::Consume {
                 event,

@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 
 use super::rng::{self, Stream};
 use super::{Action, World};
+use crate::dense::BitSet;
 use crate::scenario::{Lookup, Provider};
 use crate::trace::{EventKind, Key, Node, Payload};
 
@@ -17,6 +18,9 @@ pub(super) struct PaymentService {
     /// key with every charge as a tag it can search by; a charge is a lasting record, so tags
     /// do not expire.
     tags: BTreeMap<Key, u32>,
+    /// The request behind each charge (charge n at n - 1), kept only for reconciliation: a
+    /// charge names its order, as a real one carries the order's reference.
+    charge_reqs: Vec<u32>,
 }
 
 impl World {
@@ -50,11 +54,41 @@ impl World {
             return;
         }
         let (number, replay) = self.charge(key);
+        if !replay && self.s.reconcile_ms.is_some() {
+            self.provider.charge_reqs.push(m.req);
+        }
         if let (Lookup::On, Some(tag)) = (self.s.lookup, self.reqs[m.req as usize].key) {
             self.provider.tags.entry(tag).or_insert(number);
         }
         self.emit_req(Node::Payment, m.req, EventKind::Charge { number, replay });
         self.send(Node::Payment, Node::Api, m.req, Payload::Charged { number });
+    }
+
+    /// The reconciliation job: each charge the ledger lacks gets its row (autocommitted, with
+    /// its outbox event), and each charge after its order's first is refunded.
+    pub(super) fn reconcile(&mut self) {
+        let mut orders = BitSet::new();
+        let reqs = std::mem::take(&mut self.provider.charge_reqs);
+        for (ix, &req) in reqs.iter().enumerate() {
+            if self.trace.truncated {
+                break;
+            }
+            let number = u32::try_from(ix + 1).expect("charges are bounded by events_max");
+            if !self.store.booked.contains(number as usize) {
+                let row = EventKind::LedgerRow {
+                    number,
+                    txn: None,
+                    reconciled: true,
+                };
+                self.emit_req(Node::Db, req, row);
+                self.booked(req, number);
+            }
+            let order = self.reqs[req as usize].order;
+            if !orders.insert(order as usize) {
+                self.emit_req(Node::Payment, req, EventKind::Refund { number });
+            }
+        }
+        self.provider.charge_reqs = reqs;
     }
 
     /// A lookup by key, answered at once: searching its own records is not the work a charge

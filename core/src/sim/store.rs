@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use super::api::Claim;
 use super::{Action, World};
-use crate::dense::DenseMap;
+use crate::dense::{BitSet, DenseMap};
 use crate::scenario::{Concurrent, Expired};
 use crate::trace::{ClaimResult, EventKind, Found, Key, Node, RollbackCause};
 
@@ -51,6 +51,8 @@ pub(super) struct Store {
     /// Order → its first durable effect (charge number or written value), kept only with
     /// `expired=reject`, whose client looks an order up by its business key.
     pub work: DenseMap,
+    /// Charge numbers with a durable ledger row, kept only for the reconciliation job.
+    pub booked: BitSet,
 }
 
 impl Store {
@@ -64,6 +66,7 @@ impl Store {
             db_uid: 0,
             db_boot: 1,
             work: DenseMap::new(),
+            booked: BitSet::new(),
         }
     }
 
@@ -77,6 +80,7 @@ impl Store {
         self.keys.clear();
         self.attempt_rows = 0;
         self.work = DenseMap::new();
+        self.booked.clear();
     }
 
     /// Every open transaction has ended at once (crash or replacement): no claim survives.
@@ -312,6 +316,16 @@ impl World {
         }
     }
 
+    /// A charge's ledger row became durable: the ledger's indexes learn it, and its outbox event
+    /// leaves.
+    pub(super) fn booked(&mut self, req: u32, number: u32) {
+        self.durable_effect(req, number);
+        if self.s.reconcile_ms.is_some() {
+            self.store.booked.insert(number as usize);
+        }
+        self.publish(req, number);
+    }
+
     /// A `set` write: pending in the transaction, or applied at once without one.
     pub(super) fn write(&mut self, req: u32, value: u32) {
         let handler = &mut self.reqs[req as usize].handler;
@@ -366,8 +380,7 @@ impl World {
             self.durable_effect(req, value);
         }
         if let Some(number) = pending.outbox {
-            self.durable_effect(req, number);
-            self.publish(req, number);
+            self.booked(req, number);
         }
         let key = self.reqs[req as usize].key;
         if let (Some(key), true) = (key, held || pending.store.is_some()) {
