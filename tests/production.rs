@@ -911,3 +911,95 @@ fn reconcile_ms_refuses_a_bad_value_naming_the_key_and_what_is_allowed() {
         "`reconcile_ms=soon` is not valid: expected a whole number 0..=3600000, or none"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// restart_db_ms: the ledger's container restarts; its pod, UID and emptyDir stay.
+
+/// The ledger-replaced preset's run, with the fault left to each test.
+const POD_STORE: &str = "orders=3&dedup=atomic&store=pod&rerun_ms=400";
+
+#[test]
+fn a_container_restart_keeps_a_pod_store_where_a_pod_replacement_loses_it() {
+    for seed in 0..seeds(300) {
+        let replaced = format!("{POD_STORE}&replace_db_ms=350&seed={seed}");
+        let (_, m) = run(&replaced);
+        assert!(m.duplicates > 0, "{replaced}: the rerun is not recognised");
+        let restarted = format!("{POD_STORE}&restart_db_ms=350&seed={seed}");
+        let (trace, m) = run(&restarted);
+        check_trace(&trace).unwrap_or_else(|e| panic!("{restarted}: {e}"));
+        assert_eq!(
+            (m.duplicates, m.lost),
+            (0, 0),
+            "{restarted}: the rerun is recognised"
+        );
+        assert!(!trace
+            .events
+            .iter()
+            .any(|e| matches!(e.kind, EventKind::Replace { .. })));
+    }
+}
+
+#[test]
+fn a_restart_changes_the_boot_id_and_keeps_the_uid_while_a_replacement_changes_both() {
+    let query = format!("{POD_STORE}&restart_db_ms=100&replace_db_ms=200&seed=3");
+    let (trace, _) = run(&query);
+    let faults: Vec<(u32, u32)> = (trace.events.iter())
+        .filter_map(|e| match e.kind {
+            EventKind::DbRestart { uid, boot } => Some((uid, boot)),
+            EventKind::Replace { uid, boot, .. } => Some((uid, boot)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(faults.len(), 2, "{query}");
+    let (restart, replace) = (faults[0], faults[1]);
+    assert_eq!(restart, (0, 2), "{query}: the first pod's UID, a new boot");
+    assert!(
+        replace.0 != 0 && replace.1 == 3,
+        "{query}: a new UID and a new boot"
+    );
+}
+
+#[test]
+fn a_restart_aborts_every_open_transaction_which_answers_503() {
+    use idemlab::trace::RollbackCause;
+    let mut aborted = 0;
+    for seed in 0..seeds(300) {
+        let query = format!("orders=4&clients=2&dedup=atomic&restart_db_ms=60&seed={seed}");
+        let (trace, _) = run(&query);
+        let at = (trace.events.iter())
+            .position(|e| matches!(e.kind, EventKind::DbRestart { .. }))
+            .unwrap_or_else(|| panic!("{query}: no restart"));
+        let restart_us = trace.events[at].time_us;
+        for (ix, e) in trace.events.iter().enumerate() {
+            if let EventKind::Rollback {
+                cause: RollbackCause::DbRestarted,
+                ..
+            } = e.kind
+            {
+                assert_eq!(e.time_us, restart_us, "{query}: event {ix}");
+                let replied = trace.events[ix + 1..]
+                    .iter()
+                    .find(|l| l.req() == e.req() && matches!(l.kind, EventKind::Reply { .. }));
+                assert_eq!(
+                    replied.map(|l| l.kind),
+                    Some(EventKind::Reply {
+                        status: 503,
+                        replay: false
+                    }),
+                    "{query}: event {ix}"
+                );
+                aborted += 1;
+            }
+        }
+    }
+    assert!(aborted > 100, "{aborted}");
+}
+
+#[test]
+fn restart_db_ms_refuses_a_bad_value_naming_the_key_and_what_is_allowed() {
+    let errors = idemlab::scenario::decode("restart_db_ms=3600001").unwrap_err();
+    assert_eq!(
+        errors[0].to_string(),
+        "`restart_db_ms=3600001` is out of bounds: allowed a whole number 0..=3600000"
+    );
+}

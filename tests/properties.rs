@@ -78,6 +78,7 @@ fn query() -> impl Strategy<Value = String> {
             0u32..=1_000,
             prop::sample::select(vec!["off", "on"]),
             prop::option::of(0u32..1_500),
+            prop::option::of(0u32..800),
         ),
     );
     (parts, timing, faults, modes, queue, production).prop_map(
@@ -115,7 +116,10 @@ fn query() -> impl Strategy<Value = String> {
                 ack_loss as f64 / 1000.0
             );
             let (concurrent, handler, lease, fail, decline, replay, later) = production;
-            let (expired, loss_provider, lookup, reconcile) = later;
+            let (expired, loss_provider, lookup, reconcile, restart_db) = later;
+            if let Some(ms) = restart_db {
+                q += &format!("&restart_db_ms={ms}");
+            }
             if let Some(ms) = reconcile {
                 q += &format!("&reconcile_ms={ms}");
             }

@@ -155,6 +155,8 @@ pub enum RollbackCause {
     Crash,
     /// The ledger pod was replaced under it.
     DbReplaced,
+    /// The ledger's container restarted under it (`restart_db_ms`).
+    DbRestarted,
     /// A unique violation aborted it.
     Conflict,
     /// The handler answered from a lookup and ended its transaction without writing.
@@ -314,6 +316,13 @@ pub enum EventKind {
         uid: u32,
         boot: u32,
         wiped: bool,
+    },
+    /// The ledger's container restarts (`restart_db_ms`): a new boot id, the same pod `uid`,
+    /// and its emptyDir (a pod store) kept.
+    DbRestart {
+        #[serde(serialize_with = "hex_u32")]
+        uid: u32,
+        boot: u32,
     },
     /// The consumer inserts the event id into its inbox table; `fresh` unless it was there.
     Inbox {
@@ -850,6 +859,10 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
                 ", durable store kept"
             }
         ),
+        EventKind::DbRestart { uid, boot } => write!(
+            f,
+            "ledger container restarts: boot {boot}, same pod uid {uid:08x}, store kept"
+        ),
         EventKind::Inbox { event, fresh: true } => write!(f, "inbox insert e{event}: new"),
         EventKind::Inbox {
             event,
@@ -980,6 +993,7 @@ pub fn rollback_text(cause: RollbackCause) -> &'static str {
     match cause {
         RollbackCause::Crash => "API crashed",
         RollbackCause::DbReplaced => "ledger pod replaced",
+        RollbackCause::DbRestarted => "ledger container restarted",
         RollbackCause::Conflict => "unique violation",
         RollbackCause::ReadOnly => "read only, nothing to undo",
         RollbackCause::NoCommit => "ended without commit",

@@ -527,9 +527,10 @@ impl Builder {
             EventKind::Claim { .. } => self.claim(ix, event),
             EventKind::Charge { .. } | EventKind::Applied { .. } => self.effect(ix, event),
             EventKind::Crash | EventKind::Restart => self.outage(ix, event),
-            EventKind::PodStart { .. } | EventKind::Replace { .. } | EventKind::CapReached => {
-                self.band(ix, event)
-            }
+            EventKind::PodStart { .. }
+            | EventKind::Replace { .. }
+            | EventKind::DbRestart { .. }
+            | EventKind::CapReached => self.band(ix, event),
             _ => self.simple_point(ix, event),
         }
     }
@@ -668,6 +669,7 @@ impl Builder {
             EventKind::PodStart { rerun: false, .. } => return self.point(ix, event, false),
             EventKind::PodStart { rerun: true, .. } => Band::Rerun,
             EventKind::Replace { wiped, .. } => Band::LedgerReplaced { wiped },
+            EventKind::DbRestart { .. } => Band::LedgerRestarted,
             EventKind::CapReached => Band::CapReached,
             _ => unreachable!("band() is called for pod starts, replacements and the cap"),
         };
@@ -771,6 +773,10 @@ fn band_label(event: &Event, band: Band) -> String {
         (Band::Rerun, EventKind::PodStart { uid, .. }) => format!("rerun: pod {uid:08x} starts"),
         (Band::LedgerReplaced { wiped: true }, _) => "ledger replaced: store lost".into(),
         (Band::LedgerReplaced { wiped: false }, _) => "ledger replaced: store kept".into(),
+        (Band::LedgerRestarted, EventKind::DbRestart { boot, .. }) => {
+            format!("ledger restarted: boot {boot}, same pod")
+        }
+        (Band::LedgerRestarted, _) => unreachable!("a restart band starts at its restart"),
         (Band::CapReached, _) => "event cap reached".into(),
         (Band::Rerun, _) => unreachable!("a rerun band starts at its pod's start"),
     }
@@ -856,6 +862,7 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
         | EventKind::Crash
         | EventKind::Restart
         | EventKind::Replace { .. }
+        | EventKind::DbRestart { .. }
         | EventKind::CapReached => unreachable!("{:?} is not drawn as a point", event.kind),
     }
 }

@@ -126,6 +126,8 @@ pub enum Band {
     ApiDown,
     /// An instant: the ledger pod was replaced; `wiped` when its store went with it.
     LedgerReplaced { wiped: bool },
+    /// An instant: the ledger's container restarted in its pod (a new boot id, the store kept).
+    LedgerRestarted,
     /// An instant: an operator's rerun started this pod.
     Rerun,
     /// An instant: the run stopped at `events_max`.
@@ -331,7 +333,9 @@ impl Mark {
             },
             MarkKind::Band { band } => match band {
                 Band::ApiDown => Class::ApiDown,
-                Band::LedgerReplaced { .. } => Class::LedgerReplaced,
+                // Drawn as a replacement that kept its store, which is what it amounts to for
+                // the work; its caption tells the two apart.
+                Band::LedgerReplaced { .. } | Band::LedgerRestarted => Class::LedgerReplaced,
                 Band::Rerun => Class::Rerun,
                 Band::CapReached => Class::CapReached,
             },
@@ -440,6 +444,7 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
         | EventKind::Crash
         | EventKind::Restart
         | EventKind::Replace { .. }
+        | EventKind::DbRestart { .. }
         | EventKind::CapReached => unreachable!("{event:?} is not drawn as a point"),
     }
 }

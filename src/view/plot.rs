@@ -325,6 +325,7 @@ impl Plotter<'_, '_> {
                 &["ledger pod replaced: store lost", "store lost"]
             }
             Band::LedgerReplaced { wiped: false } => &["ledger pod replaced", "replaced"],
+            Band::LedgerRestarted => &["ledger container restarted", "restarted"],
             Band::Rerun => &["rerun"],
             Band::CapReached => &["event cap", "cap"],
         };

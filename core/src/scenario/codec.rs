@@ -809,7 +809,7 @@ macro_rules! key {
 
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
-static KEYS: [KeySpec; 41] = [
+static KEYS: [KeySpec; 42] = [
     key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
         "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
@@ -905,6 +905,11 @@ static KEYS: [KeySpec; 41] = [
         || format!("{}, or none", range_allowed(bounds::FAULT_MS)),
         |s| format_opt(s.replace_db_ms, |ms| ms.to_string()),
         |s, v| { s.replace_db_ms = parse_opt_u32_in(v, bounds::FAULT_MS)?; Ok(()) }),
+    key!("restart_db_ms", Faults, Input::Text { examples: &["none", "350"] },
+        "Restart the ledger's container at this time: its process boot id changes while the pod UID and its emptyDir stay, so open transactions abort (answered 503) and a pod store keeps every committed key and row. Unlike replace_db_ms, only the boot id tells the two apart. The restart is instant.",
+        || format!("{}, or none", range_allowed(bounds::FAULT_MS)),
+        |s| format_opt(s.restart_db_ms, |ms| ms.to_string()),
+        |s, v| { s.restart_db_ms = parse_opt_u32_in(v, bounds::FAULT_MS)?; Ok(()) }),
     key!("rerun_ms", Faults, Input::Text { examples: &["none", "400"] },
         "An operator reruns the job at this time: a new pod with a new UID sends the same orders again.",
         || format!("{}, or none", range_allowed(bounds::FAULT_MS)),

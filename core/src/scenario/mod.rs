@@ -254,6 +254,8 @@ pub struct Scenario {
     pub crash: Option<Crash>,
     pub restart_ms: u32,
     pub replace_db_ms: Option<u32>,
+    /// When the ledger's container restarts: a new boot id, the same pod UID and emptyDir.
+    pub restart_db_ms: Option<u32>,
     pub rerun_ms: Option<u32>,
     pub provider: Provider,
     pub retention_ms: u32,
@@ -323,6 +325,7 @@ impl Default for Scenario {
             crash: None,
             restart_ms: 50,
             replace_db_ms: None,
+            restart_db_ms: None,
             rerun_ms: None,
             provider: Provider::Plain,
             retention_ms: 86_400_000,

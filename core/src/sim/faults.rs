@@ -17,6 +17,9 @@ pub(super) fn schedule(world: &mut World) {
     if let Some(ms) = rerun_ms {
         world.at(u64::from(ms) * 1_000, Action::Rerun);
     }
+    if let Some(ms) = world.s.restart_db_ms {
+        world.at(u64::from(ms) * 1_000, Action::RestartDb);
+    }
     if let Some(ms) = world.s.reconcile_ms {
         world.at(u64::from(ms) * 1_000, Action::Reconcile);
     }
@@ -76,6 +79,24 @@ impl World {
             Ctx::default(),
             EventKind::Replace { uid, boot, wiped },
         );
+        self.abort_db_transactions(RollbackCause::DbReplaced);
+        if wiped {
+            self.store.wipe_all();
+        }
+    }
+
+    /// The ledger's container restarts in its pod: a new boot id, the same UID, and the
+    /// emptyDir kept, so nothing committed is lost; open transactions abort with a 503.
+    pub(super) fn restart_db(&mut self) {
+        self.store.db_boot += 1;
+        let (uid, boot) = (self.store.db_uid, self.store.db_boot);
+        self.emit(Node::Db, Ctx::default(), EventKind::DbRestart { uid, boot });
+        self.abort_db_transactions(RollbackCause::DbRestarted);
+    }
+
+    /// Every open transaction ends with its database process: it rolls back and its handler
+    /// answers 503; every claim's lock goes with it.
+    fn abort_db_transactions(&mut self, cause: RollbackCause) {
         let in_txn: Vec<u32> = (self.api.active.values())
             .filter(|&req| self.reqs[req as usize].handler.txn.is_some())
             .collect();
@@ -83,13 +104,10 @@ impl World {
             if self.trace.truncated {
                 return;
             }
-            self.rollback(req, RollbackCause::DbReplaced);
+            self.rollback(req, cause);
             self.finish_with(req, 503, None, false);
         }
         self.store.drop_locks();
-        if wiped {
-            self.store.wipe_all();
-        }
     }
 
     /// An operator reruns the job: a new pod per client, same orders, same business keys.

@@ -133,6 +133,7 @@ enum Action {
     CrashApi,
     RestartApi,
     ReplaceDb,
+    RestartDb,
     Rerun,
     Reconcile,
     /// The queue's wait for the acknowledgement of one delivery ends.
@@ -257,6 +258,7 @@ impl World {
             Action::CrashApi => self.crash_api(),
             Action::RestartApi => self.restart_api(),
             Action::ReplaceDb => self.replace_db(),
+            Action::RestartDb => self.restart_db(),
             Action::Rerun => self.rerun(),
             Action::Reconcile => self.reconcile(),
             Action::Visibility { event, delivery } => self.visibility(event, delivery),
