@@ -1473,7 +1473,7 @@ fn issue_11_the_key_store_says_each_state_and_its_stored_response_in_words() {
     use idemlab::scenario::Op;
     use idemlab::trace::Key;
     let row = |state, expires_us| KeyRow {
-        key: Key::Business { work: 3 },
+        key: Key::Business { work: 3, tenant: 0 },
         state,
         created_us: 41_250,
         expires_us,
@@ -2242,7 +2242,7 @@ fn the_plot_fits_the_width_beside_the_key_store_and_keeps_its_minimum_on_a_phone
 fn a_keys_expiry_reads_as_a_span_after_its_write() {
     use idemlab::keystore::{KeyRow, KeyState};
     let row = |created_us, expires_us| KeyRow {
-        key: idemlab::trace::Key::Business { work: 1 },
+        key: idemlab::trace::Key::Business { work: 1, tenant: 0 },
         state: KeyState::Expired,
         created_us,
         expires_us: Some(expires_us),

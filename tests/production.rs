@@ -1003,3 +1003,81 @@ fn restart_db_ms_refuses_a_bad_value_naming_the_key_and_what_is_allowed() {
         "`restart_db_ms=3600001` is out of bounds: allowed a whole number 0..=3600000"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// tenants and scope=tenant|global.
+
+/// Two tenants, lost answers so that each key is also repeated.
+const TENANTS: &str = "orders=6&tenants=2&dedup=atomic&loss_resp=0.3&retries=4";
+
+#[test]
+fn keys_scoped_per_tenant_merge_each_orders_repeats_and_keep_every_tenants_orders_apart() {
+    let mut repeats = 0;
+    for seed in 0..seeds(300) {
+        let query = format!("{TENANTS}&scope=tenant&seed={seed}");
+        let (trace, m) = run(&query);
+        check_trace(&trace).unwrap_or_else(|e| panic!("{query}: {e}"));
+        assert_eq!((m.duplicates, m.lost), (0, 0), "{query}");
+        assert_eq!(m.effects, 6, "{query}: each order charged once");
+        repeats += m.attempts - m.orders;
+    }
+    assert!(repeats > 300, "{repeats}");
+}
+
+#[test]
+fn a_key_scoped_globally_merges_two_tenants_work_and_one_of_them_is_lost() {
+    let mut lost = 0;
+    for seed in 0..seeds(300) {
+        let query = format!("{TENANTS}&scope=global&seed={seed}");
+        let (trace, m) = run(&query);
+        // Tenant 2's orders share their keys with tenant 1's (case-1/work-1 for orders 1 and
+        // 2): one charge answers both.
+        assert_eq!(m.effects, 3, "{query}");
+        // Each of the three orders without a charge of its own ends answered ok (lost work)
+        // unless its client gave up first.
+        assert!(
+            m.lost <= 3 && m.lost + m.outcomes.unknown >= 3,
+            "{query}: {m:?}"
+        );
+        lost += m.lost;
+        let keys: std::collections::BTreeSet<String> = (trace.events.iter())
+            .filter(|e| e.order().is_some())
+            .filter_map(|e| e.key.map(|k| k.to_string()))
+            .collect();
+        assert_eq!(keys.len(), 3, "{query}: {keys:?}");
+    }
+    assert!(u64::from(lost) > seeds(300) * 2, "{lost}");
+}
+
+#[test]
+fn with_one_tenant_the_scope_changes_nothing() {
+    for seed in 0..seeds(100) {
+        let base = format!("orders=6&dedup=atomic&loss_resp=0.3&seed={seed}");
+        let (tenant, _) = run(&format!("{base}&scope=tenant"));
+        let (global, _) = run(&format!("{base}&scope=global"));
+        assert_eq!(tenant.events, global.events, "{base}");
+    }
+}
+
+#[test]
+fn a_scoped_key_names_its_tenant() {
+    let (trace, _) = run("seed=1&orders=2&tenants=2&dedup=atomic");
+    let keys: Vec<String> = (trace.events.iter())
+        .filter(|e| is_request(&e.kind))
+        .filter_map(|e| e.key.map(|k| k.to_string()))
+        .collect();
+    assert_eq!(keys, ["tenant-1/case-1/work-1", "tenant-2/case-1/work-1"]);
+}
+
+#[test]
+fn tenants_and_scope_refuse_bad_values_naming_the_key_and_what_is_allowed() {
+    let said = |query: &str| idemlab::scenario::decode(query).unwrap_err()[0].to_string();
+    assert_eq!(
+        said("tenants=0"),
+        "`tenants=0` is out of bounds: allowed a whole number 1..=100"
+    );
+    assert_eq!(
+        said("scope=world"),
+        "`scope=world` is not valid: expected one of tenant|global"
+    );
+}

@@ -5,7 +5,8 @@ mod common;
 
 use common::{check_trace, long_mode};
 use idemlab::scenario::{
-    decode, decode_lenient, encode, Consumer, Dedup, KeyStrategy, Mail, Provider, Step, Store,
+    decode, decode_lenient, encode, Consumer, Dedup, KeyStrategy, Mail, Provider, Scope, Step,
+    Store,
 };
 use proptest::prelude::*;
 
@@ -79,6 +80,8 @@ fn query() -> impl Strategy<Value = String> {
             prop::sample::select(vec!["off", "on"]),
             prop::option::of(0u32..1_500),
             prop::option::of(0u32..800),
+            1u32..4,
+            prop::sample::select(vec!["tenant", "global"]),
         ),
     );
     (parts, timing, faults, modes, queue, production).prop_map(
@@ -116,7 +119,8 @@ fn query() -> impl Strategy<Value = String> {
                 ack_loss as f64 / 1000.0
             );
             let (concurrent, handler, lease, fail, decline, replay, later) = production;
-            let (expired, loss_provider, lookup, reconcile, restart_db) = later;
+            let (expired, loss_provider, lookup, reconcile, restart_db, tenants, scope) = later;
+            q += &format!("&tenants={tenants}&scope={scope}");
             if let Some(ms) = restart_db {
                 q += &format!("&restart_db_ms={ms}");
             }
@@ -167,6 +171,7 @@ proptest! {
         scenario.dedup = Dedup::Atomic;
         scenario.store = Store::Durable;
         scenario.key = KeyStrategy::Business;
+        scenario.scope = Scope::Tenant;
         scenario.provider = Provider::Keyed;
         scenario.body_change = false;
         scenario.order = Step::CORRECT;

@@ -33,29 +33,59 @@ pub enum Node {
 #[serde(rename_all = "kebab-case", tag = "kind")]
 pub enum Key {
     /// case_id + work_id.
-    Business { work: u32 },
+    Business {
+        work: u32,
+        /// The tenant the key is scoped to (`scope=tenant` with more than one tenant), from 1;
+        /// 0 when it is not scoped, and then left out of the JSON and the text.
+        #[serde(skip_serializing_if = "is_zero")]
+        tenant: u16,
+    },
     /// A UUID made once per process (pod), plus the work id.
     Process {
         #[serde(serialize_with = "hex_u32")]
         process: u32,
         work: u32,
+        #[serde(skip_serializing_if = "is_zero")]
+        tenant: u16,
     },
     /// A fresh UUID per attempt.
     Attempt {
         #[serde(serialize_with = "hex_u64")]
         uuid: u64,
     },
-    /// The same key for everything.
-    Constant,
+    /// The same key for everything (for everything of one tenant, when scoped).
+    Constant {
+        #[serde(skip_serializing_if = "is_zero")]
+        tenant: u16,
+    },
+}
+
+fn is_zero(tenant: &u16) -> bool {
+    *tenant == 0
+}
+
+impl Key {
+    /// The tenant this key is scoped to, 0 when unscoped.
+    fn tenant(&self) -> u16 {
+        match *self {
+            Key::Business { tenant, .. }
+            | Key::Process { tenant, .. }
+            | Key::Constant { tenant } => tenant,
+            Key::Attempt { .. } => 0,
+        }
+    }
 }
 
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.tenant() > 0 {
+            write!(f, "tenant-{}/", self.tenant())?;
+        }
         match self {
-            Key::Business { work } => write!(f, "case-1/work-{work}"),
-            Key::Process { process, work } => write!(f, "proc-{process:08x}/work-{work}"),
+            Key::Business { work, .. } => write!(f, "case-1/work-{work}"),
+            Key::Process { process, work, .. } => write!(f, "proc-{process:08x}/work-{work}"),
             Key::Attempt { uuid } => write!(f, "uuid-{uuid:016x}"),
-            Key::Constant => write!(f, "the-key"),
+            Key::Constant { .. } => write!(f, "the-key"),
         }
     }
 }

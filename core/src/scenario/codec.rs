@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::presets::Preset;
 use super::Store;
 use super::{bounds, Concurrent, Consumer, ConsumerCrash, Crash, Dedup, KeyStrategy, Mail, Op};
-use super::{Expired, Handler, Lookup, Provider, Replay};
+use super::{Expired, Handler, Lookup, Provider, Replay, Scope};
 use super::{Ppm, PPM_ONE};
 use super::{RangeMs, Scenario, Step};
 
@@ -675,6 +675,10 @@ impl Choice for Expired {
 impl Choice for Lookup {
     const CHOICES: &'static [(&'static str, Self)] = &[("off", Lookup::Off), ("on", Lookup::On)];
 }
+impl Choice for Scope {
+    const CHOICES: &'static [(&'static str, Self)] =
+        &[("tenant", Scope::Tenant), ("global", Scope::Global)];
+}
 impl Choice for Handler {
     const CHOICES: &'static [(&'static str, Self)] =
         &[("txn", Handler::Txn), ("phased", Handler::Phased)];
@@ -809,7 +813,7 @@ macro_rules! key {
 
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
-static KEYS: [KeySpec; 42] = [
+static KEYS: [KeySpec; 44] = [
     key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
         "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
@@ -930,6 +934,16 @@ static KEYS: [KeySpec; 42] = [
         || "1 or 0".into(),
         |s| if s.body_change { "1".into() } else { "0".into() },
         |s, v| { s.body_change = parse_bool(v)?; Ok(()) }),
+    key!("tenants", Key, Input::Number { lo: bounds::TENANTS.0, hi: bounds::TENANTS.1 },
+        "How many tenants (accounts) the orders belong to, in turn: with 2, orders 1, 3, 5... are tenant 1's and 2, 4, 6... tenant 2's. Each tenant numbers its own work from 1, so two tenants' business keys can read alike (case-1/work-1).",
+        || range_allowed(bounds::TENANTS),
+        |s| s.tenants.to_string(),
+        |s, v| { s.tenants = parse_u32_in(v, bounds::TENANTS)?; Ok(()) }),
+    key!("scope", Key, Input::Choice(choice_names::<Scope>),
+        "Where a key is unique: tenant, per tenant (the API scopes every key with the caller's tenant, as the Agentic Commerce Protocol scopes keys to the authenticated identity); global, across tenants, so two tenants' orders with equal keys share one: the second gets the first's stored answer (every order's body is the same amount, so nothing tells them apart) and its own work is lost. With one tenant the two are the same.",
+        choice_allowed::<Scope>,
+        |s| choice_name(s.scope),
+        |s, v| { s.scope = parse_choice(v)?; Ok(()) }),
     key!("order", Server, Input::Text { examples: &["123456", "143256", "132456"] },
         "The order in which an atomic handler runs its six steps (for the ordering exercise).",
         order_allowed,

@@ -170,6 +170,16 @@ pub enum Lookup {
     On,
 }
 
+/// Where an idempotency key is unique, when the orders belong to several tenants.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scope {
+    /// Per tenant: the API scopes every key with the caller's tenant.
+    Tenant,
+    /// Across tenants: two tenants' equal keys are one key.
+    Global,
+}
+
 /// One of the six steps of handling a keyed request. `order` lists them in the order the server
 /// runs them; the correct order is `Step::CORRECT`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -237,6 +247,10 @@ pub struct Scenario {
     pub preset: Option<Preset>,
     pub orders: u32,
     pub clients: u32,
+    /// How many tenants the orders belong to, in turn; each numbers its work from 1.
+    pub tenants: u32,
+    /// Whether keys are unique per tenant or across tenants.
+    pub scope: Scope,
     pub op: Op,
     pub key: KeyStrategy,
     pub dedup: Dedup,
@@ -310,6 +324,8 @@ impl Default for Scenario {
             preset: None,
             orders: 4,
             clients: 1,
+            tenants: 1,
+            scope: Scope::Tenant,
             op: Op::Charge,
             key: KeyStrategy::Business,
             dedup: Dedup::None,
@@ -358,6 +374,7 @@ impl Default for Scenario {
 pub mod bounds {
     pub const ORDERS: (u32, u32) = (1, 10_000);
     pub const CLIENTS: (u32, u32) = (1, 16);
+    pub const TENANTS: (u32, u32) = (1, 100);
     pub const TIMEOUT_MS: (u32, u32) = (1, 600_000);
     pub const RETRIES: (u32, u32) = (0, 20);
     pub const BACKOFF_MS: (u32, u32) = (0, 600_000);

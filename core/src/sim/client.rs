@@ -3,7 +3,7 @@
 
 use super::rng::{self, Stream};
 use super::{api, Action, Ctx, Request, World};
-use crate::scenario::{backoff_base_ms, KeyStrategy, Op};
+use crate::scenario::{backoff_base_ms, KeyStrategy, Op, Scope};
 use crate::trace::{EventKind, Key, Node, Outcome, Payload, Pod};
 
 /// The body the client sends: an amount in cents for a charge, a value for a set. Bodies carry
@@ -108,13 +108,25 @@ impl World {
         );
     }
 
+    /// The order's tenant (from 1) and its work id within that tenant: with one tenant, the
+    /// order's own number.
+    fn tenant_work(&self, order: u32) -> (u16, u32) {
+        let tenants = self.s.tenants;
+        let tenant = u16::try_from(order % tenants + 1).expect("tenants is bounded far below");
+        (tenant, order / tenants + 1)
+    }
+
     fn key_for(&self, pod: u16, order: u32, attempt: u16) -> Option<Key> {
-        let work = order + 1;
+        let (tenant, work) = self.tenant_work(order);
+        // A key carries its tenant only when it is scoped to one of several.
+        let scoped = self.s.tenants > 1 && self.s.scope == Scope::Tenant;
+        let tenant = if scoped { tenant } else { 0 };
         match self.s.key {
-            KeyStrategy::Business => Some(Key::Business { work }),
+            KeyStrategy::Business => Some(Key::Business { work, tenant }),
             KeyStrategy::Process => Some(Key::Process {
                 process: self.trace.pod_uid(pod),
                 work,
+                tenant,
             }),
             KeyStrategy::Attempt => {
                 let mut draw = rng::for_decision(
@@ -128,7 +140,7 @@ impl World {
                     uuid: rand::RngCore::next_u64(&mut draw),
                 })
             }
-            KeyStrategy::Constant => Some(Key::Constant),
+            KeyStrategy::Constant => Some(Key::Constant { tenant }),
             KeyStrategy::None => None,
         }
     }
