@@ -65,6 +65,9 @@ pub struct Metrics {
     /// Charges the reconciliation job refunded: each after its order's first. `duplicates`
     /// still counts them, since each was charged.
     pub refunds: u32,
+    /// Committed ledger rows whose event was never published: `relay=direct` and an API crash
+    /// between the commit and the publish.
+    pub lost_events: u32,
     pub outcomes: Outcomes,
     pub events: u32,
     pub truncated: bool,
@@ -368,6 +371,7 @@ impl Fold {
                 ..
             } => self.ledger_pending.push((txn, number, event.order())),
             EventKind::Refund { .. } => m.refunds += 1,
+            EventKind::EventLost { .. } => m.lost_events += 1,
             EventKind::Commit { txn } => {
                 let rows = std::mem::take(&mut self.ledger_pending);
                 for &(of, number, order) in &rows {

@@ -1081,3 +1081,157 @@ fn tenants_and_scope_refuse_bad_values_naming_the_key_and_what_is_allowed() {
         "`scope=world` is not valid: expected one of tenant|global"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// relay=outbox|direct and broker_dedup_ms.
+
+/// A crash right after the first commit, with a queue behind the ledger.
+const RELAY: &str = "orders=3&dedup=atomic&consumer=inbox&crash=api@after-commit";
+
+#[test]
+fn a_direct_publish_is_lost_in_a_crash_after_the_commit_and_the_outbox_loses_nothing() {
+    for seed in 0..seeds(300) {
+        let outbox = format!("{RELAY}&seed={seed}");
+        let (trace, m) = run(&outbox);
+        check_trace(&trace).unwrap_or_else(|e| panic!("{outbox}: {e}"));
+        assert_eq!((m.lost_events, m.receipts), (0, 3), "{outbox}");
+
+        let direct = format!("{outbox}&relay=direct");
+        let (trace, m) = run(&direct);
+        check_trace(&trace).unwrap_or_else(|e| panic!("{direct}: {e}"));
+        let lost = count(&trace, |k| matches!(k, EventKind::EventLost { .. }));
+        assert_eq!((m.lost_events as usize, lost), (1, 1), "{direct}");
+        // The charge is booked and answered for; only its receipt never comes.
+        assert_eq!((m.effects, m.receipts, m.duplicates), (3, 2, 0), "{direct}");
+    }
+}
+
+#[test]
+fn without_a_crash_a_direct_publish_leaves_the_api_one_statement_after_the_commit() {
+    for seed in 0..seeds(200) {
+        let query = format!("orders=3&dedup=atomic&consumer=plain&relay=direct&seed={seed}");
+        let (trace, m) = run(&query);
+        assert_eq!((m.lost_events, m.receipts), (0, 3), "{query}");
+        for (ix, e) in trace.events.iter().enumerate() {
+            let EventKind::Send {
+                payload: Payload::Publish { .. },
+                ..
+            } = e.kind
+            else {
+                continue;
+            };
+            assert_eq!(e.node, Node::Api, "{query}: event {ix}");
+            let commit = trace.events[..ix]
+                .iter()
+                .rev()
+                .find(|l| l.req() == e.req() && matches!(l.kind, EventKind::Commit { .. }));
+            let commit = commit.unwrap_or_else(|| panic!("{query}: event {ix}"));
+            assert_eq!(e.time_us - commit.time_us, 1_000, "{query}: event {ix}");
+        }
+    }
+}
+
+/// A keyed provider under check-then-insert: two copies of an order get one charge and the
+/// ledger books it twice, so its event is published twice.
+const DOUBLE_BOOKED: &str = "preset=race&provider=keyed&consumer=plain";
+
+#[test]
+fn a_broker_deduplication_window_delivers_one_event_per_charge_within_it() {
+    let (mut double, mut kept_out) = (0, 0);
+    for seed in 0..seeds(300) {
+        let plain = format!("{DOUBLE_BOOKED}&seed={seed}");
+        let (trace, m) = run(&plain);
+        let per_charge = receipts_per_charge(&trace);
+        double += per_charge.values().filter(|&&n| n > 1).count();
+
+        let deduped = format!("{plain}&broker_dedup_ms=300000");
+        let (trace, d) = run(&deduped);
+        check_trace(&trace).unwrap_or_else(|e| panic!("{deduped}: {e}"));
+        let per_charge = receipts_per_charge(&trace);
+        assert!(
+            per_charge.values().all(|&n| n == 1),
+            "{deduped}: {per_charge:?}"
+        );
+        let dropped = count(&trace, |k| matches!(k, EventKind::BrokerDedup { .. }));
+        assert_eq!(
+            d.receipts as usize,
+            m.receipts as usize - dropped,
+            "{deduped}"
+        );
+        kept_out += dropped;
+    }
+    assert!(double > 100 && kept_out == double, "{double} {kept_out}");
+}
+
+#[test]
+fn an_event_outside_the_window_is_delivered_again() {
+    // A window shorter than the gap between the two bookings keeps nothing out.
+    let mut twice = 0;
+    for seed in 0..seeds(200) {
+        let query = format!("{DOUBLE_BOOKED}&broker_dedup_ms=1&seed={seed}");
+        let (trace, _) = run(&query);
+        let gap_ms = booking_gaps_ms(&trace);
+        let dropped = count(&trace, |k| matches!(k, EventKind::BrokerDedup { .. }));
+        assert_eq!(
+            dropped,
+            gap_ms.iter().filter(|&&ms| ms < 1).count(),
+            "{query}"
+        );
+        twice += gap_ms.len();
+    }
+    assert!(twice > 50, "{twice}");
+}
+
+/// Receipts mailed per charge number.
+fn receipts_per_charge(trace: &Trace) -> std::collections::BTreeMap<u32, u32> {
+    let mut per = std::collections::BTreeMap::new();
+    for e in trace.events.iter() {
+        if let EventKind::Receipt { number, .. } = e.kind {
+            *per.entry(number).or_default() += 1;
+        }
+    }
+    per
+}
+
+/// For each charge published twice, the time between its two publishes' arrivals at the queue.
+fn booking_gaps_ms(trace: &Trace) -> Vec<u64> {
+    let mut first: std::collections::BTreeMap<u32, u64> = Default::default();
+    let mut gaps = Vec::new();
+    for e in trace.events.iter() {
+        let EventKind::Deliver { msg } = e.kind else {
+            continue;
+        };
+        if e.node != Node::Queue {
+            continue;
+        }
+        let Some(Payload::Publish { event }) = sent_payload(trace, msg) else {
+            continue;
+        };
+        let number = trace.events.iter().find_map(|l| match l.kind {
+            EventKind::Receipt { event: id, number } if id == event => Some(number),
+            EventKind::BrokerDedup { event: id, number } if id == event => Some(number),
+            _ => None,
+        });
+        let Some(number) = number else { continue };
+        match first.get(&number) {
+            Some(&at_us) => gaps.push((e.time_us - at_us) / 1_000),
+            None => {
+                first.insert(number, e.time_us);
+            }
+        }
+    }
+    gaps
+}
+
+#[test]
+fn relay_and_broker_dedup_ms_refuse_bad_values_naming_the_key_and_what_is_allowed() {
+    let said = |query: &str| idemlab::scenario::decode(query).unwrap_err()[0].to_string();
+    assert_eq!(
+        said("relay=kafka"),
+        "`relay=kafka` is not valid: expected one of outbox|direct"
+    );
+    assert_eq!(
+        said("broker_dedup_ms=0"),
+        "`broker_dedup_ms=0` is out of bounds: allowed a whole number 1..=604800000"
+    );
+}

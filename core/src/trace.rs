@@ -383,6 +383,17 @@ pub enum EventKind {
         event: u32,
         delivery: u16,
     },
+    /// `relay=direct`: the API crashed between the commit of charge `number`'s ledger row and
+    /// its publish, and nothing durable held the event: it is never published.
+    EventLost {
+        number: u32,
+    },
+    /// The queue accepted `event` and does not deliver it: it accepted an event with the same
+    /// deduplication id (charge `number`) within `broker_dedup_ms`.
+    BrokerDedup {
+        event: u32,
+        number: u32,
+    },
     /// The event used up `deliveries_max` without an acknowledgement and was parked.
     DeadLetter {
         event: u32,
@@ -920,6 +931,14 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
             write!(f, "no ack for e{event}: delivery {delivery}")
         }
         EventKind::DeadLetter { event } => write!(f, "e{event} moved to the dead-letter queue"),
+        EventKind::EventLost { number } => write!(
+            f,
+            "the event for charge #{number} is lost: the API crashed after the commit, before publishing it"
+        ),
+        EventKind::BrokerDedup { event, number } => write!(
+            f,
+            "e{event}: deduplication id #{number} accepted within broker_dedup_ms, not delivered again"
+        ),
         EventKind::CapReached => write!(f, "event cap reached: the run stops here"),
     }
 }

@@ -852,6 +852,8 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
             delivery,
         } => format!("no ack: e{id} again (delivery {delivery})"),
         EventKind::DeadLetter { event: id } => format!("e{id} to the dead-letter queue"),
+        EventKind::EventLost { number } => format!("event for #{number} lost"),
+        EventKind::BrokerDedup { event: id, .. } => format!("e{id} deduplicated: not delivered"),
         EventKind::MailReplay { event: id, .. } => format!("mail key e{id} known: not sent"),
         EventKind::ConsumerCrash { event: id, .. } => format!("consumer crash after mailing e{id}"),
         EventKind::ConsumerRestart => "consumer restarts".into(),

@@ -432,6 +432,10 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
         EventKind::Receipt { .. } => Class::Receipt,
         EventKind::Redeliver { .. } => Class::Redeliver,
         EventKind::DeadLetter { .. } => Class::DeadLetter,
+        // An event never published ends like one never delivered; a dedup hit at the broker
+        // reads like the inbox's.
+        EventKind::EventLost { .. } => Class::DeadLetter,
+        EventKind::BrokerDedup { .. } => Class::InboxHit,
         EventKind::MailReplay { .. } => Class::MailReplay,
         EventKind::ConsumerCrash { .. } => Class::ConsumerCrash,
         // A restart is a process starting, drawn like a pod's start.

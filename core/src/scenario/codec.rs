@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::presets::Preset;
 use super::Store;
 use super::{bounds, Concurrent, Consumer, ConsumerCrash, Crash, Dedup, KeyStrategy, Mail, Op};
-use super::{Expired, Handler, Lookup, Provider, Replay, Scope};
+use super::{Expired, Handler, Lookup, Provider, Relay, Replay, Scope};
 use super::{Ppm, PPM_ONE};
 use super::{RangeMs, Scenario, Step};
 
@@ -679,6 +679,10 @@ impl Choice for Scope {
     const CHOICES: &'static [(&'static str, Self)] =
         &[("tenant", Scope::Tenant), ("global", Scope::Global)];
 }
+impl Choice for Relay {
+    const CHOICES: &'static [(&'static str, Self)] =
+        &[("outbox", Relay::Outbox), ("direct", Relay::Direct)];
+}
 impl Choice for Handler {
     const CHOICES: &'static [(&'static str, Self)] =
         &[("txn", Handler::Txn), ("phased", Handler::Phased)];
@@ -813,7 +817,7 @@ macro_rules! key {
 
 /// The scenario keys in canonical order. `seed` comes first; `preset` is not a field of this
 /// table because it expands into the others.
-static KEYS: [KeySpec; 44] = [
+static KEYS: [KeySpec; 46] = [
     key!("seed", Run, Input::Text { examples: &["1", "7", "42"] },
         "Seed for every random choice: the same seed gives the same run.",
         || "a whole number 0..=18446744073709551615".into(),
@@ -1029,6 +1033,16 @@ static KEYS: [KeySpec; 44] = [
         choice_allowed::<Mail>,
         |s| choice_name(s.mail),
         |s, v| { s.mail = parse_choice(v)?; Ok(()) }),
+    key!("relay", Queue, Input::Choice(choice_names::<Relay>),
+        "How a committed ledger row's event reaches the queue: outbox, the event is a row written in the ledger row's own transaction and a relay publishes it once that commits (the model's relay never fails between publishing and marking the row sent, so it publishes each event once); direct, the API publishes it itself one statement after the commit, with nothing durable between, so an API crash there loses the event (lost_events counts them).",
+        choice_allowed::<Relay>,
+        |s| choice_name(s.relay),
+        |s, v| { s.relay = parse_choice(v)?; Ok(()) }),
+    key!("broker_dedup_ms", Queue, Input::Text { examples: &["none", "300000", "1000"] },
+        "A deduplication window at the queue (SQS FIFO's is 5 minutes): a published event whose deduplication id, here the charge it carries, the queue accepted within this many ms is accepted and not delivered again, as when a ledger books one charge twice. none: every event is delivered.",
+        || format!("{}, or none", range_allowed(bounds::BROKER_DEDUP_MS)),
+        |s| format_opt(s.broker_dedup_ms, |ms| ms.to_string()),
+        |s, v| { s.broker_dedup_ms = parse_opt_u32_in(v, bounds::BROKER_DEDUP_MS)?; Ok(()) }),
     key!("events_max", Run, Input::Number { lo: bounds::EVENTS_MAX.0, hi: bounds::EVENTS_MAX.1 },
         "The event cap: a run that reaches it stops and says so.",
         || range_allowed(bounds::EVENTS_MAX),

@@ -180,6 +180,18 @@ pub enum Scope {
     Global,
 }
 
+/// How a committed ledger row's event reaches the queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Relay {
+    /// The event is an outbox row in the ledger row's own transaction, and the relay publishes
+    /// it once that commits: nothing can fall between.
+    Outbox,
+    /// The API publishes the event itself after the commit, with nothing durable between: a
+    /// crash there loses the event.
+    Direct,
+}
+
 /// One of the six steps of handling a keyed request. `order` lists them in the order the server
 /// runs them; the correct order is `Step::CORRECT`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -311,6 +323,11 @@ pub struct Scenario {
     pub consumer_crash: ConsumerCrash,
     /// The mail provider the consumer sends receipts through.
     pub mail: Mail,
+    /// How a committed ledger row's event reaches the queue.
+    pub relay: Relay,
+    /// The queue's deduplication window on an event's deduplication id (the charge it
+    /// carries); `None` keeps none.
+    pub broker_dedup_ms: Option<u32>,
     /// Messages to drop by hand, by id (`m5` in the trace: the sixth message sent in this run),
     /// ascending, at most `bounds::DROPS_MAX`. The page adds one when a learner clicks an arrow.
     pub drop: Vec<u32>,
@@ -363,6 +380,8 @@ impl Default for Scenario {
             deliveries_max: 5,
             consumer_crash: ConsumerCrash::None,
             mail: Mail::Plain,
+            relay: Relay::Outbox,
+            broker_dedup_ms: None,
             drop: Vec::new(),
             events_max: 250_000,
         }
@@ -388,6 +407,8 @@ pub mod bounds {
     pub const VISIBILITY_MS: (u32, u32) = (1, 600_000);
     pub const DELIVERIES_MAX: (u32, u32) = (1, 20);
     pub const LEASE_MS: (u32, u32) = (1, 3_600_000);
+    /// Up to seven days, Azure Service Bus's longest duplicate-detection window.
+    pub const BROKER_DEDUP_MS: (u32, u32) = (1, 604_800_000);
     /// Messages a `drop=` list may name.
     pub const DROPS_MAX: usize = 16;
     /// The largest message id a `drop=` list may name: a run sends fewer messages than events.

@@ -520,7 +520,7 @@ impl World {
         self.emit_req(Node::Db, req, row);
         match txn {
             Some(_) => self.reqs[req as usize].handler.pending.outbox = Some(number),
-            None => self.booked(req, number),
+            None => self.booked(req, number, true),
         }
     }
 

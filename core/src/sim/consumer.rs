@@ -13,7 +13,7 @@
 
 use super::rng::{self, Stream};
 use super::{Action, Ctx, World};
-use crate::scenario::{costs, Consumer, ConsumerCrash, Mail};
+use crate::scenario::{costs, Consumer, ConsumerCrash, Mail, Relay};
 use crate::trace::{DropCause, EventKind, Node, Payload};
 
 /// One event the outbox published, as the queue tracks it.
@@ -40,6 +40,8 @@ pub(super) struct Queue {
     /// The consumer's crashes so far (one at most), so that a delivery it received before a
     /// crash is not handled after it.
     consumer_gen: u16,
+    /// Deduplication id (the charge number) → when the queue accepted it (`broker_dedup_ms`).
+    accepted: std::collections::BTreeMap<u32, u64>,
 }
 
 /// Which hop of an event a network draw is for.
@@ -52,11 +54,31 @@ enum Hop {
 }
 
 impl World {
-    /// A ledger row became durable: with a queue, its outbox row is published.
-    pub(super) fn publish(&mut self, req: u32, number: u32) {
+    /// A ledger row became durable: with a queue, its outbox row is published, or with
+    /// `relay=direct` the API publishes it a statement later (`by_api`: the row is the API's,
+    /// not the reconciliation job's, which publishes its own).
+    pub(super) fn publish(&mut self, req: u32, number: u32, by_api: bool) {
         if self.s.consumer == Consumer::Off {
             return;
         }
+        if by_api && self.s.relay == Relay::Direct {
+            let gen = self.api.gen;
+            self.at(costs::DB_STATEMENT_US, Action::Relay { req, number, gen });
+            return;
+        }
+        self.send_publish(Node::Db, req, number);
+    }
+
+    /// The API's own publish (`relay=direct`): lost if its process crashed since the commit.
+    pub(super) fn relay_direct(&mut self, req: u32, number: u32, gen: u32) {
+        if gen != self.api.gen {
+            self.emit_req(Node::Api, req, EventKind::EventLost { number });
+            return;
+        }
+        self.send_publish(Node::Api, req, number);
+    }
+
+    fn send_publish(&mut self, from: Node, req: u32, number: u32) {
         let event = u32::try_from(self.queue_state.events.len()).expect("bounded by events_max");
         self.queue_state.events.push(Queued {
             req,
@@ -66,7 +88,7 @@ impl World {
             inboxed: false,
             mailed_us: None,
         });
-        self.send(Node::Db, Node::Queue, req, Payload::Publish { event });
+        self.send(from, Node::Queue, req, Payload::Publish { event });
     }
 
     /// The latency and fate of a queue hop, or `None` for any other message.
@@ -100,9 +122,31 @@ impl World {
         let m = self.msgs[msg as usize];
         self.emit_req(Node::Queue, m.req, EventKind::Deliver { msg });
         match m.payload {
+            Payload::Publish { event } if self.broker_knows(event) => {
+                let number = self.queue_state.events[event as usize].number;
+                self.emit_req(Node::Queue, m.req, EventKind::BrokerDedup { event, number });
+            }
             Payload::Publish { event } => self.deliver(event),
             Payload::Ack { event, .. } => self.queue_state.events[event as usize].acked = true,
             _ => unreachable!("the queue only receives publishes and acks"),
+        }
+    }
+
+    /// Whether the queue accepted an event with `event`'s deduplication id (its charge) within
+    /// `broker_dedup_ms`; if not, it remembers this one's from now.
+    fn broker_knows(&mut self, event: u32) -> bool {
+        let Some(window_ms) = self.s.broker_dedup_ms else {
+            return false;
+        };
+        let number = self.queue_state.events[event as usize].number;
+        let window_us = u64::from(window_ms) * 1_000;
+        let now_us = self.now_us;
+        match self.queue_state.accepted.get(&number) {
+            Some(&accepted_us) if now_us < accepted_us + window_us => true,
+            _ => {
+                self.queue_state.accepted.insert(number, now_us);
+                false
+            }
         }
     }
 

@@ -149,6 +149,13 @@ enum Action {
         gen: u16,
     },
     RestartConsumer,
+    /// `relay=direct`: the API publishes charge `number`'s event, if its process (`gen`) still
+    /// runs.
+    Relay {
+        req: u32,
+        number: u32,
+        gen: u32,
+    },
 }
 
 /// One message on the wire; `req` ties it to the attempt it belongs to.
@@ -268,6 +275,7 @@ impl World {
                 gen,
             } => self.consume(event, delivery, gen),
             Action::RestartConsumer => self.restart_consumer(),
+            Action::Relay { req, number, gen } => self.relay_direct(req, number, gen),
         }
     }
 

@@ -81,7 +81,7 @@ impl World {
                     reconciled: true,
                 };
                 self.emit_req(Node::Db, req, row);
-                self.booked(req, number);
+                self.booked(req, number, false);
             }
             let order = self.reqs[req as usize].order;
             if !orders.insert(order as usize) {

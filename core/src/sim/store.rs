@@ -316,14 +316,14 @@ impl World {
         }
     }
 
-    /// A charge's ledger row became durable: the ledger's indexes learn it, and its outbox event
-    /// leaves.
-    pub(super) fn booked(&mut self, req: u32, number: u32) {
+    /// A charge's ledger row became durable: the ledger's indexes learn it, and its event goes
+    /// out (`by_api`: the API wrote the row, not the reconciliation job).
+    pub(super) fn booked(&mut self, req: u32, number: u32, by_api: bool) {
         self.durable_effect(req, number);
         if self.s.reconcile_ms.is_some() {
             self.store.booked.insert(number as usize);
         }
-        self.publish(req, number);
+        self.publish(req, number, by_api);
     }
 
     /// A `set` write: pending in the transaction, or applied at once without one.
@@ -380,7 +380,7 @@ impl World {
             self.durable_effect(req, value);
         }
         if let Some(number) = pending.outbox {
-            self.booked(req, number);
+            self.booked(req, number, true);
         }
         let key = self.reqs[req as usize].key;
         if let (Some(key), true) = (key, held || pending.store.is_some()) {
