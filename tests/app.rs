@@ -2677,3 +2677,59 @@ fn a_lesson_that_compares_squeezes_the_lanes_so_both_runs_fit_one_screen() {
         30.0 + 40.0 * lanes as f64
     );
 }
+
+#[test]
+fn issue_12_production_counters_show_only_with_a_key_that_can_make_them_count() {
+    let shown = |query: &str| -> Vec<&'static str> {
+        let scenario = decode_lenient(query).0.scenario;
+        let (_, metrics) = idemlab::run(&scenario);
+        (app::production_counters(&metrics, &scenario).iter())
+            .filter(|c| c.shown)
+            .map(|c| c.name)
+            .collect()
+    };
+    assert!(shown("seed=3&preset=race").is_empty(), "a run without them");
+    assert_eq!(
+        shown("seed=3&dedup=atomic&handler=phased&lease_ms=100"),
+        ["conflicts", "takeovers"]
+    );
+    assert_eq!(shown("seed=3&provider_fail=0.5"), ["replayed_failures"]);
+    assert_eq!(
+        shown("seed=3&expired=reject&lookup=on"),
+        ["rejected_expired", "lookups"]
+    );
+    assert_eq!(shown("seed=3&reconcile_ms=1000"), ["reconciled", "refunds"]);
+    assert!(
+        shown("seed=3&relay=direct").is_empty(),
+        "no queue, no event to lose"
+    );
+    assert_eq!(shown("seed=3&relay=direct&consumer=plain"), ["lost_events"]);
+    // A lost event is harm; the other counts describe what the contract did.
+    let query = "seed=1&orders=3&dedup=atomic&consumer=inbox&crash=api@after-commit&relay=direct";
+    let scenario = decode_lenient(query).0.scenario;
+    let (_, metrics) = idemlab::run(&scenario);
+    let bad: Vec<&str> = (app::production_counters(&metrics, &scenario).iter())
+        .filter(|c| c.bad)
+        .map(|c| c.name)
+        .collect();
+    assert_eq!(bad, ["lost_events"]);
+    // The page's markup has a card for each, hidden until painted.
+    let html = include_str!("../www/index.html");
+    for card in app::production_counters(&metrics, &scenario) {
+        assert!(
+            html.contains(&format!("data-metric=\"{}\"", card.name)),
+            "{}",
+            card.name
+        );
+        assert!(
+            !app::counter_label(card.name, &scenario).is_empty(),
+            "{}",
+            card.name
+        );
+        assert!(
+            idemlab::lessons::metric(&metrics, card.name).is_some(),
+            "{}",
+            card.name
+        );
+    }
+}

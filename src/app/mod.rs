@@ -38,9 +38,10 @@ pub use locks::{compare_locked, lesson_open, refused};
 pub use model::{
     claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,
     embed_snippet, events_counted, group_hidden, histogram, order_outcome, overlay, pointer_status,
-    preset_summary, rows_cut_note, step_nav, sweep_formula, sweep_range, sweep_summary, tables_at,
-    title, AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange,
-    StepNav, Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
+    preset_summary, production_counters, rows_cut_note, step_nav, sweep_formula, sweep_range,
+    sweep_summary, tables_at, title, AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter,
+    ReceiptRow, SeedRange, StepNav, Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX,
+    TOOLBAR_KEYS,
 };
 pub use report::{on_load as report_on_load, Report};
 // Embedding: the theme a link asks for, what Copy says once the clipboard answered.

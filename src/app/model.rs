@@ -492,6 +492,42 @@ pub fn counters(m: &Metrics, consumer: Consumer) -> [Counter; 16] {
     ]
 }
 
+// BEGIN production counters (issue 12): after the markup's others, in its order.
+
+/// The production keys' counters (issue 12), each shown only while a key that can make it
+/// count is set, so a run without them shows the cards it always did. A lost event is harm.
+pub fn production_counters(m: &Metrics, s: &Scenario) -> [Counter; 8] {
+    use crate::scenario::{Concurrent, Expired, Handler, Lookup, Relay};
+    let counter = |name, value, shown| Counter {
+        name,
+        label: "",
+        named: false,
+        value,
+        shown,
+        bad: name == "lost_events" && value > 0,
+    };
+    let conflicting = s.concurrent == Concurrent::Conflict || s.handler == Handler::Phased;
+    let failing = s.provider_fail > 0 || s.decline > 0;
+    let reconciling = s.reconcile_ms.is_some();
+    let relaying = s.relay == Relay::Direct && s.consumer != Consumer::Off;
+    [
+        counter("conflicts", m.conflicts, conflicting),
+        counter("takeovers", m.takeovers, s.lease_ms.is_some()),
+        counter("replayed_failures", m.replayed_failures, failing),
+        counter(
+            "rejected_expired",
+            m.rejected_expired,
+            s.expired == Expired::Reject,
+        ),
+        counter("lookups", m.lookups, s.lookup == Lookup::On),
+        counter("reconciled", m.reconciled, reconciling),
+        counter("refunds", m.refunds, reconciling),
+        counter("lost_events", m.lost_events, relaying),
+    ]
+}
+
+// END production counters
+
 /// The preset's one-sentence summary, while the scenario is the preset as it stands (seed
 /// aside): a changed key can make the sentence untrue (with `op=set`, lost-ack's "every retry
 /// charges again" is false).

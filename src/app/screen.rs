@@ -239,6 +239,14 @@ pub fn counter_label(metric: &str, scenario: &Scenario) -> &'static str {
         "duplicate_receipts" => "Duplicate receipts",
         "redeliveries" => "Redeliveries",
         "dead_letters" => "Dead letters",
+        "conflicts" => "409s answered",
+        "takeovers" => "Takeovers",
+        "replayed_failures" => "Failures replayed",
+        "rejected_expired" => "Refused: key expired",
+        "lookups" => "Charge lookups",
+        "reconciled" => "Reconciled charges",
+        "refunds" => "Refunds",
+        "lost_events" => "Lost events",
         _ => "",
     }
 }
@@ -271,7 +279,9 @@ pub fn counters_view(state: &State, side: Side, scenario: &Scenario, m: &Metrics
     let mut folded = 0;
     // Before the end, a charge without a ledger row may only be waiting for its commit.
     let mid_run = state.page.cursor.is_some() && state.cursor() + 1 < state.events_lead();
+    let production = super::production_counters(m, scenario);
     let cards = (super::counters(m, scenario.consumer).into_iter())
+        .chain(production)
         .map(|mut card| {
             card.label = counter_label(card.name, scenario);
             if mid_run && card.name == "unrecorded" {

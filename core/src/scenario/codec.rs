@@ -914,7 +914,7 @@ static KEYS: [KeySpec; 46] = [
         |s| format_opt(s.replace_db_ms, |ms| ms.to_string()),
         |s, v| { s.replace_db_ms = parse_opt_u32_in(v, bounds::FAULT_MS)?; Ok(()) }),
     key!("restart_db_ms", Faults, Input::Text { examples: &["none", "350"] },
-        "Restart the ledger's container at this time: its process boot id changes while the pod UID and its emptyDir stay, so open transactions abort (answered 503) and a pod store keeps every committed key and row. Unlike replace_db_ms, only the boot id tells the two apart. The restart is instant.",
+        "Restart the ledger's container at this time: its process boot id changes while the pod UID and its emptyDir stay, so open transactions abort (answered 503) and a pod store keeps every committed key and row. A replacement (replace_db_ms) changes the pod UID too and loses a pod store. The restart takes no time in the model.",
         || format!("{}, or none", range_allowed(bounds::FAULT_MS)),
         |s| format_opt(s.restart_db_ms, |ms| ms.to_string()),
         |s, v| { s.restart_db_ms = parse_opt_u32_in(v, bounds::FAULT_MS)?; Ok(()) }),
