@@ -461,17 +461,22 @@ pub struct Counter {
     pub bad: bool,
 }
 
-/// The counters in the order of the markup (`index.html`, where their labels and help are).
-pub fn counters(m: &Metrics, consumer: Consumer) -> [Counter; 16] {
-    let queued = consumer != Consumer::Off;
-    let counter = |name, value, shown| Counter {
+/// One card, unlabelled and unnamed; above zero, duplicates, lost work and lost events are
+/// harm.
+fn counter(name: &'static str, value: u32, shown: bool) -> Counter {
+    Counter {
         name,
         label: "",
         named: false,
         value,
         shown,
-        bad: (name == "duplicates" || name == "lost") && value > 0,
-    };
+        bad: ["duplicates", "lost", "lost_events"].contains(&name) && value > 0,
+    }
+}
+
+/// The counters in the order of the markup (`index.html`, where their labels and help are).
+pub fn counters(m: &Metrics, consumer: Consumer) -> [Counter; 16] {
+    let queued = consumer != Consumer::Off;
     [
         counter("orders", m.orders, true),
         counter("attempts", m.attempts, true),
@@ -498,14 +503,6 @@ pub fn counters(m: &Metrics, consumer: Consumer) -> [Counter; 16] {
 /// count is set, so a run without them shows the cards it always did. A lost event is harm.
 pub fn production_counters(m: &Metrics, s: &Scenario) -> [Counter; 8] {
     use crate::scenario::{Concurrent, Expired, Handler, Lookup, Relay};
-    let counter = |name, value, shown| Counter {
-        name,
-        label: "",
-        named: false,
-        value,
-        shown,
-        bad: name == "lost_events" && value > 0,
-    };
     let conflicting = s.concurrent == Concurrent::Conflict || s.handler == Handler::Phased;
     let failing = s.provider_fail > 0 || s.decline > 0;
     let reconciling = s.reconcile_ms.is_some();
