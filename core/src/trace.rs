@@ -49,6 +49,21 @@ pub enum Key {
     Constant,
 }
 
+impl Key {
+    /// The key as one number that orders as the key does (variant first, then its fields), so
+    /// that maps by key can share one `BTreeMap<u128, _>` (`dense::KeyMap`). 66 bits are used;
+    /// the 32 above them are free for a second field (the race detector's request number).
+    pub fn packed(&self) -> u128 {
+        let (variant, fields) = match *self {
+            Key::Business { work } => (0u128, u128::from(work)),
+            Key::Process { process, work } => (1, u128::from(process) << 32 | u128::from(work)),
+            Key::Attempt { uuid } => (2, u128::from(uuid)),
+            Key::Constant => (3, 0),
+        };
+        variant << 64 | fields
+    }
+}
+
 impl fmt::Display for Key {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {

@@ -1,10 +1,9 @@
 //! The payment service: outside the ledger's transaction. It charges on every call, unless the
 //! call forwards a key it has seen within `retention_ms`, in which case it returns that charge.
 
-use std::collections::BTreeMap;
-
 use super::rng::{self, Stream};
 use super::{Action, World};
+use crate::dense::KeyMap;
 use crate::scenario::Provider;
 use crate::trace::{EventKind, Key, Node, Payload};
 
@@ -12,7 +11,7 @@ use crate::trace::{EventKind, Key, Node, Payload};
 pub(super) struct PaymentService {
     charges_made: u32,
     /// Forwarded key → (charge number, time first seen).
-    keys: BTreeMap<Key, (u32, u64)>,
+    keys: KeyMap<(u32, u64)>,
 }
 
 impl World {
