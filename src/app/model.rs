@@ -592,14 +592,14 @@ pub struct Bar {
 
 /// The histogram's bars and its text alternative ("Duplicates per run: 0: 90 runs; …").
 pub fn histogram(totals: &crate::sweep::Sweep) -> (Vec<Bar>, String) {
-    let bars = &totals.duplicates_histogram;
-    let peak = bars.values().copied().max().unwrap_or(1).max(1);
+    let bars = totals.duplicates_histogram.bars();
+    let peak = bars.iter().map(|&(_, runs)| runs).max().unwrap_or(1).max(1);
     let mut label = String::from("Duplicates per run: ");
     for (duplicates, runs) in bars {
         label.push_str(&format!("{duplicates}: {runs} runs; "));
     }
     let bars = (bars.iter())
-        .map(|(&duplicates, &runs)| Bar {
+        .map(|&(duplicates, runs)| Bar {
             duplicates,
             runs,
             height_percent: (runs as f64 / peak as f64 * 100.0).max(1.0),
