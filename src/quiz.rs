@@ -166,8 +166,12 @@ pub fn kinds(lesson: &Lesson, quiz_seed: u64) -> [Kind; QUESTIONS] {
     }
     let more = order.iter().find(|i| !picks.contains(i));
     picks.push(*more.expect("every pool holds at least QUESTIONS kinds"));
-    picks.sort_unstable();
-    let kinds: Vec<Kind> = picks.iter().map(|&i| pool[i]).collect();
+    // In the lesson's order: the pool's, filtered (a sort here would cost the page's wasm a
+    // sort instance of its own).
+    let kinds: Vec<Kind> = (0..pool.len())
+        .filter(|i| picks.contains(i))
+        .map(|i| pool[i])
+        .collect();
     kinds
         .try_into()
         .expect("four picks, one per category and one more")

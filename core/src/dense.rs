@@ -174,6 +174,36 @@ impl<V> KeyMap<V> {
     }
 }
 
+/// Sorts `items` stably by `key`, which must be below 2^96. Every such sort on the page goes
+/// through one unstable sort of `u128` (the key above 32 bits of position), where each
+/// `sort_by` with its own closure compiled to kilobytes of wasm of its own.
+pub fn sort_stable_by_key<T>(items: &mut Vec<T>, key: impl Fn(&T) -> u128) {
+    let mut order: Vec<u128> = (items.iter().enumerate())
+        .map(|(at, item)| {
+            let key = key(item);
+            debug_assert!(key >> 96 == 0, "sort keys fit in 96 bits");
+            key << 32 | at as u128
+        })
+        .collect();
+    order.sort_unstable();
+    let mut slots: Vec<Option<T>> = items.drain(..).map(Some).collect();
+    items.extend(
+        order
+            .iter()
+            .filter_map(|&k| slots[k as u32 as usize].take()),
+    );
+}
+
+/// `x` as a number that orders as `f64::total_cmp` does.
+pub fn f64_order(x: f64) -> u64 {
+    let bits = x.to_bits();
+    if bits >> 63 == 1 {
+        !bits
+    } else {
+        bits | 1 << 63
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -251,5 +281,41 @@ mod tests {
         }
         map.clear();
         assert_eq!(map.values().count(), 0);
+    }
+
+    #[test]
+    fn sort_stable_by_key_keeps_equal_keys_in_order_and_f64_order_agrees_with_total_cmp() {
+        let xs = [
+            3.5,
+            -0.0,
+            0.0,
+            -2.25,
+            f64::INFINITY,
+            1e-300,
+            -1e300,
+            3.5,
+            f64::NEG_INFINITY,
+        ];
+        for a in xs {
+            for b in xs {
+                assert_eq!(
+                    f64_order(a).cmp(&f64_order(b)),
+                    a.total_cmp(&b),
+                    "{a} vs {b}"
+                );
+            }
+        }
+        let mut items: Vec<(u32, f64, usize)> = (0..40)
+            .map(|at| ((at * 7 % 3) as u32, xs[at % xs.len()], at))
+            .collect();
+        let mut expected = items.clone();
+        expected.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+        sort_stable_by_key(&mut items, |&(rank, x, _)| {
+            u128::from(rank) << 64 | u128::from(f64_order(x))
+        });
+        assert_eq!(
+            items.iter().map(|i| i.2).collect::<Vec<_>>(),
+            expected.iter().map(|i| i.2).collect::<Vec<_>>()
+        );
     }
 }
