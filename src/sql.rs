@@ -14,7 +14,7 @@ use std::fmt::Write as _;
 
 use crate::dense::DenseMap;
 use crate::scenario::{Concurrent, Scenario};
-use crate::trace::{ClaimResult, Event, EventKind, Found, Key, Node, Payload, Recovery, Trace};
+use crate::trace::{ClaimResult, Event, EventKind, Found, Node, Payload, Recovery, Trace};
 
 /// The tables the statements use. `state` is `in_progress` or `done`; `status` and `charge`
 /// are the stored answer of a done key.
@@ -70,6 +70,35 @@ impl Expect {
     }
 }
 
+impl Expect {
+    /// What the statement returns, in words, for the page's event details.
+    pub fn words(&self) -> String {
+        match self {
+            Expect::Ok => "completes".into(),
+            Expect::Found { found, status } => match found {
+                Found::NotFound => "finds no row".into(),
+                Found::Completed => match status {
+                    Some(status) => format!("finds the key done, its stored answer {status} replayed"),
+                    None => "finds the key done".into(),
+                },
+                Found::InProgress => "finds the key in progress".into(),
+                Found::Mismatch => "finds the key with another body".into(),
+            },
+            Expect::Blocks => "waits on the unique index: another open transaction inserted the key".into(),
+            Expect::Resumes { inserted: true } => {
+                "the insert that waited goes in: the other transaction rolled back".into()
+            }
+            Expect::Resumes { inserted: false } => {
+                "the insert that waited fails, unique_violation (23505): the other transaction committed the key".into()
+            }
+            Expect::UniqueViolation => "fails, unique_violation (23505): the key is committed already".into(),
+            Expect::LockNotAvailable => {
+                "fails at once, lock_not_available (55P03): another open transaction holds the key".into()
+            }
+        }
+    }
+}
+
 /// One statement the database received.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Statement {
@@ -94,40 +123,112 @@ struct Context {
     txn: DenseMap,
     /// Request → the charge number or written value it got.
     number: DenseMap,
-    /// Requests whose claim insert waits on the unique index, with that insert.
-    blocked: Vec<(u32, String)>,
+    /// Requests whose claim insert waits on the unique index, with the time that insert
+    /// wrote into the row (its text is repeated when it returns).
+    blocked: Vec<(u32, u64)>,
     /// Transaction → the time it commits, when it does: the model dates a row written in a
     /// transaction at its commit (`created_us`).
     commit_us: Vec<u64>,
     /// Request → the status of the first answer it replays.
     replayed: DenseMap,
+    /// Set while writing a blocked insert's return: the time that insert wrote.
+    resumed_us: Option<u64>,
 }
 
 /// Every statement of `trace` in the order the database received them. Keys kept in the API's
 /// memory (`store=memory`) are not in the database, and their steps are not listed.
 pub fn statements(trace: &Trace) -> Vec<Statement> {
+    let mut out = Vec::new();
+    scan(trace, None, &mut out);
+    out
+}
+
+/// The statement of event `ix` alone, if it is a database step: the page's event details.
+pub fn statement_at(trace: &Trace, ix: usize) -> Option<Statement> {
+    statements_in(trace, ix, ix).pop()
+}
+
+/// The last `max` statements up to event `to` (included), oldest first: the Tables tab's list
+/// at the cursor. Two passes over the trace up to `to`, writing only these statements' text.
+pub fn last_statements(trace: &Trace, to: usize, max: usize) -> Vec<Statement> {
+    let to = to.min(trace.events.len().saturating_sub(1));
+    let Some(events) = trace.events.get(..=to) else {
+        return Vec::new();
+    };
+    if max == 0 {
+        return Vec::new();
+    }
+    // The max-th statement counting back from `to`, or the start when there are fewer.
+    let from = (events.iter().enumerate().rev())
+        .filter(|(_, event)| is_statement(event))
+        .nth(max - 1)
+        .map_or(0, |(ix, _)| ix);
+    statements_in(trace, from, to)
+}
+
+/// Whether `event` is a database statement (what `expect` lists), without the run's context.
+fn is_statement(event: &Event) -> bool {
+    if event.node != Node::Db || event.req().is_none() {
+        return false;
+    }
+    match event.kind {
+        EventKind::AttemptRow { .. }
+        | EventKind::TxBegin { .. }
+        | EventKind::Commit { .. }
+        | EventKind::Rollback { .. }
+        | EventKind::LedgerRow { .. }
+        | EventKind::Write { .. } => true,
+        EventKind::KeyExpired
+        | EventKind::Takeover { .. }
+        | EventKind::RecoveryPoint { .. }
+        | EventKind::KeyDeleted { .. }
+        | EventKind::Store { .. }
+        | EventKind::Lookup { .. }
+        | EventKind::Claim { .. } => event.key.is_some(),
+        _ => false,
+    }
+}
+
+/// The statements of events `from..=to`.
+fn statements_in(trace: &Trace, from: usize, to: usize) -> Vec<Statement> {
+    let mut out = Vec::new();
+    scan(trace, Some((from, to)), &mut out);
+    out
+}
+
+/// Walks the trace, keeping the context every statement needs, and pushes the statements of
+/// every database step (or of the events in `window` alone, stopping at its end).
+fn scan(trace: &Trace, window: Option<(usize, usize)>, out: &mut Vec<Statement>) {
     let mut cx = Context::default();
     for event in trace.events.iter() {
         look_ahead(&mut cx, event);
     }
-    let mut out = Vec::new();
     for (ix, event) in trace.events.iter().enumerate() {
         let Some(req) = event.req() else {
             continue;
         };
-        if let Some((sql, expect)) = statement(&mut cx, &trace.scenario, event, req) {
-            out.push(Statement {
-                event: ix as u32,
-                time_us: event.time_us,
-                req,
-                txn: cx.txn.get(req),
-                sql,
-                expect,
-            });
+        let write = window.is_none_or(|(from, to)| (from..=to).contains(&ix));
+        if let Some((sql, expect)) = statement(&mut cx, &trace.scenario, event, req, write) {
+            if write {
+                out.push(Statement {
+                    event: ix as u32,
+                    time_us: event.time_us,
+                    req,
+                    // BEGIN belongs to the transaction it opens.
+                    txn: match event.kind {
+                        EventKind::TxBegin { txn } => Some(txn),
+                        _ => cx.txn.get(req),
+                    },
+                    sql,
+                    expect,
+                });
+            }
+        }
+        if window.is_some_and(|(_, to)| ix >= to) {
+            return;
         }
         after(&mut cx, event, req);
     }
-    out
 }
 
 /// The first pass: what a statement needs from events after it.
@@ -181,140 +282,149 @@ fn after(cx: &mut Context, event: &Event, req: u32) {
     }
 }
 
-/// The statement `event` stands for, if it is a database step.
+/// The statement `event` stands for, if it is a database step: its text (when `write`; the
+/// page asks for one event's, and the walk to it writes none) and what it returns.
 fn statement(
     cx: &mut Context,
     scenario: &Scenario,
     event: &Event,
     req: u32,
+    write: bool,
 ) -> Option<(String, Expect)> {
-    if event.node != Node::Db {
-        return None;
-    }
-    let ok = |sql: String| Some((sql, Expect::Ok));
-    let now_us = event.time_us;
-    match event.kind {
-        EventKind::AttemptRow { row } => ok(format!(
-            "INSERT INTO attempts (row_id, order_id, attempt) VALUES ({row}, {}, {})",
-            event.order().unwrap_or(0),
-            event.attempt().unwrap_or(0)
-        )),
-        EventKind::TxBegin { .. } if scenario.concurrent == Concurrent::Conflict => {
-            // A zero lock_timeout means "wait forever" in PostgreSQL: 1 ms is the shortest.
-            ok("BEGIN; SET LOCAL lock_timeout = '1ms'".into())
-        }
-        EventKind::TxBegin { .. } => ok("BEGIN".into()),
-        EventKind::Commit { .. } => ok("COMMIT".into()),
-        EventKind::Rollback { .. } => ok("ROLLBACK".into()),
-        EventKind::LedgerRow { number, .. } => ok(format!(
-            "INSERT INTO ledger (charge, order_id) VALUES ({number}, {})",
-            event.order().unwrap_or(0)
-        )),
-        EventKind::Write { value, .. } => {
-            ok(format!("UPDATE account SET value = {value} WHERE id = 1"))
-        }
-        _ => key_statement(cx, scenario, event, req, event.key?, now_us),
-    }
+    let expect = expect(cx, event, req)?;
+    let text = if write {
+        text(cx, scenario, event, req)
+    } else {
+        String::new()
+    };
+    cx.resumed_us = None;
+    Some((text, expect))
 }
 
-/// The statements on the key table.
-fn key_statement(
-    cx: &mut Context,
-    scenario: &Scenario,
-    event: &Event,
-    req: u32,
-    key: Key,
-    now_us: u64,
-) -> Option<(String, Expect)> {
-    let body = cx.body.get(req).unwrap_or(0);
-    // A row written in a transaction is dated at its commit, as the model dates it.
-    let dated_us = (cx.txn.get(req))
+/// When a row written by `req` now is dated: at its transaction's commit, as the model dates
+/// it, else now.
+fn dated_us(cx: &Context, event: &Event, req: u32) -> u64 {
+    (cx.txn.get(req))
         .and_then(|txn| cx.commit_us.get(txn as usize).copied())
         .filter(|&at| at != u64::MAX)
-        .unwrap_or(now_us);
-    let insert = format!(
-        "INSERT INTO idempotency_keys (key, body, state, created_us, locked_us) \
-         VALUES ('{key}', {body}, 'in_progress', {dated_us}, {dated_us})"
-    );
-    let statement = match event.kind {
+        .unwrap_or(event.time_us)
+}
+
+/// What the step returns in the run; `None` if it is not a statement. Keeps track of inserts
+/// that wait on the unique index.
+fn expect(cx: &mut Context, event: &Event, req: u32) -> Option<Expect> {
+    if !is_statement(event) {
+        return None;
+    }
+    let expect = match event.kind {
         EventKind::Lookup { found } => {
             let status = (found == Found::Completed)
                 .then(|| cx.replayed.get(req))
                 .flatten()
                 .map(|s| s as u16);
-            let sql = format!(
-                "SELECT state, status, body = {body} AS same_body FROM idempotency_keys \
-                 WHERE key = '{key}'"
-            );
-            (sql, Expect::Found { found, status })
+            Expect::Found { found, status }
         }
-        EventKind::KeyExpired => (
-            format!(
-                "DELETE FROM idempotency_keys WHERE key = '{key}' AND created_us + {} <= {now_us}",
-                u64::from(scenario.retention_ms) * 1_000
-            ),
-            Expect::Ok,
+        EventKind::Claim { result } => claim(cx, event, req, result),
+        _ => Expect::Ok,
+    };
+    Some(expect)
+}
+
+/// A claim's insert: sent now, or (after it blocked) returning now.
+fn claim(cx: &mut Context, event: &Event, req: u32, result: ClaimResult) -> Expect {
+    let waiting = cx.blocked.iter().position(|&(r, _)| r == req);
+    match (result, waiting) {
+        (ClaimResult::Blocked, _) => {
+            let dated = dated_us(cx, event, req);
+            cx.blocked.push((req, dated));
+            Expect::Blocks
+        }
+        (ClaimResult::Ok | ClaimResult::Conflict, Some(at)) => {
+            let (_, dated) = cx.blocked.swap_remove(at);
+            // The text is the insert sent when it blocked.
+            cx.resumed_us = Some(dated);
+            Expect::Resumes {
+                inserted: result == ClaimResult::Ok,
+            }
+        }
+        (ClaimResult::Ok, None) => Expect::Ok,
+        (ClaimResult::Conflict, None) => Expect::UniqueViolation,
+        (ClaimResult::InUse, _) => Expect::LockNotAvailable,
+    }
+}
+
+/// The statement's text, values written in.
+fn text(cx: &Context, scenario: &Scenario, event: &Event, req: u32) -> String {
+    let now_us = event.time_us;
+    let Some(key) = event.key else {
+        return plain_text(scenario, event);
+    };
+    let body = cx.body.get(req).unwrap_or(0);
+    let dated_us = cx.resumed_us.unwrap_or_else(|| dated_us(cx, event, req));
+    match event.kind {
+        EventKind::Lookup { .. } => format!(
+            "SELECT state, status, body = {body} AS same_body FROM idempotency_keys \
+             WHERE key = '{key}'"
         ),
-        EventKind::Claim { result } => claim(cx, req, insert, result),
-        EventKind::Takeover { .. } => (
-            format!(
-                "UPDATE idempotency_keys SET locked_us = {now_us} WHERE key = '{key}' \
-                 AND state = 'in_progress' AND locked_us + {} <= {now_us}",
-                u64::from(scenario.lease_ms.unwrap_or(0)) * 1_000
-            ),
-            Expect::Ok,
+        EventKind::KeyExpired => format!(
+            "DELETE FROM idempotency_keys WHERE key = '{key}' AND created_us + {} <= {now_us}",
+            u64::from(scenario.retention_ms) * 1_000
+        ),
+        EventKind::Claim { .. } => format!(
+            "INSERT INTO idempotency_keys (key, body, state, created_us, locked_us) \
+             VALUES ('{key}', {body}, 'in_progress', {dated_us}, {dated_us})"
+        ),
+        EventKind::Takeover { .. } => format!(
+            "UPDATE idempotency_keys SET locked_us = {now_us} WHERE key = '{key}' \
+             AND state = 'in_progress' AND locked_us + {} <= {now_us}",
+            u64::from(scenario.lease_ms.unwrap_or(0)) * 1_000
         ),
         EventKind::RecoveryPoint { point } => {
             let point = match point {
                 Recovery::Started => "started",
                 Recovery::Finished => "finished",
             };
-            let sql = format!(
-                "UPDATE idempotency_keys SET recovery_point = '{point}' WHERE key = '{key}'"
-            );
-            (sql, Expect::Ok)
+            format!("UPDATE idempotency_keys SET recovery_point = '{point}' WHERE key = '{key}'")
         }
-        EventKind::KeyDeleted { .. } => (
-            format!("DELETE FROM idempotency_keys WHERE key = '{key}'"),
-            Expect::Ok,
-        ),
+        EventKind::KeyDeleted { .. } => format!("DELETE FROM idempotency_keys WHERE key = '{key}'"),
         EventKind::Store { status } => {
             let charge = cx.number.get(req).map_or("NULL".into(), |n| n.to_string());
             // An upsert: the model's stored answer replaces any row of the key, its own claim
             // included.
-            let mut sql = format!(
+            format!(
                 "INSERT INTO idempotency_keys (key, body, state, status, charge, created_us, \
                  locked_us) VALUES ('{key}', {body}, 'done', {status}, {charge}, {dated_us}, \
-                 {dated_us}) ON CONFLICT (key) DO UPDATE SET "
-            );
-            let _ = write!(
-                sql,
-                "body = EXCLUDED.body, state = 'done', status = EXCLUDED.status, charge = \
-                 EXCLUDED.charge, created_us = EXCLUDED.created_us, locked_us = EXCLUDED.locked_us"
-            );
-            (sql, Expect::Ok)
+                 {dated_us}) ON CONFLICT (key) DO UPDATE SET body = EXCLUDED.body, state = \
+                 'done', status = EXCLUDED.status, charge = EXCLUDED.charge, created_us = \
+                 EXCLUDED.created_us, locked_us = EXCLUDED.locked_us"
+            )
         }
-        _ => return None,
-    };
-    Some(statement)
+        _ => plain_text(scenario, event),
+    }
 }
 
-/// The claim's insert: sent now, or (after it blocked) returning now.
-fn claim(cx: &mut Context, req: u32, insert: String, result: ClaimResult) -> (String, Expect) {
-    let waiting = cx.blocked.iter().position(|&(r, _)| r == req);
-    match (result, waiting) {
-        (ClaimResult::Blocked, _) => {
-            cx.blocked.push((req, insert.clone()));
-            (insert, Expect::Blocks)
+/// The text of a step that does not touch the key table.
+fn plain_text(scenario: &Scenario, event: &Event) -> String {
+    let order = event.order().unwrap_or(0);
+    match event.kind {
+        EventKind::AttemptRow { row } => format!(
+            "INSERT INTO attempts (row_id, order_id, attempt) VALUES ({row}, {order}, {})",
+            event.attempt().unwrap_or(0)
+        ),
+        // A zero lock_timeout means "wait for ever" in PostgreSQL: 1 ms is the shortest.
+        EventKind::TxBegin { .. } if scenario.concurrent == Concurrent::Conflict => {
+            "BEGIN; SET LOCAL lock_timeout = '1ms'".into()
         }
-        (ClaimResult::Ok | ClaimResult::Conflict, Some(at)) => {
-            let (_, sent) = cx.blocked.swap_remove(at);
-            let inserted = result == ClaimResult::Ok;
-            (sent, Expect::Resumes { inserted })
+        EventKind::TxBegin { .. } => "BEGIN".into(),
+        EventKind::Commit { .. } => "COMMIT".into(),
+        EventKind::Rollback { .. } => "ROLLBACK".into(),
+        EventKind::LedgerRow { number, .. } => {
+            format!("INSERT INTO ledger (charge, order_id) VALUES ({number}, {order})")
         }
-        (ClaimResult::Ok, None) => (insert, Expect::Ok),
-        (ClaimResult::Conflict, None) => (insert, Expect::UniqueViolation),
-        (ClaimResult::InUse, _) => (insert, Expect::LockNotAvailable),
+        EventKind::Write { value, .. } => {
+            format!("UPDATE account SET value = {value} WHERE id = 1")
+        }
+        _ => String::new(),
     }
 }
 

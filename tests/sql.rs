@@ -107,3 +107,69 @@ fn a_replayed_lookup_names_the_status_the_api_answers_with() {
     }
     assert!(seen > 0);
 }
+
+#[test]
+fn one_event_s_statement_is_the_one_in_the_whole_listing() {
+    for query in [
+        "preset=race&seed=3&dedup=atomic",
+        "preset=race&seed=1&dedup=atomic&provider_fail=0.5&replay=success",
+        "preset=race&seed=2&dedup=atomic&handler=phased&lease_ms=20",
+        "preset=restart&seed=1&store=durable&dedup=atomic",
+    ] {
+        let (trace, list) = listing(query);
+        let mut listed = list.iter().peekable();
+        for ix in 0..trace.events.len() {
+            let alone = idemlab::sql::statement_at(&trace, ix);
+            let expected = listed.next_if(|s| s.event as usize == ix);
+            assert_eq!(alone.as_ref(), expected, "{query}, event {ix}");
+        }
+    }
+}
+
+#[test]
+fn the_last_statements_at_a_cursor_are_the_listing_s_tail_up_to_it() {
+    let (trace, list) = listing("preset=race&seed=3&dedup=atomic&store=durable");
+    for to in [
+        0,
+        5,
+        40,
+        trace.events.len() / 2,
+        trace.events.len() - 1,
+        trace.events.len() + 9,
+    ] {
+        for max in [0, 1, 4, 1_000] {
+            let up_to: Vec<_> = list.iter().filter(|s| (s.event as usize) <= to).collect();
+            let tail = &up_to[up_to.len().saturating_sub(max)..];
+            let got = idemlab::sql::last_statements(&trace, to, max);
+            assert_eq!(got.iter().collect::<Vec<_>>(), tail, "to {to}, max {max}");
+        }
+    }
+}
+
+#[test]
+fn the_page_shows_a_database_step_s_sql_in_its_details_and_the_last_ones_in_the_tables_tab() {
+    let (trace, list) = listing("preset=race&seed=1&dedup=atomic");
+    let blocked = list.iter().find(|s| s.expect == Expect::Blocks).unwrap();
+    let tooltip = idemlab::app::cursor_tooltip(&trace, blocked.event as usize).unwrap();
+    assert!(
+        tooltip.contains(&format!("SQL: {}; waits on the unique index", blocked.sql)),
+        "{tooltip}"
+    );
+    let client_event = trace
+        .events
+        .iter()
+        .position(|e| e.node != Node::Db)
+        .unwrap();
+    assert!(!idemlab::app::cursor_tooltip(&trace, client_event)
+        .unwrap()
+        .contains("SQL:"));
+
+    let rows = idemlab::app::sql_rows(&trace, blocked.event as usize);
+    assert_eq!(
+        rows.len(),
+        idemlab::app::SQL_ROWS_MAX.min(list.iter().filter(|s| s.event <= blocked.event).count())
+    );
+    let last = rows.last().unwrap();
+    assert_eq!(last[3], blocked.sql);
+    assert!(last[4].starts_with("waits on the unique index"));
+}

@@ -59,6 +59,7 @@ pub use screen::{
 };
 pub use text::{
     cursor_label, cursor_label_held, cursor_tooltip, mark_tooltip, request_header, row_class,
+    sql_line, sql_rows, SQL_ROWS_MAX,
 };
 
 use crate::lessons::{Lesson, Side, LESSONS};

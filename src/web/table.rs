@@ -190,6 +190,9 @@ fn render_tables() {
     let run: Element = dom::by_id("tables-run");
     dom::set_hidden(&run, note.is_none());
     dom::set_text(&run, note.as_deref().unwrap_or(""));
+    let sql = with_app(|app| app::sql_rows(&app.lead().trace, app.cursor()));
+    dom::set_hidden(&dom::by_id("table-sql"), sql.is_empty());
+    fill("table-sql", &sql, <[String; 5]>::clone);
     fill("table-attempts", &tables.attempts, app::AttemptRow::cells);
     fill("table-charges", &tables.charges, app::ChargeRow::cells);
     dom::set_hidden(&dom::by_id("table-receipts"), tables.receipts.is_none());
