@@ -332,6 +332,19 @@ fn permute(current: &mut [Step; 6], k: usize, out: &mut Vec<[Step; 6]>) {
     }
 }
 
+/// "begin, look up, claim, charge, commit, answer": the order in words, as the check offers it.
+pub fn order_words(order: [Step; 6]) -> String {
+    let word = |step| match step {
+        Step::Begin => "begin",
+        Step::Lookup => "look up",
+        Step::Claim => "claim",
+        Step::Effect => "charge",
+        Step::Commit => "commit",
+        Step::Respond => "answer",
+    };
+    order.map(word).join(", ")
+}
+
 /// `begin,lookup,claim,...`: the order as the codec writes it.
 pub fn order_text(order: [Step; 6]) -> String {
     order.map(Step::name).join(",")

@@ -33,7 +33,7 @@ pub use input::{
     break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
 // Instructors (h13b): locks that hold, results to the course page.
-pub use keys::{key_store, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
+pub use keys::{key_store, key_store_for, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
 pub use locks::{compare_locked, lesson_open, refused};
 pub use model::{
     claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,

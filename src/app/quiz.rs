@@ -111,16 +111,12 @@ pub fn quiz_status(progress: &Progress, lesson_id: &str) -> String {
     }
 }
 
-/// The mastery rule in words, from `quiz::right_needed`: "all 4 right masters the lesson (the
-/// bar is 80%)".
+/// The mastery rule in words, from `quiz::right_needed`: "all 4 right masters the lesson".
 pub fn mastery_rule() -> String {
     let total = QUESTIONS as u32;
-    let needed = quiz::right_needed(total);
-    let percent = quiz::MASTERY_PERCENT;
-    if needed == total {
-        format!("all {total} right masters the lesson (the bar is {percent}%)")
-    } else {
-        format!("{needed} of {total} right master the lesson (the bar is {percent}%)")
+    match quiz::right_needed(total) {
+        needed if needed == total => format!("all {total} right masters the lesson"),
+        needed => format!("{needed} of {total} right master the lesson"),
     }
 }
 
@@ -373,18 +369,16 @@ impl QuizSession {
         let score = quiz::grade(&self.quiz, &self.answers);
         let text = if score.mastered {
             format!(
-                "{} of {} right ({}%): {} mastered.",
+                "{} of {} right: {} mastered.",
                 score.right,
                 score.total,
-                score.percent,
                 self.lesson_name()
             )
         } else {
             format!(
-                "{} of {} right ({}%): not mastered yet; {}. Try a new variant when ready.",
+                "{} of {} right: not mastered yet; {}. Try a new variant when ready.",
                 score.right,
                 score.total,
-                score.percent,
                 mastery_rule()
             )
         };
@@ -414,22 +408,20 @@ impl QuizSession {
         )
     }
 
-    /// What choice `choice` of question `index` says after its keys: its label, and once the
-    /// question is answered, which choice was right and which was the learner's.
+    /// What choice `choice` of question `index` says after its words: once the question is
+    /// answered, which choice was right and which was the learner's.
     pub fn choice_text(&self, index: usize, choice: u32) -> String {
         let question = &self.quiz.questions[index];
-        let Form::Choices(choices) = &question.form else {
+        if !matches!(question.form, Form::Choices(_)) {
             return String::new();
-        };
+        }
+        // The choice's words are painted before this (`quiz::Choice::words`): only the mark.
         let mark = match self.answers[index] {
             Some(_) if question.answer == choice => " ✓ the right answer",
             Some(given) if given == choice => " ✗ your answer",
             _ => "",
         };
-        match choices[choice as usize].label.as_str() {
-            "" => mark.to_string(),
-            label => format!(": {label}{mark}"),
-        }
+        mark.to_string()
     }
 
     /// The score's review, one line per question: the answer given and the right one.
