@@ -18,14 +18,18 @@ use crate::Metrics;
 pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<String> {
     let compare = state.page.compare.as_ref()?;
     let a_label = compare_keys_in(&state.page.scenario, compare);
-    let dups = |n: u32| format!("{n} duplicate{}", if n == 1 { "" } else { "s" });
-    Some(format!(
-        "{a_label}: {}, {} lost → {compare}: {}, {} lost",
-        dups(a.duplicates),
-        a.lost,
-        dups(b.duplicates),
-        b.lost
-    ))
+    // Failed orders too when the runs differ in them (a changed body's 422s): else the line
+    // read "0 duplicates, 0 lost" on both sides of a step about two failed orders (issue 11).
+    let failed = a.outcomes.failed != b.outcomes.failed;
+    let side = |m: &Metrics| {
+        let dups = if m.duplicates == 1 { "" } else { "s" };
+        let mut text = format!("{} duplicate{dups}, {} lost", m.duplicates, m.lost);
+        if failed {
+            text.push_str(&format!(", {} failed", m.outcomes.failed));
+        }
+        text
+    };
+    Some(format!("{a_label}: {} → {compare}: {}", side(a), side(b)))
 }
 
 /// The values A has for the keys that B changes, in the same form: `dedup=naive`.

@@ -146,10 +146,11 @@ pub fn render() {
         }
     }
     dom::set_hidden(&dom::find(&section, ".predict-note"), !waiting);
-    // Once answered the reveal needs the room: the setup and the choices give way to the
-    // feedback (which names the answer), and the step's word list folds to its summary, once.
+    // Once answered the choices give way to the feedback (which names the answer) and the
+    // step's word list folds to its summary, once. The setup stays, in small type: the reveal
+    // refers to it (issue 11: "the scenario paragraph disappears after answering").
     let answered = view.answered.is_some();
-    dom::set_hidden(&dom::find(&section, ".predict-setup"), answered);
+    dom::set_flag(&section, "data-answered", answered);
     dom::set_hidden(&dom::find(&section, ".predict-choices"), answered);
     if let Ok(Some(terms)) = article.query_selector(".step-terms[open]:not([data-folded])") {
         if answered {
