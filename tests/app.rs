@@ -2647,19 +2647,29 @@ fn a_lesson_that_compares_squeezes_the_lanes_so_both_runs_fit_one_screen() {
     let compare = load("lesson=a&step=5");
     let fits = |lanes: usize, px: u32| 2 * lanes as u32 * px <= app::TWO_RUNS_LANES_PX;
     for lanes in [4, 5, 6] {
-        let px = app::lane_px(&compare, lanes).expect("squeezed");
+        let px = app::lane_px(&compare, lanes, 1366.0).expect("squeezed");
         assert!(
             fits(lanes, px) && px >= app::LANE_MIN_PX,
             "{lanes} lanes: {px} px"
         );
     }
     assert_eq!(
-        app::lane_px(&load("lesson=a&step=4"), 4),
+        app::lane_px(&load("lesson=a&step=4"), 4, 1366.0),
         None,
         "one run: the usual lanes"
     );
     let free = load("seed=1&preset=restart&compare=store%3Ddurable");
-    assert_eq!(app::lane_px(&free, 4), None, "free play keeps them");
+    assert_eq!(app::lane_px(&free, 4, 1366.0), None, "free play keeps them");
+    assert_eq!(
+        app::lane_px(&free, 4, 390.0),
+        None,
+        "free play on a phone keeps them too"
+    );
+    // Issue 11's walk: a phone's docked timeline was 688 px of lanes in a 374 px box.
+    for lanes in [4, 5, 6] {
+        let px = app::lane_px(&load("lesson=a&step=4"), lanes, 390.0).expect("docked");
+        assert!(lanes as u32 * px <= app::DOCK_LANES_PX.max(lanes as u32 * app::LANE_MIN_PX));
+    }
     // The plot is as tall as its lanes say, and the hit test finds a mark on a squeezed lane.
     let (scenario, overlay) = (
         idemlab::scenario::decode("seed=3&preset=race")
