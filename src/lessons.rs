@@ -245,7 +245,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "Fix 1: claim the key in the ledger row's transaction",
                 query: "seed=3&preset=race",
                 compare: Some("dedup=atomic"),
-                text: "The claim and the ledger row share one transaction; the payment call cannot join it. Same seed, same timing: A still charges one order twice (1 duplicate). In B the first attempt inserts the key under a unique constraint in that transaction; the retry's insert waits on that key and, once the first commits, gets the stored answer back instead of charging: 3 charges for 3 orders, 0 duplicates. A crash between the charge and the commit still charges twice unless the payment service honours the key (Lesson B, step 6).",
+                text: "The payment call cannot join the claim's transaction. Same seed, same timing: A still charges one order twice (1 duplicate). In B the retry's insert waits on the key and, once the first commits, fails (its transaction rolls back: the pink bar) and gets the stored answer back instead of charging: 3 charges for 3 orders, 0 duplicates. A crash between the charge and the commit still charges twice unless the payment service honours the key (Lesson B, step 6).",
                 calculator: false,
                 keystore: true,
                 classify: false,
@@ -256,7 +256,7 @@ pub static LESSONS: [Lesson; 2] = [
                     proof: pb("gets the stored answer back", Find::Replay),
                 },
                 terms: &["unique constraint", "transaction"],
-                pointers: &[pa("A still charges one order twice", Find::Duplicate), pb("the retry's insert waits on that key", Find::Blocked), pb("gets the stored answer back", Find::Replay)],
+                pointers: &[pa("A still charges one order twice", Find::Duplicate), pb("the retry's insert waits on the key", Find::Blocked), pb("gets the stored answer back", Find::Replay)],
                 claims: &[a("duplicates", 1), b("duplicates", 0), b("effects", 3)],
             },
             Step {

@@ -235,7 +235,7 @@ pub static RULES: [Rule; 7] = [
     },
     Rule {
         broken: |o| before(o, Step::Claim, Step::Begin),
-        cause: "the key was committed as \"in progress\" outside the transaction, and in this model such a claim has no lease (it holds until retention_ms), so after the crash every retry found it in progress; production designs give the claim a lease so that a retry can take it over",
+        cause: "the key was committed as \"in progress\" outside the transaction, and in this model such a claim has no lease (it holds until the key expires), so after the crash every retry found it in progress; production designs give the claim a lease so that a retry can take it over",
         explains: |c| c.stuck > 0,
     },
     Rule {

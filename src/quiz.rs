@@ -450,7 +450,7 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
         .map(|&ix| ms_text(trace.events[ix].time_us))
         .collect();
     let prompt = format!(
-        "The API does not check keys (dedup=none). The client waits {timeout_ms} ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of {backoff_ms} ms, doubling (with some jitter), up to {retries} times. In this run {lost_text} on the way back. How many times does the payment service charge order {order}?",
+        "The API does not check keys. The client waits {timeout_ms} ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of {backoff_ms} ms, doubling (with some jitter), up to {retries} times. In this run {lost_text} on the way back. How many times does the payment service charge order {order}?",
         lost_text = plural(
             lost,
             &format!("answer to order {order} is lost"),
@@ -801,11 +801,11 @@ fn receipts_without_inbox(dice: &mut Pcg32) -> Option<Question> {
         return None;
     }
     let prompt = format!(
-        "{orders} orders are charged once each, and each booked charge goes to a queue that delivers at least once: it delivers an event again if no acknowledgement comes back within visibility_ms ({visibility_ms} ms). The consumer mails a receipt for every delivery it gets (consumer=plain). In this run {acks} on the way back to the queue. How many receipts does the consumer mail?",
+        "{orders} orders are charged once each, and each booked charge goes to a queue that delivers at least once: it delivers an event again if no acknowledgement comes back within its visibility timeout ({visibility_ms} ms). The consumer mails a receipt for every delivery it gets. In this run {acks} on the way back to the queue. How many receipts does the consumer mail?",
         acks = plural(acks_lost, "acknowledgement is lost", "acknowledgements are lost"),
     );
     let explanation = format!(
-        "{n}: one per charge ({c}), and one more for each lost ack ({acks_lost}). The first repeat is at {t} (the cursor): the ack for e{event} was lost, so after visibility_ms ({visibility_ms} ms) the queue delivered e{event} again and the consumer mailed again. With an inbox table (consumer=inbox) it would mail {effects}.",
+        "{n}: one per charge ({c}), and one more for each lost ack ({acks_lost}). The first repeat is at {t} (the cursor): the ack for e{event} was lost, so after the visibility timeout ({visibility_ms} ms) the queue delivered e{event} again and the consumer mailed again. With an inbox table it would mail {effects}.",
         n = plural(metrics.receipts, "receipt", "receipts"),
         c = metrics.effects,
         t = ms_text(trace.events[ix].time_us),
@@ -916,7 +916,7 @@ fn charges_after_crash(dice: &mut Pcg32) -> Option<Question> {
         "The API claims each key under a unique constraint, in the same transaction as the ledger row, and keeps keys in a durable store. It crashes after the payment service has charged order {order} and before that transaction commits; the client retries. How many times does the payment service charge order {order}?"
     );
     let explanation = format!(
-        "{n}; the last at {t} (the cursor). The crash rolled back the ledger row and the key's claim with it, but a payment service is not part of the ledger's transaction, so its charge stayed and the retry found no key. The claim protects the ledger's boundary only; a payment service that honours a forwarded key (provider=keyed) would return the first charge.",
+        "{n}; the last at {t} (the cursor). The crash rolled back the ledger row and the key's claim with it, but a payment service is not part of the ledger's transaction, so its charge stayed and the retry found no key. The claim protects the ledger's boundary only; a payment service that honours a forwarded key would return the first charge.",
         n = plural(own.len() as u32, "time", "times"),
         t = ms_text(trace.events[last].time_us),
     );
