@@ -191,7 +191,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "Some operations are safe to repeat",
                 query: "seed=7&preset=lost-ack&op=set",
                 compare: Some("op=charge"),
-                text: "Answers are lost as in step 1, now over 4 orders, for two kinds of request. Setting a field to a value (A) leaves the same state however often the same write repeats: 7 writes, 0 duplicates (true while nothing else writes that field; a late repeat could undo a newer value). Adding a charge (B) moves money on every repeat: 3 duplicates.",
+                text: "Setting a field to a value (A) leaves the same state however often the same write repeats: 7 writes, 0 duplicates (true while nothing else writes that field; a late repeat could undo a newer value). Adding a charge (B) moves money on every repeat: 3 duplicates.",
                 calculator: false,
                 keystore: false,
                 classify: true,
