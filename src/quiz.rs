@@ -592,12 +592,14 @@ fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
     if safe.next().is_some() || is_safe(&metrics) || right.outcomes.ok != right.orders {
         return None;
     }
+    // The right choice named once, first: the feedback does not repeat it (issue 11's walk
+    // found a question's feedback running below a 768 px screen).
     let mut explanation = format!(
-        "In the run shown (A), order {order} is charged a {} time at {} (the red dot at the cursor). {} With \"{}\" (B) the run ends with 0 duplicates and 0 lost. The others:",
+        "The answer is \"{}\" (B): with it the run ends with 0 duplicates and 0 lost. In the run shown (A), order {order} is charged a {} time at {} (the red dot at the cursor). {} The others:",
+        choices[answer].1,
         ordinal(nth),
         ms_text(trace.events[ix].time_us),
         which.why,
-        choices[answer].1,
     );
     for ((_, label), m) in choices.iter().zip(&results).filter(|(_, m)| !is_safe(m)) {
         let (d, l) = (m.duplicates, m.lost);

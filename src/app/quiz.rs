@@ -354,11 +354,15 @@ impl QuizSession {
             Some(given) => {
                 let right = question.is_right(given);
                 let verdict = if right { "Right." } else { "Not this time." };
-                let text = format!(
-                    "{verdict} The answer is {}. {}",
-                    question.answer_text(),
-                    question.explanation
-                );
+                // A choice's explanation opens with its answer; a number's does not.
+                let text = match question.form {
+                    Form::Choices(_) => format!("{verdict} {}", question.explanation),
+                    Form::Number => format!(
+                        "{verdict} The answer is {}. {}",
+                        question.answer_text(),
+                        question.explanation
+                    ),
+                };
                 (text, Some(right))
             }
         }
