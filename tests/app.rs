@@ -2713,3 +2713,14 @@ fn the_key_panel_keeps_a_hidden_question_hidden_instead_of_showing_the_default_r
     assert_eq!(view.empty, Some(app::RUN_HIDDEN_NOTE));
     assert!(view.rows.is_empty());
 }
+
+#[test]
+fn a_retention_compare_line_says_the_spans_in_words() {
+    // Issue 11's walk: step 7's line read "retention_ms=150 … → retention_ms=86400000".
+    let state = load("seed=1&preset=key-expiry&compare=retention_ms%3D86400000");
+    let a = idemlab::run(&state.page.scenario).1;
+    let b = idemlab::run(&state.page.compare_scenario().unwrap()).1;
+    let line = app::compare_sentence(&state, &a, &b).unwrap();
+    expect!["keys kept 150 ms: 2 duplicates, 0 lost → keys kept 24 h: 0 duplicates, 0 lost"]
+        .assert_eq(&line);
+}

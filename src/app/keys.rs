@@ -154,7 +154,7 @@ fn response_text(status: u16, number: Option<u32>, op: Op) -> String {
 
 /// A retention span in the largest unit that writes it whole: "24 h", "5 min", "30 s", else
 /// milliseconds as the timeline writes them.
-fn span_text(span_us: u64) -> String {
+pub(super) fn span_text(span_us: u64) -> String {
     const UNITS: [(u64, &str); 3] = [(3_600_000_000, "h"), (60_000_000, "min"), (1_000_000, "s")];
     UNITS
         .iter()

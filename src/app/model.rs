@@ -29,7 +29,23 @@ pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<Strin
         }
         text
     };
-    Some(format!("{a_label}: {} → {compare}: {}", side(a), side(b)))
+    let (a_label, b_label) = (in_words(&a_label), in_words(compare));
+    Some(format!("{a_label}: {} → {b_label}: {}", side(a), side(b)))
+}
+
+/// A compare label with its retention said as a span ("keys kept 24 h"), not as
+/// `retention_ms=86400000`, which the walk of issue 11 found shown raw to learners.
+fn in_words(label: &str) -> String {
+    let said: Vec<String> = (label.split('&'))
+        .map(|pair| match pair.strip_prefix("retention_ms=") {
+            Some(ms) => ms.parse::<u64>().map_or_else(
+                |_| pair.to_string(),
+                |ms| format!("keys kept {}", super::keys::span_text(ms * 1_000)),
+            ),
+            None => pair.to_string(),
+        })
+        .collect();
+    said.join(" & ")
 }
 
 /// The values A has for the keys that B changes, in the same form: `dedup=naive`.
