@@ -406,7 +406,7 @@ impl QuizSession {
     /// The introduction's paragraph: how the check works, and its seed.
     pub fn intro_text(&self) -> String {
         format!(
-            "{QUESTIONS} questions on fresh variants of the lesson's situations: at least one prediction (how many charges, duplicates, receipts or lost orders a run has), one concept (a safe step order, or which boundary a claim protects) and one diagnosis (which change prevents the harm). Answer each before its run is shown: once your answer is locked, the run appears on the timeline with the cursor on the event that proves the answer, and for a question with choices the right one as B. One attempt per question; {}. Quiz seed {}: the same link gives the same questions.",
+            "{QUESTIONS} questions on fresh variants of the lesson's situations: a prediction (a count), a concept (a step order, or which boundary a claim protects) and a diagnosis (which change prevents the harm), at least. Answer each before its run is shown; once your answer is locked the run appears, the cursor on the event that proves it. One attempt per question; {}. Quiz seed {}: the same link gives the same questions.",
             mastery_rule(),
             self.quiz.seed
         )
