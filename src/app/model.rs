@@ -105,7 +105,7 @@ pub fn title(state: &State, side: Side) -> String {
     }
     let scenario = codec::encode(&state.page.scenario);
     match (side, &state.page.compare) {
-        (Side::B, Some(compare)) => format!("B: A with {compare}"),
+        (Side::B, Some(compare)) => format!("B: A with {}", in_words(compare)),
         (Side::A, Some(_)) => format!("A: {scenario}"),
         _ => scenario,
     }
