@@ -2724,3 +2724,20 @@ fn a_retention_compare_line_says_the_spans_in_words() {
     expect!["keys kept 150 ms: 2 duplicates, 0 lost → keys kept 24 h: 0 duplicates, 0 lost"]
         .assert_eq(&line);
 }
+
+#[test]
+fn a_phrase_about_the_other_run_brings_that_run_into_focus() {
+    // Issue 11's walk: on a phone the docked timeline is the run in focus; a phrase about A on
+    // a step whose reveal put B in focus outlined marks nobody could see.
+    let mut state = load_measured("lesson=a&step=5");
+    app::update(&mut state, Msg::Predict(right_choice(&LESSONS[0], 4)));
+    assert_eq!(state.focus(), Side::B, "the reveal is about B");
+    let a_phrase = LESSONS[0].steps[4]
+        .pointers
+        .iter()
+        .position(|p| p.side == Side::A)
+        .unwrap();
+    app::update(&mut state, Msg::TogglePointer(a_phrase));
+    assert_eq!(state.focus(), Side::A);
+    assert_eq!(state.page.cursor, None, "at the end of the run in focus");
+}

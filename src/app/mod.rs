@@ -878,6 +878,17 @@ fn toggle_pointer(state: &mut State, index: usize) -> Effects {
     } else {
         wanted
     };
+    // Comparing, the outlined run comes into focus (at its end, so no cursor index of the
+    // other run is read in this one): a phone docks the run in focus (issue 11's walk).
+    if state.highlight.is_some() && state.page.compare.is_some() && state.focus() != pointer.side {
+        state.page.focus = pointer.side;
+        state.page.cursor = None;
+        state.playing = false;
+        return Effects {
+            show_timeline: Some(pointer.side),
+            ..Effects::view()
+        };
+    }
     Effects {
         render: true,
         show_timeline: state.highlight.map(|(side, _)| side),
