@@ -317,7 +317,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "A queue delivers again until it hears an ack",
                 query: "seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25",
                 compare: None,
-                text: "Each committed charge also goes out as an event (e0 to e3, written with the charge as an outbox row) to a queue, which hands it to a consumer that mails a receipt, then acks. Each ack is lost with chance 0.25 (here 3 of 7 are: ✕ on the arrows back to the queue), and the queue cannot tell that from a failed delivery: after the visibility timeout (visibility_ms) it delivers again. 3 redeliveries; this consumer mails 7 receipts for 4 charges, 3 duplicates. The queue too delivers at least once.",
+                text: "Each committed charge also goes out as an event (e0 to e3, written with the charge as an outbox row) to a queue, which hands it to a consumer that mails a receipt, then acks. Each ack is lost with chance 0.25 (here 3 of 7 are: ✕ on the arrows back to the queue), and the queue cannot tell that from a failed delivery: after the visibility timeout it delivers again. 3 redeliveries; this consumer mails 7 receipts for 4 charges, 3 duplicates. The queue too delivers at least once.",
                 calculator: false,
                 keystore: false,
                 classify: false,
