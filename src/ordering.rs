@@ -235,7 +235,7 @@ pub static RULES: [Rule; 7] = [
     },
     Rule {
         broken: |o| before(o, Step::Claim, Step::Begin),
-        cause: "the key was committed as \"in progress\" outside the transaction, and in this model such a claim has no lease (it holds until retention_ms), so after the crash every retry found it in progress; production designs give the claim a lease so that a retry can take it over",
+        cause: "the key was committed as \"in progress\" outside the transaction, and in this model such a claim has no lease (it holds until the key expires), so after the crash every retry found it in progress; production designs give the claim a lease so that a retry can take it over",
         explains: |c| c.stuck > 0,
     },
     Rule {
@@ -333,6 +333,19 @@ fn permute(current: &mut [Step; 6], k: usize, out: &mut Vec<[Step; 6]>) {
         permute(current, k + 1, out);
         current[k..=i].rotate_left(1);
     }
+}
+
+/// "begin, look up, claim, charge, commit, answer": the order in words, as the check offers it.
+pub fn order_words(order: [Step; 6]) -> String {
+    let word = |step| match step {
+        Step::Begin => "begin",
+        Step::Lookup => "look up",
+        Step::Claim => "claim",
+        Step::Effect => "charge",
+        Step::Commit => "commit",
+        Step::Respond => "answer",
+    };
+    order.map(word).join(", ")
 }
 
 /// `begin,lookup,claim,...`: the order as the codec writes it.

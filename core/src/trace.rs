@@ -754,7 +754,7 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
         EventKind::TxBegin { txn } => write!(f, "BEGIN tx{txn}"),
         EventKind::Lookup { found } => write!(f, "look up key: {}", found_text(*found)),
         EventKind::Claim { result } => write!(f, "insert key in progress: {}", claim_text(*result)),
-        EventKind::KeyExpired => write!(f, "key expired (older than retention_ms), removed"),
+        EventKind::KeyExpired => write!(f, "key expired (older than its retention), removed"),
         EventKind::RecoveryPoint { point } => {
             write!(f, "key at recovery point {}", recovery_text(*point))
         }

@@ -38,7 +38,7 @@ pub struct Progress {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LessonProgress {
-    /// Set once a finished check scores `MASTERY_PERCENT` or more; a later miss keeps it.
+    /// Set once a finished check scores `right_needed`; a later miss keeps it.
     pub mastered: bool,
     /// The most right answers in any finished check.
     pub best: u32,
