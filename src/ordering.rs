@@ -305,7 +305,9 @@ pub fn describe(step: Step) -> &'static str {
         Step::Begin => "Begin a database transaction.",
         Step::Lookup => "Look the key up; if it is done, send back the stored answer and stop.",
         Step::Claim => "Insert the key as \"in progress\" (unique: a second copy waits here).",
-        Step::Effect => "Charge the card and write the ledger row.",
+        Step::Effect => {
+            "Call the payment service to charge the card (no database rollback can undo it), then write the ledger row (in the transaction, if one is open)."
+        }
         Step::Commit => "Store the answer under the key and commit.",
         Step::Respond => "Send the answer to the client.",
     }
