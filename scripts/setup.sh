@@ -54,7 +54,8 @@ apt_install() {
 install_apt() {
   local missing
   # brotli: scripts/precompress.py writes the .br copies of the built page with its CLI.
-  missing="$(apt_missing chromium chromium-driver nodejs npm curl ca-certificates gzip brotli python3)"
+  # postgresql-15: tests/pg/conformance.test.mjs replays the model's statements on it.
+  missing="$(apt_missing chromium chromium-driver nodejs npm curl ca-certificates gzip brotli python3 postgresql-15)"
   if [ -z "$missing" ]; then log "apt packages present"; return; fi
   # nodejs/npm may come from elsewhere (for example a preinstalled Node whose npm is not a
   # Debian package); only ask apt for what has no binary.
@@ -138,10 +139,11 @@ install_trunk() {
 install_npm_tools() {
   if have_version "$ROOT/node_modules/.bin/wasm-opt" "version 132" \
     && [ -f "$ROOT/node_modules/playwright-core/package.json" ] \
-    && [ -f "$ROOT/node_modules/@axe-core/playwright/package.json" ]; then
+    && [ -f "$ROOT/node_modules/@axe-core/playwright/package.json" ] \
+    && [ -f "$ROOT/node_modules/pg/package.json" ]; then
     log "npm tools present"; return
   fi
-  log "npm ci (binaryen 132, playwright-core, axe-core)"
+  log "npm ci (binaryen 132, playwright-core, axe-core, pg)"
   # npm ci installs exactly package-lock.json; the browser comes from apt, never from npm.
   (cd "$ROOT" && run_logged npm-ci npm ci --no-audit --no-fund --loglevel=error)
   check_installed wasm-opt "version 132"

@@ -94,6 +94,14 @@ e2e_tests() {
   CHROMIUM_PATH=/usr/bin/chromium node --test $tests
 }
 
+# --- the database model against PostgreSQL ----------------------------------------------------
+# tests/pg/conformance.test.mjs starts a private PostgreSQL 15 cluster in a temporary folder (as
+# the postgres user when run as root), replays `idemlab run --sql` for its cases and stops it.
+pg_conformance() {
+  cargo build --release --quiet --bin idemlab
+  IDEMLAB_BIN=target/release/idemlab node --test tests/pg/conformance.test.mjs
+}
+
 # --- other engines ----------------------------------------------------------------------------
 # Debian's Firefox ESR (through geckodriver) and WebKitGTK, Safari's engine family (through
 # WebKitWebDriver, drawing into Xvfb). setup.sh installs them where it can. Where one is missing,
@@ -176,6 +184,7 @@ check browser browser_tests_chromium
 check browser-firefox browser_tests_firefox
 check page page_build
 check e2e e2e_tests
+check postgres pg_conformance
 check engines-chromium engine_smoke chromium
 check engines-firefox engine_smoke firefox
 check engines-webkit engine_smoke webkit

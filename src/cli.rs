@@ -57,8 +57,12 @@ enum Command {
         #[arg(long, conflicts_with = "text")]
         trace: bool,
         /// Print the readable trace instead of JSON.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "sql")]
         text: bool,
+        /// Print the SQL each database step stands for, in the order the database received
+        /// it, with what each returns in the run (tab-separated; the tables first).
+        #[arg(long, conflicts_with = "trace")]
+        sql: bool,
     },
     /// Draw run A of a page URL as the page's SVG export does (same file), on stdout.
     Svg {
@@ -128,7 +132,12 @@ enum Command {
 pub fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run { query, trace, text } => run(&query, trace, text),
+        Command::Run {
+            query,
+            trace,
+            text,
+            sql,
+        } => run(&query, trace, text, sql),
         Command::Svg { query } => svg(&query),
         Command::Sweep {
             query,
@@ -218,11 +227,15 @@ struct RunReport<'a> {
     trace: Option<&'a Trace>,
 }
 
-fn run(query: &str, with_trace: bool, text: bool) -> Result<(), Exit> {
+fn run(query: &str, with_trace: bool, text: bool, sql: bool) -> Result<(), Exit> {
     let scenario = decode(query)?;
     let (trace, metrics) = idemlab::run(&scenario);
     if text {
         say_raw!("{}", trace.text());
+        return Ok(());
+    }
+    if sql {
+        say_raw!("{}", idemlab::sql::listing(&trace));
         return Ok(());
     }
     let report = RunReport {

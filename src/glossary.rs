@@ -88,7 +88,7 @@ pub static TERMS: [Term; 15] = [
     term(
         "inbox",
         &["inbox table"],
-        "A consumer's table of the event ids it has handled, inserted before it acts. A redelivered event finds its id there and is only acknowledged. It stops redeliveries from acting twice, not a crash between the action and the insert's commit.",
+        "A consumer's table of the event ids it has handled: it inserts the id, acts only if the id is new, then commits. A redelivered event finds the committed id and is only acknowledged. It stops redeliveries from acting twice, not a crash between the action and the commit.",
     ),
     term(
         "business key",

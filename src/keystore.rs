@@ -7,8 +7,7 @@
 //! empties a pod store. `tests/keystore.rs` checks the fold against every lookup and claim the
 //! simulator made: whatever the simulator found, the fold holds.
 
-use std::collections::BTreeMap;
-
+use crate::dense::KeyMap;
 use crate::scenario::Store;
 use crate::trace::{EventKind, Key, Trace};
 
@@ -69,7 +68,7 @@ struct Req {
 /// `BTreeMap` instance costs kilobytes).
 #[derive(Debug, Default)]
 struct Fold {
-    rows: BTreeMap<Key, KeyRow>,
+    rows: KeyMap<KeyRow>,
     reqs: Vec<Req>,
 }
 
@@ -83,7 +82,7 @@ pub fn table_at(trace: &Trace, count: usize) -> Vec<KeyRow> {
         fold.apply(event, trace.scenario.store, retention_us);
     }
     let now_us = events.last().map_or(0, |e| e.time_us);
-    let mut table: Vec<KeyRow> = fold.rows.into_values().collect();
+    let mut table: Vec<KeyRow> = fold.rows.values().copied().collect();
     for row in &mut table {
         if row.expires_us.is_some_and(|end| now_us >= end) {
             row.state = KeyState::Expired;

@@ -498,8 +498,16 @@ pub struct Races {
     /// per key: with one key for every order thousands of copies can be open at once, and a
     /// scan per lookup made the fold quadratic (the freezing link of issue 10); flat rather
     /// than a map per key, so that the common case (a window or two per key) allocates little.
-    by_req: BTreeMap<(Key, u32), u32>,
-    by_event: BTreeMap<(Key, u32), u32>,
+    /// Both keyed by `Key::packed` shifted up 32 bits with the request or event number below
+    /// it (`pair`), so that they are the same `BTreeMap` instance as `dense::KeyMap`'s index:
+    /// each instance is kilobytes of the page's wasm.
+    by_req: BTreeMap<u128, u32>,
+    by_event: BTreeMap<u128, u32>,
+}
+
+/// `(key, n)` as one number that orders as the pair does.
+fn pair(key: Key, n: u32) -> u128 {
+    key.packed() << 32 | u128::from(n)
 }
 
 impl Races {
@@ -521,14 +529,17 @@ impl Races {
                 // is passed over.
                 let first = self
                     .by_event
-                    .range((key, 0)..=(key, u32::MAX))
+                    .range(pair(key, 0)..=pair(key, u32::MAX))
                     .find(|&(_, &other)| other != req)
-                    .map(|(&(_, event), &req)| Read { req, event });
+                    .map(|(&packed, &req)| Read {
+                        req,
+                        event: packed as u32,
+                    });
                 if let std::collections::btree_map::Entry::Vacant(slot) =
-                    self.by_req.entry((key, req))
+                    self.by_req.entry(pair(key, req))
                 {
                     slot.insert(ix);
-                    self.by_event.insert((key, ix), req);
+                    self.by_event.insert(pair(key, ix), req);
                 }
                 first.map(|first| Race { first, second, key })
             }
@@ -537,8 +548,8 @@ impl Races {
             }
             | EventKind::Store { .. }
             | EventKind::Reply { .. } => {
-                if let Some(read_ix) = self.by_req.remove(&(key, req)) {
-                    self.by_event.remove(&(key, read_ix));
+                if let Some(read_ix) = self.by_req.remove(&pair(key, req)) {
+                    self.by_event.remove(&pair(key, read_ix));
                 }
                 None
             }

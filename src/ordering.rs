@@ -235,7 +235,7 @@ pub static RULES: [Rule; 7] = [
     },
     Rule {
         broken: |o| before(o, Step::Claim, Step::Begin),
-        cause: "the key was committed as \"in progress\" outside the transaction, and in this model such a claim has no lease (it holds until retention_ms), so after the crash every retry found it in progress; production designs give the claim a lease so that a retry can take it over",
+        cause: "the key was committed as \"in progress\" outside the transaction, and in this model such a claim has no lease (it holds until the key expires), so after the crash every retry found it in progress; production designs give the claim a lease so that a retry can take it over",
         explains: |c| c.stuck > 0,
     },
     Rule {
@@ -305,7 +305,9 @@ pub fn describe(step: Step) -> &'static str {
         Step::Begin => "Begin a database transaction.",
         Step::Lookup => "Look the key up; if it is done, send back the stored answer and stop.",
         Step::Claim => "Insert the key as \"in progress\" (unique: a second copy waits here).",
-        Step::Effect => "Charge the card and write the ledger row.",
+        Step::Effect => {
+            "Call the payment service to charge the card (no database rollback can undo it), then write the ledger row (in the transaction, if one is open)."
+        }
         Step::Commit => "Store the answer under the key and commit.",
         Step::Respond => "Send the answer to the client.",
     }
@@ -316,20 +318,36 @@ pub fn all_orders() -> Vec<[Step; 6]> {
     let mut orders = Vec::with_capacity(720);
     let mut current = Step::ALL;
     permute(&mut current, 0, &mut orders);
-    orders.sort();
     orders
 }
 
+/// Appends every order of `current[k..]` after the fixed `current[..k]`, in lexicographic
+/// order when `current[k..]` starts sorted: each candidate for place `k` is rotated in front
+/// of the rest, which stays sorted (no sort afterwards, which would cost the page's wasm a
+/// sort instance of its own).
 fn permute(current: &mut [Step; 6], k: usize, out: &mut Vec<[Step; 6]>) {
     if k == current.len() {
         out.push(*current);
         return;
     }
     for i in k..current.len() {
-        current.swap(k, i);
+        current[k..=i].rotate_right(1);
         permute(current, k + 1, out);
-        current.swap(k, i);
+        current[k..=i].rotate_left(1);
     }
+}
+
+/// "begin, look up, claim, charge, commit, answer": the order in words, as the check offers it.
+pub fn order_words(order: [Step; 6]) -> String {
+    let word = |step| match step {
+        Step::Begin => "begin",
+        Step::Lookup => "look up",
+        Step::Claim => "claim",
+        Step::Effect => "charge",
+        Step::Commit => "commit",
+        Step::Respond => "answer",
+    };
+    order.map(word).join(", ")
 }
 
 /// `begin,lookup,claim,...`: the order as the codec writes it.

@@ -22,12 +22,10 @@ use crate::Metrics;
 
 /// Questions in one check.
 pub const QUESTIONS: usize = 4;
-/// The share of right answers that masters a lesson: with four questions, all four.
-pub const MASTERY_PERCENT: u32 = 80;
-/// Right answers that master a check of `total` questions: `MASTERY_PERCENT` of them, rounded
-/// up (4 of 4 at 80%).
+/// Right answers that master a check of `total` questions: all of them. One rule, said one way
+/// everywhere ("all 4 right"): an 80% bar said beside it read as if 3 of 4 might do (issue 11).
 pub fn right_needed(total: u32) -> u32 {
-    (total * MASTERY_PERCENT).div_ceil(100)
+    total
 }
 
 /// Parameter draws per question before its fallback. Each draw costs at most four runs of a
@@ -166,8 +164,12 @@ pub fn kinds(lesson: &Lesson, quiz_seed: u64) -> [Kind; QUESTIONS] {
     }
     let more = order.iter().find(|i| !picks.contains(i));
     picks.push(*more.expect("every pool holds at least QUESTIONS kinds"));
-    picks.sort_unstable();
-    let kinds: Vec<Kind> = picks.iter().map(|&i| pool[i]).collect();
+    // In the lesson's order: the pool's, filtered (a sort here would cost the page's wasm a
+    // sort instance of its own).
+    let kinds: Vec<Kind> = (0..pool.len())
+        .filter(|i| picks.contains(i))
+        .map(|i| pool[i])
+        .collect();
     kinds
         .try_into()
         .expect("four picks, one per category and one more")
@@ -190,7 +192,7 @@ pub enum Form {
 pub struct Choice {
     /// In the codec's syntax, as the page's `compare=` takes it: `dedup=atomic`.
     pub keys: String,
-    /// What the change means, for the learner; empty when the keys say it all.
+    /// What the change means, in words: what the page shows (`Choice::words`).
     pub label: String,
 }
 
@@ -225,13 +227,26 @@ impl Question {
     }
 }
 
-/// A given answer as text: the number, or the chosen keys (`?` for an index out of range).
+/// A given answer as text: the number, or the chosen choice in words (`?` for an index out of
+/// range).
 pub fn answer_text(form: &Form, answer: u32) -> String {
     match form {
         Form::Number => answer.to_string(),
         Form::Choices(choices) => choices
             .get(answer as usize)
-            .map_or_else(|| "?".into(), |c| c.keys.clone()),
+            .map_or_else(|| "?".into(), |c| c.words().into()),
+    }
+}
+
+impl Choice {
+    /// The choice as the learner reads it: its label, in words (issue 11: "dedup=atomic" is a
+    /// setting, not an answer); the keys only when a choice has no label.
+    pub fn words(&self) -> &str {
+        if self.label.is_empty() {
+            &self.keys
+        } else {
+            &self.label
+        }
     }
 }
 
@@ -243,7 +258,7 @@ pub struct Quiz {
     pub questions: Vec<Question>,
 }
 
-/// A graded check. `mastered` needs every question answered and `MASTERY_PERCENT` right.
+/// A graded check. `mastered` needs every question answered and `right_needed` right.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Score {
     pub right: u32,
@@ -439,7 +454,7 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
         .map(|&ix| ms_text(trace.events[ix].time_us))
         .collect();
     let prompt = format!(
-        "The API does not check keys (dedup=none). The client waits {timeout_ms} ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of {backoff_ms} ms, doubling (with some jitter), up to {retries} times. In this run {lost_text} on the way back. How many times does the payment service charge order {order}?",
+        "The API does not check keys. The client waits {timeout_ms} ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of {backoff_ms} ms, doubling (with some jitter), up to {retries} times. In this run {lost_text} on the way back. How many times does the payment service charge order {order}?",
         lost_text = plural(
             lost,
             &format!("answer to order {order} is lost"),
@@ -496,12 +511,12 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
         )
     });
     let prompt = format!(
-        "{orders_text} sent with keys to an API with atomic dedup that keeps each key for {retention_ms} ms (retention_ms). Every answer is cut on the way back for the first {partition_ms} ms. The client waits {timeout} ms for an answer, then retries after a backoff of {backoff_ms} ms, doubling (with some jitter), up to 4 times. How many duplicates does this run count?",
+        "{orders_text} sent with keys to an API with a unique claim that keeps each key for {retention_ms} ms. Every answer is cut on the way back for the first {partition_ms} ms. The client waits {timeout} ms for an answer, then retries after a backoff of {backoff_ms} ms, doubling (with some jitter), up to 4 times. How many duplicates does this run count?",
         orders_text = plural(orders, "order is", "orders are"),
         timeout = scenario.timeout_ms,
     );
     let explanation = format!(
-        "{d}. The first: order {order} was charged a {nth} time at {t} (the cursor): {expired}a retry after that looked like new work. Keeping keys longer than the client retries (retention_ms=86400000) gives 0.",
+        "{d}. The first: order {order} was charged a {nth} time at {t} (the cursor): {expired}a retry after that looked like new work. Keeping keys longer than the client retries (a day) gives 0.",
         d = plural(metrics.duplicates, "duplicate", "duplicates"),
         nth = ordinal(nth),
         t = ms_text(trace.events[ix].time_us),
@@ -581,18 +596,20 @@ fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
     if safe.next().is_some() || is_safe(&metrics) || right.outcomes.ok != right.orders {
         return None;
     }
+    // The right choice named once, first: the feedback does not repeat it (issue 11's walk
+    // found a question's feedback running below a 768 px screen).
     let mut explanation = format!(
-        "In the run shown (A), order {order} is charged a {} time at {} (the red dot at the cursor). {} With {} (B) the run ends with 0 duplicates and 0 lost. The others:",
+        "The answer is \"{}\" (B): with it the run ends with 0 duplicates and 0 lost. In the run shown (A), order {order} is charged a {} time at {} (the red dot at the cursor). {} The others:",
+        choices[answer].1,
         ordinal(nth),
         ms_text(trace.events[ix].time_us),
         which.why,
-        choices[answer].0,
     );
-    for ((keys, _), m) in choices.iter().zip(&results).filter(|(_, m)| !is_safe(m)) {
+    for ((_, label), m) in choices.iter().zip(&results).filter(|(_, m)| !is_safe(m)) {
         let (d, l) = (m.duplicates, m.lost);
         let _ = write!(
             explanation,
-            " {keys}: {}, {l} lost;",
+            " \"{label}\": {}, {l} lost;",
             plural(d, "duplicate", "duplicates")
         );
     }
@@ -656,7 +673,7 @@ fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::DedupForRace,
         query,
-        prompt: format!("The client gives up after {timeout_ms} ms while the first attempt may still be charging, and retries. {SAFE_PROMPT} which dedup setting ends this run with 0 duplicates and 0 lost orders?"),
+        prompt: format!("The client gives up after {timeout_ms} ms while the first attempt may still be charging, and retries. {SAFE_PROMPT} which way of handling the key ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![
             ("dedup=none".into(), "charge every request as it arrives, leaving its key unread".into()),
             ("dedup=naive".into(), "read the key table first; if the key is absent, charge, then add it".into()),
@@ -790,11 +807,11 @@ fn receipts_without_inbox(dice: &mut Pcg32) -> Option<Question> {
         return None;
     }
     let prompt = format!(
-        "{orders} orders are charged once each, and each booked charge goes to a queue that delivers at least once: it delivers an event again if no acknowledgement comes back within visibility_ms ({visibility_ms} ms). The consumer mails a receipt for every delivery it gets (consumer=plain). In this run {acks} on the way back to the queue. How many receipts does the consumer mail?",
+        "{orders} orders are charged once each, and each booked charge goes to a queue that delivers at least once: it delivers an event again if no acknowledgement comes back within its visibility timeout ({visibility_ms} ms). The consumer mails a receipt for every delivery it gets. In this run {acks} on the way back to the queue. How many receipts does the consumer mail?",
         acks = plural(acks_lost, "acknowledgement is lost", "acknowledgements are lost"),
     );
     let explanation = format!(
-        "{n}: one per charge ({c}), and one more for each lost ack ({acks_lost}). The first repeat is at {t} (the cursor): the ack for e{event} was lost, so after visibility_ms ({visibility_ms} ms) the queue delivered e{event} again and the consumer mailed again. With an inbox table (consumer=inbox) it would mail {effects}.",
+        "{n}: one per charge ({c}), and one more for each lost ack ({acks_lost}). The first repeat is at {t} (the cursor): the ack for e{event} was lost, so after the visibility timeout ({visibility_ms} ms) the queue delivered e{event} again and the consumer mailed again. With an inbox table it would mail {effects}.",
         n = plural(metrics.receipts, "receipt", "receipts"),
         c = metrics.effects,
         t = ms_text(trace.events[ix].time_us),
@@ -862,19 +879,28 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
     let shown = (0..ORDER_PICKS_MAX)
         .map(|_| pick(dice, &|o| pos(o, Step::Effect) < pos(o, Step::Claim)))
         .find(|&o| harmed(o))?;
-    let safe = pick(dice, &|o| broken_rules(*o).next().is_none());
+    // The right choice is the order Lesson A's ordering step teaches (begin, look up, claim,
+    // charge, commit, answer): other orders the model also finds safe (a lookup after the
+    // commit, say) read as a different lesson (issue 11). Picked through `pick` all the same,
+    // so the draws after it stay the same.
+    let safe = pick(dice, &|o| *o == Step::ALL);
     let other = (0..ORDER_PICKS_MAX)
         .map(|_| pick(dice, &|o| broken_rules(*o).next().is_some() && *o != shown))
         .find(|&o| harmed(o))?;
     let query = encode(&situation_run(shown));
-    // The keys say it all; a label describing an order would give the answer away.
-    let choice = |order: [Step; 6]| (format!("order={}", order_text(order)), String::new());
+    // The order in words; a label describing what an order does would give the answer away.
+    let choice = |order: [Step; 6]| {
+        (
+            format!("order={}", order_text(order)),
+            ordering::order_words(order),
+        )
+    };
     let which = Which {
         kind: Kind::SafeOrder,
         query,
-        prompt: format!("The API runs the six steps of a keyed request in the order its order= setting gives, with atomic dedup, durable keys and a plain payment service; {situation}. {SAFE_PROMPT} which order ends this run with 0 duplicates and 0 lost orders?"),
+        prompt: format!("The API runs the six steps of a keyed request in some order, with a unique claim, durable keys and a payment service that ignores keys; {situation}. {SAFE_PROMPT} which order ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![choice(safe), choice(shown), choice(other)],
-        why: "A safe order begins the transaction, claims the key, charges, commits (storing the answer under the key), and only then answers, in that order; the lookup may sit anywhere but between the charge and the commit (usually first, so a retry of finished work gets the stored answer back). The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help.",
+        why: "As in Lesson A's ordering step: begin the transaction, look the key up (a retry of finished work gets the stored answer back), claim it, charge, commit (storing the answer under the key), and only then answer. The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help.",
     };
     pose_which(which, dice)
 }
@@ -896,7 +922,7 @@ fn charges_after_crash(dice: &mut Pcg32) -> Option<Question> {
         "The API claims each key under a unique constraint, in the same transaction as the ledger row, and keeps keys in a durable store. It crashes after the payment service has charged order {order} and before that transaction commits; the client retries. How many times does the payment service charge order {order}?"
     );
     let explanation = format!(
-        "{n}; the last at {t} (the cursor). The crash rolled back the ledger row and the key's claim with it, but a payment service is not part of the ledger's transaction, so its charge stayed and the retry found no key. The claim protects the ledger's boundary only; a payment service that honours a forwarded key (provider=keyed) would return the first charge.",
+        "{n}; the last at {t} (the cursor). The crash rolled back the ledger row and the key's claim with it, but a payment service is not part of the ledger's transaction, so its charge stayed and the retry found no key. The claim protects the ledger's boundary only; a payment service that honours a forwarded key would return the first charge.",
         n = plural(own.len() as u32, "time", "times"),
         t = ms_text(trace.events[last].time_us),
     );

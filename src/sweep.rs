@@ -1,8 +1,6 @@
 //! Sweeps: many seeds of one scenario folded into totals, and the closed form they can be
 //! checked against. Used by the CLI's `sweep`, the page's sweep panel and the tests.
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use crate::scenario::{Dedup, KeyStrategy, Op, Provider, Scenario, PPM_ONE};
@@ -24,7 +22,34 @@ pub struct Sweep {
     pub events_total: u64,
     pub runs_truncated: u64,
     /// Duplicates in one run → how many runs had that many.
-    pub duplicates_histogram: BTreeMap<u32, u64>,
+    pub duplicates_histogram: Histogram,
+}
+
+/// Runs by how many duplicates each had, in ascending order of duplicates; printed as a JSON
+/// object (`{"0": 90, "2": 10}`). A sorted vector: a sweep sees a few dozen distinct counts,
+/// and a `BTreeMap` instance costs kilobytes of the page's wasm.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Histogram(Vec<(u32, u64)>);
+
+impl Histogram {
+    /// Counts `runs` more runs with `duplicates` duplicates.
+    pub fn add(&mut self, duplicates: u32, runs: u64) {
+        match self.0.binary_search_by_key(&duplicates, |&(d, _)| d) {
+            Ok(at) => self.0[at].1 += runs,
+            Err(at) => self.0.insert(at, (duplicates, runs)),
+        }
+    }
+
+    /// (duplicates, runs) pairs, fewest duplicates first.
+    pub fn bars(&self) -> &[(u32, u64)] {
+        &self.0
+    }
+}
+
+impl Serialize for Histogram {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_map(self.0.iter().map(|(d, runs)| (d, runs)))
+    }
 }
 
 /// What a sweep prints: the totals plus the mean and standard error of effects per order.
@@ -53,7 +78,7 @@ impl Sweep {
         self.races_total += u64::from(m.races);
         self.events_total += u64::from(m.events);
         self.runs_truncated += u64::from(m.truncated);
-        *self.duplicates_histogram.entry(m.duplicates).or_default() += 1;
+        self.duplicates_histogram.add(m.duplicates, 1);
     }
 
     /// Adds another sweep's totals: every field is an integer sum or count, so merging parts
@@ -70,8 +95,8 @@ impl Sweep {
         self.races_total += other.races_total;
         self.events_total += other.events_total;
         self.runs_truncated += other.runs_truncated;
-        for (&duplicates, &runs) in &other.duplicates_histogram {
-            *self.duplicates_histogram.entry(duplicates).or_default() += runs;
+        for &(duplicates, runs) in other.duplicates_histogram.bars() {
+            self.duplicates_histogram.add(duplicates, runs);
         }
     }
 

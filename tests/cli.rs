@@ -180,3 +180,26 @@ fn a_sweep_from_the_largest_seed_runs_it() {
     assert_eq!(sweep(&scenario, u64::MAX - 2, 1_000).runs, 3);
     assert_eq!(sweep(&scenario, 7, 0).runs, 0);
 }
+
+#[test]
+fn run_sql_lists_the_tables_then_one_line_per_statement_and_refuses_other_outputs() {
+    let out = output(&["run", "seed=1&preset=race&dedup=atomic", "--sql"]);
+    assert!(out.status.success());
+    let listing = text(&out.stdout);
+    let (schema, rows) = listing
+        .split_once("-- ms\trequest\ttxn\treturns\tstatement\n")
+        .expect("a header line between the tables and the statements");
+    assert!(schema.contains("CREATE TABLE idempotency_keys (key text PRIMARY KEY"));
+    let rows: Vec<&str> = rows.lines().collect();
+    assert!(
+        rows.iter().all(|row| row.split('\t').count() == 5),
+        "{rows:?}"
+    );
+    assert!(rows
+        .iter()
+        .any(|row| row.contains("\tblocks\tINSERT INTO idempotency_keys")));
+    for other in ["--text", "--trace"] {
+        let out = output(&["run", "preset=race", "--sql", other]);
+        assert_eq!(out.status.code(), Some(2), "--sql with {other}");
+    }
+}

@@ -186,3 +186,34 @@ fn the_measure_is_at_least_the_widest_common_font_s() {
         );
     }
 }
+
+#[test]
+fn squeezed_lanes_keep_their_labels_apart() {
+    // A lesson squeezes the lanes (`app::lane_px`): both runs of a compare step at 1366×768,
+    // a phone's docked timeline. Their labels must stay apart as well.
+    for spec in &PRESETS {
+        for seed in 1..=20 {
+            let query = format!("seed={seed}&preset={}", spec.name);
+            let timeline = timeline(&query);
+            for lane_px in [idemlab::app::LANE_MIN_PX, 40, 50] {
+                for width_px in [view::EXPORT_WIDTH_PX, 560] {
+                    let viewport = view::window(timeline.end_us(), None, width_px);
+                    let shown = timeline.view(&viewport);
+                    let scene = view::Scene {
+                        timeline: &timeline,
+                        viewport,
+                        view: &shown,
+                        overlay: view::Overlay {
+                            lane_px: Some(lane_px),
+                            ..Default::default()
+                        },
+                        links: false,
+                        top_px: 0.0,
+                    };
+                    let what = format!("{query} with {lane_px} px lanes at {width_px} px");
+                    check(&view::plot(&scene), &what);
+                }
+            }
+        }
+    }
+}

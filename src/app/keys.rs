@@ -62,6 +62,21 @@ pub fn key_store(trace: &Trace, count: Option<usize>) -> KeyStoreView {
     }
 }
 
+/// The panel for the page's state: `key_store`, except while a check keeps its question's run
+/// hidden (`run_hidden`), when the page holds the default scenario, whose empty table
+/// ("stores no keys (dedup=none)") would contradict the question on screen (issue 11).
+pub fn key_store_for(state: &super::State, trace: &Trace, count: Option<usize>) -> KeyStoreView {
+    if super::run_hidden(state) {
+        return KeyStoreView {
+            caption: "Key table".into(),
+            rows: Vec::new(),
+            more: None,
+            empty: Some(super::RUN_HIDDEN_NOTE),
+        };
+    }
+    key_store(trace, count)
+}
+
 /// The `max` rows written last, in the table's own order (committed rows by key, then claims).
 /// One pass keeps a short list, latest first (ties: the table's order), and no sort: each sort
 /// instance costs the page's wasm kilobytes. O(rows × max).
@@ -139,7 +154,7 @@ fn response_text(status: u16, number: Option<u32>, op: Op) -> String {
 
 /// A retention span in the largest unit that writes it whole: "24 h", "5 min", "30 s", else
 /// milliseconds as the timeline writes them.
-fn span_text(span_us: u64) -> String {
+pub(super) fn span_text(span_us: u64) -> String {
     const UNITS: [(u64, &str); 3] = [(3_600_000_000, "h"), (60_000_000, "min"), (1_000_000, "s")];
     UNITS
         .iter()

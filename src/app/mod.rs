@@ -33,7 +33,7 @@ pub use input::{
     break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
 // Instructors (h13b): locks that hold, results to the course page.
-pub use keys::{key_store, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
+pub use keys::{key_store, key_store_for, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
 pub use locks::{compare_locked, lesson_open, refused};
 pub use model::{
     claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,
@@ -56,10 +56,12 @@ pub use quiz::{
 pub use screen::{
     canvas_label, counter_label, counters_view, focus_on, lane_px, lead, named_metrics,
     page_layout, plot_width_px, popup_at, status_line, sweep_note, tables_note, ClaimLine,
-    CountersView, PageLayout, LANE_MIN_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX, TWO_RUNS_LANES_PX,
+    CountersView, PageLayout, DOCK_LANES_PX, LANE_MIN_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX,
+    TWO_RUNS_LANES_PX,
 };
 pub use text::{
     cursor_label, cursor_label_held, cursor_tooltip, mark_tooltip, request_header, row_class,
+    sql_line, sql_rows, SQL_ROWS_MAX,
 };
 
 use crate::lessons::{Lesson, Side, LESSONS};
@@ -878,6 +880,17 @@ fn toggle_pointer(state: &mut State, index: usize) -> Effects {
     } else {
         wanted
     };
+    // Comparing, the outlined run comes into focus (at its end, so no cursor index of the
+    // other run is read in this one): a phone docks the run in focus (issue 11's walk).
+    if state.highlight.is_some() && state.page.compare.is_some() && state.focus() != pointer.side {
+        state.page.focus = pointer.side;
+        state.page.cursor = None;
+        state.playing = false;
+        return Effects {
+            show_timeline: Some(pointer.side),
+            ..Effects::view()
+        };
+    }
     Effects {
         render: true,
         show_timeline: state.highlight.map(|(side, _)| side),

@@ -18,14 +18,34 @@ use crate::Metrics;
 pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<String> {
     let compare = state.page.compare.as_ref()?;
     let a_label = compare_keys_in(&state.page.scenario, compare);
-    let dups = |n: u32| format!("{n} duplicate{}", if n == 1 { "" } else { "s" });
-    Some(format!(
-        "{a_label}: {}, {} lost → {compare}: {}, {} lost",
-        dups(a.duplicates),
-        a.lost,
-        dups(b.duplicates),
-        b.lost
-    ))
+    // Failed orders too when the runs differ in them (a changed body's 422s): else the line
+    // read "0 duplicates, 0 lost" on both sides of a step about two failed orders (issue 11).
+    let failed = a.outcomes.failed != b.outcomes.failed;
+    let side = |m: &Metrics| {
+        let dups = if m.duplicates == 1 { "" } else { "s" };
+        let mut text = format!("{} duplicate{dups}, {} lost", m.duplicates, m.lost);
+        if failed {
+            text.push_str(&format!(", {} failed", m.outcomes.failed));
+        }
+        text
+    };
+    let (a_label, b_label) = (in_words(&a_label), in_words(compare));
+    Some(format!("{a_label}: {} → {b_label}: {}", side(a), side(b)))
+}
+
+/// A compare label with its retention said as a span ("keys kept 24 h"), not as
+/// `retention_ms=86400000`, which the walk of issue 11 found shown raw to learners.
+fn in_words(label: &str) -> String {
+    let said: Vec<String> = (label.split('&'))
+        .map(|pair| match pair.strip_prefix("retention_ms=") {
+            Some(ms) => ms.parse::<u64>().map_or_else(
+                |_| pair.to_string(),
+                |ms| format!("keys kept {}", super::keys::span_text(ms * 1_000)),
+            ),
+            None => pair.to_string(),
+        })
+        .collect();
+    said.join(" & ")
 }
 
 /// The values A has for the keys that B changes, in the same form: `dedup=naive`.
@@ -85,7 +105,7 @@ pub fn title(state: &State, side: Side) -> String {
     }
     let scenario = codec::encode(&state.page.scenario);
     match (side, &state.page.compare) {
-        (Side::B, Some(compare)) => format!("B: A with {compare}"),
+        (Side::B, Some(compare)) => format!("B: A with {}", in_words(compare)),
         (Side::A, Some(_)) => format!("A: {scenario}"),
         _ => scenario,
     }
@@ -625,14 +645,14 @@ pub struct Bar {
 
 /// The histogram's bars and its text alternative ("Duplicates per run: 0: 90 runs; …").
 pub fn histogram(totals: &crate::sweep::Sweep) -> (Vec<Bar>, String) {
-    let bars = &totals.duplicates_histogram;
-    let peak = bars.values().copied().max().unwrap_or(1).max(1);
+    let bars = totals.duplicates_histogram.bars();
+    let peak = bars.iter().map(|&(_, runs)| runs).max().unwrap_or(1).max(1);
     let mut label = String::from("Duplicates per run: ");
     for (duplicates, runs) in bars {
         label.push_str(&format!("{duplicates}: {runs} runs; "));
     }
     let bars = (bars.iter())
-        .map(|(&duplicates, &runs)| Bar {
+        .map(|&(duplicates, runs)| Bar {
             duplicates,
             runs,
             height_percent: (runs as f64 / peak as f64 * 100.0).max(1.0),

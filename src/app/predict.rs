@@ -106,6 +106,12 @@ pub(super) fn answer(state: &mut State, choice: usize) -> Effects {
     state.predictions.push((key, Prediction { choice, right }));
     let proof = predict.proof;
     state.highlight = Some((proof.side, proof.find));
+    // The reveal talks about the run that proves it: put that one in focus, so the status line
+    // follows it and a phone docks its timeline (issue 11's walk: step 5 docked A while its
+    // reveal was about B).
+    if state.page.compare.is_some() {
+        state.page.focus = proof.side;
+    }
     state.playing = false;
     state.page.cursor = None;
     Effects {

@@ -111,16 +111,12 @@ pub fn quiz_status(progress: &Progress, lesson_id: &str) -> String {
     }
 }
 
-/// The mastery rule in words, from `quiz::right_needed`: "all 4 right masters the lesson (the
-/// bar is 80%)".
+/// The mastery rule in words, from `quiz::right_needed`: "all 4 right masters the lesson".
 pub fn mastery_rule() -> String {
     let total = QUESTIONS as u32;
-    let needed = quiz::right_needed(total);
-    let percent = quiz::MASTERY_PERCENT;
-    if needed == total {
-        format!("all {total} right masters the lesson (the bar is {percent}%)")
-    } else {
-        format!("{needed} of {total} right master the lesson (the bar is {percent}%)")
+    match quiz::right_needed(total) {
+        needed if needed == total => format!("all {total} right masters the lesson"),
+        needed => format!("{needed} of {total} right master the lesson"),
     }
 }
 
@@ -358,11 +354,15 @@ impl QuizSession {
             Some(given) => {
                 let right = question.is_right(given);
                 let verdict = if right { "Right." } else { "Not this time." };
-                let text = format!(
-                    "{verdict} The answer is {}. {}",
-                    question.answer_text(),
-                    question.explanation
-                );
+                // A choice's explanation opens with its answer; a number's does not.
+                let text = match question.form {
+                    Form::Choices(_) => format!("{verdict} {}", question.explanation),
+                    Form::Number => format!(
+                        "{verdict} The answer is {}. {}",
+                        question.answer_text(),
+                        question.explanation
+                    ),
+                };
                 (text, Some(right))
             }
         }
@@ -373,18 +373,16 @@ impl QuizSession {
         let score = quiz::grade(&self.quiz, &self.answers);
         let text = if score.mastered {
             format!(
-                "{} of {} right ({}%): {} mastered.",
+                "{} of {} right: {} mastered.",
                 score.right,
                 score.total,
-                score.percent,
                 self.lesson_name()
             )
         } else {
             format!(
-                "{} of {} right ({}%): not mastered yet; {}. Try a new variant when ready.",
+                "{} of {} right: not mastered yet; {}. Try a new variant when ready.",
                 score.right,
                 score.total,
-                score.percent,
                 mastery_rule()
             )
         };
@@ -408,28 +406,26 @@ impl QuizSession {
     /// The introduction's paragraph: how the check works, and its seed.
     pub fn intro_text(&self) -> String {
         format!(
-            "{QUESTIONS} questions on fresh variants of the lesson's situations: at least one prediction (how many charges, duplicates, receipts or lost orders a run has), one concept (a safe step order, or which boundary a claim protects) and one diagnosis (which change prevents the harm). Answer each before its run is shown: once your answer is locked, the run appears on the timeline with the cursor on the event that proves the answer, and for a question with choices the right one as B. One attempt per question; {}. Quiz seed {}: the same link gives the same questions.",
+            "{QUESTIONS} questions on fresh variants of the lesson's situations: a prediction (a count), a concept (a step order, or which boundary a claim protects) and a diagnosis (which change prevents the harm), at least. Answer each before its run is shown; once your answer is locked the run appears, the cursor on the event that proves it. One attempt per question; {}. Quiz seed {}: the same link gives the same questions.",
             mastery_rule(),
             self.quiz.seed
         )
     }
 
-    /// What choice `choice` of question `index` says after its keys: its label, and once the
-    /// question is answered, which choice was right and which was the learner's.
+    /// What choice `choice` of question `index` says after its words: once the question is
+    /// answered, which choice was right and which was the learner's.
     pub fn choice_text(&self, index: usize, choice: u32) -> String {
         let question = &self.quiz.questions[index];
-        let Form::Choices(choices) = &question.form else {
+        if !matches!(question.form, Form::Choices(_)) {
             return String::new();
-        };
+        }
+        // The choice's words are painted before this (`quiz::Choice::words`): only the mark.
         let mark = match self.answers[index] {
             Some(_) if question.answer == choice => " ✓ the right answer",
             Some(given) if given == choice => " ✗ your answer",
             _ => "",
         };
-        match choices[choice as usize].label.as_str() {
-            "" => mark.to_string(),
-            label => format!(": {label}{mark}"),
-        }
+        mark.to_string()
     }
 
     /// The score's review, one line per question: the answer given and the right one.

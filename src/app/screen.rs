@@ -35,6 +35,10 @@ pub struct PageLayout {
     /// has loaded the learner's order instead. (The column keeps its width on that step, so
     /// the timeline does not jump when the step opens.)
     pub claims: bool,
+    /// On a phone, the timeline in focus docks at the screen's foot (`style.css`): not while a
+    /// step waits for its answer or a check hides its run, when the run is held at its first
+    /// event and the dock would only cover the choices (issue 11's walk).
+    pub dock: bool,
 }
 
 pub fn page_layout(state: &State) -> PageLayout {
@@ -48,6 +52,7 @@ pub fn page_layout(state: &State) -> PageLayout {
         },
         focus_toggle: state.page.compare.is_some(),
         claims: state.verdict.is_none(),
+        dock: lesson_column && !state.awaiting() && !super::run_hidden(state),
     }
 }
 
@@ -359,10 +364,23 @@ pub const TWO_RUNS_LANES_PX: u32 = 388;
 /// The squeezed lanes' floor: a label row above and below a mark still fits.
 pub const LANE_MIN_PX: u32 = 32;
 
-/// Each lane's height for a timeline of `lanes` lanes: in a lesson that compares, squeezed so
-/// that both runs' timelines fit one 1366×768 screen (the step talks about B); else the usual.
-pub fn lane_px(state: &State, lanes: usize) -> Option<u32> {
-    let comparing = page_layout(state).lesson_column && state.page.compare.is_some();
-    let fit = TWO_RUNS_LANES_PX / (2 * lanes.max(1) as u32);
-    (comparing && fit < 60).then_some(fit.max(LANE_MIN_PX))
+/// What a phone's dock (`PageLayout::dock`) gives the lanes: with the axis, about 230 px,
+/// which leaves a 844 px screen room for the step above it.
+pub const DOCK_LANES_PX: u32 = 200;
+
+/// Each lane's height for a timeline of `lanes` lanes in a window `window_px` wide: in a
+/// lesson that compares, squeezed so that both runs' timelines fit one 1366×768 screen (the
+/// step talks about B); in a lesson on a phone, so that the docked timeline shows every lane
+/// without scrolling up and down (issue 11's walk: 688 px of lanes in a 374 px dock); else the
+/// usual.
+pub fn lane_px(state: &State, lanes: usize, window_px: f64) -> Option<u32> {
+    let lesson = page_layout(state).lesson_column;
+    let lanes = lanes.max(1) as u32;
+    let fit = if window_px <= NARROW_MAX_PX {
+        DOCK_LANES_PX / lanes
+    } else {
+        TWO_RUNS_LANES_PX / (2 * lanes)
+    };
+    let squeeze = lesson && (state.page.compare.is_some() || window_px <= NARROW_MAX_PX);
+    (squeeze && fit < 60).then_some(fit.max(LANE_MIN_PX))
 }

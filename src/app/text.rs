@@ -68,7 +68,40 @@ pub fn cursor_tooltip(trace: &Trace, cursor: usize) -> Option<String> {
         text.push('\n');
         text.push_str(&header);
     }
+    if let Some(sql) = sql_line(trace, cursor) {
+        text.push('\n');
+        text.push_str(&sql);
+    }
     Some(text)
+}
+
+/// How many of the database's statements the Tables tab lists, the last up to the cursor.
+pub const SQL_ROWS_MAX: usize = 12;
+
+/// The Tables tab's statements: the last `SQL_ROWS_MAX` the database received up to event
+/// `cursor`, each as time, request, transaction, statement and what it returns in this run.
+pub fn sql_rows(trace: &Trace, cursor: usize) -> Vec<[String; 5]> {
+    (crate::sql::last_statements(trace, cursor, SQL_ROWS_MAX).into_iter())
+        .map(|s| {
+            [
+                ms_text(s.time_us),
+                s.req.to_string(),
+                s.txn.map_or_else(|| "autocommit".into(), |t| t.to_string()),
+                s.sql,
+                s.expect.words(),
+            ]
+        })
+        .collect()
+}
+
+/// A database step's SQL and what it returns in this run (`crate::sql`), for the details.
+pub fn sql_line(trace: &Trace, index: usize) -> Option<String> {
+    let statement = crate::sql::statement_at(trace, index)?;
+    Some(format!(
+        "SQL: {}; {}",
+        statement.sql,
+        statement.expect.words()
+    ))
 }
 
 /// The tooltip of a mark under the pointer: its label and time, order and attempt, key (a
@@ -93,6 +126,7 @@ pub fn mark_tooltip(trace: &Trace, timeline: &Timeline, mark: &Mark) -> String {
     let mut text = String::new();
     let _ = describe(&mut text, &event.kind, trace);
     lines.push(text);
+    lines.extend(sql_line(trace, mark.event() as usize));
     lines.join("\n")
 }
 

@@ -13,7 +13,6 @@
 //!
 //! with `-` for a question not answered yet.
 
-use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
 use super::{grade, Quiz, QUESTIONS};
@@ -32,12 +31,14 @@ const HEADER: &str = "idemlab-progress";
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Progress {
     pub version: u32,
-    pub lessons: BTreeMap<String, LessonProgress>,
+    /// By lesson id, sorted by it, each id once: a vector rather than a `BTreeMap`, since
+    /// there are two or three lessons and each map instance costs kilobytes of the page's wasm.
+    lessons: Vec<(String, LessonProgress)>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LessonProgress {
-    /// Set once a finished check scores `MASTERY_PERCENT` or more; a later miss keeps it.
+    /// Set once a finished check scores `right_needed`; a later miss keeps it.
     pub mastered: bool,
     /// The most right answers in any finished check.
     pub best: u32,
@@ -57,7 +58,7 @@ impl Progress {
     pub fn new() -> Progress {
         Progress {
             version: VERSION,
-            lessons: BTreeMap::new(),
+            lessons: Vec::new(),
         }
     }
 
@@ -84,15 +85,15 @@ impl Progress {
 
     /// A best score or an answer list longer than a check: not a record the page wrote.
     fn out_of_range(&self) -> bool {
-        (self.lessons.values()).any(|l| l.best > QUESTIONS as u32 || l.answers.len() > QUESTIONS)
+        (self.lessons.iter()).any(|(_, l)| l.best > QUESTIONS as u32 || l.answers.len() > QUESTIONS)
     }
 
     /// Keeps only known lessons and drops the answers of an unreadable quiz seed, so a
     /// hand-edited record cannot make the page index out of range.
     fn sanitized(mut self) -> Progress {
         self.lessons
-            .retain(|id, _| LESSONS.iter().any(|lesson| lesson.id == id));
-        for lesson in self.lessons.values_mut() {
+            .retain(|(id, _)| LESSONS.iter().any(|lesson| lesson.id == id));
+        for (_, lesson) in &mut self.lessons {
             if lesson.quiz.parse::<u64>().is_err() {
                 lesson.quiz.clear();
                 lesson.answers.clear();
@@ -121,7 +122,25 @@ impl Progress {
     }
 
     pub fn lesson(&self, lesson: &str) -> Option<&LessonProgress> {
-        self.lessons.get(lesson)
+        let at = self
+            .lessons
+            .binary_search_by(|(id, _)| id.as_str().cmp(lesson));
+        at.ok().map(|at| &self.lessons[at].1)
+    }
+
+    /// The lesson's record, made empty if there is none yet; false if it existed.
+    fn entry(&mut self, lesson: &str) -> (&mut LessonProgress, bool) {
+        match self
+            .lessons
+            .binary_search_by(|(id, _)| id.as_str().cmp(lesson))
+        {
+            Ok(at) => (&mut self.lessons[at].1, false),
+            Err(at) => {
+                self.lessons
+                    .insert(at, (lesson.to_string(), LessonProgress::default()));
+                (&mut self.lessons[at].1, true)
+            }
+        }
     }
 
     /// The answers already given in `quiz`, one per question: stored ones if the learner was
@@ -151,7 +170,7 @@ impl Progress {
 
     /// Records the answers of `quiz`; a finished check updates the best score and mastery.
     pub fn record(&mut self, quiz: &Quiz, answers: &[Option<u32>]) {
-        let lesson = self.lessons.entry(quiz.lesson.to_string()).or_default();
+        let (lesson, _) = self.entry(quiz.lesson);
         lesson.quiz = quiz.seed.to_string();
         lesson.answers = answers.iter().copied().take(QUESTIONS).collect();
         let score = grade(quiz, answers);
@@ -176,9 +195,11 @@ fn read(text: &str) -> Result<Progress, Unreadable> {
     let mut progress = Progress::new();
     for line in lines.filter(|line| !line.is_empty()) {
         let (id, lesson) = read_lesson(line).ok_or(Unreadable::Malformed)?;
-        if progress.lessons.insert(id, lesson).is_some() {
+        let (slot, fresh) = progress.entry(&id);
+        if !fresh {
             return Err(Unreadable::Malformed);
         }
+        *slot = lesson;
     }
     Ok(progress)
 }

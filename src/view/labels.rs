@@ -11,6 +11,7 @@
 use super::draw::{text_box, Anchor, Boxes, Font, Rect};
 use super::mark::LaneIx;
 use super::palette::Ink;
+use crate::dense::{f64_order, sort_stable_by_key};
 
 /// How much a label matters; lower goes first.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -83,7 +84,9 @@ pub fn place(mut wants: Vec<Want>, room: Rect, fixed: &[Rect]) -> (Vec<Placed>, 
     for rect in fixed {
         boxes.claim(*rect);
     }
-    wants.sort_by(|a, b| (a.rank.cmp(&b.rank)).then(a.x.total_cmp(&b.x)));
+    sort_stable_by_key(&mut wants, |w| {
+        u128::from(w.rank as u8) << 64 | u128::from(f64_order(w.x))
+    });
     let mut placed = Vec::with_capacity(wants.len());
     let mut left: Vec<Want> = Vec::new();
     for want in wants {
@@ -105,7 +108,9 @@ pub fn place(mut wants: Vec<Want>, room: Rect, fixed: &[Rect]) -> (Vec<Placed>, 
     }
     let mut more = Vec::new();
     // Lane by lane, each left to right; the sort is stable, so equal places keep their rank.
-    left.sort_by(|a, b| (a.lane.cmp(&b.lane)).then(a.x.total_cmp(&b.x)));
+    sort_stable_by_key(&mut left, |w| {
+        u128::from(w.lane) << 64 | u128::from(f64_order(w.x))
+    });
     for wants in left.chunk_by(|a, b| a.lane == b.lane) {
         aggregate(&mut boxes, wants, &mut more);
     }

@@ -811,7 +811,7 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
         EventKind::Applied { value } => format!("value {value} applied"),
         EventKind::OrderStart => order_text(event, "starts"),
         EventKind::Timeout => "timeout".into(),
-        EventKind::Retry { delay_us } => retry(event, delay_us),
+        EventKind::Retry { delay_us } => retry(delay_us),
         EventKind::OrderDone { outcome, status } => order_done(event, outcome, status),
         EventKind::AttemptRow { row } => format!("attempt row {row}"),
         EventKind::Lookup { found } => format!("lookup: {}", found_text(found)),
@@ -876,10 +876,10 @@ fn order_text(event: &Event, what: &str) -> String {
     }
 }
 
-fn retry(event: &Event, delay_us: u64) -> String {
-    // The event belongs to the attempt that failed; the retry is the next one.
-    let attempt = event.attempt().unwrap_or(0).saturating_add(1);
-    format!("attempt {attempt} in {}", ms_text(delay_us))
+fn retry(delay_us: u64) -> String {
+    // Said as what happens, not "attempt 2 in 58 ms", which the walk of issue 11 could not
+    // read: the client waits out its backoff, then sends the order again.
+    format!("retry after {}", ms_text(delay_us))
 }
 
 fn order_done(event: &Event, outcome: Outcome, status: Option<u16>) -> String {

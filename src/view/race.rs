@@ -4,7 +4,7 @@
 //! or the other way round. This module only decides how far each region reaches and which
 //! events it names.
 
-use crate::dense::DenseMap;
+use crate::dense::{sort_stable_by_key, DenseMap};
 
 use super::mark::{EventIx, LaneIx};
 use crate::metrics::{Race, Races};
@@ -109,7 +109,7 @@ impl RaceJob {
                 RaceStage::Regions
             }
             RaceStage::Regions | RaceStage::Done => {
-                self.regions.sort_by_key(|region| region.events[0]);
+                sort_stable_by_key(&mut self.regions, |region| u128::from(region.events[0]));
                 self.by_req = DenseMap::new();
                 self.lists = Vec::new();
                 self.pairs = Vec::new();

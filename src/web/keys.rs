@@ -62,7 +62,7 @@ fn paint(name: &str, side: Side) {
             Side::B => app.b.as_ref().expect("painted only when B runs"),
         };
         let count = app::events_counted(&app.state, &app.a.trace, side, &run.trace);
-        app::key_store(&run.trace, count)
+        app::key_store_for(&app.state, &run.trace, count)
     });
     dom::set_text(
         &dom::by_id(&format!("keystore-caption-{name}")),

@@ -251,8 +251,9 @@ fn paint_step(article: &Element, lesson: &Lesson, index: usize) {
         update_calculator();
     }
     if step.classify {
+        // Stamped after the nav, which stays put: "Next step" sits under the step's text as
+        // on every other step, and no classify button takes its place (issue 11's walk).
         super::classify::paint(article);
-        article.append_child(&nav).ok();
     }
     if step.has_ordering_exercise() {
         dom::stamp("tpl-ordering", article);

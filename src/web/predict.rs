@@ -146,10 +146,11 @@ pub fn render() {
         }
     }
     dom::set_hidden(&dom::find(&section, ".predict-note"), !waiting);
-    // Once answered the reveal needs the room: the setup and the choices give way to the
-    // feedback (which names the answer), and the step's word list folds to its summary, once.
+    // Once answered the choices give way to the feedback (which names the answer) and the
+    // step's word list folds to its summary, once. The setup stays, in small type: the reveal
+    // refers to it (issue 11: "the scenario paragraph disappears after answering").
     let answered = view.answered.is_some();
-    dom::set_hidden(&dom::find(&section, ".predict-setup"), answered);
+    dom::set_flag(&section, "data-answered", answered);
     dom::set_hidden(&dom::find(&section, ".predict-choices"), answered);
     if let Ok(Some(terms)) = article.query_selector(".step-terms[open]:not([data-folded])") {
         if answered {
@@ -208,12 +209,29 @@ pub fn focus_feedback() {
                 let by = inner.top() - outer.top() - 8.0;
                 column.set_scroll_top(column.scroll_top() + by as i32);
             }
-            // On a phone the column grows with the page: bring the answer down into view.
+            // On a phone the column grows with the page: bring the answer down into view,
+            // and above the timeline that docks at the foot once the step is answered.
             if inner.top() < 0.0 {
                 dom::window().scroll_by_with_x_and_y(0.0, inner.top() - 8.0);
+            } else if let Some(dock_top) = dock_top() {
+                if inner.bottom() > dock_top {
+                    let by = (inner.bottom() - dock_top + 8.0).min(inner.top() - 8.0);
+                    dom::window().scroll_by_with_x_and_y(0.0, by);
+                }
             }
         }
     }
+}
+
+/// The top of the timeline docked at the screen's foot (a phone's lesson), if one is.
+fn dock_top() -> Option<f64> {
+    let window = dom::window();
+    ["timeline-a", "timeline-b"].iter().find_map(|id| {
+        let timeline = dom::document().get_element_by_id(id)?;
+        let style = window.get_computed_style(&timeline).ok()??;
+        let fixed = style.get_property_value("position").ok()? == "fixed";
+        fixed.then(|| timeline.get_bounding_client_rect().top())
+    })
 }
 
 /// A term's definition opens when the term is focused (a click or Tab), or on Enter or Space,

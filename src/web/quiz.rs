@@ -289,7 +289,7 @@ fn choice_fields(check: &QuizSession, index: usize, choices: &[quiz::Choice]) ->
         input.set_attribute("value", &i.to_string()).ok();
         dom::set_flag(&input, "checked", answer == Some(i));
         dom::set_flag(&input, "disabled", answer.is_some());
-        dom::set_text(&dom::find(&label, "code"), &choice.keys);
+        dom::set_text(&dom::find(&label, "code"), choice.words());
         dom::set_text(
             &dom::find(&label, "code + span"),
             &check.choice_text(index, i),

@@ -264,7 +264,9 @@ fn frame<'a>(
 ) -> Frame<'a> {
     let timeline = &run_of(app, side).timeline;
     let mut overlay = app::overlay(&app.state, &app.lead().trace, side_of(side));
-    overlay.lane_px = app::lane_px(&app.state, timeline.lanes().len());
+    let window_px = dom::window().inner_width().ok().and_then(|w| w.as_f64());
+    let window_px = window_px.unwrap_or(f64::from(u32::MAX));
+    overlay.lane_px = app::lane_px(&app.state, timeline.lanes().len(), window_px);
     Frame {
         canvas,
         timeline,

@@ -20,8 +20,12 @@ pub fn mount() {
     dom::listen::<Event>(&scroll, "scroll", |_| {
         // A scroll event comes after layout, so reading the position here forces nothing.
         let scroll: HtmlElement = dom::by_id("events-scroll");
-        super::with_ui(|u| &u.scroll_top_px, |top| top.set(scroll.scroll_top()));
-        render_rows();
+        let top = scroll.scroll_top();
+        // When the page scrolled the list itself (`scroll_into_view`), `render` already drew the
+        // rows for that position: drawing them again here doubled a scrub frame's table work.
+        if super::with_ui(|u| &u.scroll_top_px, |kept| kept.replace(top)) != top {
+            render_rows();
+        }
     });
     let body: Element = dom::by_id("events-body");
     dom::listen::<Event>(&body, "click", |event| select_from(&event));
@@ -190,6 +194,9 @@ fn render_tables() {
     let run: Element = dom::by_id("tables-run");
     dom::set_hidden(&run, note.is_none());
     dom::set_text(&run, note.as_deref().unwrap_or(""));
+    let sql = with_app(|app| app::sql_rows(&app.lead().trace, app.cursor()));
+    dom::set_hidden(&dom::by_id("table-sql"), sql.is_empty());
+    fill("table-sql", &sql, <[String; 5]>::clone);
     fill("table-attempts", &tables.attempts, app::AttemptRow::cells);
     fill("table-charges", &tables.charges, app::ChargeRow::cells);
     dom::set_hidden(&dom::by_id("table-receipts"), tables.receipts.is_none());

@@ -321,7 +321,7 @@ test('walking Lesson A from start to end, every step shows the counts it lists',
 test('clicking a phrase of a lesson outlines the marks it names, and the keyboard works too', async () => {
   const page = await openLab(browser, 'lesson=a&step=10&gate=0');
   const phrase = page.locator('#lesson-step [data-pointer="1"]');
-  assert.match(await phrase.textContent(), /redeliveries find it/);
+  assert.match(await phrase.textContent(), /redeliveries find the committed id/);
   await phrase.click();
   assert.equal(await page.textContent('#pointer-status'), '3 inbox hits outlined on timeline B.');
   assert.equal(await phrase.getAttribute('aria-pressed'), 'true');

@@ -1,11 +1,9 @@
 //! The payment service: outside the ledger's transaction. It charges on every call, unless the
 //! call forwards a key it has seen within `retention_ms`, in which case it returns that charge.
 
-use std::collections::BTreeMap;
-
 use super::rng::{self, Stream};
 use super::{Action, World};
-use crate::dense::BitSet;
+use crate::dense::{BitSet, KeyMap};
 use crate::scenario::{Lookup, Provider};
 use crate::trace::{EventKind, Key, Node, Payload};
 
@@ -13,11 +11,11 @@ use crate::trace::{EventKind, Key, Node, Payload};
 pub(super) struct PaymentService {
     charges_made: u32,
     /// Forwarded key → (charge number, time first seen).
-    keys: BTreeMap<Key, (u32, u64)>,
+    keys: KeyMap<(u32, u64)>,
     /// Key → the first charge made under it, kept only with `lookup=on`, whose API sends its
     /// key with every charge as a tag it can search by; a charge is a lasting record, so tags
     /// do not expire.
-    tags: BTreeMap<Key, u32>,
+    tags: KeyMap<u32>,
     /// The request behind each charge (charge n at n - 1), kept only for reconciliation: a
     /// charge names its order, as a real one carries the order's reference.
     charge_reqs: Vec<u32>,
@@ -58,7 +56,9 @@ impl World {
             self.provider.charge_reqs.push(m.req);
         }
         if let (Lookup::On, Some(tag)) = (self.s.lookup, self.reqs[m.req as usize].key) {
-            self.provider.tags.entry(tag).or_insert(number);
+            if self.provider.tags.get(&tag).is_none() {
+                self.provider.tags.insert(tag, number);
+            }
         }
         self.emit_req(Node::Payment, m.req, EventKind::Charge { number, replay });
         self.send(Node::Payment, Node::Api, m.req, Payload::Charged { number });

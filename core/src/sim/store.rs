@@ -5,11 +5,9 @@
 //! second insert of the same key blocks on the unique index until the holder ends. If the holder
 //! commits, the waiter gets a unique violation; if it rolls back, the waiter goes ahead.
 
-use std::collections::BTreeMap;
-
 use super::api::Claim;
 use super::{Action, World};
-use crate::dense::{BitSet, DenseMap};
+use crate::dense::{BitSet, DenseMap, KeyMap};
 use crate::scenario::{Concurrent, Expired};
 use crate::trace::{ClaimResult, EventKind, Found, Key, Node, RollbackCause};
 
@@ -40,8 +38,8 @@ struct Lock {
 }
 
 pub(super) struct Store {
-    keys: BTreeMap<Key, KeyRow>,
-    locks: BTreeMap<Key, Lock>,
+    keys: KeyMap<KeyRow>,
+    locks: KeyMap<Lock>,
     /// Locks taken so far: the next one's `Lock::serial`.
     locks_made: u32,
     txn_next: u32,
@@ -58,8 +56,8 @@ pub(super) struct Store {
 impl Store {
     pub fn new() -> Store {
         Store {
-            keys: BTreeMap::new(),
-            locks: BTreeMap::new(),
+            keys: KeyMap::new(),
+            locks: KeyMap::new(),
             locks_made: 0,
             txn_next: 1,
             attempt_rows: 0,
