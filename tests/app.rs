@@ -2225,16 +2225,48 @@ fn trace_marks(trace: &idemlab::trace::Trace) -> usize {
 /// must fit the run to that; only a phone keeps the readable minimum and scrolls sideways.
 #[test]
 fn the_plot_fits_the_width_beside_the_key_store_and_keeps_its_minimum_on_a_phone() {
-    assert_eq!(app::plot_width_px(620.0, 1366.0, GUTTER_PX), 488);
-    assert_eq!(app::plot_width_px(904.0, 1366.0, GUTTER_PX), 772);
+    assert_eq!(app::plot_width_px(620.0, 1366.0, GUTTER_PX, false), 488);
+    assert_eq!(app::plot_width_px(904.0, 1366.0, GUTTER_PX, false), 772);
     assert_eq!(
-        app::plot_width_px(200.0, 1366.0, GUTTER_PX),
+        app::plot_width_px(200.0, 1366.0, GUTTER_PX, false),
         app::PLOT_MIN_WIDE_PX
     );
     assert_eq!(
-        app::plot_width_px(374.0, 390.0, GUTTER_PX),
+        app::plot_width_px(374.0, 390.0, GUTTER_PX, false),
         app::PLOT_MIN_PX,
         "a phone scrolls"
+    );
+}
+
+/// Issue 13: an embed's column narrows after load (a course page's sidebar opens) down to a
+/// phone's 360 px; the plot follows it and Fit keeps the whole run in view, with no right
+/// edge cut off, while the same width outside a frame keeps the phone's readable minimum.
+#[test]
+fn an_embeds_plot_fills_its_column_at_any_width_so_fit_shows_the_whole_run() {
+    for (timeline_px, window_px) in [
+        (1000.0, 1016.0),
+        (730.0, 748.0),
+        (544.0, 560.0),
+        (344.0, 360.0),
+    ] {
+        let plot_px = app::plot_width_px(timeline_px, window_px, GUTTER_PX, true);
+        assert_eq!(
+            plot_px,
+            (timeline_px - GUTTER_PX - 4.0) as u32,
+            "a {timeline_px} px column"
+        );
+        assert!(
+            f64::from(plot_px) + GUTTER_PX <= timeline_px,
+            "nothing cut at {timeline_px} px"
+        );
+    }
+    assert_eq!(
+        app::plot_width_px(200.0, 360.0, GUTTER_PX, true),
+        app::PLOT_MIN_EMBED_PX
+    );
+    assert_eq!(
+        app::plot_width_px(344.0, 360.0, GUTTER_PX, false),
+        app::PLOT_MIN_PX
     );
 }
 

@@ -55,7 +55,8 @@ pub use quiz::{
 pub use screen::{
     canvas_label, counter_label, counters_view, focus_on, lane_px, lead, named_metrics,
     page_layout, plot_width_px, popup_at, status_line, sweep_note, tables_note, ClaimLine,
-    CountersView, PageLayout, LANE_MIN_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX, TWO_RUNS_LANES_PX,
+    CountersView, PageLayout, LANE_MIN_PX, PLOT_MIN_EMBED_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX,
+    TWO_RUNS_LANES_PX,
 };
 pub use text::{
     cursor_label, cursor_label_held, cursor_tooltip, mark_tooltip, request_header, row_class,

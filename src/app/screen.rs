@@ -175,17 +175,23 @@ pub const PLOT_MIN_PX: u32 = 560;
 /// box that hides the overflow (issue 11).
 pub const PLOT_MIN_WIDE_PX: u32 = 300;
 
+/// An embed's plot may be this narrow: a frame in a course column that scrolled sideways
+/// inside the course page's own scrolling would cut the run's right edge off (issue 13), so it
+/// fills whatever width its column has, down to a 360 px phone's.
+pub const PLOT_MIN_EMBED_PX: u32 = 160;
+
 /// Below this window width the page is a phone's single column (`style.css`'s 900 px query).
 pub const NARROW_MAX_PX: f64 = 900.0;
 
 /// The plot's width from its timeline's inner width: what is left of it after the lane
 /// labels and a border, never under the minimum for this window (a phone's timeline scrolls
-/// sideways at `PLOT_MIN_PX`), never over 8,000 px.
-pub fn plot_width_px(timeline_px: f64, window_px: f64, gutter_px: f64) -> u32 {
-    let min_px = if window_px <= NARROW_MAX_PX {
-        PLOT_MIN_PX
-    } else {
-        PLOT_MIN_WIDE_PX
+/// sideways at `PLOT_MIN_PX`; an embed's fills its column), never over 8,000 px. Measured
+/// again whenever the column changes width, so it follows a course page's sidebar.
+pub fn plot_width_px(timeline_px: f64, window_px: f64, gutter_px: f64, embed: bool) -> u32 {
+    let min_px = match (embed, window_px <= NARROW_MAX_PX) {
+        (true, _) => PLOT_MIN_EMBED_PX,
+        (false, true) => PLOT_MIN_PX,
+        (false, false) => PLOT_MIN_WIDE_PX,
     };
     // max then min, not clamp: clamp's check of its bounds formats them as f64 when it fails,
     // and that alone links the float formatter into the page (scripts/test.sh checks).

@@ -517,7 +517,7 @@ fn rerender_on_resize() {
     let last_width = std::rc::Rc::new(std::cell::Cell::new(0));
     let callback = Closure::<dyn FnMut()>::new(move || {
         // A resize observer runs after layout, so measuring here forces nothing.
-        let width = runs::measure_width();
+        let width = runs::measure_width(with_app(|app| app.page().embed));
         if width != last_width.replace(width) {
             runs::render();
         }

@@ -176,6 +176,66 @@ test('three embeds on a course page of another origin fit their content after lo
     + `lesson step 1 → 2 ${loaded[0].frame} → ${stepped[0].frame}`);
 });
 
+/** In every frame: what sticks out past the frame's right edge (outside a box that scrolls
+ * sideways), the timeline's overflow, and each control whose target is under 44×44 px (a
+ * checkbox or radio counts by its label). */
+async function frameFit(frame) {
+  return frame.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = (e) => e.closest('.events-scroll, [role="tabpanel"], .keystore');
+    const cut = [...document.querySelectorAll('body *')]
+      .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > width + 1 && !scrolls(e); })
+      .map((e) => `${e.tagName}#${e.id}`);
+    const timeline = document.getElementById('timeline-a');
+    const target = (e) => (e.matches('[type="checkbox"], [type="radio"]') ? e.closest('label') ?? document.querySelector(`label[for="${e.id}"]`) ?? e : e);
+    const small = [...document.querySelectorAll('button, select, input, summary')]
+      .map((e) => ({ e, r: target(e).getBoundingClientRect(), own: e.getBoundingClientRect() }))
+      .filter(({ own }) => own.width > 0 && own.height > 0)
+      .filter(({ r }) => r.width < 44 || r.height < 44)
+      .map(({ e, r }) => `${e.id || e.textContent.trim().slice(0, 20) || e.type}: ${r.width.toFixed(0)}×${r.height.toFixed(0)}`);
+    return { width, page: document.documentElement.scrollWidth, timeline: [timeline.scrollWidth, timeline.clientWidth], cut, small };
+  });
+}
+
+test('a course column that narrows after load (a sidebar opens): every embed reflows to 360 px, cuts nothing off, and its targets are 44 px', async () => {
+  const queries = ['lesson=a&step=1&gate=0', 'seed=7&preset=lost-ack&keys=1', 'seed=7&preset=lost-ack&tab=tables&compare=dedup%3Datomic'];
+  const snippets = [];
+  for (const query of queries) snippets.push(await snippetFor(query));
+  course = `<!doctype html><html><head><title>Course</title><style>body { margin: 0; display: flex; }
+#side { flex: none; width: 0; overflow: hidden; } body.open #side { width: 640px; } main { flex: 1; min-width: 0; }</style></head>
+<body><nav id="side">The course platform's sidebar</nav><main><h1>A course page</h1>${snippets.join('\n<p>Between the labs.</p>\n')}</main></body></html>`;
+  const page = await openPage(browser, { viewport: { width: 1000, height: 900 } });
+  await page.goto(`${origin(courseHost)}/narrow.html`);
+  for (const frame of await frames(page)) await frame.waitForSelector('html[data-state="ready"]', { timeout: 15_000 });
+  await page.evaluate(() => document.body.classList.add('open'));
+  const fits = [];
+  for (const [i, element] of (await page.$$('iframe')).entries()) {
+    // A frame off screen is not laid out again until it shows (Chromium throttles it).
+    await element.scrollIntoViewIfNeeded();
+    const frame = await element.contentFrame();
+    await frame.waitForFunction(() => document.documentElement.clientWidth <= 360);
+    await frame.waitForFunction(() => {
+      const timeline = document.getElementById('timeline-a');
+      return timeline.scrollWidth <= timeline.clientWidth;
+    });
+    const fit = await frameFit(frame);
+    fits.push(fit);
+    assert.ok(fit.page <= fit.width, `frame ${i + 1}: the frame scrolls sideways (${fit.page} > ${fit.width})`);
+    assert.deepEqual(fit.cut, [], `frame ${i + 1}: cut off at the right edge`);
+    assert.deepEqual(fit.small, [], `frame ${i + 1}: targets under 44×44 px`);
+    await element.screenshot({ path: `${ARTIFACTS}/embed-narrow-${i + 1}.png` });
+  }
+  // And back: the sidebar closes, the plot widens again.
+  await page.evaluate(() => document.body.classList.remove('open'));
+  const [first] = await page.$$('iframe');
+  await first.scrollIntoViewIfNeeded();
+  const frame = await first.contentFrame();
+  await frame.waitForFunction(() => document.getElementById('canvas-a').getBoundingClientRect().width > 500);
+  page.assertClean();
+  await page.close();
+  console.log(`at 360 px: timelines ${fits.map((f) => f.timeline.join('/')).join(', ')} (scroll/client px)`);
+});
+
 test('opened as index.html the lab keeps its path, trackers get no banner and other unknown keys do', async () => {
   const page = await openAt(lab('seed=7&preset=lost-ack&utm_source=news&utm_campaign=x&fbclid=IwAR0&gclid=1&msclkid=2&mc_eid=3'));
   assert.equal(await page.isVisible('#banner'), false, 'no banner for trackers');
