@@ -972,12 +972,12 @@ fn the_sweep_line_gives_totals_the_closed_form_and_the_ranges_note_first() {
 #[test]
 fn the_embed_link_is_this_state_compact_with_only_the_ticked_controls() {
     let state = load("seed=4&preset=race&cursor=3");
-    let query = app::embed_query(&state, vec!["dedup".into(), "retries".into()]);
+    let query = app::embed_query(&state, vec!["dedup".into(), "retries".into()], None);
     assert!(
         query.ends_with("&cursor=3&embed=1&controls=dedup,retries&v=1"),
         "{query}"
     );
-    let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"), "t");
+    let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"), "t", None);
     assert!(
         snippet.contains("src=\"https://lab.example/?seed=4&amp;"),
         "{snippet}"
@@ -987,8 +987,16 @@ fn the_embed_link_is_this_state_compact_with_only_the_ticked_controls() {
 
 #[test]
 fn issue_13_every_snippet_sizes_its_own_frame_with_one_listener_per_page() {
-    let a = app::embed_snippet("https://lab.example/lab/index.html?seed=1&embed=1", "a");
-    let b = app::embed_snippet("https://lab.example/lab/index.html?seed=2&embed=1", "b");
+    let a = app::embed_snippet(
+        "https://lab.example/lab/index.html?seed=1&embed=1",
+        "a",
+        None,
+    );
+    let b = app::embed_snippet(
+        "https://lab.example/lab/index.html?seed=2&embed=1",
+        "b",
+        None,
+    );
     // No shared id: the listener finds the frame whose window sent the message.
     assert!(!a.contains(" id="), "{a}");
     assert!(a.starts_with(
@@ -1298,6 +1306,11 @@ fn a_lesson_takes_the_controls_column_and_the_controls_fold_into_a_drawer() {
     assert!(
         !app::page_layout(&embed).lesson_column,
         "an embed keeps its layout"
+    );
+    let fixed = load("lesson=a&step=4&embed=1&height=600");
+    assert!(
+        app::page_layout(&fixed).lesson_column,
+        "an embed of fixed height puts the step beside the runs (issue 13)"
     );
     let mut free = load("seed=3&preset=race");
     app::update(&mut free, Msg::ShowControls(true));
@@ -2495,7 +2508,7 @@ fn issue_13_the_embed_dialog_titles_each_view_apart_and_escapes_an_edited_title(
         ]
     "#]]
     .assert_debug_eq(&titles);
-    let snippet = app::embed_snippet("https://lab.example/?seed=1", "A \"quoted\" <b> & co");
+    let snippet = app::embed_snippet("https://lab.example/?seed=1", "A \"quoted\" <b> & co", None);
     assert!(
         snippet.contains(r#" title="A &quot;quoted&quot; &lt;b> &amp; co" "#),
         "{snippet}"
@@ -2708,4 +2721,46 @@ fn a_lesson_that_compares_squeezes_the_lanes_so_both_runs_fit_one_screen() {
         idemlab::view::plot_height_px(lanes, overlay.lane_px()),
         30.0 + 40.0 * lanes as f64
     );
+}
+
+/// Issue 13, Deliver 1: a snippet without its script. With a fixed height the snippet carries
+/// `height=` and no script at all, and the frame keeps that height; the dialog's field takes a
+/// height in `page::HEIGHT_PX` only.
+#[test]
+fn issue_13_a_fixed_height_snippet_has_no_script_and_asks_the_lab_to_fit() {
+    let state = load("seed=7&preset=lost-ack");
+    let query = app::embed_query(&state, vec!["dedup".into()], app::embed_height(" 600 "));
+    assert!(
+        query.ends_with("&embed=1&controls=dedup&height=600&v=1"),
+        "{query}"
+    );
+    let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"), "t", Some(600));
+    assert!(!snippet.contains("<script"), "{snippet}");
+    assert!(snippet.contains("height:600px\""), "{snippet}");
+    assert!(snippet.contains("&amp;height=600&amp;v=1\""), "{snippet}");
+    for typed in ["", "319", "4001", "6e2", "-600"] {
+        assert_eq!(app::embed_height(typed), None, "{typed:?}");
+    }
+    assert_eq!(app::embed_height("4000"), Some(4000));
+}
+
+/// Issue 13: in a frame of fixed height the lanes shrink so the run fits under the chrome (B
+/// too while comparing), never under `LANE_MIN_PX`; a tall frame keeps the usual lanes.
+#[test]
+fn issue_13_a_fixed_height_squeezes_the_lanes_to_fit_the_frame() {
+    let fit = |query: &str, lanes| app::lane_px(&load(query), lanes);
+    assert_eq!(fit("seed=7&embed=1", 5), None, "no height: the usual lanes");
+    assert_eq!(fit("seed=7&embed=1&height=600", 5), Some(40));
+    assert_eq!(
+        fit("seed=7&embed=1&height=600&compare=dedup%3Datomic", 5),
+        Some(app::LANE_MIN_PX)
+    );
+    assert_eq!(
+        fit("seed=7&embed=1&height=1200", 5),
+        None,
+        "room for 60 px lanes"
+    );
+    assert_eq!(fit("seed=7&embed=1&height=320", 4), Some(app::LANE_MIN_PX));
+    let budget = 600 - app::FIT_CHROME_PX;
+    assert!(5 * 40 <= budget);
 }

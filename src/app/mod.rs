@@ -44,7 +44,9 @@ pub use model::{
 };
 pub use report::{on_load as report_on_load, Report};
 // Embedding: the theme a link asks for, what Copy says once the clipboard answered.
-pub use model::{copy_view, embed_title, permalink_query, theme_rules, CopyView, EMBED_HEIGHT_PX};
+pub use model::{
+    copy_view, embed_height, embed_title, permalink_query, theme_rules, CopyView, EMBED_HEIGHT_PX,
+};
 pub use predict::{
     counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,
     HOLD_HINT,
@@ -55,8 +57,8 @@ pub use quiz::{
 pub use screen::{
     canvas_label, counter_label, counters_view, focus_on, lane_px, lead, named_metrics,
     page_layout, plot_width_px, popup_at, status_line, sweep_note, tables_note, ClaimLine,
-    CountersView, PageLayout, LANE_MIN_PX, PLOT_MIN_EMBED_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX,
-    TWO_RUNS_LANES_PX,
+    CountersView, PageLayout, FIT_CHROME_PX, LANE_MIN_PX, PLOT_MIN_EMBED_PX, PLOT_MIN_PX,
+    PLOT_MIN_WIDE_PX, TWO_RUNS_LANES_PX,
 };
 pub use text::{
     cursor_label, cursor_label_held, cursor_tooltip, mark_tooltip, request_header, row_class,

@@ -612,11 +612,19 @@ pub fn histogram(totals: &crate::sweep::Sweep) -> (Vec<Bar>, String) {
 pub const HEIGHT_MESSAGE: &str = "idemlab:height";
 
 /// The embed's permalink query: this state, compact, with only `controls` editable.
-pub fn embed_query(state: &State, controls: Vec<String>) -> String {
+pub fn embed_query(state: &State, controls: Vec<String>, height: Option<u32>) -> String {
     let mut state = state.clone();
     state.page.embed = true;
     state.page.controls = Some(controls);
+    state.page.height = height;
     permalink_query(&state)
+}
+
+/// The Embed dialog's fixed height, as typed: a whole number of CSS px in `page::HEIGHT_PX`,
+/// else none (the snippet sizes itself with its script).
+pub fn embed_height(typed: &str) -> Option<u32> {
+    let height = typed.trim().parse().ok();
+    height.filter(|h| crate::page::HEIGHT_PX.contains(h))
 }
 
 /// The link Copy link and the Embed dialog give: the page's own, with this model's `v=`, so
@@ -660,15 +668,22 @@ pub fn embed_title(state: &State, controls: &[String]) -> String {
 
 /// The iframe and the script that sizes it. Every snippet carries the same script, guarded so
 /// that a page with many embeds registers one listener; it sizes the `data-idemlab` frame whose
-/// window sent the message, and trusts no other sender. Without the script (an editor that
-/// strips it) the frame keeps its first height and scrolls inside. `allow="clipboard-write"`
-/// lets Copy link write the clipboard from a cross-origin frame.
-pub fn embed_snippet(url: &str, title: &str) -> String {
+/// window sent the message, and trusts no other sender. With a fixed `height` (whose `height=`
+/// the URL carries, so the lab fits itself into it) there is no script: a platform that strips
+/// scripts loses nothing.
+pub fn embed_snippet(url: &str, title: &str, height: Option<u32>) -> String {
     let attr =
         |text: &str| (text.replace('&', "&amp;").replace('"', "&quot;")).replace('<', "&lt;");
     let (src, title) = (attr(url), attr(title));
+    let frame = format!(
+        r#"<iframe data-idemlab src="{src}" title="{title}" style="width:100%;border:0;height:{}px" allow="clipboard-write" loading="lazy"></iframe>"#,
+        height.unwrap_or(EMBED_HEIGHT_PX)
+    );
+    if height.is_some() {
+        return frame;
+    }
     format!(
-        r#"<iframe data-idemlab src="{src}" title="{title}" style="width:100%;border:0;height:{EMBED_HEIGHT_PX}px" allow="clipboard-write" loading="lazy"></iframe>
+        r#"{frame}
 <script>
   window.idemlabSize || addEventListener("message", window.idemlabSize = function (event) {{
     var height = event.data && event.data.type === "{HEIGHT_MESSAGE}" && Number(event.data.height);

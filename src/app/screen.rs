@@ -38,7 +38,11 @@ pub struct PageLayout {
 }
 
 pub fn page_layout(state: &State) -> PageLayout {
-    let lesson_column = !state.page.embed && (state.lesson.is_some() || state.quiz.is_some());
+    // An embed that sizes itself keeps the lesson in its tab; one of fixed height (`height=`)
+    // puts it beside the runs, each scrolling on its own, so the step and the timeline share
+    // the frame.
+    let column_fits = !state.page.embed || state.page.height.is_some();
+    let lesson_column = column_fits && (state.lesson.is_some() || state.quiz.is_some());
     PageLayout {
         lesson_column,
         controls_shown: !lesson_column || state.drawer_open,
@@ -355,10 +359,22 @@ pub const TWO_RUNS_LANES_PX: u32 = 388;
 /// The squeezed lanes' floor: a label row above and below a mark still fits.
 pub const LANE_MIN_PX: u32 = 32;
 
+/// What an embed of fixed height (`height=`) keeps for everything but its lanes: the toolbar,
+/// the run's title and counters, the axis, the playback bar and the legend's strip, at a
+/// 1,000 px wide column.
+pub const FIT_CHROME_PX: u32 = 400;
+
 /// Each lane's height for a timeline of `lanes` lanes: in a lesson that compares, squeezed so
-/// that both runs' timelines fit one 1366×768 screen (the step talks about B); else the usual.
+/// that both runs' timelines fit one 1366×768 screen (the step talks about B); in an embed of
+/// fixed height, so that the runs fit the frame's height under its chrome; else the usual.
 pub fn lane_px(state: &State, lanes: usize) -> Option<u32> {
-    let comparing = page_layout(state).lesson_column && state.page.compare.is_some();
-    let fit = TWO_RUNS_LANES_PX / (2 * lanes.max(1) as u32);
-    (comparing && fit < 60).then_some(fit.max(LANE_MIN_PX))
+    let comparing = state.page.compare.is_some();
+    let runs = if comparing { 2 } else { 1 };
+    let lanes_px = match state.page.height {
+        Some(height_px) => height_px.saturating_sub(FIT_CHROME_PX),
+        None if comparing && page_layout(state).lesson_column => TWO_RUNS_LANES_PX,
+        None => return None,
+    };
+    let fit = lanes_px / (runs * lanes.max(1) as u32);
+    (fit < 60).then_some(fit.max(LANE_MIN_PX))
 }

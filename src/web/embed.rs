@@ -23,6 +23,9 @@ pub fn mount() {
     let embedded = with_app(|app| app.page().embed);
     let app: Element = dom::by_id("app");
     app.class_list().toggle_with_force("embed", embedded).ok();
+    // `height=`: the page fits the frame's fixed height (the stylesheet's `.fit`).
+    let fit = with_app(|app| app.page().height.is_some());
+    app.class_list().toggle_with_force("fit", fit).ok();
     // `hide=`: a class per part left out; the stylesheet hides it.
     for part in crate::page::PARTS {
         let hidden = with_app(|app| app.page().hides(part));
@@ -186,9 +189,9 @@ fn mount_dialog() {
         fieldset.append_child(&label.el()).ok();
     }
     dom::listen::<Event>(&fieldset, "change", |_| write_snippet());
-    dom::listen::<Event>(&dom::by_id::<Element>("embed-name"), "input", |_| {
-        write_snippet()
-    });
+    for field in ["embed-name", "embed-height"] {
+        dom::listen::<Event>(&dom::by_id::<Element>(field), "input", |_| write_snippet());
+    }
     dom::on_click("embed-none", || tick_all(false));
     dom::on_click("embed-all", || tick_all(true));
     dom::on_click("embed-open", || {
@@ -222,8 +225,9 @@ fn chosen_controls() -> Vec<String> {
 
 fn write_snippet() {
     let controls = chosen_controls();
-    let query = with_app(|app| crate::app::embed_query(&app.state, controls));
+    let height = crate::app::embed_height(&dom::input("embed-height").value());
+    let query = with_app(|app| crate::app::embed_query(&app.state, controls, height));
     let url = format!("{}?{query}", super::page_url());
-    let snippet = crate::app::embed_snippet(&url, &dom::input("embed-name").value());
+    let snippet = crate::app::embed_snippet(&url, &dom::input("embed-name").value(), height);
     dom::by_id::<HtmlTextAreaElement>("embed-snippet").set_value(&snippet);
 }

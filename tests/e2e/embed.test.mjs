@@ -236,6 +236,42 @@ test('a course column that narrows after load (a sidebar opens): every embed ref
   console.log(`at 360 px: timelines ${fits.map((f) => f.timeline.join('/')).join(', ')} (scroll/client px)`);
 });
 
+test('a snippet of fixed height has no script; each lab fits its 600 px frame, the timeline on screen, scrolling only inside', async () => {
+  const snippets = [];
+  for (const { query } of EMBEDS) {
+    const page = await openAt(lab(query));
+    await page.click('#embed-open');
+    await page.fill('#embed-height', '600');
+    const snippet = await page.inputValue('#embed-snippet');
+    assert.doesNotMatch(snippet, /<script/);
+    assert.match(snippet, /&amp;height=600&amp;v=1" .*height:600px/);
+    snippets.push(snippet);
+    page.assertClean();
+    await page.close();
+  }
+  course = coursePage(snippets, EMBEDS.map((e) => e.width));
+  const page = await openCourse();
+  await page.waitForTimeout(500);
+  for (const [i, element] of (await page.$$('iframe')).entries()) {
+    await element.scrollIntoViewIfNeeded();
+    assert.equal((await element.boundingBox()).height, 600, `frame ${i + 1} keeps its height`);
+    const frame = await element.contentFrame();
+    const fit = await frame.evaluate(() => {
+      const bottom = (id) => Math.round(document.getElementById(id).getBoundingClientRect().bottom);
+      const heading = document.getElementById('lesson-heading');
+      return { scroll: document.documentElement.scrollHeight, client: document.documentElement.clientHeight, timeline: bottom('timeline-a'), play: bottom('play'),
+        step: heading && Math.round(heading.getBoundingClientRect().bottom) };
+    });
+    if (fit.step !== null) assert.ok(fit.step <= 600, `frame ${i + 1}: the step's heading ends at ${fit.step} px`);
+    assert.ok(fit.scroll <= fit.client, `frame ${i + 1}: the page itself scrolls (${fit.scroll} > ${fit.client})`);
+    assert.ok(fit.timeline <= 600, `frame ${i + 1}: run A's timeline ends at ${fit.timeline} px, below the frame`);
+    if (EMBEDS[i].width > 900) assert.ok(fit.play <= 600, `frame ${i + 1}: the playback bar ends at ${fit.play} px`);
+    await element.screenshot({ path: `${ARTIFACTS}/embed-fixed-${i + 1}.png` });
+  }
+  page.assertClean();
+  await page.close();
+});
+
 test('opened as index.html the lab keeps its path, trackers get no banner and other unknown keys do', async () => {
   const page = await openAt(lab('seed=7&preset=lost-ack&utm_source=news&utm_campaign=x&fbclid=IwAR0&gclid=1&msclkid=2&mc_eid=3'));
   assert.equal(await page.isVisible('#banner'), false, 'no banner for trackers');
