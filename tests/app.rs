@@ -211,7 +211,9 @@ fn a_scenario_change_pushes_history_and_a_view_change_replaces_it() {
 #[test]
 fn after_back_the_state_is_the_urls() {
     let mut state = load("seed=4");
-    let before = state.to_query();
+    // What the address bar holds (with `v=`, issue 13).
+    let before = app::address_query(&state);
+    assert_eq!(before, "seed=4&v=1");
     app::update(&mut state, Msg::NewSeed(9));
     let effects = app::update(
         &mut state,
@@ -221,7 +223,7 @@ fn after_back_the_state_is_the_urls() {
         },
     );
     assert!(effects.rerun && effects.url.is_none());
-    assert_eq!(state.to_query(), before);
+    assert_eq!(app::address_query(&state), before);
     let same = app::update(
         &mut state,
         Msg::UrlChanged {
@@ -463,7 +465,7 @@ fn a_steps_claims_name_the_run_they_are_about() {
 // ---- Keys and pointer gestures (`app::input`) ----
 
 fn key(key: &str, target: KeyTarget) -> Option<Shortcut> {
-    app::shortcut(key, false, target, true)
+    app::shortcut(key, false, target)
 }
 
 #[test]
@@ -493,18 +495,22 @@ fn shortcut_map_on_the_page() {
 }
 
 #[test]
-fn shortcut_new_seed_only_while_the_seed_control_is_open() {
-    assert_eq!(app::shortcut("n", false, KeyTarget::Page, false), None);
+fn shortcut_new_seed_is_refused_with_a_word_while_the_seed_is_locked() {
     assert_eq!(
-        app::shortcut("n", false, KeyTarget::Page, true),
+        app::shortcut("n", false, KeyTarget::Page),
         Some(Shortcut::NewSeed)
     );
+    // Issue 13: not silently dropped; the state machine refuses it and says why.
+    let mut state = load("seed=7&embed=1&controls=dedup");
+    app::update(&mut state, Msg::NewSeed(8));
+    assert_eq!(state.page.scenario.seed, 7);
+    assert!(state.lock_note.unwrap().contains("locks `seed`"));
 }
 
 #[test]
 fn shortcut_not_with_a_modifier() {
     for k in [" ", "ArrowLeft", "l", "+", "0"] {
-        assert_eq!(app::shortcut(k, true, KeyTarget::Page, true), None, "{k:?}");
+        assert_eq!(app::shortcut(k, true, KeyTarget::Page), None, "{k:?}");
     }
 }
 
@@ -1027,13 +1033,16 @@ fn issue_13_every_snippet_sizes_its_own_frame_with_one_listener_per_page() {
 #[test]
 fn issue_13_theme_applies_and_a_wrong_one_is_named_in_the_banner() {
     use idemlab::page::Theme;
-    assert_eq!(app::theme_rules(None), None, "no key: the browser's scheme");
-    assert_eq!(app::theme_rules(Some(Theme::Auto)), None);
-    assert_eq!(app::theme_rules(Some(Theme::Dark)), Some(("all", "dark")));
-    assert_eq!(
-        app::theme_rules(Some(Theme::Light)),
-        Some(("not all", "light"))
-    );
+    let auto = ("(prefers-color-scheme: dark)", "light dark");
+    assert_eq!(app::theme_rules(None), auto, "no key: the browser's scheme");
+    assert_eq!(app::theme_rules(Some(Theme::Auto)), auto);
+    assert_eq!(app::theme_rules(Some(Theme::Dark)), ("all", "dark"));
+    assert_eq!(app::theme_rules(Some(Theme::Light)), ("not all", "light"));
+    // Each theme's rules are found again to apply the next one over them (Back, Forward).
+    for theme in [None, Some(Theme::Light), Some(Theme::Dark)] {
+        assert!(app::is_theme_media(app::theme_rules(theme).0));
+    }
+    assert!(!app::is_theme_media("(max-width: 900px)") && !app::is_theme_media("print"));
     let state = load("seed=2&embed=1&theme=dark");
     assert_eq!(Banner::of(&state), None);
     assert!(
@@ -2358,8 +2367,7 @@ fn every_change(state: &State) -> Vec<Msg> {
     msgs.extend(breaks.take(20));
     // The keyboard: every shortcut that is a message.
     for key in ["n", " ", "ArrowRight", "Home", "End", "l", "+"] {
-        let seed_open = state.page.control_open("seed");
-        if let Some(Shortcut::Msg(msg)) = app::shortcut(key, false, KeyTarget::Page, seed_open) {
+        if let Some(Shortcut::Msg(msg)) = app::shortcut(key, false, KeyTarget::Page) {
             msgs.push(msg);
         }
     }
@@ -2763,4 +2771,111 @@ fn issue_13_a_fixed_height_squeezes_the_lanes_to_fit_the_frame() {
     assert_eq!(fit("seed=7&embed=1&height=320", 4), Some(app::LANE_MIN_PX));
     let budget = 600 - app::FIT_CHROME_PX;
     assert!(5 * 40 <= budget);
+}
+
+/// Issue 13: a refused locked action says which lock refused it and what may change instead
+/// (in the banner), and changes nothing else; the note goes with the next scenario change.
+#[test]
+fn issue_13_a_refused_locked_action_names_its_lock_in_the_banner() {
+    let link = "seed=7&preset=lost-ack&embed=1&controls=dedup";
+    let mut state = load(link);
+    let effects = app::update(&mut state, Msg::NewSeed(99));
+    assert_eq!(
+        (effects.render, effects.rerun, effects.url),
+        (true, false, None)
+    );
+    assert_eq!(state.page, load(link).page, "nothing changed");
+    let banner = Banner::of(&state).expect("a banner");
+    assert_eq!(banner.heading, "That change is locked.");
+    expect_test::expect![[r#"
+        [
+            "This embed locks `seed` as its author set it (controls=): only dedup may change here.",
+        ]
+    "#]]
+    .assert_debug_eq(&banner.lines);
+    let says = |msg: Msg| {
+        let mut state = load(link);
+        app::update(&mut state, msg);
+        state.lock_note.unwrap_or_default()
+    };
+    assert!(says(Msg::CompareKeys("orders=10".into())).contains("the Compare box"));
+    assert!(says(Msg::OpenLesson(&LESSONS[1])).contains("locks Lesson B"));
+    assert!(says(Msg::SetKey {
+        name: "retries".into(),
+        value: "1".into()
+    })
+    .contains("`retries`"));
+    let none = "seed=7&embed=1&controls=";
+    let mut state = load(none);
+    app::update(&mut state, Msg::PickPreset("race".into()));
+    assert!(state
+        .lock_note
+        .as_deref()
+        .unwrap()
+        .ends_with("nothing else may change here."));
+    // The open key changes, and the note goes.
+    let mut state = load(link);
+    app::update(&mut state, Msg::NewSeed(3));
+    app::update(
+        &mut state,
+        Msg::SetKey {
+            name: "dedup".into(),
+            value: "atomic".into(),
+        },
+    );
+    assert_eq!((state.lock_note.clone(), Banner::of(&state)), (None, None));
+    // Without locks nothing is refused and nothing is said.
+    let mut free = load("seed=7");
+    app::update(&mut free, Msg::NewSeed(3));
+    assert_eq!(free.lock_note, None);
+}
+
+/// Issue 13: Back or Forward onto a link of another theme (or other embed settings) restyles
+/// the page; a change that keeps them does not.
+#[test]
+fn issue_13_back_to_a_link_of_another_theme_restyles_the_page() {
+    let mut state = load("seed=7&embed=1&theme=dark");
+    let back = |state: &mut app::State, query: &str| {
+        app::update(
+            state,
+            Msg::UrlChanged {
+                query: query.into(),
+                stored: Progress::new(),
+            },
+        )
+    };
+    assert!(
+        back(&mut state, "seed=7&embed=1").restyle,
+        "dark → the browser's"
+    );
+    assert!(back(&mut state, "seed=7&embed=1&theme=light").restyle);
+    assert!(back(&mut state, "seed=7&embed=1&theme=light&hide=tabs").restyle);
+    assert!(
+        !back(&mut state, "seed=8&embed=1&theme=light&hide=tabs").restyle,
+        "the seed only"
+    );
+    assert!(!app::update(&mut state, Msg::NewSeed(4)).restyle);
+}
+
+/// Issue 13: the address bar carries `v=` as Copy link does; an older link keeps its own until
+/// the scenario changes, so a reload still says the run may differ.
+#[test]
+fn issue_13_the_address_bar_names_the_model_version() {
+    let state = load("seed=7&preset=lost-ack");
+    assert_eq!(app::address_query(&state), "seed=7&preset=lost-ack&v=1");
+    assert_eq!(app::address_query(&state), app::permalink_query(&state));
+    let mut old = load("seed=7&v=2");
+    assert_eq!(app::address_query(&old), "seed=7&v=2");
+    assert!(Banner::of(&old).is_some());
+    app::update(&mut old, Msg::NewSeed(8));
+    assert_eq!(app::address_query(&old), "seed=8&v=1");
+    // The address bar's own entry is the state: Back onto it reloads nothing.
+    let same = app::update(
+        &mut old,
+        Msg::UrlChanged {
+            query: "?seed=8&v=1".into(),
+            stored: Progress::new(),
+        },
+    );
+    assert_eq!(same, app::Effects::default());
 }

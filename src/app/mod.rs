@@ -34,7 +34,7 @@ pub use input::{
 };
 // Instructors (h13b): locks that hold, results to the course page.
 pub use keys::{key_store, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
-pub use locks::{compare_locked, lesson_open, refused};
+pub use locks::{compare_locked, lesson_open, refusal, refused};
 pub use model::{
     claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,
     embed_snippet, events_counted, group_hidden, histogram, order_outcome, overlay, pointer_status,
@@ -45,7 +45,8 @@ pub use model::{
 pub use report::{on_load as report_on_load, Report};
 // Embedding: the theme a link asks for, what Copy says once the clipboard answered.
 pub use model::{
-    copy_view, embed_height, embed_title, permalink_query, theme_rules, CopyView, EMBED_HEIGHT_PX,
+    address_query, copy_view, embed_height, embed_title, is_theme_media, permalink_query,
+    theme_rules, CopyView, EMBED_HEIGHT_PX, THEME_MEDIA,
 };
 pub use predict::{
     counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,
@@ -218,6 +219,9 @@ pub struct State {
     /// `v=` of a link made with another model version: the banner says so until the scenario
     /// changes.
     pub link_version: Option<u32>,
+    /// Why the last action was refused (`locks::refusal`), in the banner until the scenario
+    /// changes.
+    pub lock_note: Option<String>,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -373,6 +377,9 @@ pub struct Effects {
     pub paint_progress: bool,
     /// Post this to the parent frame (`report=parent` only).
     pub report: Option<Report>,
+    /// Apply the theme and the embed's classes again (`theme=`, `embed=`, `hide=`, `height=`
+    /// changed: Back or Forward reached another link).
+    pub restyle: bool,
 }
 
 impl Effects {
@@ -429,6 +436,7 @@ impl State {
             start_hint: free::bare(query),
             link_lesson: lesson.map(|l| l.id),
             link_version: None,
+            lock_note: None,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -541,6 +549,7 @@ impl State {
         self.cancelled = None;
         // A changed run is this version's, whatever version made the link.
         self.link_version = None;
+        self.lock_note = None;
         self.page.version = None;
         self.playing = false;
         self.page.cursor = None;
@@ -569,12 +578,30 @@ pub fn names_scenario(query: &str) -> bool {
 /// The one place the page's state changes. A message that would change a locked key does
 /// nothing (`locks::refused`); a change a course page asked to hear of is reported.
 pub fn update(state: &mut State, msg: Msg) -> Effects {
-    if locks::refused(state, &msg) {
-        return Effects::default();
+    if let Some(note) = locks::refusal(state, &msg) {
+        state.lock_note = Some(note);
+        return Effects {
+            render: true,
+            ..Effects::default()
+        };
     }
     let before = report::marks(state);
+    let looks = (
+        state.page.theme,
+        state.page.embed,
+        state.page.hide,
+        state.page.height,
+    );
     let mut effects = update_msg(state, msg);
     effects.report = report::decide(&before, state);
+    // Back or Forward onto a link of another theme, or other embed settings.
+    effects.restyle = looks
+        != (
+            state.page.theme,
+            state.page.embed,
+            state.page.hide,
+            state.page.height,
+        );
     effects
 }
 
@@ -668,7 +695,7 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
         }
         Msg::CompareKeys(text) => compare_keys(state, &free::compare_text(&text)),
         Msg::UrlChanged { query, stored } => {
-            if query.strip_prefix('?').unwrap_or(&query) == state.to_query() {
+            if query.strip_prefix('?').unwrap_or(&query) == address_query(state) {
                 return Effects::default();
             }
             // The learner's classification answers and predictions are the session's, not the

@@ -201,6 +201,7 @@ impl Banner {
             ));
         }
         lines.extend(state.cancelled.clone());
+        lines.extend(state.lock_note.clone());
         let version = state.link_version.map(version_note);
         let only_version = lines.is_empty() && version.is_some();
         lines.extend(version);
@@ -209,6 +210,7 @@ impl Banner {
         }
         let heading = match (state.errors.is_empty(), state.errors_from) {
             (true, _) if only_version => "This link comes from another version of the lab.",
+            (true, _) if state.lock_note.is_some() => "That change is locked.",
             (true, _) if state.step_overridden.is_none() && state.cancelled.is_some() => {
                 "The run was cancelled."
             }
@@ -636,6 +638,18 @@ pub fn permalink_query(state: &State) -> String {
     format!("{own}&v={}", crate::page::MODEL_VERSION)
 }
 
+/// The address bar's query: the page's own with `v=`, as Copy link gives it, so a link copied
+/// from the address bar names its version too. An older link keeps its own `v=` until the
+/// scenario changes (a reload keeps its notice); after that, and for a link without one, it is
+/// this version's.
+pub fn address_query(state: &State) -> String {
+    let query = state.to_query();
+    match state.page.version {
+        Some(_) => query,
+        None => format!("{query}&v={}", crate::page::MODEL_VERSION),
+    }
+}
+
 /// The snippet's `title` until the author edits it: what the frame shows, so that two embeds
 /// of different views on one course page are told apart by a screen reader.
 pub fn embed_title(state: &State, controls: &[String]) -> String {
@@ -699,16 +713,25 @@ pub fn embed_snippet(url: &str, title: &str, height: Option<u32>) -> String {
 /// The snippet's first height, kept where its script is stripped (the lab then scrolls inside).
 pub const EMBED_HEIGHT_PX: u32 = 600;
 
-/// How the page applies `theme=`: `None` (auto, or no key) leaves the stylesheet's
-/// `prefers-color-scheme: dark` rules to the browser; otherwise the media text those rules get
-/// (`all` for dark, `not all` for light) and the root's `color-scheme`, so that a dark embed in
-/// a light browser is dark.
-pub fn theme_rules(theme: Option<Theme>) -> Option<(&'static str, &'static str)> {
-    match theme? {
-        Theme::Auto => None,
-        Theme::Light => Some(("not all", "light")),
-        Theme::Dark => Some(("all", "dark")),
+/// How the page applies `theme=`: the media text the stylesheet's `prefers-color-scheme: dark`
+/// rules get (their own for auto or no key, `all` for dark, `not all` for light) and the root's
+/// `color-scheme`, so that a dark embed in a light browser is dark. Back or Forward to a link
+/// of another theme applies its rules over the last ones (`is_theme_media` finds them).
+pub fn theme_rules(theme: Option<Theme>) -> (&'static str, &'static str) {
+    match theme {
+        None | Some(Theme::Auto) => (THEME_MEDIA[0], "light dark"),
+        Some(Theme::Light) => (THEME_MEDIA[1], "light"),
+        Some(Theme::Dark) => (THEME_MEDIA[2], "dark"),
     }
+}
+
+/// Every media text a dark rule of the stylesheet may have: auto's (the stylesheet's own),
+/// light's and dark's.
+pub const THEME_MEDIA: [&str; 3] = ["(prefers-color-scheme: dark)", "not all", "all"];
+
+/// Whether a stylesheet rule with this media text is one of the theme's dark rules.
+pub fn is_theme_media(text: &str) -> bool {
+    THEME_MEDIA.contains(&text)
 }
 
 /// What Copy shows once the clipboard has answered: "Copied" only when the write's promise

@@ -245,6 +245,9 @@ pub(crate) fn apply(effects: Effects) {
     if effects.paint_progress {
         runs::paint_computing();
     }
+    if effects.restyle {
+        embed::restyle();
+    }
     if effects.save_progress {
         quiz::save_progress();
         lessons::paint_picker();
@@ -595,7 +598,7 @@ fn sync_url() {
 /// Nothing is written when the URL already says it (so a reload or Back adds no entry).
 fn write_url(how: UrlWrite) {
     with_ui(|u| &u.url_sync, |s| s.set((dom::now_ms(), false)));
-    let query = format!("?{}", with_app(|app| app.state.to_query()));
+    let query = format!("?{}", with_app(|app| app::address_query(&app.state)));
     let location = dom::window().location();
     if location.search().ok().as_deref() == Some(query.as_str()) {
         return;
