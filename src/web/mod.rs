@@ -599,6 +599,11 @@ fn sync_url() {
 fn write_url(how: UrlWrite) {
     with_ui(|u| &u.url_sync, |s| s.set((dom::now_ms(), false)));
     let query = format!("?{}", with_app(|app| app::address_query(&app.state)));
+    // The printed page's link to this view (shown only in print).
+    dom::set_text(
+        &dom::by_id::<web_sys::Element>("print-link"),
+        &format!("{}{query}", page_url()),
+    );
     let location = dom::window().location();
     if location.search().ok().as_deref() == Some(query.as_str()) {
         return;

@@ -272,6 +272,36 @@ test('a snippet of fixed height has no script; each lab fits its 600 px frame, t
   await page.close();
 });
 
+test('printing a step or a run gives a handout: text, timeline, counters and link on at most two A4 pages, no controls', async () => {
+  const pages = [];
+  for (const query of ['lesson=a&step=3&gate=0', 'lesson=b&step=5&gate=0', 'seed=7&preset=lost-ack&compare=dedup%3Datomic', 'seed=4&preset=race&embed=1&controls=dedup']) {
+    const page = await openAt(lab(query), { viewport: { width: 1366, height: 768 } });
+    await page.emulateMedia({ media: 'print' });
+    const shown = await page.evaluate(() => {
+      const visible = (e) => e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+      return {
+        controls: [...document.querySelectorAll('button, input, select, textarea')].filter(visible).map((e) => e.id || e.textContent.trim().slice(0, 20)),
+        timeline: visible(document.getElementById('timeline-a')),
+        counters: [...document.querySelectorAll('#counters-a [data-metric]')].some(visible),
+        text: visible(document.querySelector('#lesson-step .step-text')) || visible(document.getElementById('preset-summary')),
+        link: visible(document.getElementById('print-link')) && document.getElementById('print-link').textContent,
+      };
+    });
+    assert.deepEqual(shown.controls, [], `${query}: controls in print`);
+    assert.ok(shown.timeline && shown.counters && shown.text, `${query}: ${JSON.stringify(shown)}`);
+    assert.equal(shown.link, page.url(), `${query}: the printed link is the view's`);
+    assert.match(shown.link, /&v=1$/);
+    const pdf = await page.pdf({ format: 'A4', path: `${ARTIFACTS}/print-${pages.length + 1}.pdf` });
+    const count = String(pdf).match(/\/Type\s*\/Page[^s]/g).length;
+    assert.ok(count <= 2, `${query}: ${count} A4 pages`);
+    pages.push(count);
+    await page.screenshot({ path: `${ARTIFACTS}/print-${pages.length}.png`, fullPage: true });
+    page.assertClean();
+    await page.close();
+  }
+  console.log(`A4 pages per printout: ${pages.join(', ')}`);
+});
+
 test('opened as index.html the lab keeps its path, trackers get no banner and other unknown keys do', async () => {
   const page = await openAt(lab('seed=7&preset=lost-ack&utm_source=news&utm_campaign=x&fbclid=IwAR0&gclid=1&msclkid=2&mc_eid=3'));
   assert.equal(await page.isVisible('#banner'), false, 'no banner for trackers');
