@@ -1316,6 +1316,10 @@ fn a_lesson_takes_the_controls_column_and_the_controls_fold_into_a_drawer() {
         !app::page_layout(&embed).lesson_column,
         "an embed keeps its layout"
     );
+    // Issue 13: an embed with nothing open has no empty first column; one with a lesson does.
+    assert!(!app::page_layout(&load("seed=4&embed=1&controls=")).side);
+    assert!(app::page_layout(&load("seed=4&embed=1&controls=dedup")).side);
+    assert!(app::page_layout(&load("lesson=a&step=4&embed=1&height=600&controls=")).side);
     let fixed = load("lesson=a&step=4&embed=1&height=600");
     assert!(
         app::page_layout(&fixed).lesson_column,

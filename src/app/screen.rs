@@ -35,6 +35,9 @@ pub struct PageLayout {
     /// has loaded the learner's order instead. (The column keeps its width on that step, so
     /// the timeline does not jump when the step opens.)
     pub claims: bool,
+    /// The first column shows at all: not for an embed that leaves no control open and shows
+    /// no lesson (`controls=` empty), whose runs then take the whole width.
+    pub side: bool,
 }
 
 pub fn page_layout(state: &State) -> PageLayout {
@@ -52,6 +55,12 @@ pub fn page_layout(state: &State) -> PageLayout {
         },
         focus_toggle: state.page.compare.is_some(),
         claims: state.verdict.is_none(),
+        side: lesson_column
+            || state
+                .page
+                .controls
+                .as_ref()
+                .is_none_or(|open| !open.is_empty()),
     }
 }
 

@@ -62,6 +62,9 @@ pub fn render() {
     root.class_list()
         .toggle_with_force("run-own", !layout.claims)
         .ok();
+    root.class_list()
+        .toggle_with_force("no-side", !layout.side)
+        .ok();
     place_lesson_panel(layout.lesson_column);
     dom::set_hidden(&dom::by_id("lesson-column"), !layout.lesson_column);
     let controls: Element = dom::by_id("controls");

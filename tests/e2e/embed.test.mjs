@@ -140,6 +140,9 @@ test('three embeds on a course page of another origin fit their content after lo
   const loaded = await settledHeights(page);
   assertFits(loaded, 'after load');
   const [lesson, free, tables] = await frames(page);
+  // Nothing is left editable (the dialog's default): no empty first column beside the runs.
+  const left = await lesson.$eval('#timeline-a', (t) => t.getBoundingClientRect().left);
+  assert.ok(left < 40, `the timeline starts ${left} px in, beside an empty column`);
 
   await tables.click('#tab-events');
   const shrunk = await settledHeights(page);
