@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod ordering;
 pub mod page;
 pub mod quiz;
+pub mod steps;
 pub mod sweep;
 pub mod view;
 

@@ -19,6 +19,7 @@
 //! - `report=parent`: the embed posts the learner's results to its parent (`app::report`);
 //!   `hide=a,b` (of `PARTS`): parts of the page an embed leaves out; `v=N`: the model version
 //!   the link was made with (`MODEL_VERSION`), so an older link gets a notice.
+//! - `steps=LINES`: an instructor's own steps (`crate::steps`), with `step=N` the one shown;
 //! - `height=N`: the frame's fixed height in CSS px (`HEIGHT_PX`): the page fits itself into
 //!   it, for a snippet whose sizing script a course platform strips.
 //!
@@ -101,6 +102,8 @@ pub struct PageState {
     pub hide: u8,
     /// `height=`: the frame's fixed height (`HEIGHT_PX`), which the page fits itself into.
     pub height: Option<u32>,
+    /// `steps=`: an instructor's own sequence of steps (`crate::steps`).
+    pub steps: Option<Vec<crate::steps::OwnStep>>,
     /// `v=`: the model version the link was made with.
     pub version: Option<u32>,
 }
@@ -127,6 +130,7 @@ impl Default for PageState {
             report: false,
             hide: 0,
             height: None,
+            steps: None,
             version: None,
         }
     }
@@ -290,6 +294,10 @@ impl PageState {
                 let allowed = format!("a frame height in CSS px, {min}..={max}");
                 self.height = Some(height.ok_or_else(|| malformed(&allowed))?);
             }
+            "steps" => {
+                let steps = crate::steps::parse(value);
+                self.steps = Some(steps.map_err(|why| malformed(&format!("own steps: {why}")))?);
+            }
             "v" => {
                 let version = value.parse::<u32>().ok().filter(|v| *v >= 1);
                 self.version =
@@ -409,6 +417,9 @@ impl PageState {
         }
         if let Some(height) = self.height {
             push("height", &height.to_string());
+        }
+        if let Some(steps) = &self.steps {
+            push("steps", &crate::steps::write(steps));
         }
         // Last: `app::permalink_query` swaps it for this version's.
         if let Some(version) = self.version {

@@ -2883,3 +2883,40 @@ fn issue_13_the_address_bar_names_the_model_version() {
     );
     assert_eq!(same, app::Effects::default());
 }
+
+/// Issue 13, Deliver 5: a link with an instructor's own steps opens the step it names, with its
+/// scenario and compare; the box names it as the instructor's, states its counts, and Previous
+/// and Next walk the sequence, each a history entry, with the link naming the step.
+#[test]
+fn issue_13_an_instructors_own_steps_open_from_their_link_and_walk() {
+    let lines = "seed=7&preset=lost-ack&caption=Three%20repeats&check=duplicates:3\nseed=7&preset=lost-ack&compare=dedup%3Datomic&caption=One%20key&check=b.duplicates:0";
+    let steps = idemlab::scenario::codec::percent_encode(lines);
+    let mut state = load(&format!("steps={steps}&step=2&embed=1&controls="));
+    assert_eq!(state.page.compare.as_deref(), Some("dedup=atomic"));
+    assert_eq!(
+        state.page.scenario.preset.map(|p| p.name()),
+        Some("lost-ack")
+    );
+    let view = app::own_step_view(&state).expect("the instructor's step");
+    assert_eq!(view.heading, "Your instructor's step 2 of 2");
+    assert_eq!(view.caption, "One key");
+    assert_eq!(view.checks, ["Run B: Duplicates 0"]);
+    assert!(view.previous && !view.next);
+    let effects = app::update(&mut state, Msg::OwnStep(0));
+    assert!(
+        effects.rerun && effects.url == Some(app::UrlWrite::Push),
+        "locks let the author's steps open"
+    );
+    assert_eq!(state.page.compare, None);
+    let query = state.to_query();
+    assert!(
+        query.contains("&step=1&") && query.contains(&format!("steps={steps}")),
+        "{query}"
+    );
+    assert_eq!(
+        app::own_step_view(&load(&query)).unwrap().caption,
+        "Three repeats"
+    );
+    assert_eq!(app::update(&mut state, Msg::OwnStep(7)), Effects::default());
+    assert_eq!(app::own_step_view(&load("seed=7")), None);
+}

@@ -20,6 +20,7 @@ mod input;
 mod keys;
 mod locks;
 mod model;
+mod own;
 mod predict;
 mod quiz;
 mod report;
@@ -42,6 +43,7 @@ pub use model::{
     title, AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter, ReceiptRow, SeedRange,
     StepNav, Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX, TOOLBAR_KEYS,
 };
+pub use own::{own_step_view, OwnStepView};
 pub use report::{on_load as report_on_load, Report};
 // Embedding: the theme a link asks for, what Copy says once the clipboard answered.
 pub use model::{
@@ -222,6 +224,8 @@ pub struct State {
     /// Why the last action was refused (`locks::refusal`), in the banner until the scenario
     /// changes.
     pub lock_note: Option<String>,
+    /// The instructor's own step on screen (`steps=`), 0-based.
+    pub own_step: Option<usize>,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -332,6 +336,8 @@ pub enum Msg {
     CancelRun,
     /// Free play: the newcomer's hint is dismissed.
     DismissHint,
+    /// Open the instructor's own step at this index (`steps=`).
+    OwnStep(usize),
 }
 
 /// What the browser must write to the URL.
@@ -437,6 +443,7 @@ impl State {
             link_lesson: lesson.map(|l| l.id),
             link_version: None,
             lock_note: None,
+            own_step: None,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -450,6 +457,17 @@ impl State {
                 if own != state.page.scenario {
                     state.step_overridden = Some((at.lesson, at.index()));
                 }
+            }
+            // `steps=` without a lesson: the instructor's step the link names, or the first; its
+            // scenario unless the link gives one of its own.
+            (None, None) if state.page.steps.is_some() => {
+                let index = step.unwrap_or(1).saturating_sub(1);
+                let errors = std::mem::take(&mut state.errors);
+                match names_scenario(query) {
+                    true => state.own_step = Some(index),
+                    false => _ = own::open(&mut state, index),
+                }
+                state.errors = errors;
             }
             (None, None) => {}
         }
@@ -467,7 +485,9 @@ impl State {
         let mut page = self.page.clone();
         page.tab = self.tab.name().to_string();
         page.lesson = self.lesson.map(|at| at.lesson);
-        page.step = self.lesson.and_then(|at| at.step).map(step_number);
+        page.step = (self.lesson.and_then(|at| at.step))
+            .or(self.own_step.map(|index| index + 1))
+            .map(step_number);
         if let Some(quiz) = &self.quiz {
             page.lesson = page.lesson.or_else(|| Lesson::by_id(quiz.quiz.lesson));
             page.quiz = Some(quiz.quiz.seed);
@@ -662,6 +682,7 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
             Effects::default()
         }
         Msg::Computing { side, progress } => computing::progress(state, side, progress),
+        Msg::OwnStep(index) => own::open(state, index),
         Msg::CancelRun => computing::cancel(state),
     }
 }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { ARTIFACTS, launch, openPage } from './lab.mjs';
@@ -303,6 +303,29 @@ test('printing a step or a run gives a handout: text, timeline, counters and lin
     await page.close();
   }
   console.log(`A4 pages per printout: ${pages.join(', ')}`);
+});
+
+test('an instructor\'s own steps: the link opens them as text, Next walks them, the snippet keeps them and idemlab steps checks the page\'s link', async () => {
+  const lines = 'seed=7&preset=lost-ack&caption=Three%20repeats%3A%20<b>not%20bold</b>&check=duplicates:3,lost:0\nseed=7&preset=lost-ack&compare=dedup%3Datomic&caption=One%20key%20per%20order&check=b.duplicates:0';
+  const page = await openAt(lab(`steps=${encodeURIComponent(lines)}`));
+  assert.equal(await page.textContent('#own-heading'), 'Your instructor\'s step 1 of 2');
+  assert.equal(await page.textContent('#own-caption'), 'Three repeats: <b>not bold</b>', 'text, never markup');
+  assert.equal(await page.$('#own-caption b'), null);
+  assert.deepEqual(await page.$$eval('#own-checks li', (li) => li.map((l) => l.textContent)), ['Run A: Duplicates 3', 'Run A: Lost work 0']);
+  assert.equal(await page.textContent('#counters-a [data-metric="duplicates"]'), '3');
+  await page.click('#own-next');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '2');
+  await page.waitForSelector('#run-b:not([hidden])');
+  assert.equal(await page.textContent('#counters-b [data-metric="duplicates"]'), '0');
+  assert.equal(await page.isVisible('#own-next'), false);
+  // The page's own link is the sequence: the CLI checks every stated count on it.
+  const checked = execFileSync(process.env.IDEMLAB_BIN ?? 'target/release/idemlab', ['steps', page.url()], { encoding: 'utf8' });
+  assert.match(checked, /step 2 of 2: seed=7&preset=lost-ack\n  compare: dedup=atomic\n/);
+  assert.equal((checked.match(/: true \(/g) ?? []).length, 3, checked);
+  await page.click('#embed-open');
+  assert.match(await page.inputValue('#embed-snippet'), /&amp;step=2&amp;steps=seed%3D7%26preset%3Dlost-ack%26caption/);
+  page.assertClean();
+  await page.close();
 });
 
 test('opened as index.html the lab keeps its path, trackers get no banner and other unknown keys do', async () => {
