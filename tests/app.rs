@@ -2920,3 +2920,18 @@ fn issue_13_an_instructors_own_steps_open_from_their_link_and_walk() {
     assert_eq!(app::update(&mut state, Msg::OwnStep(7)), Effects::default());
     assert_eq!(app::own_step_view(&load("seed=7")), None);
 }
+
+/// Issue 13: Fit at a 360 px embed's plot (212 px) puts the run across three quarters of it,
+/// not a quarter; a wide plot (the export's 1,000 px) keeps its 160 px for the last label.
+#[test]
+fn issue_13_fit_fills_a_narrow_plot_with_the_run() {
+    let end_us = 1_176_964;
+    for (width_px, fill_min, fill_max) in [(212, 0.74, 0.76), (1000, 0.83, 0.85)] {
+        let viewport = idemlab::view::window(end_us, None, width_px);
+        let fill = viewport.x_px(end_us) / f64::from(width_px);
+        assert!(
+            (fill_min..=fill_max).contains(&fill),
+            "{width_px} px: the run fills {fill}"
+        );
+    }
+}
