@@ -115,6 +115,12 @@ enum Command {
         /// The quiz seed.
         seed: u64,
     },
+    /// Check an instructor's own steps (`steps=` in a page link): print each step's counts and
+    /// whether each count it states is true. Exit status 1 when one is not.
+    Steps {
+        /// The page link (or its query) holding `steps=`.
+        url: String,
+    },
     /// List the scenario keys with what they allow.
     Keys {
         /// Print the Markdown table that README embeds.
@@ -163,6 +169,7 @@ pub fn main() -> ExitCode {
         } => scaling(seeds),
         Command::Bench { seeds, .. } => bench(seeds),
         Command::Quiz { lesson, seed } => quiz(&lesson, seed),
+        Command::Steps { url } => steps(&url),
         Command::Keys { markdown: true } => print_text(&codec::markdown_table()),
         Command::Keys { markdown: false } => keys(),
         Command::Presets { markdown: true } => {
@@ -174,6 +181,7 @@ pub fn main() -> ExitCode {
         // A reader that went away (`idemlab keys | head`) wanted no more: end quietly.
         Ok(()) | Err(Exit::ReaderGone) => ExitCode::SUCCESS,
         Err(Exit::Interrupted) => ExitCode::from(130),
+        Err(Exit::False) => ExitCode::from(1),
         Err(Exit::Error(message)) => {
             let _ = writeln!(std::io::stderr(), "idemlab: {message}");
             ExitCode::from(2)
@@ -189,6 +197,8 @@ enum Exit {
     ReaderGone,
     /// Ctrl-C stopped a sweep after it printed the totals so far: exit status 130.
     Interrupted,
+    /// `steps` found a stated count that is not true (it printed which): exit status 1.
+    False,
 }
 
 impl From<String> for Exit {
@@ -289,6 +299,73 @@ fn quiz(lesson: &str, seed: u64) -> Result<(), Exit> {
         })
         .collect();
     print_json(&questions)
+}
+
+/// `idemlab steps URL`: each step's keys, caption, counts, and each stated count with its truth.
+fn steps(url: &str) -> Result<(), Exit> {
+    let (page, errors) = idemlab::page::PageState::from_query(url);
+    if let Some(error) = errors.first() {
+        return Err(Exit::Error(error.to_string()));
+    }
+    let steps = page
+        .steps
+        .ok_or_else(|| "the link has no steps=".to_string())?;
+    let mut false_counts = 0;
+    for (i, step) in steps.iter().enumerate() {
+        let (a, b, checked) = step.check();
+        say!(
+            "step {} of {}: {}",
+            i + 1,
+            steps.len(),
+            codec::encode(&step.scenario)
+        );
+        if let Some(compare) = &step.compare {
+            say!("  compare: {compare}");
+        }
+        say!("  caption: {}", step.caption);
+        say!("  A: {}", counts_line(&a));
+        if let Some(b) = &b {
+            say!("  B: {}", counts_line(b));
+        }
+        for c in &checked {
+            let side = if c.check.side == idemlab::lessons::Side::B {
+                "B"
+            } else {
+                "A"
+            };
+            let verdict = if c.holds() { "true" } else { "FALSE" };
+            say!(
+                "  {side} {} = {}: {verdict} (the run has {})",
+                c.check.metric,
+                c.check.count,
+                c.actual
+            );
+            false_counts += usize::from(!c.holds());
+        }
+    }
+    match false_counts {
+        0 => Ok(()),
+        _ => Err(Exit::False),
+    }
+}
+
+fn counts_line(m: &Metrics) -> String {
+    let names = [
+        "orders",
+        "effects",
+        "duplicates",
+        "lost",
+        "races",
+        "unrecorded",
+        "ok",
+        "failed",
+        "unknown",
+        "receipts",
+        "duplicate_receipts",
+    ];
+    let counts =
+        names.map(|name| format!("{name} {}", idemlab::lessons::metric(m, name).unwrap_or(0)));
+    counts.join(", ")
 }
 
 fn print_text(text: &str) -> Result<(), Exit> {

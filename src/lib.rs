@@ -21,6 +21,7 @@ pub mod ordering;
 pub mod page;
 pub mod quiz;
 pub mod sql;
+pub mod steps;
 pub mod sweep;
 pub mod view;
 

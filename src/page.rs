@@ -19,6 +19,9 @@
 //! - `report=parent`: the embed posts the learner's results to its parent (`app::report`);
 //!   `hide=a,b` (of `PARTS`): parts of the page an embed leaves out; `v=N`: the model version
 //!   the link was made with (`MODEL_VERSION`), so an older link gets a notice.
+//! - `steps=LINES`: an instructor's own steps (`crate::steps`), with `step=N` the one shown;
+//! - `height=N`: the frame's fixed height in CSS px (`HEIGHT_PX`): the page fits itself into
+//!   it, for a snippet whose sizing script a course platform strips.
 //!
 //! Every value is parsed into a typed field once, here (or, for `compare`, decoded), and
 //! `controls` keeps each name once, so what `to_query` writes is bounded and loads again. No
@@ -39,6 +42,8 @@ pub const PARTS: [&str; 6] = ["tabs", "side", "compare", "counters", "export", "
 /// The model's version: raise it whenever a link's run changes (the golden digests change, so
 /// `tests/golden.rs` fails until it is raised). `v=` in a link says which version made it.
 pub const MODEL_VERSION: u32 = 1;
+/// `height=`: the fixed frame heights a compact embed fits itself into, in CSS px.
+pub const HEIGHT_PX: std::ops::RangeInclusive<u32> = 320..=4000;
 /// `sweep=`: how many seeds the Sweep tab runs, at most what its panel allows.
 pub const SWEEP_SEEDS_MAX: u64 = 100_000;
 
@@ -95,6 +100,10 @@ pub struct PageState {
     /// `hide=`: the parts left out, bit `i` for `PARTS[i]` (a bit set: each once, in order,
     /// with no sort linked into the page).
     pub hide: u8,
+    /// `height=`: the frame's fixed height (`HEIGHT_PX`), which the page fits itself into.
+    pub height: Option<u32>,
+    /// `steps=`: an instructor's own sequence of steps (`crate::steps`).
+    pub steps: Option<Vec<crate::steps::OwnStep>>,
     /// `v=`: the model version the link was made with.
     pub version: Option<u32>,
 }
@@ -120,6 +129,8 @@ impl Default for PageState {
             gate: true,
             report: false,
             hide: 0,
+            height: None,
+            steps: None,
             version: None,
         }
     }
@@ -276,6 +287,17 @@ impl PageState {
                 }
                 self.hide = hide;
             }
+            "height" => {
+                let height = value.parse::<u32>().ok();
+                let height = height.filter(|h| HEIGHT_PX.contains(h));
+                let (min, max) = HEIGHT_PX.into_inner();
+                let allowed = format!("a frame height in CSS px, {min}..={max}");
+                self.height = Some(height.ok_or_else(|| malformed(&allowed))?);
+            }
+            "steps" => {
+                let steps = crate::steps::parse(value);
+                self.steps = Some(steps.map_err(|why| malformed(&format!("own steps: {why}")))?);
+            }
             "v" => {
                 let version = value.parse::<u32>().ok().filter(|v| *v >= 1);
                 self.version =
@@ -393,6 +415,13 @@ impl PageState {
             let names: Vec<&str> = PARTS.into_iter().filter(|p| self.hides(p)).collect();
             push("hide", &names.join(","));
         }
+        if let Some(height) = self.height {
+            push("height", &height.to_string());
+        }
+        if let Some(steps) = &self.steps {
+            push("steps", &crate::steps::write(steps));
+        }
+        // Last: `app::permalink_query` swaps it for this version's.
         if let Some(version) = self.version {
             push("v", &version.to_string());
         }

@@ -211,7 +211,9 @@ fn a_scenario_change_pushes_history_and_a_view_change_replaces_it() {
 #[test]
 fn after_back_the_state_is_the_urls() {
     let mut state = load("seed=4");
-    let before = state.to_query();
+    // What the address bar holds (with `v=`, issue 13).
+    let before = app::address_query(&state);
+    assert_eq!(before, "seed=4&v=1");
     app::update(&mut state, Msg::NewSeed(9));
     let effects = app::update(
         &mut state,
@@ -221,7 +223,7 @@ fn after_back_the_state_is_the_urls() {
         },
     );
     assert!(effects.rerun && effects.url.is_none());
-    assert_eq!(state.to_query(), before);
+    assert_eq!(app::address_query(&state), before);
     let same = app::update(
         &mut state,
         Msg::UrlChanged {
@@ -463,7 +465,7 @@ fn a_steps_claims_name_the_run_they_are_about() {
 // ---- Keys and pointer gestures (`app::input`) ----
 
 fn key(key: &str, target: KeyTarget) -> Option<Shortcut> {
-    app::shortcut(key, false, target, true)
+    app::shortcut(key, false, target)
 }
 
 #[test]
@@ -493,18 +495,22 @@ fn shortcut_map_on_the_page() {
 }
 
 #[test]
-fn shortcut_new_seed_only_while_the_seed_control_is_open() {
-    assert_eq!(app::shortcut("n", false, KeyTarget::Page, false), None);
+fn shortcut_new_seed_is_refused_with_a_word_while_the_seed_is_locked() {
     assert_eq!(
-        app::shortcut("n", false, KeyTarget::Page, true),
+        app::shortcut("n", false, KeyTarget::Page),
         Some(Shortcut::NewSeed)
     );
+    // Issue 13: not silently dropped; the state machine refuses it and says why.
+    let mut state = load("seed=7&embed=1&controls=dedup");
+    app::update(&mut state, Msg::NewSeed(8));
+    assert_eq!(state.page.scenario.seed, 7);
+    assert!(state.lock_note.unwrap().contains("locks `seed`"));
 }
 
 #[test]
 fn shortcut_not_with_a_modifier() {
     for k in [" ", "ArrowLeft", "l", "+", "0"] {
-        assert_eq!(app::shortcut(k, true, KeyTarget::Page, true), None, "{k:?}");
+        assert_eq!(app::shortcut(k, true, KeyTarget::Page), None, "{k:?}");
     }
 }
 
@@ -973,12 +979,12 @@ fn the_sweep_line_gives_totals_the_closed_form_and_the_ranges_note_first() {
 #[test]
 fn the_embed_link_is_this_state_compact_with_only_the_ticked_controls() {
     let state = load("seed=4&preset=race&cursor=3");
-    let query = app::embed_query(&state, vec!["dedup".into(), "retries".into()]);
+    let query = app::embed_query(&state, vec!["dedup".into(), "retries".into()], None);
     assert!(
         query.ends_with("&cursor=3&embed=1&controls=dedup,retries&v=1"),
         "{query}"
     );
-    let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"), "t");
+    let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"), "t", None);
     assert!(
         snippet.contains("src=\"https://lab.example/?seed=4&amp;"),
         "{snippet}"
@@ -988,8 +994,16 @@ fn the_embed_link_is_this_state_compact_with_only_the_ticked_controls() {
 
 #[test]
 fn issue_13_every_snippet_sizes_its_own_frame_with_one_listener_per_page() {
-    let a = app::embed_snippet("https://lab.example/lab/index.html?seed=1&embed=1", "a");
-    let b = app::embed_snippet("https://lab.example/lab/index.html?seed=2&embed=1", "b");
+    let a = app::embed_snippet(
+        "https://lab.example/lab/index.html?seed=1&embed=1",
+        "a",
+        None,
+    );
+    let b = app::embed_snippet(
+        "https://lab.example/lab/index.html?seed=2&embed=1",
+        "b",
+        None,
+    );
     // No shared id: the listener finds the frame whose window sent the message.
     assert!(!a.contains(" id="), "{a}");
     assert!(a.starts_with(
@@ -1020,13 +1034,16 @@ fn issue_13_every_snippet_sizes_its_own_frame_with_one_listener_per_page() {
 #[test]
 fn issue_13_theme_applies_and_a_wrong_one_is_named_in_the_banner() {
     use idemlab::page::Theme;
-    assert_eq!(app::theme_rules(None), None, "no key: the browser's scheme");
-    assert_eq!(app::theme_rules(Some(Theme::Auto)), None);
-    assert_eq!(app::theme_rules(Some(Theme::Dark)), Some(("all", "dark")));
-    assert_eq!(
-        app::theme_rules(Some(Theme::Light)),
-        Some(("not all", "light"))
-    );
+    let auto = ("(prefers-color-scheme: dark)", "light dark");
+    assert_eq!(app::theme_rules(None), auto, "no key: the browser's scheme");
+    assert_eq!(app::theme_rules(Some(Theme::Auto)), auto);
+    assert_eq!(app::theme_rules(Some(Theme::Dark)), ("all", "dark"));
+    assert_eq!(app::theme_rules(Some(Theme::Light)), ("not all", "light"));
+    // Each theme's rules are found again to apply the next one over them (Back, Forward).
+    for theme in [None, Some(Theme::Light), Some(Theme::Dark)] {
+        assert!(app::is_theme_media(app::theme_rules(theme).0));
+    }
+    assert!(!app::is_theme_media("(max-width: 900px)") && !app::is_theme_media("print"));
     let state = load("seed=2&embed=1&theme=dark");
     assert_eq!(Banner::of(&state), None);
     assert!(
@@ -1299,6 +1316,15 @@ fn a_lesson_takes_the_controls_column_and_the_controls_fold_into_a_drawer() {
     assert!(
         !app::page_layout(&embed).lesson_column,
         "an embed keeps its layout"
+    );
+    // Issue 13: an embed with nothing open has no empty first column; one with a lesson does.
+    assert!(!app::page_layout(&load("seed=4&embed=1&controls=")).side);
+    assert!(app::page_layout(&load("seed=4&embed=1&controls=dedup")).side);
+    assert!(app::page_layout(&load("lesson=a&step=4&embed=1&height=600&controls=")).side);
+    let fixed = load("lesson=a&step=4&embed=1&height=600");
+    assert!(
+        app::page_layout(&fixed).lesson_column,
+        "an embed of fixed height puts the step beside the runs (issue 13)"
     );
     let mut free = load("seed=3&preset=race");
     app::update(&mut free, Msg::ShowControls(true));
@@ -2226,16 +2252,48 @@ fn trace_marks(trace: &idemlab::trace::Trace) -> usize {
 /// must fit the run to that; only a phone keeps the readable minimum and scrolls sideways.
 #[test]
 fn the_plot_fits_the_width_beside_the_key_store_and_keeps_its_minimum_on_a_phone() {
-    assert_eq!(app::plot_width_px(620.0, 1366.0, GUTTER_PX), 488);
-    assert_eq!(app::plot_width_px(904.0, 1366.0, GUTTER_PX), 772);
+    assert_eq!(app::plot_width_px(620.0, 1366.0, GUTTER_PX, false), 488);
+    assert_eq!(app::plot_width_px(904.0, 1366.0, GUTTER_PX, false), 772);
     assert_eq!(
-        app::plot_width_px(200.0, 1366.0, GUTTER_PX),
+        app::plot_width_px(200.0, 1366.0, GUTTER_PX, false),
         app::PLOT_MIN_WIDE_PX
     );
     assert_eq!(
-        app::plot_width_px(374.0, 390.0, GUTTER_PX),
+        app::plot_width_px(374.0, 390.0, GUTTER_PX, false),
         app::PLOT_MIN_PX,
         "a phone scrolls"
+    );
+}
+
+/// Issue 13: an embed's column narrows after load (a course page's sidebar opens) down to a
+/// phone's 360 px; the plot follows it and Fit keeps the whole run in view, with no right
+/// edge cut off, while the same width outside a frame keeps the phone's readable minimum.
+#[test]
+fn an_embeds_plot_fills_its_column_at_any_width_so_fit_shows_the_whole_run() {
+    for (timeline_px, window_px) in [
+        (1000.0, 1016.0),
+        (730.0, 748.0),
+        (544.0, 560.0),
+        (344.0, 360.0),
+    ] {
+        let plot_px = app::plot_width_px(timeline_px, window_px, GUTTER_PX, true);
+        assert_eq!(
+            plot_px,
+            (timeline_px - GUTTER_PX - 4.0) as u32,
+            "a {timeline_px} px column"
+        );
+        assert!(
+            f64::from(plot_px) + GUTTER_PX <= timeline_px,
+            "nothing cut at {timeline_px} px"
+        );
+    }
+    assert_eq!(
+        app::plot_width_px(200.0, 360.0, GUTTER_PX, true),
+        app::PLOT_MIN_EMBED_PX
+    );
+    assert_eq!(
+        app::plot_width_px(344.0, 360.0, GUTTER_PX, false),
+        app::PLOT_MIN_PX
     );
 }
 
@@ -2314,8 +2372,7 @@ fn every_change(state: &State) -> Vec<Msg> {
     msgs.extend(breaks.take(20));
     // The keyboard: every shortcut that is a message.
     for key in ["n", " ", "ArrowRight", "Home", "End", "l", "+"] {
-        let seed_open = state.page.control_open("seed");
-        if let Some(Shortcut::Msg(msg)) = app::shortcut(key, false, KeyTarget::Page, seed_open) {
+        if let Some(Shortcut::Msg(msg)) = app::shortcut(key, false, KeyTarget::Page) {
             msgs.push(msg);
         }
     }
@@ -2464,7 +2521,7 @@ fn issue_13_the_embed_dialog_titles_each_view_apart_and_escapes_an_edited_title(
         ]
     "#]]
     .assert_debug_eq(&titles);
-    let snippet = app::embed_snippet("https://lab.example/?seed=1", "A \"quoted\" <b> & co");
+    let snippet = app::embed_snippet("https://lab.example/?seed=1", "A \"quoted\" <b> & co", None);
     assert!(
         snippet.contains(r#" title="A &quot;quoted&quot; &lt;b> &amp; co" "#),
         "{snippet}"
@@ -2794,6 +2851,207 @@ fn issue_12_production_counters_show_only_with_a_key_that_can_make_them_count() 
             idemlab::lessons::metric(&metrics, card.name).is_some(),
             "{}",
             card.name
+        );
+    }
+}
+
+/// Issue 13, Deliver 1: a snippet without its script. With a fixed height the snippet carries
+/// `height=` and no script at all, and the frame keeps that height; the dialog's field takes a
+/// height in `page::HEIGHT_PX` only.
+#[test]
+fn issue_13_a_fixed_height_snippet_has_no_script_and_asks_the_lab_to_fit() {
+    let state = load("seed=7&preset=lost-ack");
+    let query = app::embed_query(&state, vec!["dedup".into()], app::embed_height(" 600 "));
+    assert!(
+        query.ends_with("&embed=1&controls=dedup&height=600&v=1"),
+        "{query}"
+    );
+    let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"), "t", Some(600));
+    assert!(!snippet.contains("<script"), "{snippet}");
+    assert!(snippet.contains("height:600px\""), "{snippet}");
+    assert!(snippet.contains("&amp;height=600&amp;v=1\""), "{snippet}");
+    for typed in ["", "319", "4001", "6e2", "-600"] {
+        assert_eq!(app::embed_height(typed), None, "{typed:?}");
+    }
+    assert_eq!(app::embed_height("4000"), Some(4000));
+}
+
+/// Issue 13: in a frame of fixed height the lanes shrink so the run fits under the chrome (B
+/// too while comparing), never under `LANE_MIN_PX`; a tall frame keeps the usual lanes.
+#[test]
+fn issue_13_a_fixed_height_squeezes_the_lanes_to_fit_the_frame() {
+    let fit = |query: &str, lanes| app::lane_px(&load(query), lanes, 1000.0);
+    assert_eq!(fit("seed=7&embed=1", 5), None, "no height: the usual lanes");
+    assert_eq!(fit("seed=7&embed=1&height=600", 5), Some(40));
+    assert_eq!(
+        fit("seed=7&embed=1&height=600&compare=dedup%3Datomic", 5),
+        Some(app::LANE_MIN_PX)
+    );
+    assert_eq!(
+        fit("seed=7&embed=1&height=1200", 5),
+        None,
+        "room for 60 px lanes"
+    );
+    assert_eq!(fit("seed=7&embed=1&height=320", 4), Some(app::LANE_MIN_PX));
+    let budget = 600 - app::FIT_CHROME_PX;
+    assert!(5 * 40 <= budget);
+}
+
+/// Issue 13: a refused locked action says which lock refused it and what may change instead
+/// (in the banner), and changes nothing else; the note goes with the next scenario change.
+#[test]
+fn issue_13_a_refused_locked_action_names_its_lock_in_the_banner() {
+    let link = "seed=7&preset=lost-ack&embed=1&controls=dedup";
+    let mut state = load(link);
+    let effects = app::update(&mut state, Msg::NewSeed(99));
+    assert_eq!(
+        (effects.render, effects.rerun, effects.url),
+        (true, false, None)
+    );
+    assert_eq!(state.page, load(link).page, "nothing changed");
+    let banner = Banner::of(&state).expect("a banner");
+    assert_eq!(banner.heading, "That change is locked.");
+    expect_test::expect![[r#"
+        [
+            "This embed locks `seed` as its author set it (controls=): only dedup may change here.",
+        ]
+    "#]]
+    .assert_debug_eq(&banner.lines);
+    let says = |msg: Msg| {
+        let mut state = load(link);
+        app::update(&mut state, msg);
+        state.lock_note.unwrap_or_default()
+    };
+    assert!(says(Msg::CompareKeys("orders=10".into())).contains("the Compare box"));
+    assert!(says(Msg::OpenLesson(&LESSONS[1])).contains("locks Lesson B"));
+    assert!(says(Msg::SetKey {
+        name: "retries".into(),
+        value: "1".into()
+    })
+    .contains("`retries`"));
+    let none = "seed=7&embed=1&controls=";
+    let mut state = load(none);
+    app::update(&mut state, Msg::PickPreset("race".into()));
+    assert!(state
+        .lock_note
+        .as_deref()
+        .unwrap()
+        .ends_with("nothing else may change here."));
+    // The open key changes, and the note goes.
+    let mut state = load(link);
+    app::update(&mut state, Msg::NewSeed(3));
+    app::update(
+        &mut state,
+        Msg::SetKey {
+            name: "dedup".into(),
+            value: "atomic".into(),
+        },
+    );
+    assert_eq!((state.lock_note.clone(), Banner::of(&state)), (None, None));
+    // Without locks nothing is refused and nothing is said.
+    let mut free = load("seed=7");
+    app::update(&mut free, Msg::NewSeed(3));
+    assert_eq!(free.lock_note, None);
+}
+
+/// Issue 13: Back or Forward onto a link of another theme (or other embed settings) restyles
+/// the page; a change that keeps them does not.
+#[test]
+fn issue_13_back_to_a_link_of_another_theme_restyles_the_page() {
+    let mut state = load("seed=7&embed=1&theme=dark");
+    let back = |state: &mut app::State, query: &str| {
+        app::update(
+            state,
+            Msg::UrlChanged {
+                query: query.into(),
+                stored: Progress::new(),
+            },
+        )
+    };
+    assert!(
+        back(&mut state, "seed=7&embed=1").restyle,
+        "dark → the browser's"
+    );
+    assert!(back(&mut state, "seed=7&embed=1&theme=light").restyle);
+    assert!(back(&mut state, "seed=7&embed=1&theme=light&hide=tabs").restyle);
+    assert!(
+        !back(&mut state, "seed=8&embed=1&theme=light&hide=tabs").restyle,
+        "the seed only"
+    );
+    assert!(!app::update(&mut state, Msg::NewSeed(4)).restyle);
+}
+
+/// Issue 13: the address bar carries `v=` as Copy link does; an older link keeps its own until
+/// the scenario changes, so a reload still says the run may differ.
+#[test]
+fn issue_13_the_address_bar_names_the_model_version() {
+    let state = load("seed=7&preset=lost-ack");
+    assert_eq!(app::address_query(&state), "seed=7&preset=lost-ack&v=1");
+    assert_eq!(app::address_query(&state), app::permalink_query(&state));
+    let mut old = load("seed=7&v=2");
+    assert_eq!(app::address_query(&old), "seed=7&v=2");
+    assert!(Banner::of(&old).is_some());
+    app::update(&mut old, Msg::NewSeed(8));
+    assert_eq!(app::address_query(&old), "seed=8&v=1");
+    // The address bar's own entry is the state: Back onto it reloads nothing.
+    let same = app::update(
+        &mut old,
+        Msg::UrlChanged {
+            query: "?seed=8&v=1".into(),
+            stored: Progress::new(),
+        },
+    );
+    assert_eq!(same, app::Effects::default());
+}
+
+/// Issue 13, Deliver 5: a link with an instructor's own steps opens the step it names, with its
+/// scenario and compare; the box names it as the instructor's, states its counts, and Previous
+/// and Next walk the sequence, each a history entry, with the link naming the step.
+#[test]
+fn issue_13_an_instructors_own_steps_open_from_their_link_and_walk() {
+    let lines = "seed=7&preset=lost-ack&caption=Three%20repeats&check=duplicates:3\nseed=7&preset=lost-ack&compare=dedup%3Datomic&caption=One%20key&check=b.duplicates:0";
+    let steps = idemlab::scenario::codec::percent_encode(lines);
+    let mut state = load(&format!("steps={steps}&step=2&embed=1&controls="));
+    assert_eq!(state.page.compare.as_deref(), Some("dedup=atomic"));
+    assert_eq!(
+        state.page.scenario.preset.map(|p| p.name()),
+        Some("lost-ack")
+    );
+    let view = app::own_step_view(&state).expect("the instructor's step");
+    assert_eq!(view.heading, "Your instructor's step 2 of 2");
+    assert_eq!(view.caption, "One key");
+    assert_eq!(view.checks, ["Run B: Duplicates 0"]);
+    assert!(view.previous && !view.next);
+    let effects = app::update(&mut state, Msg::OwnStep(0));
+    assert!(
+        effects.rerun && effects.url == Some(app::UrlWrite::Push),
+        "locks let the author's steps open"
+    );
+    assert_eq!(state.page.compare, None);
+    let query = state.to_query();
+    assert!(
+        query.contains("&step=1&") && query.contains(&format!("steps={steps}")),
+        "{query}"
+    );
+    assert_eq!(
+        app::own_step_view(&load(&query)).unwrap().caption,
+        "Three repeats"
+    );
+    assert_eq!(app::update(&mut state, Msg::OwnStep(7)), Effects::default());
+    assert_eq!(app::own_step_view(&load("seed=7")), None);
+}
+
+/// Issue 13: Fit at a 360 px embed's plot (212 px) puts the run across three quarters of it,
+/// not a quarter; a wide plot (the export's 1,000 px) keeps its 160 px for the last label.
+#[test]
+fn issue_13_fit_fills_a_narrow_plot_with_the_run() {
+    let end_us = 1_176_964;
+    for (width_px, fill_min, fill_max) in [(212, 0.74, 0.76), (1000, 0.83, 0.85)] {
+        let viewport = idemlab::view::window(end_us, None, width_px);
+        let fill = viewport.x_px(end_us) / f64::from(width_px);
+        assert!(
+            (fill_min..=fill_max).contains(&fill),
+            "{width_px} px: the run fills {fill}"
         );
     }
 }

@@ -102,7 +102,7 @@ fn issue_10_what_the_page_writes_loads_again_at_every_maximum() {
     let controls = vec![keys.join(","); 8].join(",");
     let compare = "seed=18446744073709551615&orders=10000&clients=16&op=set&key=constant&dedup=naive&store=memory&timeout_ms=600000&retries=20&backoff_ms=600000&latency_ms=9999..10000&provider_ms=59999..60000&loss_req=0.123456&loss_resp=0.654321&partition=3599999..3600000&crash=api@after-respond&restart_ms=600000&replace_db_ms=3600000&rerun_ms=3600000&provider=keyed&retention_ms=604800000&body_change=1&order=respond,commit,effect,claim,lookup,begin&consumer=inbox&ack_loss=0.999999&visibility_ms=600000&deliveries_max=20&events_max=1000000";
     let query = format!(
-        "{compare}&compare={}&cursor=4294967295&embed=1&controls={controls}&tab=lessons&speed=100&zoom=18446744073709551614..18446744073709551615&lesson=a&step=9&quiz=18446744073709551615&theme=light&sweep=100000&keys=1",
+        "{compare}&compare={}&cursor=4294967295&embed=1&controls={controls}&tab=lessons&speed=100&zoom=18446744073709551614..18446744073709551615&lesson=a&step=9&quiz=18446744073709551615&theme=light&sweep=100000&keys=1&height=4000",
         idemlab::scenario::codec::percent_encode(compare)
     );
     let (page, errors) = PageState::from_query(&query);
@@ -291,9 +291,27 @@ fn issue_13_link_trackers_load_without_a_word_and_leave_the_link() {
     assert_eq!(page.theme, Some(Theme::Dark));
     assert_eq!(page.to_query(), "seed=3&theme=dark");
     expect_test::expect![[r#"
-        unknown key `utmsource`; scenario keys are seed, preset, orders, clients, op, key, dedup, store, timeout_ms, retries, backoff_ms, latency_ms, provider_ms, loss_req, loss_resp, partition, drop, crash, restart_ms, replace_db_ms, restart_db_ms, rerun_ms, provider, retention_ms, body_change, tenants, scope, order, handler, lease_ms, concurrent, provider_fail, decline, replay, expired, loss_provider, lookup, reconcile_ms, consumer, ack_loss, visibility_ms, deliveries_max, consumer_crash, mail, relay, broker_dedup_ms, events_max; view keys are cursor, compare, embed, controls, lesson, step, quiz, theme, zoom, speed, sweep, tab, focus, keys, gate, report, hide, v
+        unknown key `utmsource`; scenario keys are seed, preset, orders, clients, op, key, dedup, store, timeout_ms, retries, backoff_ms, latency_ms, provider_ms, loss_req, loss_resp, partition, drop, crash, restart_ms, replace_db_ms, restart_db_ms, rerun_ms, provider, retention_ms, body_change, tenants, scope, order, handler, lease_ms, concurrent, provider_fail, decline, replay, expired, loss_provider, lookup, reconcile_ms, consumer, ack_loss, visibility_ms, deliveries_max, consumer_crash, mail, relay, broker_dedup_ms, events_max; view keys are cursor, compare, embed, controls, lesson, step, quiz, theme, zoom, speed, sweep, tab, focus, keys, gate, report, hide, height, steps, v
     "#]]
     .assert_eq(&said("seed=3&utmsource=lms"));
     // The CLI's strict decode skips them too: a tracked link pasted into `idemlab run` runs.
     assert!(idemlab::scenario::decode("seed=3&utm_source=lms").is_ok());
+}
+
+/// Issue 13: `height=N` is the fixed frame height a script-less snippet gives; it is checked
+/// against `HEIGHT_PX`, written before `v=` and loads again.
+#[test]
+fn issue_13_height_is_a_frame_height_in_bounds_kept_before_v() {
+    let (page, errors) = PageState::from_query("seed=7&embed=1&height=600&v=1");
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(page.height, Some(600));
+    assert_eq!(page.to_query(), "seed=7&embed=1&height=600&v=1");
+    for bad in ["319", "4001", "600px", ""] {
+        let (page, errors) = PageState::from_query(&format!("seed=7&height={bad}"));
+        assert_eq!(page.height, None, "height={bad}");
+        assert_eq!(
+            errors[0].to_string(),
+            format!("`height={bad}` is not valid: expected a frame height in CSS px, 320..=4000")
+        );
+    }
 }

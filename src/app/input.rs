@@ -36,8 +36,9 @@ pub enum Shortcut {
 
 /// The shortcut for `key` (a `KeyboardEvent.key`), or `None` when the key is not a shortcut,
 /// carries a modifier (Ctrl, Meta or Alt: the browser's and the system's keys), or belongs to
-/// the focused element. Arrow keys on a button still move the cursor.
-pub fn shortcut(key: &str, modified: bool, target: KeyTarget, seed_open: bool) -> Option<Shortcut> {
+/// the focused element. Arrow keys on a button still move the cursor. `N` is a shortcut even
+/// with the seed locked: `update` then refuses the new seed and says which lock refused it.
+pub fn shortcut(key: &str, modified: bool, target: KeyTarget) -> Option<Shortcut> {
     let presses = matches!(key, " " | "Enter");
     let typing = match target {
         KeyTarget::Page => false,
@@ -53,7 +54,7 @@ pub fn shortcut(key: &str, modified: bool, target: KeyTarget, seed_open: bool) -
         "ArrowRight" => Shortcut::Msg(Msg::Step(1)),
         "Home" => Shortcut::Msg(Msg::GoTo(0)),
         "End" => Shortcut::Msg(Msg::GoTo(u32::MAX)),
-        "n" | "N" if seed_open => Shortcut::NewSeed,
+        "n" | "N" => Shortcut::NewSeed,
         "l" | "L" => Shortcut::CopyLink,
         "?" => Shortcut::Help,
         "+" | "=" => Shortcut::ZoomBy(2.0),

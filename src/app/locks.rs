@@ -5,25 +5,42 @@
 
 use super::{free, Msg, State};
 
-/// Whether `msg` would change a key the link locked (then `update` does nothing).
+/// Whether `msg` would change a key the link locked (then `update` does nothing but say so).
 pub fn refused(state: &State, msg: &Msg) -> bool {
-    if state.page.controls.is_none() {
-        return false;
-    }
+    refusal(state, msg).is_some()
+}
+
+/// What the page says when it refuses `msg`: the lock it met, and what may change instead, so
+/// that a locked action never fails silently.
+pub fn refusal(state: &State, msg: &Msg) -> Option<String> {
+    let open_keys = state.page.controls.as_ref()?;
     let open = |key: &str| state.page.control_open(key);
     let in_lesson = state
         .lesson
         .is_some_and(|at| lesson_open(state, at.lesson.id));
-    match msg {
-        Msg::SetKey { name, .. } => !open(name),
-        Msg::NewSeed(_) => !open("seed"),
-        Msg::PickPreset(_) => !open("preset"),
-        Msg::CompareOn(_) | Msg::CompareKeys(_) => compare_locked(state, Some(msg)),
-        Msg::OpenLesson(lesson) => !lesson_open(state, lesson.id),
-        Msg::RunOrder => !(open("order") || in_lesson),
-        Msg::OpenStep(_) | Msg::ClassifyShow(_) | Msg::QuizStart { .. } => !in_lesson,
-        _ => false,
-    }
+    let locked = match msg {
+        Msg::SetKey { name, .. } if !open(name) => format!("`{name}`"),
+        Msg::NewSeed(_) if !open("seed") => "`seed`".into(),
+        Msg::PickPreset(_) if !open("preset") => "the preset".into(),
+        Msg::CompareOn(_) | Msg::CompareKeys(_) if compare_locked(state, Some(msg)) => {
+            "the Compare box (B may differ from A only in the open controls)".into()
+        }
+        Msg::OpenLesson(lesson) if !lesson_open(state, lesson.id) => {
+            format!("Lesson {}", lesson.id.to_ascii_uppercase())
+        }
+        Msg::RunOrder if !(open("order") || in_lesson) => "`order`".into(),
+        Msg::OpenStep(_) | Msg::ClassifyShow(_) | Msg::QuizStart { .. } if !in_lesson => {
+            "the lessons".into()
+        }
+        _ => return None,
+    };
+    let may = match open_keys.as_slice() {
+        [] => "nothing else may change here".to_string(),
+        keys => format!("only {} may change here", keys.join(", ")),
+    };
+    Some(format!(
+        "This embed locks {locked} as its author set it (controls=): {may}."
+    ))
 }
 
 /// With locks, the lessons a learner may open: only the one the link itself opened (its steps

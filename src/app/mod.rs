@@ -20,6 +20,7 @@ mod input;
 mod keys;
 mod locks;
 mod model;
+mod own;
 mod predict;
 mod quiz;
 mod report;
@@ -34,7 +35,7 @@ pub use input::{
 };
 // Instructors (h13b): locks that hold, results to the course page.
 pub use keys::{key_store, key_store_for, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
-pub use locks::{compare_locked, lesson_open, refused};
+pub use locks::{compare_locked, lesson_open, refusal, refused};
 pub use model::{
     claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,
     embed_snippet, events_counted, group_hidden, histogram, order_outcome, overlay, pointer_status,
@@ -43,9 +44,13 @@ pub use model::{
     ReceiptRow, SeedRange, StepNav, Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX,
     TOOLBAR_KEYS,
 };
+pub use own::{own_step_view, OwnStepView};
 pub use report::{on_load as report_on_load, Report};
 // Embedding: the theme a link asks for, what Copy says once the clipboard answered.
-pub use model::{copy_view, embed_title, permalink_query, theme_rules, CopyView, EMBED_HEIGHT_PX};
+pub use model::{
+    address_query, copy_view, embed_height, embed_title, is_theme_media, permalink_query,
+    theme_rules, CopyView, EMBED_HEIGHT_PX, THEME_MEDIA,
+};
 pub use predict::{
     counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,
     HOLD_HINT,
@@ -56,8 +61,8 @@ pub use quiz::{
 pub use screen::{
     canvas_label, counter_label, counters_view, focus_on, lane_px, lead, named_metrics,
     page_layout, plot_width_px, popup_at, status_line, sweep_note, tables_note, ClaimLine,
-    CountersView, PageLayout, DOCK_LANES_PX, LANE_MIN_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX,
-    TWO_RUNS_LANES_PX,
+    CountersView, PageLayout, DOCK_LANES_PX, FIT_CHROME_PX, LANE_MIN_PX, PLOT_MIN_EMBED_PX,
+    PLOT_MIN_PX, PLOT_MIN_WIDE_PX, TWO_RUNS_LANES_PX,
 };
 pub use text::{
     cursor_label, cursor_label_held, cursor_tooltip, mark_tooltip, request_header, row_class,
@@ -218,6 +223,11 @@ pub struct State {
     /// `v=` of a link made with another model version: the banner says so until the scenario
     /// changes.
     pub link_version: Option<u32>,
+    /// Why the last action was refused (`locks::refusal`), in the banner until the scenario
+    /// changes.
+    pub lock_note: Option<String>,
+    /// The instructor's own step on screen (`steps=`), 0-based.
+    pub own_step: Option<usize>,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -328,6 +338,8 @@ pub enum Msg {
     CancelRun,
     /// Free play: the newcomer's hint is dismissed.
     DismissHint,
+    /// Open the instructor's own step at this index (`steps=`).
+    OwnStep(usize),
 }
 
 /// What the browser must write to the URL.
@@ -373,6 +385,9 @@ pub struct Effects {
     pub paint_progress: bool,
     /// Post this to the parent frame (`report=parent` only).
     pub report: Option<Report>,
+    /// Apply the theme and the embed's classes again (`theme=`, `embed=`, `hide=`, `height=`
+    /// changed: Back or Forward reached another link).
+    pub restyle: bool,
 }
 
 impl Effects {
@@ -429,6 +444,8 @@ impl State {
             start_hint: free::bare(query),
             link_lesson: lesson.map(|l| l.id),
             link_version: None,
+            lock_note: None,
+            own_step: None,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -442,6 +459,17 @@ impl State {
                 if own != state.page.scenario {
                     state.step_overridden = Some((at.lesson, at.index()));
                 }
+            }
+            // `steps=` without a lesson: the instructor's step the link names, or the first; its
+            // scenario unless the link gives one of its own.
+            (None, None) if state.page.steps.is_some() => {
+                let index = step.unwrap_or(1).saturating_sub(1);
+                let errors = std::mem::take(&mut state.errors);
+                match names_scenario(query) {
+                    true => state.own_step = Some(index),
+                    false => _ = own::open(&mut state, index),
+                }
+                state.errors = errors;
             }
             (None, None) => {}
         }
@@ -459,7 +487,9 @@ impl State {
         let mut page = self.page.clone();
         page.tab = self.tab.name().to_string();
         page.lesson = self.lesson.map(|at| at.lesson);
-        page.step = self.lesson.and_then(|at| at.step).map(step_number);
+        page.step = (self.lesson.and_then(|at| at.step))
+            .or(self.own_step.map(|index| index + 1))
+            .map(step_number);
         if let Some(quiz) = &self.quiz {
             page.lesson = page.lesson.or_else(|| Lesson::by_id(quiz.quiz.lesson));
             page.quiz = Some(quiz.quiz.seed);
@@ -541,6 +571,7 @@ impl State {
         self.cancelled = None;
         // A changed run is this version's, whatever version made the link.
         self.link_version = None;
+        self.lock_note = None;
         self.page.version = None;
         self.playing = false;
         self.page.cursor = None;
@@ -569,12 +600,30 @@ pub fn names_scenario(query: &str) -> bool {
 /// The one place the page's state changes. A message that would change a locked key does
 /// nothing (`locks::refused`); a change a course page asked to hear of is reported.
 pub fn update(state: &mut State, msg: Msg) -> Effects {
-    if locks::refused(state, &msg) {
-        return Effects::default();
+    if let Some(note) = locks::refusal(state, &msg) {
+        state.lock_note = Some(note);
+        return Effects {
+            render: true,
+            ..Effects::default()
+        };
     }
     let before = report::marks(state);
+    let looks = (
+        state.page.theme,
+        state.page.embed,
+        state.page.hide,
+        state.page.height,
+    );
     let mut effects = update_msg(state, msg);
     effects.report = report::decide(&before, state);
+    // Back or Forward onto a link of another theme, or other embed settings.
+    effects.restyle = looks
+        != (
+            state.page.theme,
+            state.page.embed,
+            state.page.hide,
+            state.page.height,
+        );
     effects
 }
 
@@ -635,6 +684,7 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
             Effects::default()
         }
         Msg::Computing { side, progress } => computing::progress(state, side, progress),
+        Msg::OwnStep(index) => own::open(state, index),
         Msg::CancelRun => computing::cancel(state),
     }
 }
@@ -668,7 +718,7 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
         }
         Msg::CompareKeys(text) => compare_keys(state, &free::compare_text(&text)),
         Msg::UrlChanged { query, stored } => {
-            if query.strip_prefix('?').unwrap_or(&query) == state.to_query() {
+            if query.strip_prefix('?').unwrap_or(&query) == address_query(state) {
                 return Effects::default();
             }
             // The learner's classification answers and predictions are the session's, not the

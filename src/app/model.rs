@@ -221,6 +221,7 @@ impl Banner {
             ));
         }
         lines.extend(state.cancelled.clone());
+        lines.extend(state.lock_note.clone());
         let version = state.link_version.map(version_note);
         let only_version = lines.is_empty() && version.is_some();
         lines.extend(version);
@@ -229,6 +230,7 @@ impl Banner {
         }
         let heading = match (state.errors.is_empty(), state.errors_from) {
             (true, _) if only_version => "This link comes from another version of the lab.",
+            (true, _) if state.lock_note.is_some() => "That change is locked.",
             (true, _) if state.step_overridden.is_none() && state.cancelled.is_some() => {
                 "The run was cancelled."
             }
@@ -665,11 +667,19 @@ pub fn histogram(totals: &crate::sweep::Sweep) -> (Vec<Bar>, String) {
 pub const HEIGHT_MESSAGE: &str = "idemlab:height";
 
 /// The embed's permalink query: this state, compact, with only `controls` editable.
-pub fn embed_query(state: &State, controls: Vec<String>) -> String {
+pub fn embed_query(state: &State, controls: Vec<String>, height: Option<u32>) -> String {
     let mut state = state.clone();
     state.page.embed = true;
     state.page.controls = Some(controls);
+    state.page.height = height;
     permalink_query(&state)
+}
+
+/// The Embed dialog's fixed height, as typed: a whole number of CSS px in `page::HEIGHT_PX`,
+/// else none (the snippet sizes itself with its script).
+pub fn embed_height(typed: &str) -> Option<u32> {
+    let height = typed.trim().parse().ok();
+    height.filter(|h| crate::page::HEIGHT_PX.contains(h))
 }
 
 /// The link Copy link and the Embed dialog give: the page's own, with this model's `v=`, so
@@ -679,6 +689,18 @@ pub fn permalink_query(state: &State) -> String {
     // `v=` is the last key `to_query` writes (a link's older one included): replaced.
     let own = query.split("&v=").next().unwrap_or_default();
     format!("{own}&v={}", crate::page::MODEL_VERSION)
+}
+
+/// The address bar's query: the page's own with `v=`, as Copy link gives it, so a link copied
+/// from the address bar names its version too. An older link keeps its own `v=` until the
+/// scenario changes (a reload keeps its notice); after that, and for a link without one, it is
+/// this version's.
+pub fn address_query(state: &State) -> String {
+    let query = state.to_query();
+    match state.page.version {
+        Some(_) => query,
+        None => format!("{query}&v={}", crate::page::MODEL_VERSION),
+    }
 }
 
 /// The snippet's `title` until the author edits it: what the frame shows, so that two embeds
@@ -713,15 +735,22 @@ pub fn embed_title(state: &State, controls: &[String]) -> String {
 
 /// The iframe and the script that sizes it. Every snippet carries the same script, guarded so
 /// that a page with many embeds registers one listener; it sizes the `data-idemlab` frame whose
-/// window sent the message, and trusts no other sender. Without the script (an editor that
-/// strips it) the frame keeps its first height and scrolls inside. `allow="clipboard-write"`
-/// lets Copy link write the clipboard from a cross-origin frame.
-pub fn embed_snippet(url: &str, title: &str) -> String {
+/// window sent the message, and trusts no other sender. With a fixed `height` (whose `height=`
+/// the URL carries, so the lab fits itself into it) there is no script: a platform that strips
+/// scripts loses nothing.
+pub fn embed_snippet(url: &str, title: &str, height: Option<u32>) -> String {
     let attr =
         |text: &str| (text.replace('&', "&amp;").replace('"', "&quot;")).replace('<', "&lt;");
     let (src, title) = (attr(url), attr(title));
+    let frame = format!(
+        r#"<iframe data-idemlab src="{src}" title="{title}" style="width:100%;border:0;height:{}px" allow="clipboard-write" loading="lazy"></iframe>"#,
+        height.unwrap_or(EMBED_HEIGHT_PX)
+    );
+    if height.is_some() {
+        return frame;
+    }
     format!(
-        r#"<iframe data-idemlab src="{src}" title="{title}" style="width:100%;border:0;height:{EMBED_HEIGHT_PX}px" allow="clipboard-write" loading="lazy"></iframe>
+        r#"{frame}
 <script>
   window.idemlabSize || addEventListener("message", window.idemlabSize = function (event) {{
     var height = event.data && event.data.type === "{HEIGHT_MESSAGE}" && Number(event.data.height);
@@ -737,16 +766,25 @@ pub fn embed_snippet(url: &str, title: &str) -> String {
 /// The snippet's first height, kept where its script is stripped (the lab then scrolls inside).
 pub const EMBED_HEIGHT_PX: u32 = 600;
 
-/// How the page applies `theme=`: `None` (auto, or no key) leaves the stylesheet's
-/// `prefers-color-scheme: dark` rules to the browser; otherwise the media text those rules get
-/// (`all` for dark, `not all` for light) and the root's `color-scheme`, so that a dark embed in
-/// a light browser is dark.
-pub fn theme_rules(theme: Option<Theme>) -> Option<(&'static str, &'static str)> {
-    match theme? {
-        Theme::Auto => None,
-        Theme::Light => Some(("not all", "light")),
-        Theme::Dark => Some(("all", "dark")),
+/// How the page applies `theme=`: the media text the stylesheet's `prefers-color-scheme: dark`
+/// rules get (their own for auto or no key, `all` for dark, `not all` for light) and the root's
+/// `color-scheme`, so that a dark embed in a light browser is dark. Back or Forward to a link
+/// of another theme applies its rules over the last ones (`is_theme_media` finds them).
+pub fn theme_rules(theme: Option<Theme>) -> (&'static str, &'static str) {
+    match theme {
+        None | Some(Theme::Auto) => (THEME_MEDIA[0], "light dark"),
+        Some(Theme::Light) => (THEME_MEDIA[1], "light"),
+        Some(Theme::Dark) => (THEME_MEDIA[2], "dark"),
     }
+}
+
+/// Every media text a dark rule of the stylesheet may have: auto's (the stylesheet's own),
+/// light's and dark's.
+pub const THEME_MEDIA: [&str; 3] = ["(prefers-color-scheme: dark)", "not all", "all"];
+
+/// Whether a stylesheet rule with this media text is one of the theme's dark rules.
+pub fn is_theme_media(text: &str) -> bool {
+    THEME_MEDIA.contains(&text)
 }
 
 /// What Copy shows once the clipboard has answered: "Copied" only when the write's promise

@@ -39,10 +39,17 @@ pub struct PageLayout {
     /// step waits for its answer or a check hides its run, when the run is held at its first
     /// event and the dock would only cover the choices (issue 11's walk).
     pub dock: bool,
+    /// The first column shows at all: not for an embed that leaves no control open and shows
+    /// no lesson (`controls=` empty), whose runs then take the whole width.
+    pub side: bool,
 }
 
 pub fn page_layout(state: &State) -> PageLayout {
-    let lesson_column = !state.page.embed && (state.lesson.is_some() || state.quiz.is_some());
+    // An embed that sizes itself keeps the lesson in its tab; one of fixed height (`height=`)
+    // puts it beside the runs, each scrolling on its own, so the step and the timeline share
+    // the frame.
+    let column_fits = !state.page.embed || state.page.height.is_some();
+    let lesson_column = column_fits && (state.lesson.is_some() || state.quiz.is_some());
     PageLayout {
         lesson_column,
         controls_shown: !lesson_column || state.drawer_open,
@@ -53,6 +60,12 @@ pub fn page_layout(state: &State) -> PageLayout {
         focus_toggle: state.page.compare.is_some(),
         claims: state.verdict.is_none(),
         dock: lesson_column && !state.awaiting() && !super::run_hidden(state),
+        side: lesson_column
+            || state
+                .page
+                .controls
+                .as_ref()
+                .is_none_or(|open| !open.is_empty()),
     }
 }
 
@@ -180,17 +193,23 @@ pub const PLOT_MIN_PX: u32 = 560;
 /// box that hides the overflow (issue 11).
 pub const PLOT_MIN_WIDE_PX: u32 = 300;
 
+/// An embed's plot may be this narrow: a frame in a course column that scrolled sideways
+/// inside the course page's own scrolling would cut the run's right edge off (issue 13), so it
+/// fills whatever width its column has, down to a 360 px phone's.
+pub const PLOT_MIN_EMBED_PX: u32 = 160;
+
 /// Below this window width the page is a phone's single column (`style.css`'s 900 px query).
 pub const NARROW_MAX_PX: f64 = 900.0;
 
 /// The plot's width from its timeline's inner width: what is left of it after the lane
 /// labels and a border, never under the minimum for this window (a phone's timeline scrolls
-/// sideways at `PLOT_MIN_PX`), never over 8,000 px.
-pub fn plot_width_px(timeline_px: f64, window_px: f64, gutter_px: f64) -> u32 {
-    let min_px = if window_px <= NARROW_MAX_PX {
-        PLOT_MIN_PX
-    } else {
-        PLOT_MIN_WIDE_PX
+/// sideways at `PLOT_MIN_PX`; an embed's fills its column), never over 8,000 px. Measured
+/// again whenever the column changes width, so it follows a course page's sidebar.
+pub fn plot_width_px(timeline_px: f64, window_px: f64, gutter_px: f64, embed: bool) -> u32 {
+    let min_px = match (embed, window_px <= NARROW_MAX_PX) {
+        (true, _) => PLOT_MIN_EMBED_PX,
+        (false, true) => PLOT_MIN_PX,
+        (false, false) => PLOT_MIN_WIDE_PX,
     };
     // max then min, not clamp: clamp's check of its bounds formats them as f64 when it fails,
     // and that alone links the float formatter into the page (scripts/test.sh checks).
@@ -368,19 +387,31 @@ pub const LANE_MIN_PX: u32 = 32;
 /// which leaves a 844 px screen room for the step above it.
 pub const DOCK_LANES_PX: u32 = 200;
 
-/// Each lane's height for a timeline of `lanes` lanes in a window `window_px` wide: in a
+/// What an embed of fixed height (`height=`) keeps for everything but its lanes: the toolbar,
+/// the run's title and counters, the axis, the playback bar and the legend's strip, at a
+/// 1,000 px wide column.
+pub const FIT_CHROME_PX: u32 = 400;
+
+/// Each lane's height for a timeline of `lanes` lanes in a window `window_px` wide: in an
+/// embed of fixed height, so that the runs fit the frame's height under its chrome; in a
 /// lesson that compares, squeezed so that both runs' timelines fit one 1366×768 screen (the
 /// step talks about B); in a lesson on a phone, so that the docked timeline shows every lane
 /// without scrolling up and down (issue 11's walk: 688 px of lanes in a 374 px dock); else the
 /// usual.
 pub fn lane_px(state: &State, lanes: usize, window_px: f64) -> Option<u32> {
-    let lesson = page_layout(state).lesson_column;
     let lanes = lanes.max(1) as u32;
+    let comparing = state.page.compare.is_some();
+    if let Some(height_px) = state.page.height {
+        let runs = if comparing { 2 } else { 1 };
+        let fit = height_px.saturating_sub(FIT_CHROME_PX) / (runs * lanes);
+        return (fit < 60).then_some(fit.max(LANE_MIN_PX));
+    }
+    let lesson = page_layout(state).lesson_column;
     let fit = if window_px <= NARROW_MAX_PX {
         DOCK_LANES_PX / lanes
     } else {
         TWO_RUNS_LANES_PX / (2 * lanes)
     };
-    let squeeze = lesson && (state.page.compare.is_some() || window_px <= NARROW_MAX_PX);
+    let squeeze = lesson && (comparing || window_px <= NARROW_MAX_PX);
     (squeeze && fit < 60).then_some(fit.max(LANE_MIN_PX))
 }

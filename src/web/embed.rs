@@ -20,35 +20,46 @@ pub fn mount() {
     if let Some(note) = dom::document().get_element_by_id("boot-note") {
         note.remove();
     }
-    let embedded = with_app(|app| app.page().embed);
-    let app: Element = dom::by_id("app");
-    app.class_list().toggle_with_force("embed", embedded).ok();
-    // `hide=`: a class per part left out; the stylesheet hides it.
-    for part in crate::page::PARTS {
-        let hidden = with_app(|app| app.page().hides(part));
-        let class = format!("hide-{part}");
-        app.class_list().toggle_with_force(&class, hidden).ok();
-    }
+    restyle();
     if let Some(report) = with_app(|app| crate::app::report_on_load(&app.state)) {
         post_report(&report);
     }
-    apply_theme();
     keep_path_in_links();
-    if embedded {
+    if with_app(|app| app.page().embed) {
         post_height_on_resize();
     }
     mount_dialog();
 }
 
-/// `theme=light|dark` (`app::theme_rules`): the stylesheet's `prefers-color-scheme: dark`
-/// rules get media text that always or never holds, and the root its `color-scheme`. Through
-/// the CSSOM, which the page's CSP allows; the timeline reads its colours from the same rules.
+/// The link's embed settings: `embed=`, `height=` and `hide=` as classes on the page (the
+/// stylesheet does the rest), and `theme=`. At mount, and again when Back or Forward reaches a
+/// link with others (`Effects::restyle`).
+pub fn restyle() {
+    let app: Element = dom::by_id("app");
+    let classes = with_app(|app| {
+        let page = app.page();
+        let parts = crate::page::PARTS.map(|part| (part, page.hides(part)));
+        (page.embed, page.height.is_some(), parts)
+    });
+    let (embedded, fit, parts) = classes;
+    app.class_list().toggle_with_force("embed", embedded).ok();
+    // `height=`: the page fits the frame's fixed height (the stylesheet's `.fit`).
+    app.class_list().toggle_with_force("fit", fit).ok();
+    // `hide=`: a class per part left out; the stylesheet hides it.
+    for (part, hidden) in parts {
+        let class = format!("hide-{part}");
+        app.class_list().toggle_with_force(&class, hidden).ok();
+    }
+    apply_theme();
+}
+
+/// `theme=` (`app::theme_rules`): the stylesheet's dark rules get media text that always or
+/// never holds (light, dark) or their own (auto), and the root its `color-scheme`. Through the
+/// CSSOM, which the page's CSP allows; the timeline reads its colours from the same rules.
 /// The stylesheet has loaded by now: the module script that mounts waits for it (a slow one is
 /// tested in `tests/e2e/embed.test.mjs`).
 fn apply_theme() {
-    let Some((media, scheme)) = with_app(|app| crate::app::theme_rules(app.page().theme)) else {
-        return;
-    };
+    let (media, scheme) = with_app(|app| crate::app::theme_rules(app.page().theme));
     let get = |target: &JsValue, key: &str| js_sys::Reflect::get(target, &key.into());
     let sheets = get(&dom::document(), "styleSheets").unwrap_or_default();
     for sheet in js_sys::Array::from(&sheets).iter() {
@@ -61,7 +72,7 @@ fn apply_theme() {
                 continue;
             };
             let text = get(&list, "mediaText").ok().and_then(|t| t.as_string());
-            if text.is_some_and(|t| t.contains("prefers-color-scheme: dark")) {
+            if text.is_some_and(|t| crate::app::is_theme_media(&t)) {
                 js_sys::Reflect::set(&list, &"mediaText".into(), &media.into()).ok();
             }
         }
@@ -186,9 +197,9 @@ fn mount_dialog() {
         fieldset.append_child(&label.el()).ok();
     }
     dom::listen::<Event>(&fieldset, "change", |_| write_snippet());
-    dom::listen::<Event>(&dom::by_id::<Element>("embed-name"), "input", |_| {
-        write_snippet()
-    });
+    for field in ["embed-name", "embed-height"] {
+        dom::listen::<Event>(&dom::by_id::<Element>(field), "input", |_| write_snippet());
+    }
     dom::on_click("embed-none", || tick_all(false));
     dom::on_click("embed-all", || tick_all(true));
     dom::on_click("embed-open", || {
@@ -222,8 +233,9 @@ fn chosen_controls() -> Vec<String> {
 
 fn write_snippet() {
     let controls = chosen_controls();
-    let query = with_app(|app| crate::app::embed_query(&app.state, controls));
+    let height = crate::app::embed_height(&dom::input("embed-height").value());
+    let query = with_app(|app| crate::app::embed_query(&app.state, controls, height));
     let url = format!("{}?{query}", super::page_url());
-    let snippet = crate::app::embed_snippet(&url, &dom::input("embed-name").value());
+    let snippet = crate::app::embed_snippet(&url, &dom::input("embed-name").value(), height);
     dom::by_id::<HtmlTextAreaElement>("embed-snippet").set_value(&snippet);
 }

@@ -245,6 +245,9 @@ pub(crate) fn apply(effects: Effects) {
     if effects.paint_progress {
         runs::paint_computing();
     }
+    if effects.restyle {
+        embed::restyle();
+    }
     if effects.save_progress {
         quiz::save_progress();
         lessons::paint_picker();
@@ -517,7 +520,7 @@ fn rerender_on_resize() {
     let last_width = std::rc::Rc::new(std::cell::Cell::new(0));
     let callback = Closure::<dyn FnMut()>::new(move || {
         // A resize observer runs after layout, so measuring here forces nothing.
-        let width = runs::measure_width();
+        let width = runs::measure_width(with_app(|app| app.page().embed));
         if width != last_width.replace(width) {
             runs::render();
         }
@@ -595,7 +598,12 @@ fn sync_url() {
 /// Nothing is written when the URL already says it (so a reload or Back adds no entry).
 fn write_url(how: UrlWrite) {
     with_ui(|u| &u.url_sync, |s| s.set((dom::now_ms(), false)));
-    let query = format!("?{}", with_app(|app| app.state.to_query()));
+    let query = format!("?{}", with_app(|app| app::address_query(&app.state)));
+    // The printed page's link to this view (shown only in print).
+    dom::set_text(
+        &dom::by_id::<web_sys::Element>("print-link"),
+        &format!("{}{query}", page_url()),
+    );
     let location = dom::window().location();
     if location.search().ok().as_deref() == Some(query.as_str()) {
         return;

@@ -128,9 +128,7 @@ pub fn render() {
 /// Keyboard shortcuts, as `app::shortcut` maps them.
 fn shortcut(event: KeyboardEvent) {
     let modified = event.ctrl_key() || event.meta_key() || event.alt_key();
-    let seed_open = with_app(|app| app.page().control_open("seed"));
-    let Some(shortcut) = app::shortcut(&event.key(), modified, key_target(&event), seed_open)
-    else {
+    let Some(shortcut) = app::shortcut(&event.key(), modified, key_target(&event)) else {
         return;
     };
     event.prevent_default();

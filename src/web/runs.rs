@@ -223,22 +223,22 @@ pub fn viewport(app: &App) -> Viewport {
         .as_ref()
         .map_or(0, |b| b.timeline.end_us())
         .max(app.a.timeline.end_us());
-    crate::view::window(end_us, app.page().zoom, timeline_width_px())
+    crate::view::window(end_us, app.page().zoom, timeline_width_px(app.page().embed))
 }
 
-fn timeline_width_px() -> u32 {
+fn timeline_width_px(embed: bool) -> u32 {
     match super::with_ui(|u| &u.width_px, std::cell::Cell::get) {
-        0 => measure_width(),
+        0 => measure_width(embed),
         width_px => width_px,
     }
 }
 
 /// Reads the timelines' width from the page, keeps it for the frames to come, and returns it.
-pub fn measure_width() -> u32 {
+pub fn measure_width(embed: bool) -> u32 {
     let root: HtmlElement = dom::by_id("timeline-a");
     let window_px = dom::window().inner_width().ok().and_then(|w| w.as_f64());
     let window_px = window_px.unwrap_or(f64::from(u32::MAX));
-    let width_px = app::plot_width_px(f64::from(root.client_width()), window_px, GUTTER_PX);
+    let width_px = app::plot_width_px(f64::from(root.client_width()), window_px, GUTTER_PX, embed);
     super::with_ui(|u| &u.width_px, |cell| cell.set(width_px));
     width_px
 }

@@ -17,6 +17,13 @@ pub fn mount() {
     });
     dom::on_click("controls-close", || dispatch(Msg::ShowControls(false)));
     dom::on_click("lesson-close", || dispatch(Msg::CloseLesson));
+    // An instructor's own steps (`steps=`).
+    for (id, delta) in [("own-previous", -1), ("own-next", 1)] {
+        dom::on_click(id, move || {
+            let at = with_app(|app| app.state.own_step.unwrap_or(0) as i64 + delta);
+            dispatch(Msg::OwnStep(at.max(0) as usize));
+        });
+    }
     // Free play's hint (`app::start_hint`); its "Start Lesson A" is a plain link.
     dom::on_click("start-hint-close", || dispatch(Msg::DismissHint));
     for side in ["a", "b"] {
@@ -53,6 +60,7 @@ pub fn render() {
         )
     });
     mark_current_lesson();
+    paint_own_step();
     let hint = with_app(|app| app::start_hint(&app.state));
     dom::set_hidden(&dom::by_id("start-hint"), !hint);
     let root: Element = dom::by_id("app");
@@ -64,6 +72,9 @@ pub fn render() {
         .ok();
     root.class_list()
         .toggle_with_force("dock", layout.dock)
+        .ok();
+    root.class_list()
+        .toggle_with_force("no-side", !layout.side)
         .ok();
     place_lesson_panel(layout.lesson_column);
     dom::set_hidden(&dom::by_id("lesson-column"), !layout.lesson_column);
@@ -135,4 +146,23 @@ pub(super) fn focus_drawer() {
 /// The drawer closed: the focus goes back to the button that opens it.
 pub(super) fn focus_toggle() {
     dom::by_id::<HtmlElement>("controls-toggle").focus().ok();
+}
+
+/// The instructor's own step (`app::own_step_view`): its heading, caption and counts, as text.
+fn paint_own_step() {
+    let view = with_app(|app| app::own_step_view(&app.state));
+    let section: Element = dom::by_id("own-step");
+    dom::set_hidden(&section, view.is_none());
+    let Some(view) = view else {
+        return;
+    };
+    dom::set_text(&dom::by_id::<Element>("own-heading"), &view.heading);
+    dom::set_text(&dom::by_id::<Element>("own-caption"), &view.caption);
+    let list: Element = dom::by_id("own-checks");
+    dom::clear(&list);
+    for line in &view.checks {
+        list.append_child(&dom::El::new("li").text(line).el()).ok();
+    }
+    dom::set_hidden(&dom::by_id("own-previous"), !view.previous);
+    dom::set_hidden(&dom::by_id("own-next"), !view.next);
 }

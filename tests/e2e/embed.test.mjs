@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import { extname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { ARTIFACTS, launch, openPage } from './lab.mjs';
@@ -140,6 +140,9 @@ test('three embeds on a course page of another origin fit their content after lo
   const loaded = await settledHeights(page);
   assertFits(loaded, 'after load');
   const [lesson, free, tables] = await frames(page);
+  // Nothing is left editable (the dialog's default): no empty first column beside the runs.
+  const left = await lesson.$eval('#timeline-a', (t) => t.getBoundingClientRect().left);
+  assert.ok(left < 40, `the timeline starts ${left} px in, beside an empty column`);
 
   await tables.click('#tab-events');
   const shrunk = await settledHeights(page);
@@ -176,19 +179,168 @@ test('three embeds on a course page of another origin fit their content after lo
     + `lesson step 1 → 2 ${loaded[0].frame} → ${stepped[0].frame}`);
 });
 
+/** In every frame: what sticks out past the frame's right edge (outside a box that scrolls
+ * sideways), the timeline's overflow, and each control whose target is under 44×44 px (a
+ * checkbox or radio counts by its label). */
+async function frameFit(frame) {
+  return frame.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const scrolls = (e) => e.closest('.events-scroll, [role="tabpanel"], .keystore');
+    const cut = [...document.querySelectorAll('body *')]
+      .filter((e) => { const r = e.getBoundingClientRect(); return r.width > 0 && r.right > width + 1 && !scrolls(e); })
+      .map((e) => `${e.tagName}#${e.id}`);
+    const timeline = document.getElementById('timeline-a');
+    const target = (e) => (e.matches('[type="checkbox"], [type="radio"]') ? e.closest('label') ?? document.querySelector(`label[for="${e.id}"]`) ?? e : e);
+    const small = [...document.querySelectorAll('button, select, input, summary')]
+      .map((e) => ({ e, r: target(e).getBoundingClientRect(), own: e.getBoundingClientRect() }))
+      .filter(({ own }) => own.width > 0 && own.height > 0)
+      .filter(({ r }) => r.width < 44 || r.height < 44)
+      .map(({ e, r }) => `${e.id || e.textContent.trim().slice(0, 20) || e.type}: ${r.width.toFixed(0)}×${r.height.toFixed(0)}`);
+    return { width, page: document.documentElement.scrollWidth, timeline: [timeline.scrollWidth, timeline.clientWidth], cut, small };
+  });
+}
+
+test('a course column that narrows after load (a sidebar opens): every embed reflows to 360 px, cuts nothing off, and its targets are 44 px', async () => {
+  const queries = ['lesson=a&step=1&gate=0', 'seed=7&preset=lost-ack&keys=1', 'seed=7&preset=lost-ack&tab=tables&compare=dedup%3Datomic'];
+  const snippets = [];
+  for (const query of queries) snippets.push(await snippetFor(query));
+  course = `<!doctype html><html><head><title>Course</title><style>body { margin: 0; display: flex; }
+#side { flex: none; width: 0; overflow: hidden; } body.open #side { width: 640px; } main { flex: 1; min-width: 0; }</style></head>
+<body><nav id="side">The course platform's sidebar</nav><main><h1>A course page</h1>${snippets.join('\n<p>Between the labs.</p>\n')}</main></body></html>`;
+  const page = await openPage(browser, { viewport: { width: 1000, height: 900 } });
+  await page.goto(`${origin(courseHost)}/narrow.html`);
+  for (const frame of await frames(page)) await frame.waitForSelector('html[data-state="ready"]', { timeout: 15_000 });
+  await page.evaluate(() => document.body.classList.add('open'));
+  const fits = [];
+  for (const [i, element] of (await page.$$('iframe')).entries()) {
+    // A frame off screen is not laid out again until it shows (Chromium throttles it).
+    await element.scrollIntoViewIfNeeded();
+    const frame = await element.contentFrame();
+    await frame.waitForFunction(() => document.documentElement.clientWidth <= 360);
+    await frame.waitForFunction(() => {
+      const timeline = document.getElementById('timeline-a');
+      return timeline.scrollWidth <= timeline.clientWidth;
+    });
+    const fit = await frameFit(frame);
+    fits.push(fit);
+    assert.ok(fit.page <= fit.width, `frame ${i + 1}: the frame scrolls sideways (${fit.page} > ${fit.width})`);
+    assert.deepEqual(fit.cut, [], `frame ${i + 1}: cut off at the right edge`);
+    assert.deepEqual(fit.small, [], `frame ${i + 1}: targets under 44×44 px`);
+    await element.screenshot({ path: `${ARTIFACTS}/embed-narrow-${i + 1}.png` });
+  }
+  // And back: the sidebar closes, the plot widens again.
+  await page.evaluate(() => document.body.classList.remove('open'));
+  const [first] = await page.$$('iframe');
+  await first.scrollIntoViewIfNeeded();
+  const frame = await first.contentFrame();
+  await frame.waitForFunction(() => document.getElementById('canvas-a').getBoundingClientRect().width > 500);
+  page.assertClean();
+  await page.close();
+  console.log(`at 360 px: timelines ${fits.map((f) => f.timeline.join('/')).join(', ')} (scroll/client px)`);
+});
+
+test('a snippet of fixed height has no script; each lab fits its 600 px frame, the timeline on screen, scrolling only inside', async () => {
+  const snippets = [];
+  for (const { query } of EMBEDS) {
+    const page = await openAt(lab(query));
+    await page.click('#embed-open');
+    await page.fill('#embed-height', '600');
+    const snippet = await page.inputValue('#embed-snippet');
+    assert.doesNotMatch(snippet, /<script/);
+    assert.match(snippet, /&amp;height=600&amp;v=1" .*height:600px/);
+    snippets.push(snippet);
+    page.assertClean();
+    await page.close();
+  }
+  course = coursePage(snippets, EMBEDS.map((e) => e.width));
+  const page = await openCourse();
+  await page.waitForTimeout(500);
+  for (const [i, element] of (await page.$$('iframe')).entries()) {
+    await element.scrollIntoViewIfNeeded();
+    assert.equal((await element.boundingBox()).height, 600, `frame ${i + 1} keeps its height`);
+    const frame = await element.contentFrame();
+    const fit = await frame.evaluate(() => {
+      const bottom = (id) => Math.round(document.getElementById(id).getBoundingClientRect().bottom);
+      const heading = document.getElementById('lesson-heading');
+      return { scroll: document.documentElement.scrollHeight, client: document.documentElement.clientHeight, timeline: bottom('timeline-a'), play: bottom('play'),
+        step: heading && Math.round(heading.getBoundingClientRect().bottom) };
+    });
+    if (fit.step !== null) assert.ok(fit.step <= 600, `frame ${i + 1}: the step's heading ends at ${fit.step} px`);
+    assert.ok(fit.scroll <= fit.client, `frame ${i + 1}: the page itself scrolls (${fit.scroll} > ${fit.client})`);
+    assert.ok(fit.timeline <= 600, `frame ${i + 1}: run A's timeline ends at ${fit.timeline} px, below the frame`);
+    if (EMBEDS[i].width > 900) assert.ok(fit.play <= 600, `frame ${i + 1}: the playback bar ends at ${fit.play} px`);
+    await element.screenshot({ path: `${ARTIFACTS}/embed-fixed-${i + 1}.png` });
+  }
+  page.assertClean();
+  await page.close();
+});
+
+test('printing a step or a run gives a handout: text, timeline, counters and link on at most two A4 pages, no controls', async () => {
+  const pages = [];
+  for (const query of ['lesson=a&step=3&gate=0', 'lesson=b&step=5&gate=0', 'seed=7&preset=lost-ack&compare=dedup%3Datomic', 'seed=4&preset=race&embed=1&controls=dedup']) {
+    const page = await openAt(lab(query), { viewport: { width: 1366, height: 768 } });
+    await page.emulateMedia({ media: 'print' });
+    const shown = await page.evaluate(() => {
+      const visible = (e) => e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
+      return {
+        controls: [...document.querySelectorAll('button, input, select, textarea')].filter(visible).map((e) => e.id || e.textContent.trim().slice(0, 20)),
+        timeline: visible(document.getElementById('timeline-a')),
+        counters: [...document.querySelectorAll('#counters-a [data-metric]')].some(visible),
+        text: visible(document.querySelector('#lesson-step .step-text')) || visible(document.getElementById('preset-summary')),
+        link: visible(document.getElementById('print-link')) && document.getElementById('print-link').textContent,
+      };
+    });
+    assert.deepEqual(shown.controls, [], `${query}: controls in print`);
+    assert.ok(shown.timeline && shown.counters && shown.text, `${query}: ${JSON.stringify(shown)}`);
+    assert.equal(shown.link, page.url(), `${query}: the printed link is the view's`);
+    assert.match(shown.link, /&v=1$/);
+    const pdf = await page.pdf({ format: 'A4', path: `${ARTIFACTS}/print-${pages.length + 1}.pdf` });
+    const count = String(pdf).match(/\/Type\s*\/Page[^s]/g).length;
+    assert.ok(count <= 2, `${query}: ${count} A4 pages`);
+    pages.push(count);
+    await page.screenshot({ path: `${ARTIFACTS}/print-${pages.length}.png`, fullPage: true });
+    page.assertClean();
+    await page.close();
+  }
+  console.log(`A4 pages per printout: ${pages.join(', ')}`);
+});
+
+test('an instructor\'s own steps: the link opens them as text, Next walks them, the snippet keeps them and idemlab steps checks the page\'s link', async () => {
+  const lines = 'seed=7&preset=lost-ack&caption=Three%20repeats%3A%20<b>not%20bold</b>&check=duplicates:3,lost:0\nseed=7&preset=lost-ack&compare=dedup%3Datomic&caption=One%20key%20per%20order&check=b.duplicates:0';
+  const page = await openAt(lab(`steps=${encodeURIComponent(lines)}`));
+  assert.equal(await page.textContent('#own-heading'), 'Your instructor\'s step 1 of 2');
+  assert.equal(await page.textContent('#own-caption'), 'Three repeats: <b>not bold</b>', 'text, never markup');
+  assert.equal(await page.$('#own-caption b'), null);
+  assert.deepEqual(await page.$$eval('#own-checks li', (li) => li.map((l) => l.textContent)), ['Run A: Duplicates 3', 'Run A: Lost work 0']);
+  assert.equal(await page.textContent('#counters-a [data-metric="duplicates"]'), '3');
+  await page.click('#own-next');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '2');
+  await page.waitForSelector('#run-b:not([hidden])');
+  assert.equal(await page.textContent('#counters-b [data-metric="duplicates"]'), '0');
+  assert.equal(await page.isVisible('#own-next'), false);
+  // The page's own link is the sequence: the CLI checks every stated count on it.
+  const checked = execFileSync(process.env.IDEMLAB_BIN ?? 'target/release/idemlab', ['steps', page.url()], { encoding: 'utf8' });
+  assert.match(checked, /step 2 of 2: seed=7&preset=lost-ack\n  compare: dedup=atomic\n/);
+  assert.equal((checked.match(/: true \(/g) ?? []).length, 3, checked);
+  await page.click('#embed-open');
+  assert.match(await page.inputValue('#embed-snippet'), /&amp;step=2&amp;steps=seed%3D7%26preset%3Dlost-ack%26caption/);
+  page.assertClean();
+  await page.close();
+});
+
 test('opened as index.html the lab keeps its path, trackers get no banner and other unknown keys do', async () => {
   const page = await openAt(lab('seed=7&preset=lost-ack&utm_source=news&utm_campaign=x&fbclid=IwAR0&gclid=1&msclkid=2&mc_eid=3'));
   assert.equal(await page.isVisible('#banner'), false, 'no banner for trackers');
   let url = new URL(page.url());
   assert.equal(url.pathname, '/lab/index.html');
-  assert.equal(url.search, '?seed=7&preset=lost-ack', 'the page\'s own link drops the trackers');
+  assert.equal(url.search, '?seed=7&preset=lost-ack&v=1', 'the page\'s own link drops the trackers and names its version');
   await page.selectOption('#key-dedup', 'atomic');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('dedup') === 'atomic');
   assert.equal(new URL(page.url()).pathname, '/lab/index.html', 'a pushed state keeps index.html');
   await page.reload();
   await page.waitForSelector('html[data-state="ready"]');
   url = new URL(page.url());
-  assert.equal(`${url.pathname}${url.search}`, '/lab/index.html?seed=7&preset=lost-ack&dedup=atomic', 'reload loads');
+  assert.equal(`${url.pathname}${url.search}`, '/lab/index.html?seed=7&preset=lost-ack&dedup=atomic&v=1', 'reload loads');
   // The page's own `?…` links (Start Lesson A) keep the path too, and load.
   const hrefs = await page.$$eval('a[href*="lesson=a"]', (links) => links.map((a) => a.href));
   assert.ok(hrefs.length > 0);
@@ -214,6 +366,15 @@ test('theme=dark renders dark in a light browser, theme=light light in a dark on
   const dark = await openAt(lab('seed=7&preset=lost-ack&embed=1&theme=dark'), { colorScheme: 'light' });
   assert.deepEqual(await looks(dark), { background: 'rgb(21, 23, 27)', timeline: '#1d2025', scheme: 'dark' });
   await dark.screenshot({ path: `${ARTIFACTS}/embed-theme-dark.png` });
+  // Back and Forward between links of other themes restyle the page each time.
+  await dark.evaluate(() => history.pushState(null, '', `${location.pathname}?seed=7&preset=lost-ack&embed=1&theme=light`));
+  await dark.evaluate(() => history.pushState(null, '', `${location.pathname}?seed=7&preset=lost-ack&embed=1`));
+  const lightBg = 'rgb(251, 251, 250)', darkBg = 'rgb(21, 23, 27)';
+  for (const [move, background] of [['back', lightBg], ['back', darkBg], ['forward', lightBg], ['forward', lightBg], ['back', lightBg], ['back', darkBg]]) {
+    await dark.evaluate((m) => history[m](), move);
+    await dark.waitForFunction((bg) => getComputedStyle(document.body).backgroundColor === bg, background);
+    assert.equal((await looks(dark)).background, background, `after ${move}`);
+  }
   dark.assertClean();
   await dark.close();
   // A slow stylesheet gets the theme too: the module that mounts the lab waits for it.
@@ -253,7 +414,8 @@ test('Copy link in a frame without clipboard-write shows the link selected, and 
   });
   assert.equal(shown.label, 'Not copied');
   assert.equal(shown.hidden, false);
-  assert.equal(shown.value, `${shown.href}&v=1`, 'the link, with the model version');
+  assert.equal(shown.value, shown.href, 'the link, as the address bar holds it');
+  assert.match(shown.value, /&v=1$/, 'with the model version');
   assert.ok(shown.selected && shown.focused, 'the link is selected, ready for Ctrl+C');
   await page.close();
 
@@ -262,7 +424,8 @@ test('Copy link in a frame without clipboard-write shows the link selected, and 
   await top.click('#copy-link');
   await top.waitForFunction(() => document.getElementById('copy-link').textContent === 'Copied');
   assert.equal(await top.isVisible('#copy-field'), false);
-  assert.equal(await top.evaluate(() => navigator.clipboard.readText()), `${top.url()}&v=1`);
+  assert.equal(await top.evaluate(() => navigator.clipboard.readText()), top.url());
+  assert.match(top.url(), /&v=1$/);
   top.assertClean();
   await top.close();
 });
@@ -372,7 +535,10 @@ test('controls=dedup: the Compare box, lessons, shortcuts and clicks on the time
   }
   // Shortcuts and Shift+clicks along the timeline.
   await page.click('#timeline-a', { position: { x: 5, y: 5 } });
-  for (const key of ['n', 'N', 'l', 'ArrowRight']) await page.keyboard.press(key);
+  await page.keyboard.press('n');
+  // A refused action says which lock refused it.
+  assert.match(await page.textContent('#banner'), /That change is locked\..*locks `seed` as its author set it.*only dedup may change here/s);
+  for (const key of ['N', 'l', 'ArrowRight']) await page.keyboard.press(key);
   const box = await page.$eval('#timeline-a', (c) => ({ w: c.clientWidth, h: c.clientHeight }));
   for (let x = 40; x < box.w; x += 37) {
     for (const y of [30, 60, 90, 120]) await page.click('#timeline-a', { position: { x, y: Math.min(y, box.h - 2) }, modifiers: ['Shift'] });

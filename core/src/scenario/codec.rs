@@ -26,9 +26,9 @@ const QUOTE_LEN_MAX: usize = 40;
 
 /// Keys that belong to the page's view (cursor, compare, embed...), not to the run. The codec
 /// accepts and returns them untouched so that a page URL pasted into the CLI still decodes.
-pub const VIEW_KEYS: [&str; 18] = [
+pub const VIEW_KEYS: [&str; 20] = [
     "cursor", "compare", "embed", "controls", "lesson", "step", "quiz", "theme", "zoom", "speed",
-    "sweep", "tab", "focus", "keys", "gate", "report", "hide", "v",
+    "sweep", "tab", "focus", "keys", "gate", "report", "hide", "height", "steps", "v",
 ];
 
 /// Keys that link trackers append (`utm_*` and the click ids below). They say nothing about the
@@ -347,7 +347,7 @@ pub fn quote(text: &str) -> String {
 /// Unicode's format characters (category Cf) and the line and paragraph separators: they are
 /// invisible or reorder the text around them (U+202E turns the rest of a line around), so an
 /// echo of a hostile value could say something other than what was typed.
-fn is_invisible(ch: char) -> bool {
+pub fn is_invisible(ch: char) -> bool {
     const RANGES: [(u32, u32); 24] = [
         (0x00AD, 0x00AD),
         (0x0600, 0x0605),
@@ -407,7 +407,7 @@ fn extract_query(input: &str) -> &str {
     }
 }
 
-fn percent_decode(text: &str) -> String {
+pub fn percent_decode(text: &str) -> String {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut index = 0;

@@ -1,0 +1,207 @@
+//! Instructor-written steps (`steps=`): a sequence of an instructor's own steps in one link,
+//! each a scenario, an optional compare, a caption and the counts it states. Pure: the page
+//! shows a step (`app::own_step_view`) and `idemlab steps URL` checks every stated count.
+//!
+//! The value of `steps=` (percent-encoded once, as every page key's) holds one line per step.
+//! A line is a query in the codec's syntax, plus `compare=KEYS` (percent-encoded, as in a
+//! link), `caption=TEXT` (percent-encoded, at most `CAPTION_CHARS_MAX` characters, no control
+//! or invisible ones) and `check=METRIC:N,b.METRIC:N` (a count of run A, or of B with `b.`):
+//!
+//! `seed=7&preset=lost-ack&caption=Count%20the%20charges&check=duplicates:3`
+
+use crate::lessons::Side;
+use crate::page::PageState;
+use crate::scenario::{codec, encode, Scenario};
+use crate::Metrics;
+
+/// At most this many steps: as many as the longest lesson, so `step=` bounds them too.
+pub const STEPS_MAX: usize = 12;
+/// A caption is a sentence or two, never a page: it cannot push the lab's own text away.
+pub const CAPTION_CHARS_MAX: usize = 280;
+/// Stated counts per step.
+pub const CHECKS_MAX: usize = 8;
+
+/// One of the instructor's steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnStep {
+    pub scenario: Scenario,
+    /// Keys over A that make B, in the codec's syntax (`dedup=atomic`).
+    pub compare: Option<String>,
+    pub caption: String,
+    pub checks: Vec<Check>,
+}
+
+/// A count the step states: `metric` of run `side` at the run's end is `count`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    pub side: Side,
+    pub metric: String,
+    pub count: u32,
+}
+
+/// A stated count against the simulator's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    pub check: Check,
+    pub actual: u32,
+}
+
+impl Checked {
+    pub fn holds(&self) -> bool {
+        self.actual == self.check.count
+    }
+}
+
+/// Reads `steps=`'s value (decoded once). A bad line is an error naming the step and why.
+pub fn parse(value: &str) -> Result<Vec<OwnStep>, String> {
+    let lines: Vec<&str> = value.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() || lines.len() > STEPS_MAX {
+        return Err(format!("1 to {STEPS_MAX} steps, one per line"));
+    }
+    let steps = lines
+        .iter()
+        .enumerate()
+        .map(|(i, line)| parse_step(line).map_err(|why| format!("step {}: {why}", i + 1)));
+    steps.collect()
+}
+
+fn parse_step(line: &str) -> Result<OwnStep, String> {
+    let (mut keys, mut caption, mut checks) = (Vec::new(), String::new(), Vec::new());
+    for pair in line.split('&').filter(|p| !p.is_empty()) {
+        match pair.split_once('=') {
+            Some(("caption", text)) => caption = parse_caption(&codec::percent_decode(text))?,
+            Some(("check", list)) => checks = parse_checks(&codec::percent_decode(list))?,
+            _ => keys.push(pair),
+        }
+    }
+    // The page's own reader checks the scenario and the compare keys as a link's.
+    let (page, errors) = PageState::from_query(&keys.join("&"));
+    if let Some(error) = errors.first() {
+        return Err(error.to_string());
+    }
+    if page
+        != (PageState {
+            scenario: page.scenario.clone(),
+            compare: page.compare.clone(),
+            ..PageState::default()
+        })
+    {
+        return Err("only scenario keys, compare, caption and check".into());
+    }
+    if page.compare.is_none() && checks.iter().any(|c: &Check| c.side == Side::B) {
+        return Err("a check of B (`b.`) needs compare=".into());
+    }
+    Ok(OwnStep {
+        scenario: page.scenario,
+        compare: page.compare,
+        caption,
+        checks,
+    })
+}
+
+fn parse_caption(text: &str) -> Result<String, String> {
+    if text.chars().count() > CAPTION_CHARS_MAX {
+        return Err(format!(
+            "a caption of at most {CAPTION_CHARS_MAX} characters"
+        ));
+    }
+    if text
+        .chars()
+        .any(|c| c.is_control() || codec::is_invisible(c))
+    {
+        return Err("a caption with no control or invisible characters".into());
+    }
+    Ok(text.to_string())
+}
+
+fn parse_checks(list: &str) -> Result<Vec<Check>, String> {
+    let checks: Result<Vec<Check>, String> = list
+        .split(',')
+        .filter(|c| !c.is_empty())
+        .map(|item| {
+            let bad = || {
+                format!(
+                    "`check={}`: expected METRIC:N or b.METRIC:N",
+                    codec::quote(item)
+                )
+            };
+            let (name, count) = item.split_once(':').ok_or_else(bad)?;
+            let (side, metric) = match name.strip_prefix("b.") {
+                Some(metric) => (Side::B, metric),
+                None => (Side::A, name),
+            };
+            crate::lessons::metric(&Metrics::default(), metric).ok_or_else(bad)?;
+            let count = count.parse().map_err(|_| bad())?;
+            Ok(Check {
+                side,
+                metric: metric.to_string(),
+                count,
+            })
+        })
+        .collect();
+    let checks = checks?;
+    if checks.len() > CHECKS_MAX {
+        return Err(format!("at most {CHECKS_MAX} checks"));
+    }
+    Ok(checks)
+}
+
+/// The value of `steps=` for these steps: `parse` reads it back as they are.
+pub fn write(steps: &[OwnStep]) -> String {
+    let lines: Vec<String> = steps.iter().map(write_step).collect();
+    lines.join("\n")
+}
+
+fn write_step(step: &OwnStep) -> String {
+    let mut line = encode(&step.scenario);
+    if let Some(compare) = &step.compare {
+        line += &format!("&compare={}", codec::percent_encode(compare));
+    }
+    if !step.caption.is_empty() {
+        line += &format!("&caption={}", codec::percent_encode(&step.caption));
+    }
+    let checks: Vec<String> = step
+        .checks
+        .iter()
+        .map(|c| {
+            let side = if c.side == Side::B { "b." } else { "" };
+            format!("{side}{}:{}", c.metric, c.count)
+        })
+        .collect();
+    if !checks.is_empty() {
+        line += &format!("&check={}", checks.join(","));
+    }
+    line
+}
+
+impl OwnStep {
+    /// Configuration B's scenario, when the step compares.
+    pub fn compare_scenario(&self) -> Option<Scenario> {
+        let page = PageState {
+            scenario: self.scenario.clone(),
+            compare: self.compare.clone(),
+            ..PageState::default()
+        };
+        page.compare_scenario()
+    }
+
+    /// Runs the step (A, and B when it compares) and reads each stated count off the runs.
+    pub fn check(&self) -> (Metrics, Option<Metrics>, Vec<Checked>) {
+        let a = crate::run(&self.scenario).1;
+        let b = self.compare_scenario().map(|b| crate::run(&b).1);
+        let checked = self.checks.iter().map(|check| {
+            let run = if check.side == Side::B {
+                b.as_ref()
+            } else {
+                Some(&a)
+            };
+            let actual = run.and_then(|m| crate::lessons::metric(m, &check.metric));
+            Checked {
+                check: check.clone(),
+                actual: actual.unwrap_or(0),
+            }
+        });
+        let checked = checked.collect();
+        (a, b, checked)
+    }
+}
