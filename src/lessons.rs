@@ -227,7 +227,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "The race: check, then insert",
                 query: "seed=3&preset=race",
                 compare: None,
-                text: "Only order 1's retry looks (64 ms) before its first attempt records the key (84 ms): both read \"not found\" (the shaded region) and both charge: 1 race, 1 duplicate. The other retries look after the record and get the stored answer, \"200 (replayed)\".",
+                text: "Only order 1's retry looks (64 ms) before its first attempt records the key (84 ms): both read \"not found\" (the shaded region) and both charge: 1 race, 1 duplicate. The other retries look after the record and get the stored answer, \"200 (replayed)\": order 1's 3rd try gets charge #1. At 147 ms the racing retry then records its own answer over the row (the key table's charge #2), so the stored answer no longer matches what the client was told.",
                 calculator: false,
                 keystore: true,
                 classify: false,
