@@ -178,7 +178,7 @@ pub static LESSONS: [Lesson; 2] = [
                 keystore: false,
                 classify: false,
                 predict: Predict {
-                    setup: "The client sends 2 orders, one after the other, and makes up to 4 attempts at each (the first and 3 retries) until an answer comes. For a while a one-way partition drops the API's answers on their way back, and the network loses one answer in five by chance; requests get through.",
+                    setup: "The client sends 2 orders, one after the other, and makes up to 4 attempts at each (the first and 3 retries) until an answer comes. An answer takes about 100 ms; the client waits 200 ms for it, then retries after 40 to 60 ms (80 to 120 ms the next time). A one-way partition drops every answer (not the requests) until 400 ms, and in this run the network loses one more answer by chance.",
                     question: "How many charges will the payment service make for these 2 orders?",
                     ask: Ask::Count { side: Side::A, metric: "effects", choices: &[2, 3, 5, 8] },
                     proof: pa("the payment service charges again", Find::Duplicate),
