@@ -286,7 +286,7 @@ pub static LESSONS: [Lesson; 2] = [
                 keystore: true,
                 classify: false,
                 predict: Predict {
-                    setup: "2 orders, one after the other, with an atomic claim; keys are kept for 150 ms. Answers are lost for the first 700 ms. The client waits 200 ms for an answer, then retries after 60 ms, doubling that wait each time (with some jitter), up to 4 retries; a round trip takes about 80 ms.",
+                    setup: "2 orders, one after the other, with an atomic claim; keys are kept for 150 ms. Answers are lost for the first 700 ms. The client makes up to 5 attempts (the first and 4 retries): it waits 200 ms for an answer, which takes about 90 ms, then retries; its first two retries go out at about 290 and 645 ms.",
                     question: "How many duplicate charges will the 2 orders make in run A?",
                     ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 2, 4] },
                     proof: pa("late retries are treated as new orders", Find::Duplicate),
