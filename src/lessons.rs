@@ -468,12 +468,12 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "A key that is too coarse loses work",
                 query: "seed=1&orders=4&dedup=atomic&key=constant",
                 compare: None,
-                text: "One key for everything looks safe: 0 duplicates. But orders 2 to 4 get order 1's answer back and are never charged, while their clients see success: 3 orders of lost work. Test that different keys are each processed, not only that repeats merge.",
+                text: "One key for everything looks safe: 0 duplicates. But orders 2 to 4 get order 1's answer back and are never charged (their body matches, so the 422 check of Lesson A step 8 sees a repeat), while their clients see success: 3 orders of lost work. Test that different keys are each processed, not only that repeats merge.",
                 calculator: false,
                 keystore: true,
                 classify: false,
                 predict: Predict {
-                    setup: "4 different orders, all sent under one constant key, with an atomic claim.",
+                    setup: "4 different orders for the same amount, so with the same body, all sent under one constant key, with an atomic claim.",
                     question: "How many of the 4 orders will be charged?",
                     ask: Ask::Count { side: Side::A, metric: "effects", choices: &[0, 1, 4] },
                     proof: pa("orders 2 to 4 get order 1's answer back", Find::Replay),
@@ -509,7 +509,7 @@ pub static LESSONS: [Lesson; 2] = [
                 keystore: false,
                 classify: false,
                 predict: Predict {
-                    setup: "The API crashes after the payment service has charged and before the ledger's transaction commits. In B the API forwards the key to a payment service that honours it.",
+                    setup: "3 orders, one after the other. The API crashes once, on the first order, after the payment service has charged and before the ledger's transaction commits; it restarts and the client retries. In B the API forwards the key to a payment service that honours it.",
                     question: "How many duplicate charges will A make?",
                     ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 3] },
                     proof: pa("The retry charges again", Find::Duplicate),
