@@ -1412,7 +1412,15 @@ fn show_my_choice_as_b_is_refused_until_the_answer_is_locked() {
         choice: Some(wrong),
         number: String::new(),
     };
+    assert!(
+        !state.quiz.as_ref().unwrap().offers_try(index),
+        "not before locking"
+    );
     app::update(&mut state, Msg::QuizAnswer(locked));
+    assert!(
+        state.quiz.as_ref().unwrap().offers_try(index),
+        "a wrong choice offers itself"
+    );
     assert_eq!(
         state.page.compare, question.proof_compare,
         "the right one as B"
@@ -1423,6 +1431,18 @@ fn show_my_choice_as_b_is_refused_until_the_answer_is_locked() {
         state.page.compare.as_deref(),
         Some(choices[wrong as usize].keys.as_str())
     );
+}
+
+#[test]
+fn a_right_choice_is_not_offered_as_b_since_b_already_shows_it() {
+    let (mut state, index, question) = choice_question_shown();
+    let locked = AnswerInput {
+        choice: Some(question.answer),
+        number: String::new(),
+    };
+    app::update(&mut state, Msg::QuizAnswer(locked));
+    assert_eq!(state.page.compare, question.proof_compare);
+    assert!(!state.quiz.as_ref().unwrap().offers_try(index));
 }
 
 #[test]
