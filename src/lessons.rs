@@ -263,7 +263,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "Fix 2: keep the keys where a restart cannot reach them",
                 query: "seed=1&preset=restart",
                 compare: Some("store=durable"),
-                text: "The API crashes after committing and before answering. In A the ledger rows are in the database but the key table is in the API's process memory (the model still commits each claim with its row, which a real in-memory table cannot): the restart keeps the row, forgets the key, and the retry charges again: 1 duplicate. With the key table in the durable database (B), as in Fix 1, the retry finds the key and gets the first answer back: 0.",
+                text: "The API crashes after committing and before answering. In A the ledger rows are in the database but the key table is in the API's process memory: the restart keeps the row, forgets the key, and the retry charges again: 1 duplicate. With the key table in the durable database (B), as in Fix 1, the retry finds the key and gets the first answer back: 0.",
                 calculator: false,
                 keystore: true,
                 classify: false,
