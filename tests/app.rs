@@ -117,6 +117,30 @@ fn bs_counts_at_the_cursor_fold_its_events_up_to_the_cursors_time() {
 }
 
 #[test]
+fn bs_key_table_is_captioned_at_the_cursors_moment_like_the_counters() {
+    // Issue 11's second walk: the check's A counters said 90.77 ms and B's key table 88.99 ms,
+    // the time of B's last event before the cursor, as if taken at another moment.
+    let query = "seed=463183&orders=5&dedup=naive&timeout_ms=41&backoff_ms=2&latency_ms=6..14";
+    let mut state = load(&format!("{query}&compare=dedup%3Datomic"));
+    let a = idemlab::sim::run(&state.page.scenario);
+    let b = idemlab::sim::run(&state.page.compare_scenario().unwrap());
+    let at = (1..a.events.len() - 1)
+        .find(|&i| !b.events.iter().any(|e| e.time_us == a.events[i].time_us))
+        .expect("a moment of A where B has no event");
+    app::update(&mut state, Msg::GoTo(at as u32));
+    let moment = idemlab::view::ms_text(a.events[at].time_us);
+    for (side, run) in [(Side::A, &a), (Side::B, &b)] {
+        let view = app::key_store_for(&state, &a, side, run);
+        assert!(
+            view.caption.starts_with(&format!("Key table at {moment}:")),
+            "{side:?}: {}",
+            view.caption
+        );
+    }
+    assert!(counts_at_label(&state, &a).contains(&moment));
+}
+
+#[test]
 fn a_failing_order_loads_the_failing_run_and_a_safe_one_the_current_scenario() {
     let current = load("seed=5&preset=race").page.scenario;
     let wrong = [
@@ -2729,7 +2753,7 @@ fn the_key_panel_keeps_a_hidden_question_hidden_instead_of_showing_the_default_r
     app::update(&mut state, Msg::QuizBegin);
     assert!(app::run_hidden(&state));
     let trace = idemlab::sim::run(&state.page.scenario);
-    let view = app::key_store_for(&state, &trace, None);
+    let view = app::key_store_for(&state, &trace, Side::A, &trace);
     assert_eq!(view.empty, Some(app::RUN_HIDDEN_NOTE));
     assert!(view.rows.is_empty());
 }
