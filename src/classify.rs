@@ -9,9 +9,11 @@
 pub enum Class {
     /// Doing it twice leaves the same state as once, with no help from the server.
     Natural,
-    /// Every repeat changes the state again.
+    /// Every repeat changes the state again, and nothing in the request tells a repeat from
+    /// new work.
     Not,
-    /// Not idempotent as written, but it can be made so by naming the operation.
+    /// Not idempotent as written, but the request already names the operation (an id, a user
+    /// and a post), so the server can record that name and skip repeats.
     Redesign,
 }
 
@@ -77,9 +79,9 @@ pub static OPERATIONS: [Operation; 7] = [
         show: Some("seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25"),
     },
     Operation {
-        text: "Increment a counter",
+        text: "Increment a counter (the request says only \"add one\")",
         class: Class::Not,
-        why: "Each repeat adds one more, and \"add one\" carries nothing that tells a repeat from a second real increment. As written it is not idempotent; only a caller that sends an id with each increment (the kind the transfer and the vote below already carry) could make it so.",
+        why: "Each repeat adds one more, and \"add one\" carries nothing that tells a repeat from a second real increment, so no change to the server can skip repeats. Only a caller that sends a new id with each increment helps, and that is another operation: the transfer's shape.",
         show: None,
     },
     Operation {
@@ -89,9 +91,9 @@ pub static OPERATIONS: [Operation; 7] = [
         show: Some("seed=7&preset=lost-ack&dedup=atomic"),
     },
     Operation {
-        text: "Record user U's vote on post P (one vote per user and post)",
+        text: "User U votes for post P: add one to P's vote count",
         class: Class::Redesign,
-        why: "Unlike a bare increment, the vote names itself: the pair (U, P). Kept as \"add one to P's votes\" a repeat counts twice; stored instead as the row (U, P) under a unique constraint, a repeat finds the row and changes nothing, and the count is the number of rows.",
+        why: "As written a repeat counts twice. But a user votes once per post, so unlike a bare increment the vote names itself: the pair (U, P). Stored instead as the row (U, P) under a unique constraint, a repeat finds the row and changes nothing, and the count is the number of rows.",
         show: None,
     },
 ];

@@ -7,7 +7,7 @@
 /// One defined term.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Term {
-    /// The term as the lessons write it, lower case.
+    /// The term as the lessons write it: lower case but for a name's own capitals ("emptyDir").
     pub word: &'static str,
     /// Other spellings that name the same term in running text, lower case.
     pub aliases: &'static [&'static str],
@@ -29,7 +29,7 @@ const fn term(
     }
 }
 
-pub static TERMS: [Term; 15] = [
+pub static TERMS: [Term; 22] = [
     term(
         "idempotent",
         &["idempotency"],
@@ -101,6 +101,41 @@ pub static TERMS: [Term; 15] = [
         "The store whose writes a fix makes happen once. A claim in the ledger's transaction protects the ledger; the payment service is another boundary and needs its own key, a lookup or reconciliation.",
     ),
     term(
+        "one-way partition",
+        &["partition"],
+        "A network fault that cuts traffic in one direction only. Here the API's answers to the client are dropped while its requests still arrive, so the server acts and the client never hears back.",
+    ),
+    term(
+        "422",
+        &[],
+        "The HTTP status Unprocessable Content. The IETF draft for the Idempotency-Key header advises it when a key comes again with a different request body: the key was used for another request. It says nothing about whether that first request took effect.",
+    ),
+    term(
+        "pod UID",
+        &["uid"],
+        "The unique id Kubernetes gives each pod. A replacement pod or a rerun is a new pod with a new UID, so a key made from it names the pod, not the work.",
+    ),
+    term(
+        "boot id",
+        &[],
+        "An id a process or machine draws each time it starts. Compared with the one recorded beside the data, a new boot id (or pod UID) shows that the store may have started over and lost what it kept locally.",
+    ),
+    term(
+        "emptyDir",
+        &[],
+        "A Kubernetes volume on the pod's node: it survives a container's restart and is deleted when the pod leaves the node, so a pod that is replaced starts with it empty.",
+    ),
+    term(
+        "CronJob",
+        &["cronjobs"],
+        "A Kubernetes object that creates a Job on a schedule; the Job runs the work in a pod and replaces a failed pod with a new one (a new UID). A schedule runs about once: it can make two Jobs, or none.",
+    ),
+    term(
+        "concurrencyPolicy: Forbid",
+        &[],
+        "A CronJob setting: skip a scheduled run while a Job this CronJob created is still active. A Job started by hand, a failed pod's replacement or a later rerun still run, so it does not deduplicate.",
+    ),
+    term(
         "visibility timeout",
         &["visibility_ms"],
         "How long a queue waits for an ack before it makes a delivered message visible again and redelivers it; the lab's key for it is visibility_ms.",
@@ -110,10 +145,11 @@ pub static TERMS: [Term; 15] = [
 /// The term a word or phrase names, by its word or an alias, ignoring case.
 pub fn lookup(phrase: &str) -> Option<&'static Term> {
     // ASCII only: every term is ASCII, and the Unicode case tables would add kilobytes to the page.
-    let phrase = phrase.trim().to_ascii_lowercase();
-    TERMS
-        .iter()
-        .find(|t| t.word == phrase || t.aliases.contains(&phrase.as_str()))
+    let phrase = phrase.trim();
+    TERMS.iter().find(|t| {
+        let mut names = std::iter::once(t.word).chain(t.aliases.iter().copied());
+        names.any(|name| name.eq_ignore_ascii_case(phrase))
+    })
 }
 
 /// Where terms first appear in `text`, as byte ranges in text order, at most one per term and
@@ -127,7 +163,9 @@ pub fn spans(text: &str, loose: bool) -> Vec<(usize, usize, &'static Term)> {
     for term in &TERMS {
         let names = std::iter::once(term.word).chain(term.aliases.iter().copied());
         for name in names.filter(|name| loose || !is_common(name)) {
-            for start in word_starts(&lower, name) {
+            let name = name.to_ascii_lowercase();
+            let starts: Vec<usize> = word_starts(&lower, &name).collect();
+            for start in starts {
                 // Kept in (start, longest first) order by insertion: a text has a handful of
                 // matches, and a sort of this type would add a sort routine to the page.
                 let key = (start, usize::MAX - (start + name.len()));

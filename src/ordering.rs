@@ -337,17 +337,10 @@ fn permute(current: &mut [Step; 6], k: usize, out: &mut Vec<[Step; 6]>) {
     }
 }
 
-/// "begin, look up, claim, charge, commit, answer": the order in words, as the check offers it.
+/// "begin, lookup, claim, effect, commit, respond": the order in the exercise's (and the
+/// codec's) step names, as the check offers it, so its options and its runs' headers agree.
 pub fn order_words(order: [Step; 6]) -> String {
-    let word = |step| match step {
-        Step::Begin => "begin",
-        Step::Lookup => "look up",
-        Step::Claim => "claim",
-        Step::Effect => "charge",
-        Step::Commit => "commit",
-        Step::Respond => "answer",
-    };
-    order.map(word).join(", ")
+    order.map(Step::name).join(", ")
 }
 
 /// `begin,lookup,claim,...`: the order as the codec writes it.

@@ -675,9 +675,9 @@ fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
         query,
         prompt: format!("The client gives up after {timeout_ms} ms while the first attempt may still be charging, and retries. {SAFE_PROMPT} which way of handling the key ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![
-            ("dedup=none".into(), "charge every request as it arrives, leaving its key unread".into()),
-            ("dedup=naive".into(), "read the key table first; if the key is absent, charge, then add it".into()),
-            ("dedup=atomic".into(), "insert the key before charging, to commit with the ledger row; a second insert of it waits".into()),
+            ("dedup=none".into(), "charge every request as it arrives; its key is never read".into()),
+            ("dedup=naive".into(), "look the key up; if it is absent, charge, then write the key".into()),
+            ("dedup=atomic".into(), "insert the key (unique) in the ledger's transaction, then charge".into()),
         ],
         why: "With check-then-insert both copies of the order read \"not found\" before either recorded the key (the race region). An atomic claim makes the second copy wait on the key and then replay the first answer.",
     };
@@ -690,7 +690,7 @@ fn store_for_crash(dice: &mut Pcg32) -> Option<Question> {
         keys: "dedup=atomic&store=memory&crash=api@after-commit",
         restart_tens: 3..=12,
         situation: "The API keeps its keys in memory and crashes right after a commit, before it answers.",
-        fix: ("store=durable", "hold the key table in a database that outlives the API process"),
+        fix: ("store=durable", "keep the key table in a durable database"),
         why: "The crash wiped the keys held in the API's memory, so after the restart the retry looked new. Keys in a durable store survive the crash, and the retry gets the first answer back.",
     };
     crash.pose(dice)
@@ -726,8 +726,8 @@ impl CrashWhich {
             prompt: format!("{} {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?", self.situation),
             choices: vec![
                 (fix.into(), label.into()),
-                (format!("timeout_ms={}", timeout_ms * 2), "have the client wait twice as long for each answer".into()),
-                ("retries=6".into(), "have the client retry up to 6 times".into()),
+                (format!("timeout_ms={}", timeout_ms * 2), "have the client wait twice as long for an answer".into()),
+                ("retries=6".into(), "have the client retry up to 6 times, not 3".into()),
             ],
             why: self.why,
         };
@@ -782,7 +782,7 @@ fn provider_after_crash(dice: &mut Pcg32) -> Option<Question> {
         keys: "dedup=atomic&crash=api@after-effect",
         restart_tens: 3..=10,
         situation: "The API crashes after the payment service charged and before the ledger committed; keys are atomic and durable.",
-        fix: ("provider=keyed", "pass the key on to a provider that answers a known key with its first charge"),
+        fix: ("provider=keyed", "pass the key along so the payment service dedupes by it"),
         why: "The ledger rolled back with the crash but the payment service did not, so the API's key never recorded that charge. A payment service that honours the forwarded key returns the first charge instead of making a second.",
     };
     crash.pose(dice)
@@ -879,8 +879,8 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
     let shown = (0..ORDER_PICKS_MAX)
         .map(|_| pick(dice, &|o| pos(o, Step::Effect) < pos(o, Step::Claim)))
         .find(|&o| harmed(o))?;
-    // The right choice is the order Lesson A's ordering step teaches (begin, look up, claim,
-    // charge, commit, answer): other orders the model also finds safe (a lookup after the
+    // The right choice is the order Lesson A's ordering step teaches (begin, lookup, claim,
+    // effect, commit, respond): other orders the model also finds safe (a lookup after the
     // commit, say) read as a different lesson (issue 11). Picked through `pick` all the same,
     // so the draws after it stay the same.
     let safe = pick(dice, &|o| *o == Step::ALL);
@@ -900,7 +900,7 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
         query,
         prompt: format!("The API runs the six steps of a keyed request in some order, with a unique claim, durable keys and a payment service that ignores keys; {situation}. {SAFE_PROMPT} which order ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![choice(safe), choice(shown), choice(other)],
-        why: "As in Lesson A's ordering step: begin the transaction, look the key up (a retry of finished work gets the stored answer back), claim it, charge, commit (storing the answer under the key), and only then answer. The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help.",
+        why: "As in step 12 of Lesson A: begin the transaction, lookup (a retry of finished work gets the stored answer back), claim, effect (the charge), commit (storing the answer under the key), and only then respond. The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help.",
     };
     pose_which(which, dice)
 }
@@ -922,7 +922,7 @@ fn charges_after_crash(dice: &mut Pcg32) -> Option<Question> {
         "The API claims each key under a unique constraint, in the same transaction as the ledger row, and keeps keys in a durable store. It crashes after the payment service has charged order {order} and before that transaction commits; the client retries. How many times does the payment service charge order {order}?"
     );
     let explanation = format!(
-        "{n}; the last at {t} (the cursor). The crash rolled back the ledger row and the key's claim with it, but a payment service is not part of the ledger's transaction, so its charge stayed and the retry found no key. The claim protects the ledger's boundary only; a payment service that honours a forwarded key would return the first charge.",
+        "{n}; the last at {t} (the cursor). The crash rolled back the ledger row and the key's claim with it, but a payment service is not part of the ledger's transaction, so its charge stayed and the retry found no key. The claim protects the ledger's boundary only; the payment service is a boundary of its own.",
         n = plural(own.len() as u32, "time", "times"),
         t = ms_text(trace.events[last].time_us),
     );

@@ -117,6 +117,30 @@ fn bs_counts_at_the_cursor_fold_its_events_up_to_the_cursors_time() {
 }
 
 #[test]
+fn bs_key_table_is_captioned_at_the_cursors_moment_like_the_counters() {
+    // Issue 11's second walk: the check's A counters said 90.77 ms and B's key table 88.99 ms,
+    // the time of B's last event before the cursor, as if taken at another moment.
+    let query = "seed=463183&orders=5&dedup=naive&timeout_ms=41&backoff_ms=2&latency_ms=6..14";
+    let mut state = load(&format!("{query}&compare=dedup%3Datomic"));
+    let a = idemlab::sim::run(&state.page.scenario);
+    let b = idemlab::sim::run(&state.page.compare_scenario().unwrap());
+    let at = (1..a.events.len() - 1)
+        .find(|&i| !b.events.iter().any(|e| e.time_us == a.events[i].time_us))
+        .expect("a moment of A where B has no event");
+    app::update(&mut state, Msg::GoTo(at as u32));
+    let moment = idemlab::view::ms_text(a.events[at].time_us);
+    for (side, run) in [(Side::A, &a), (Side::B, &b)] {
+        let view = app::key_store_for(&state, &a, side, run);
+        assert!(
+            view.caption.starts_with(&format!("Key table at {moment}:")),
+            "{side:?}: {}",
+            view.caption
+        );
+    }
+    assert!(counts_at_label(&state, &a).contains(&moment));
+}
+
+#[test]
 fn a_failing_order_loads_the_failing_run_and_a_safe_one_the_current_scenario() {
     let current = load("seed=5&preset=race").page.scenario;
     let wrong = [
@@ -1438,7 +1462,15 @@ fn show_my_choice_as_b_is_refused_until_the_answer_is_locked() {
         choice: Some(wrong),
         number: String::new(),
     };
+    assert!(
+        !state.quiz.as_ref().unwrap().offers_try(index),
+        "not before locking"
+    );
     app::update(&mut state, Msg::QuizAnswer(locked));
+    assert!(
+        state.quiz.as_ref().unwrap().offers_try(index),
+        "a wrong choice offers itself"
+    );
     assert_eq!(
         state.page.compare, question.proof_compare,
         "the right one as B"
@@ -1449,6 +1481,18 @@ fn show_my_choice_as_b_is_refused_until_the_answer_is_locked() {
         state.page.compare.as_deref(),
         Some(choices[wrong as usize].keys.as_str())
     );
+}
+
+#[test]
+fn a_right_choice_is_not_offered_as_b_since_b_already_shows_it() {
+    let (mut state, index, question) = choice_question_shown();
+    let locked = AnswerInput {
+        choice: Some(question.answer),
+        number: String::new(),
+    };
+    app::update(&mut state, Msg::QuizAnswer(locked));
+    assert_eq!(state.page.compare, question.proof_compare);
+    assert!(!state.quiz.as_ref().unwrap().offers_try(index));
 }
 
 #[test]
@@ -2048,7 +2092,8 @@ fn step_1_of_each_lesson_defines_its_terms_from_the_glossary() {
             "idempotent",
             "idempotency key",
             "at-least-once delivery",
-            "exactly-once effect"
+            "exactly-once effect",
+            "one-way partition"
         ]
     );
     for lesson in &LESSONS {
@@ -2061,7 +2106,7 @@ fn step_1_of_each_lesson_defines_its_terms_from_the_glossary() {
             );
         }
     }
-    // Step 1's text uses its four words, so each is underlined where it first appears.
+    // Step 1's text uses its five words, so each is underlined where it first appears.
     let step = &LESSONS[0].steps[0];
     let underlined: Vec<&str> = (app::pieces(step.text, step.pointers).iter())
         .filter_map(|p| match p {
@@ -2072,6 +2117,7 @@ fn step_1_of_each_lesson_defines_its_terms_from_the_glossary() {
     assert_eq!(
         underlined,
         [
+            "one-way partition",
             "at-least-once delivery",
             "idempotency key",
             "idempotent",
@@ -2766,7 +2812,7 @@ fn the_key_panel_keeps_a_hidden_question_hidden_instead_of_showing_the_default_r
     app::update(&mut state, Msg::QuizBegin);
     assert!(app::run_hidden(&state));
     let trace = idemlab::sim::run(&state.page.scenario);
-    let view = app::key_store_for(&state, &trace, None);
+    let view = app::key_store_for(&state, &trace, Side::A, &trace);
     assert_eq!(view.empty, Some(app::RUN_HIDDEN_NOTE));
     assert!(view.rows.is_empty());
 }

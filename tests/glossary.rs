@@ -59,6 +59,10 @@ fn spans_find_whole_words_longest_first_without_overlap() {
     assert!(spans("monkeys", true).is_empty());
     assert_eq!(spans("the key", true).len(), 1);
     assert!(spans("the key", false).is_empty());
+    // A term with its own capitals is found as the text writes it.
+    let text = "concurrencyPolicy: Forbid, an emptyDir, a new UID";
+    let found: Vec<&str> = spans(text, false).iter().map(|t| t.2.word).collect();
+    assert_eq!(found, ["concurrencyPolicy: Forbid", "emptyDir", "pod UID"]);
 }
 
 fn runs(step: &idemlab::lessons::Step) -> (idemlab::Metrics, Option<idemlab::Metrics>) {

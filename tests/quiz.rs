@@ -156,6 +156,18 @@ fn check_shape(question: &Question, place: &str) {
             assert_eq!(keys.len(), 3, "{place}: three distinct choices");
             let right = &choices[question.answer as usize].keys;
             assert_eq!(question.proof_compare.as_ref(), Some(right), "{place}");
+            // The right choice does not stand out by its length (issue 11, second walk).
+            let len = |c: &quiz::Choice| c.words().chars().count();
+            let right_len = len(&choices[question.answer as usize]);
+            let longest_wrong = (choices.iter().enumerate())
+                .filter(|&(i, _)| i as u32 != question.answer)
+                .map(|(_, c)| len(c))
+                .max()
+                .unwrap_or(0);
+            assert!(
+                right_len <= longest_wrong + 8,
+                "{place}: the right choice is the longest by far"
+            );
         }
     }
 }
@@ -501,8 +513,8 @@ fn the_safe_order_explanation_names_every_rule_the_judge_keeps() {
         .find(|q| q.kind == Kind::SafeOrder)
         .expect("some check asks for a safe order");
     for words in [
-        "begin the transaction, look the key up",
-        "claim it, charge, commit",
+        "begin the transaction, lookup",
+        "claim, effect (the charge), commit",
     ] {
         assert!(
             question.explanation.contains(words),
@@ -515,7 +527,7 @@ fn the_safe_order_explanation_names_every_rule_the_judge_keeps() {
         for question in questions.iter().filter(|q| q.kind == Kind::SafeOrder) {
             assert_eq!(
                 question.answer_text(),
-                "begin, look up, claim, charge, commit, answer",
+                "begin, lookup, claim, effect, commit, respond",
                 "lesson=a&quiz={seed}: the right order is the one the ordering step teaches"
             );
         }

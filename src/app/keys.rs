@@ -3,6 +3,7 @@
 //! reads every event up to the cursor, so the page asks for it only while the panel is open.
 
 use crate::keystore::{table_at, KeyRow, KeyState};
+use crate::lessons::Side;
 use crate::scenario::{Dedup, KeyStrategy, Op};
 use crate::trace::Trace;
 use crate::view::ms_text;
@@ -41,11 +42,19 @@ pub struct KeyRowText {
 
 /// The key table of `trace` after its first `count` events (all of them for `None`).
 pub fn key_store(trace: &Trace, count: Option<usize>) -> KeyStoreView {
+    key_store_at(trace, count, None)
+}
+
+/// `key_store`, captioned at `at_us` when given: the cursor's moment, which for the run not in
+/// focus is later than its last event counted. Captioned at that event instead, B's table read
+/// as taken at another time than A's counters (issue 11, second walk: 88.99 against 90.77 ms).
+fn key_store_at(trace: &Trace, count: Option<usize>, at_us: Option<u64>) -> KeyStoreView {
     let count = count.unwrap_or(trace.events.len()).min(trace.events.len());
-    let at_us = count
+    let last_us = count
         .checked_sub(1)
         .and_then(|last| trace.events.get(last))
         .map_or(0, |e| e.time_us);
+    let at_us = at_us.unwrap_or(last_us);
     let table = table_at(trace, count);
     let noun = if table.len() == 1 { "key" } else { "keys" };
     let caption = format!("Key table at {}: {} {noun}", ms_text(at_us), table.len());
@@ -62,10 +71,12 @@ pub fn key_store(trace: &Trace, count: Option<usize>) -> KeyStoreView {
     }
 }
 
-/// The panel for the page's state: `key_store`, except while a check keeps its question's run
-/// hidden (`run_hidden`), when the page holds the default scenario, whose empty table
-/// ("stores no keys (dedup=none)") would contradict the question on screen (issue 11).
-pub fn key_store_for(state: &super::State, trace: &Trace, count: Option<usize>) -> KeyStoreView {
+/// The panel for run `side` (`run`) in the page's state: its table at the cursor's moment in
+/// the run in focus (`lead`), as `events_counted` folds the counters, so both runs' tables and
+/// counters describe one moment; except while a check keeps its question's run hidden
+/// (`run_hidden`), when the page holds the default scenario, whose empty table ("stores no keys
+/// (dedup=none)") would contradict the question on screen (issue 11).
+pub fn key_store_for(state: &super::State, lead: &Trace, side: Side, run: &Trace) -> KeyStoreView {
     if super::run_hidden(state) {
         return KeyStoreView {
             caption: "Key table".into(),
@@ -74,7 +85,13 @@ pub fn key_store_for(state: &super::State, trace: &Trace, count: Option<usize>) 
             empty: Some(super::RUN_HIDDEN_NOTE),
         };
     }
-    key_store(trace, count)
+    let count = super::events_counted(state, lead, side, run);
+    let at_us = state.page.cursor.map(|_| {
+        lead.events
+            .get(state.cursor() as usize)
+            .map_or(0, |e| e.time_us)
+    });
+    key_store_at(run, count, at_us)
 }
 
 /// The `max` rows written last, in the table's own order (committed rows by key, then claims).

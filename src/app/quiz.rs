@@ -85,6 +85,16 @@ impl QuizSession {
             })
             .collect()
     }
+
+    /// Whether question `index` offers "Show my choice as B": a locked answer that is not the
+    /// right choice, which `show` already puts in B. A right answer would show B again.
+    pub fn offers_try(&self, index: usize) -> bool {
+        let Some(question) = self.quiz.questions.get(index) else {
+            return false;
+        };
+        let given = self.answers.get(index).copied().flatten();
+        matches!(question.form, Form::Choices(_)) && given.is_some_and(|a| !question.is_right(a))
+    }
 }
 
 /// A lesson's button in the picker: its name, and "✓ mastered" once this browser's progress

@@ -10,6 +10,10 @@ use super::{dispatch, with_app, with_ui};
 use crate::app::{self, Msg};
 use crate::lessons::Side;
 
+/// What a key panel was painted from: the run (its events' address), the events folded, and
+/// the cursor (the caption says its moment, which moves without B's count moving).
+pub type Painted = (usize, usize, Option<u32>);
+
 pub fn mount() {
     dom::on_click("keystore-toggle", || dispatch(Msg::ToggleKeyStore));
 }
@@ -45,14 +49,19 @@ pub fn render() {
 }
 
 /// The run's identity and the events the panel folds, or `None` when the side has no run.
-fn painted_for(app: &super::App, side: Side) -> Option<(usize, usize)> {
+fn painted_for(app: &super::App, side: Side) -> Option<Painted> {
     let run = match side {
         Side::A => &app.a,
         Side::B => app.b.as_ref()?,
     };
-    let count = app::events_counted(&app.state, &app.a.trace, side, &run.trace);
+    let count = app::events_counted(&app.state, &app.lead().trace, side, &run.trace);
     let count = count.unwrap_or(run.trace.events.len());
-    Some((std::sync::Arc::as_ptr(&run.trace.events) as usize, count))
+    let cursor = app.state.page.cursor.map(|_| app.state.cursor());
+    Some((
+        std::sync::Arc::as_ptr(&run.trace.events) as usize,
+        count,
+        cursor,
+    ))
 }
 
 fn paint(name: &str, side: Side) {
@@ -61,8 +70,7 @@ fn paint(name: &str, side: Side) {
             Side::A => &app.a,
             Side::B => app.b.as_ref().expect("painted only when B runs"),
         };
-        let count = app::events_counted(&app.state, &app.a.trace, side, &run.trace);
-        app::key_store_for(&app.state, &run.trace, count)
+        app::key_store_for(&app.state, &app.lead().trace, side, &run.trace)
     });
     dom::set_text(
         &dom::by_id(&format!("keystore-caption-{name}")),

@@ -185,7 +185,7 @@ pub(crate) struct Ui {
     pub events_shown: Cell<bool>,
     /// What each key-store panel (A, B) last folded: the run's events (address) and how many,
     /// so a frame that moved neither does not fold again. Forgotten at every rerun.
-    pub keys_painted: Cell<[Option<(usize, usize)>; 2]>,
+    pub keys_painted: Cell<[Option<keys::Painted>; 2]>,
     /// The classification answers last painted, so playback frames do not repaint them.
     pub classify_painted: Cell<Option<app::Answers>>,
     /// Which computation the scheduled slice belongs to: each start of the runs counts one up,

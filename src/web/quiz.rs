@@ -264,8 +264,9 @@ fn form(check: &QuizSession, index: usize) -> Element {
         Form::Number => number_field(question, answer),
     };
     form.insert_before(&fields, Some(&actions)).ok();
-    // A choice's run opens only once the answer is locked (`app::update` refuses it before).
-    if answer.is_none() || !matches!(question.form, Form::Choices(_)) {
+    // A choice's run opens only once the answer is locked (`app::update` refuses it before),
+    // and only a wrong one: B already shows the right choice.
+    if !check.offers_try(index) {
         dom::find(&actions, "#quiz-try").remove();
     }
     dom::set_flag(
