@@ -448,7 +448,8 @@ mod packed {
 
     use super::{EventKind, EventOut, Ids, Key, Node, TimeUs};
 
-    /// One event: 64 bytes. A run keeps up to a million of them, and the page's wasm memory never
+    /// One event: 72 bytes (`tests/memory.rs` pins it; 64 until a 409's `Retry-After` made a
+    /// response's payload 20 bytes). A run keeps up to a million of them, and the page's wasm memory never
     /// shrinks, so the numbers are stored one above their value in `NonZero` fields, where "none"
     /// costs no space of its own (`Option<u32>` takes 8 bytes, `Option<NonZeroU32>` 4). Read them
     /// through `order()`, `attempt()`, `pod()` and `req()`.
