@@ -108,7 +108,7 @@ fn a_409_carries_retry_after_and_the_client_waits_exactly_that_long() {
                 "{query}: event {ix}"
             );
             let Some(ms) = retry_after_ms else { continue };
-            assert_eq!(u64::from(ms), s.worst_round_trip_ms(), "{query}");
+            assert_eq!(u64::from(ms.get()), s.worst_round_trip_ms(), "{query}");
             // The client's next word on this attempt is its retry, after exactly Retry-After
             // (unless the answer was lost or came too late, or retries ran out).
             let retry = trace.events[ix..]
@@ -120,7 +120,7 @@ fn a_409_carries_retry_after_and_the_client_waits_exactly_that_long() {
                     }
                     _ => None,
                 });
-            if retry == Some(u64::from(ms) * 1_000) {
+            if retry == Some(u64::from(ms.get()) * 1_000) {
                 honoured += 1;
             }
         }
@@ -326,7 +326,7 @@ fn under_conflict_retry_after_is_the_time_left_on_the_lease() {
                 ..
             } = e.kind
             {
-                assert!((1..=400).contains(&ms), "{query}&seed={seed}: {ms}");
+                assert!((1..=400).contains(&ms.get()), "{query}&seed={seed}: {ms}");
                 answered += 1;
             }
         }

@@ -150,14 +150,14 @@ pub fn program(s: &Scenario) -> ([Step; 6], usize) {
 impl World {
     /// The `Retry-After` of a 409: the time left on the claim's lease, when it has one, or the
     /// worst fault-free round trip of one attempt, by when the copy at work should be done.
-    fn retry_after_ms(&self, req: u32) -> u32 {
+    fn retry_after_ms(&self, req: u32) -> std::num::NonZeroU32 {
         let lease_ms = self.reqs[req as usize]
             .key
             .and_then(|key| self.lease_left_ms(key));
-        let ms = lease_ms
-            .unwrap_or_else(|| self.s.worst_round_trip_ms())
-            .max(1);
-        u32::try_from(ms).unwrap_or(u32::MAX)
+        let ms = lease_ms.unwrap_or_else(|| self.s.worst_round_trip_ms());
+        // At least 1 ms: a zero would tell the client to hammer the API at once. Non-zero by
+        // type, so the response payload stays small (the event record, `tests/memory.rs`).
+        std::num::NonZeroU32::new(u32::try_from(ms.max(1)).unwrap_or(u32::MAX)).expect("at least 1")
     }
 
     pub(super) fn api_receives(&mut self, msg: u32) {

@@ -186,7 +186,7 @@ impl World {
             unreachable!("only responses travel to clients")
         };
         // A `Retry-After` replaces the client's own backoff for the next attempt.
-        let delay_us = retry_after_ms.map(|ms| u64::from(ms) * 1_000);
+        let delay_us = retry_after_ms.map(|ms| u64::from(ms.get()) * 1_000);
         match status {
             200 => self.order_done(pod, Outcome::Ok, Some(status)),
             400 | 402 | 422 => self.order_done(pod, Outcome::Failed, Some(status)),
