@@ -454,7 +454,7 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
         .map(|&ix| ms_text(trace.events[ix].time_us))
         .collect();
     let prompt = format!(
-        "The API does not check keys. The client waits {timeout_ms} ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of {backoff_ms} ms, doubling (with some jitter), up to {retries} times. In this run {lost_text} on the way back. How many times does the payment service charge order {order}?",
+        "The API does not check keys. The client waits {timeout_ms} ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of {backoff_ms} ms, doubling each time, plus a random extra of up to half the delay, up to {retries} times. In this run {lost_text} on the way back. How many times does the payment service charge order {order}?",
         lost_text = plural(
             lost,
             &format!("answer to order {order} is lost"),
@@ -511,7 +511,7 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
         )
     });
     let prompt = format!(
-        "{orders_text} sent with keys to an API with a unique claim that keeps each key for {retention_ms} ms. Every answer is cut on the way back for the first {partition_ms} ms. The client waits {timeout} ms for an answer, then retries after a backoff of {backoff_ms} ms, doubling (with some jitter), up to 4 times. How many duplicates does this run count?",
+        "{orders_text} sent with keys to an API with a unique claim that keeps each key for {retention_ms} ms. Every answer is cut on the way back for the first {partition_ms} ms. The client waits {timeout} ms for an answer, then retries after a backoff of {backoff_ms} ms, doubling each time, plus a random extra of up to half the delay, up to 4 times. How many duplicates does this run count?",
         orders_text = plural(orders, "order is", "orders are"),
         timeout = scenario.timeout_ms,
     );
@@ -599,7 +599,7 @@ fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
     // The right choice named once, first: the feedback does not repeat it (issue 11's walk
     // found a question's feedback running below a 768 px screen).
     let mut explanation = format!(
-        "The answer is \"{}\" (B): with it the run ends with 0 duplicates and 0 lost. In the run shown (A), order {order} is charged a {} time at {} (the red dot at the cursor). {} The others:",
+        "The answer is \"{}\" (run B): with it the run ends with 0 duplicates and 0 lost. In the run shown (A), order {order} is charged a {} time at {} (the red dot at the cursor). {} The others:",
         choices[answer].1,
         ordinal(nth),
         ms_text(trace.events[ix].time_us),

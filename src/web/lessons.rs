@@ -169,6 +169,11 @@ fn step_text(paragraph: &Element, step: &crate::lessons::Step) {
 /// and the heading takes the focus without scrolling again.
 pub(super) fn focus_heading() {
     dom::window().scroll_to_with_x_and_y(0.0, 0.0);
+    // On a wide screen the lesson's column scrolls on its own: a new step starts at its top
+    // (a newcomer's walk found step 2's heading scrolled out of view after "Next step").
+    if let Some(column) = dom::document().get_element_by_id("lesson-column") {
+        column.set_scroll_top(0);
+    }
     if let Some(heading) = dom::document().get_element_by_id("lesson-heading") {
         if let Ok(heading) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(heading) {
             let options = web_sys::FocusOptions::new();
