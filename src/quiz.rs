@@ -506,14 +506,17 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
         .find(|e| e.kind == EventKind::KeyExpired && e.order() == Some(order));
     let expired = expired.map_or_else(String::new, |e| {
         format!(
-            "its key expired at {} (key-expired on the database lane), and ",
+            "the retry found its key expired at {} (key-expired on the database lane: stored plus kept time had passed), and ",
             ms_text(e.time_us)
         )
     });
     let prompt = format!(
-        "{orders_text} sent with keys to an API with a unique claim that keeps each key for {retention_ms} ms. Every answer is cut on the way back for the first {partition_ms} ms. The client waits {timeout} ms for an answer, then retries after a backoff of {backoff_ms} ms, doubling each time, plus a random extra of up to half the delay, up to 4 times. How many duplicates does this run count?",
+        "{orders_text} sent with keys to an API with a unique claim that keeps each key for {retention_ms} ms from when it is stored. Every answer is cut on the way back for the first {partition_ms} ms. The client waits {timeout} ms for an answer, then retries after a backoff of {backoff_ms} ms, doubling each time, plus a random extra of up to half the delay, up to 4 times; a request reaches the API {lo}–{hi} ms after it leaves. In this run {timings}. How many duplicates does this run count?",
         orders_text = plural(orders, "order is", "orders are"),
         timeout = scenario.timeout_ms,
+        lo = scenario.latency_ms.lo,
+        hi = scenario.latency_ms.hi,
+        timings = expiry_timings(&trace, orders),
     );
     let explanation = format!(
         "{d}. The first: order {order} was charged a {nth} time at {t} (the cursor): {expired}a retry after that looked like new work. Keeping keys longer than the client retries (a day) gives 0.",
@@ -528,6 +531,42 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
         metrics.duplicates,
     );
     Some(prove(question, &trace, ix, explanation))
+}
+
+/// When each order's key is first stored and when its retries leave: what the expiry question
+/// needs to be reasoned rather than guessed (a newcomer's walk: the jitter alone decided it).
+fn expiry_timings(trace: &Trace, orders: u32) -> String {
+    let parts: Vec<String> = (1..=orders)
+        .map(|order| {
+            let of_order = |e: &&crate::trace::Event| e.order() == Some(order);
+            let stored = (trace.events.iter().filter(of_order))
+                .find(|e| matches!(e.kind, EventKind::Commit { .. }))
+                .map_or_else(
+                    || "never stored".into(),
+                    |e| format!("stored at {}", ms_text(e.time_us)),
+                );
+            let retries: Vec<String> = (trace.events.iter().filter(of_order))
+                .filter(|e| {
+                    e.attempt().is_some_and(|a| a > 1)
+                        && matches!(
+                            e.kind,
+                            EventKind::Send {
+                                payload: crate::trace::Payload::Request { .. },
+                                ..
+                            }
+                        )
+                })
+                .map(|e| ms_text(e.time_us))
+                .collect();
+            let retries = if retries.is_empty() {
+                "no retry".into()
+            } else {
+                format!("retries leaving at {}", retries.join(", "))
+            };
+            format!("order {order}'s key is {stored}, with {retries}")
+        })
+        .collect();
+    parts.join("; ")
 }
 
 fn lost_with_one_key(dice: &mut Pcg32) -> Option<Question> {
