@@ -675,6 +675,12 @@ fn keys() -> Result<(), Exit> {
         "(none)",
         codec::preset_allowed()
     );
+    say!(
+        "{:<14} {:<18} {}",
+        "contract",
+        "(none)",
+        codec::contract_allowed()
+    );
     for spec in codec::keys() {
         say!(
             "{:<14} {:<18} {}",

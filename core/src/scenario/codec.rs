@@ -331,7 +331,7 @@ pub fn markdown_table() -> String {
         cell(&preset_allowed())
     ));
     out.push_str(&format!(
-        "| `contract` | | {} | Apply a real API's idempotency contract (see Contracts) after the preset; explicit keys override it. |\n",
+        "| `contract` | | {} | Apply a real API's (or queue's) documented idempotency rule as keys (see Contracts), after the preset; explicit keys override it. |\n",
         cell(&contract_allowed())
     ));
     for spec in KEYS.iter() {
