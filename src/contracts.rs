@@ -93,21 +93,66 @@ pub fn scenarios(query: &str) -> Result<Vec<(Option<Contract>, Scenario)>, Vec<C
 
 /// Runs every scenario of `scenarios(query)` over `seeds` and adds up each one's counts.
 pub fn table(query: &str, seeds: SeedRange) -> Result<Vec<Row>, Vec<CodecError>> {
-    let mut rows = Vec::new();
-    for (contract, mut scenario) in scenarios(query)? {
-        scenario.seed = seeds.first;
-        let mut row = Row {
-            contract: contract.map(Contract::name),
-            scenario: codec::encode(&scenario),
-            ..Row::default()
-        };
-        for offset in 0..seeds.count {
-            scenario.seed = seeds.first + offset;
-            row.add(&crate::run(&scenario).1);
-        }
-        rows.push(row);
+    let mut job = TableJob::new(query, seeds)?;
+    while !job.step(u64::MAX) {}
+    Ok(job.rows)
+}
+
+/// The same table a few runs at a time, so the page can build it in slices between frames:
+/// `step` until it returns true, then read `rows`. Any slicing gives the rows of `table`.
+pub struct TableJob {
+    scenarios: Vec<(Option<Contract>, Scenario)>,
+    seeds: SeedRange,
+    /// The finished rows, then the one in progress.
+    pub rows: Vec<Row>,
+    /// Runs done of the row in progress.
+    done: u64,
+}
+
+impl TableJob {
+    pub fn new(query: &str, seeds: SeedRange) -> Result<TableJob, Vec<CodecError>> {
+        Ok(TableJob {
+            scenarios: scenarios(query)?,
+            seeds,
+            rows: Vec::new(),
+            done: 0,
+        })
     }
-    Ok(rows)
+
+    /// Runs at most `runs` more runs; true once every row is complete.
+    pub fn step(&mut self, runs: u64) -> bool {
+        let mut left = runs;
+        while left > 0 {
+            // The row in progress, or (between rows) the next one.
+            let at = self.rows.len() - usize::from(self.done > 0);
+            let Some((contract, scenario)) = self.scenarios.get_mut(at) else {
+                return true;
+            };
+            if self.done == 0 {
+                scenario.seed = self.seeds.first;
+                self.rows.push(Row {
+                    contract: contract.map(Contract::name),
+                    scenario: codec::encode(scenario),
+                    ..Row::default()
+                });
+            }
+            scenario.seed = self.seeds.first + self.done;
+            let row = self
+                .rows
+                .last_mut()
+                .expect("the row in progress was pushed");
+            row.add(&crate::run(scenario).1);
+            self.done += 1;
+            left -= 1;
+            if self.done == self.seeds.count {
+                self.done = 0;
+                if self.rows.len() == self.scenarios.len() {
+                    return true;
+                }
+            }
+        }
+        self.rows.len() == self.scenarios.len() && self.done == 0
+    }
 }
 
 /// The table in Markdown: one line per contract, the counts in `COLUMNS` order.

@@ -338,3 +338,19 @@ fn the_markdown_table_has_a_line_per_contract() {
         "{md}"
     );
 }
+
+#[test]
+fn the_table_built_in_slices_equals_the_table_in_one_go() {
+    let seeds = range(3, 7);
+    let whole = contracts::table(FAULT, seeds).unwrap();
+    for slice in [1, 2, 6, 7, 8, 41, 42, 1_000] {
+        let mut job = contracts::TableJob::new(FAULT, seeds).unwrap();
+        let mut steps = 0;
+        while !job.step(slice) {
+            steps += 1;
+            assert!(steps <= 42, "slice {slice}: runs past the 42 runs");
+        }
+        assert!(job.step(slice), "a finished job stays finished");
+        assert_eq!(job.rows, whole, "slice {slice}");
+    }
+}
