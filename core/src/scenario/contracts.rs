@@ -94,7 +94,7 @@ impl Contract {
             Contract::Powertools => {
                 "The in-progress record is committed first and runs again once its \
                  in-progress expiry passes; an unhandled exception deletes the record; completed \
-                 records expire after 3,600 s."
+                 records expire after 3,600 s by default."
             }
             Contract::Oasis => {
                 "In progress → 409; an earlier 2xx or 4xx is replayed, an earlier 5xx runs \
@@ -118,20 +118,22 @@ impl Contract {
                  `Retry-After`."
             }
             Contract::IetfDraft => {
-                "The same keys as `stripe-v1` (a missing key's 400 and expiry, which the \
-                 draft leaves to the resource, are not modelled); the lab's 409 carries a \
-                 `Retry-After`, which the draft does not require."
+                "The same keys as `stripe-v1` but `retention_ms`, which stays as the query sets \
+                 it (the draft leaves expiry to the resource's published policy); a missing \
+                 key's 400 is not modelled; the lab's 409 carries a `Retry-After`, which the \
+                 draft does not require."
             }
             Contract::Powertools => {
                 "`lease_ms=200` stands for the invocation's remaining time: Lambda stops the \
                  invocation then, the lab's handler is never stopped, so a lease shorter than \
-                 the work is taken from a live copy; a decline returned as a value would be \
-                 stored, the lab deletes the key on every failure."
+                 the work is taken from a live copy; the lab deletes the key on every failure, \
+                 a decline included, as if each were an unhandled exception."
             }
             Contract::Oasis => {
                 "The window runs from the key row's creation, not from \
                  `Repeatability-First-Sent`; a differing duplicate is 400 there, 422 here; \
-                 the lab's 409 carries a `Retry-After`."
+                 the lab's 409 carries a `Retry-After`; after a 412 the lab's client looks the \
+                 order up by its business key, the rule AdCP states."
             }
             Contract::SqsFifo => {
                 "The deduplication id is the charge the event carries (content-based \
