@@ -127,6 +127,22 @@ enum Command {
         #[arg(long)]
         markdown: bool,
     },
+    /// Run one fault scenario under no contract and under every contract (`contract=`) over
+    /// the seeds and print the counts that tell them apart, per contract, as JSON.
+    Contracts {
+        /// The fault scenario; its own `contract=` is replaced, its explicit keys still win.
+        #[arg(default_value = "")]
+        query: String,
+        /// Seeds to run: `A..B` (B excluded) or `A..=B`.
+        #[arg(long, default_value = "0..100")]
+        seeds: String,
+        /// Print a Markdown table instead of JSON.
+        #[arg(long)]
+        markdown: bool,
+        /// Instead, print the contracts with their sources, rules and keys (README's table).
+        #[arg(long, conflicts_with = "markdown")]
+        list: bool,
+    },
     /// List the presets with what they set.
     Presets {
         /// Print the Markdown table that README embeds.
@@ -176,6 +192,15 @@ pub fn main() -> ExitCode {
             print_text(&idemlab::scenario::presets::markdown_table())
         }
         Command::Presets { markdown: false } => presets(),
+        Command::Contracts { list: true, .. } => {
+            print_text(&idemlab::scenario::contracts::markdown_table())
+        }
+        Command::Contracts {
+            query,
+            seeds,
+            markdown,
+            ..
+        } => contracts(&query, &seeds, markdown),
     };
     match result {
         // A reader that went away (`idemlab keys | head`) wanted no more: end quietly.
@@ -420,6 +445,28 @@ fn sweep(query: &str, seeds: &str, quiet: bool, threads: Option<u32>) -> Result<
     Err(Exit::Interrupted)
 }
 
+/// What `contracts` prints as JSON.
+#[derive(Serialize)]
+struct ContractsReport<'a> {
+    seeds: &'a str,
+    contracts: Vec<idemlab::contracts::Row>,
+}
+
+fn contracts(query: &str, seeds: &str, markdown: bool) -> Result<(), Exit> {
+    let range = SeedRange::parse(seeds).map_err(|e| format!("--seeds {seeds:?}: {e}"))?;
+    let rows = idemlab::contracts::table(query, range).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        Exit::Error(lines.join("\nidemlab: "))
+    })?;
+    if markdown {
+        return print_text(&idemlab::contracts::markdown(&rows));
+    }
+    print_json(&ContractsReport {
+        seeds,
+        contracts: rows,
+    })
+}
+
 /// The flag Ctrl-C sets: the sweep's threads stop after the seed in hand and the totals so far
 /// are printed. A second Ctrl-C ends the program at once.
 fn stop_on_ctrl_c() -> Result<&'static AtomicBool, String> {
@@ -627,6 +674,12 @@ fn keys() -> Result<(), Exit> {
         "preset",
         "(none)",
         codec::preset_allowed()
+    );
+    say!(
+        "{:<14} {:<18} {}",
+        "contract",
+        "(none)",
+        codec::contract_allowed()
     );
     for spec in codec::keys() {
         say!(

@@ -10,6 +10,7 @@ pub use idemlab_core::{dense, scenario, sim, trace};
 
 pub mod app;
 pub mod classify;
+pub mod contracts;
 pub mod decimal;
 pub mod glossary;
 pub mod heaviest;

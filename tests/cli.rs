@@ -96,7 +96,9 @@ fn with_closed_stdout(args: &[&str]) -> Output {
 
 #[test]
 fn every_command_ends_quietly_when_its_reader_goes_away() {
-    let commands: [&[&str]; 11] = [
+    let commands: [&[&str]; 13] = [
+        &["contracts", "preset=race", "--seeds", "0..5"],
+        &["contracts", "--list"],
         &["keys"],
         &["keys", "--markdown"],
         &["presets"],

@@ -122,7 +122,8 @@ fn errors_name_the_key_and_what_is_allowed() {
 fn unknown_keys_list_every_key() {
     let message = errors("colour=blue");
     assert!(
-        message.starts_with("unknown key `colour`; scenario keys are seed, preset, orders,"),
+        message
+            .starts_with("unknown key `colour`; scenario keys are seed, preset, contract, orders,"),
         "{message}"
     );
     assert!(

@@ -3,7 +3,9 @@
 
 mod common;
 
-use common::{check_trace, first_failing, overlay, run, scenario, seeds};
+use common::{
+    calls_after_a_500, check_trace, first_failing, overlay, replayed, run, scenario, seeds,
+};
 use idemlab::trace::{ClaimResult, EventKind, Found, Node, Outcome, Payload, Trace};
 use idemlab::Metrics;
 
@@ -341,15 +343,6 @@ fn under_conflict_retry_after_is_the_time_left_on_the_lease() {
 const FAILING: &str =
     "orders=6&dedup=atomic&provider=keyed&provider_fail=0.4&retries=4&backoff_ms=30";
 
-fn replayed(trace: &Trace, status: u16) -> usize {
-    count(trace, |k| {
-        *k == EventKind::Reply {
-            status,
-            replay: true,
-        }
-    })
-}
-
 #[test]
 fn a_provider_failure_answers_500_and_a_decline_402_and_neither_charges() {
     for seed in 0..seeds(200) {
@@ -439,25 +432,6 @@ fn under_replay_final_a_500_runs_again_and_a_402_is_replayed() {
             "{query}: {ran_again} {replayed_402}"
         );
     }
-}
-
-/// Provider calls for an order that had already been answered 500 by the provider.
-fn calls_after_a_500(trace: &Trace) -> usize {
-    let mut failed = std::collections::BTreeSet::new();
-    let mut again = 0;
-    for e in trace.events.iter() {
-        match e.kind {
-            EventKind::ChargeFailed { status: 500 } => {
-                failed.insert(e.order());
-            }
-            EventKind::Send {
-                payload: Payload::Charge { .. },
-                ..
-            } if failed.contains(&e.order()) => again += 1,
-            _ => {}
-        }
-    }
-    again
 }
 
 #[test]

@@ -51,3 +51,13 @@ fn readme_opens_with_the_race_as_idemlab_svg_draws_it() {
         "README opens with the picture"
     );
 }
+
+#[test]
+fn readme_contract_table_matches_the_contracts() {
+    let readme = include_str!("../README.md");
+    let table = idemlab::scenario::contracts::markdown_table();
+    assert!(
+        readme.contains(&table),
+        "README's contract table is stale; regenerate it with `idemlab contracts --list`"
+    );
+}

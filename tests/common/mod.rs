@@ -59,6 +59,34 @@ pub fn sweep(query: &str, count: u64) -> Sweep {
     idemlab::sweep::sweep(&scenario(query), 0, count)
 }
 
+/// Replies that replay a stored answer with `status`.
+pub fn replayed(trace: &Trace, status: u16) -> usize {
+    let replay = EventKind::Reply {
+        status,
+        replay: true,
+    };
+    trace.events.iter().filter(|e| e.kind == replay).count()
+}
+
+/// Provider calls for an order that had already been answered 500 by the provider.
+pub fn calls_after_a_500(trace: &Trace) -> usize {
+    let mut failed = std::collections::BTreeSet::new();
+    let mut again = 0;
+    for e in trace.events.iter() {
+        match e.kind {
+            EventKind::ChargeFailed { status: 500 } => {
+                failed.insert(e.order());
+            }
+            EventKind::Send {
+                payload: Payload::Charge { .. },
+                ..
+            } if failed.contains(&e.order()) => again += 1,
+            _ => {}
+        }
+    }
+    again
+}
+
 /// Runs seeds 0..count and returns the first seed whose metrics fail `ok`, with them.
 pub fn first_failing(
     query: &str,

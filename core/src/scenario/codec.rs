@@ -10,6 +10,7 @@ use std::fmt;
 
 use serde::Serialize;
 
+use super::contracts::Contract;
 use super::presets::Preset;
 use super::Store;
 use super::{bounds, Concurrent, Consumer, ConsumerCrash, Crash, Dedup, KeyStrategy, Mail, Op};
@@ -196,6 +197,26 @@ pub fn decode(input: &str) -> Result<Decoded, Vec<CodecError>> {
 /// Decodes what it can: a bad key is reported and skipped, and the rest still applies. The page
 /// uses this so that one bad key in a link shows a banner instead of losing the whole state.
 pub fn decode_lenient(input: &str) -> (Decoded, Vec<CodecError>) {
+    decode_with(input, None)
+}
+
+/// Decodes strictly as `decode` does, but under `contract` (or none) whatever the query's own
+/// `contract=` says: `idemlab contracts` runs one query under each contract this way.
+pub fn decode_under(input: &str, contract: Option<Contract>) -> Result<Decoded, Vec<CodecError>> {
+    let (decoded, errors) = decode_with(input, Some(contract));
+    if errors.is_empty() {
+        Ok(decoded)
+    } else {
+        Err(errors)
+    }
+}
+
+/// The decoder. The preset applies first, then the contract, then the explicit keys, wherever
+/// each stands in the query; `contract_override` replaces the query's own contract.
+fn decode_with(
+    input: &str,
+    contract_override: Option<Option<Contract>>,
+) -> (Decoded, Vec<CodecError>) {
     let mut errors = Vec::new();
     let mut decoded = Decoded {
         scenario: Scenario::default(),
@@ -207,6 +228,7 @@ pub fn decode_lenient(input: &str) -> (Decoded, Vec<CodecError>) {
     };
     let mut seen: Vec<&str> = Vec::new();
     let mut explicit: Vec<(&'static KeySpec, String)> = Vec::new();
+    let (mut preset, mut contract) = (None, None);
     for (key, value) in &pairs {
         if is_tracker(key) {
             continue;
@@ -220,8 +242,13 @@ pub fn decode_lenient(input: &str) -> (Decoded, Vec<CodecError>) {
             decoded.view.push((view_key.to_string(), value.clone()));
         } else if key == "preset" {
             match Preset::from_name(value) {
-                Some(preset) => apply_preset(&mut decoded.scenario, preset),
+                Some(found) => preset = Some(found),
                 None => errors.push(error(key, value, malformed(preset_allowed()))),
+            }
+        } else if key == "contract" {
+            match Contract::from_name(value) {
+                Some(found) => contract = Some(found),
+                None => errors.push(error(key, value, malformed(contract_allowed()))),
             }
         } else if let Some(spec) = KEYS.iter().find(|spec| spec.name == key) {
             explicit.push((spec, value.clone()));
@@ -229,7 +256,13 @@ pub fn decode_lenient(input: &str) -> (Decoded, Vec<CodecError>) {
             errors.push(error(key, value, Problem::UnknownKey));
         }
     }
-    // Explicit keys override the preset wherever they stand in the query.
+    if let Some(preset) = preset {
+        apply_preset(&mut decoded.scenario, preset);
+    }
+    if let Some(contract) = contract_override.unwrap_or(contract) {
+        apply_contract(&mut decoded.scenario, contract);
+    }
+    // Explicit keys override the preset and the contract wherever they stand in the query.
     for (spec, value) in explicit {
         if let Err(problem) = (spec.set)(&mut decoded.scenario, &value) {
             errors.push(error(spec.name, &value, problem));
@@ -250,8 +283,8 @@ pub fn set_key(scenario: &mut Scenario, name: &str, value: &str) -> Result<(), C
     Ok(())
 }
 
-/// The canonical query: `seed`, then `preset` if any, then each key whose value differs from
-/// what the preset or the defaults give, in the order of `KEYS`.
+/// The canonical query: `seed`, then `preset` and `contract` if any, then each key whose value
+/// differs from what they (over the defaults) give, in the order of `KEYS`.
 pub fn encode(scenario: &Scenario) -> String {
     let mut baseline = Scenario::default();
     let mut out = format!("seed={}", scenario.seed);
@@ -259,6 +292,11 @@ pub fn encode(scenario: &Scenario) -> String {
         apply_preset(&mut baseline, preset);
         out.push_str("&preset=");
         out.push_str(preset.name());
+    }
+    if let Some(contract) = scenario.contract {
+        apply_contract(&mut baseline, contract);
+        out.push_str("&contract=");
+        out.push_str(contract.name());
     }
     for spec in KEYS.iter().skip(1) {
         let value = (spec.get)(scenario);
@@ -279,7 +317,7 @@ pub fn keys() -> &'static [KeySpec] {
 
 pub fn key_names() -> impl Iterator<Item = &'static str> {
     std::iter::once("seed")
-        .chain(std::iter::once("preset"))
+        .chain(["preset", "contract"])
         .chain(KEYS.iter().skip(1).map(|spec| spec.name))
 }
 
@@ -291,6 +329,10 @@ pub fn markdown_table() -> String {
     out.push_str(&format!(
         "| `preset` | | {} | Start from a named scenario; explicit keys override it. |\n",
         cell(&preset_allowed())
+    ));
+    out.push_str(&format!(
+        "| `contract` | | {} | Apply a real API's (or queue's) documented idempotency rule as keys (see Contracts), after the preset; explicit keys override it. |\n",
+        cell(&contract_allowed())
     ));
     for spec in KEYS.iter() {
         let default = spec.value(&defaults);
@@ -307,15 +349,29 @@ pub fn preset_allowed() -> String {
     format!("one of {}", Preset::names().collect::<Vec<_>>().join("|"))
 }
 
+pub fn contract_allowed() -> String {
+    format!("one of {}", Contract::names().collect::<Vec<_>>().join("|"))
+}
+
+fn apply_contract(scenario: &mut Scenario, contract: Contract) {
+    scenario.contract = Some(contract);
+    apply_keys(scenario, contract.keys());
+}
+
 fn apply_preset(scenario: &mut Scenario, preset: Preset) {
     scenario.preset = Some(preset);
-    let pairs = split_pairs(preset.spec().keys).expect("preset keys are short and well formed");
+    apply_keys(scenario, preset.spec().keys);
+}
+
+/// Sets a preset's or a contract's keys: fixed text that the codec tests decode.
+fn apply_keys(scenario: &mut Scenario, keys: &str) {
+    let pairs = split_pairs(keys).expect("preset and contract keys are short and well formed");
     for (key, value) in pairs {
         let spec = KEYS
             .iter()
             .find(|spec| spec.name == key)
-            .expect("preset keys are scenario keys");
-        (spec.set)(scenario, &value).expect("preset values are in bounds");
+            .expect("preset and contract keys are scenario keys");
+        (spec.set)(scenario, &value).expect("preset and contract values are in bounds");
     }
 }
 

@@ -4,11 +4,13 @@
 //! turns it into text and back, and `presets` names useful starting points. Nothing here runs.
 
 pub mod codec;
+pub mod contracts;
 pub mod presets;
 
 use serde::Serialize;
 
 pub use codec::{decode, decode_lenient, encode, CodecError, Decoded, Problem};
+pub use contracts::Contract;
 pub use presets::Preset;
 
 /// Probabilities are integer parts per million so that a run is bit-identical on every target.
@@ -257,6 +259,8 @@ pub struct Scenario {
     pub seed: u64,
     /// The preset this scenario started from, kept so the canonical form stays short and readable.
     pub preset: Option<Preset>,
+    /// The contract applied over the preset, kept for the same reason.
+    pub contract: Option<Contract>,
     pub orders: u32,
     pub clients: u32,
     /// How many tenants the orders belong to, in turn; each numbers its work from 1.
@@ -339,6 +343,7 @@ impl Default for Scenario {
         Scenario {
             seed: 1,
             preset: None,
+            contract: None,
             orders: 4,
             clients: 1,
             tenants: 1,
