@@ -232,7 +232,7 @@ pub static LESSONS: [Lesson; 2] = [
                 keystore: true,
                 classify: false,
                 predict: Predict {
-                    setup: "Every order has carried a key from the start, the same on every try: its case id and work id (case-1/work-N in the key table: one case, numbered work). Now the API looks the key up before it charges and records it after. The client gives up after 45 ms, so each order is retried while its first attempt is still at work: the first attempts record their keys at 84, 187 and 269 ms; the retries look theirs up at 64, 194 and 273 ms.",
+                    setup: "Every order has carried a key from the start, the same on every try: its case id and work id (case-…/work-… in the key table; every order here belongs to the same case). Now the API looks the key up before it charges and records it after. The client gives up after 45 ms, so each order is retried while its first attempt is still at work: the first attempts record their keys at 84, 187 and 269 ms; the retries look theirs up at 64, 194 and 273 ms.",
                     question: "How many duplicate charges will the 3 orders make?",
                     ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 2, 3] },
                     proof: pa("both charge", Find::Duplicate),
