@@ -528,7 +528,7 @@ pub static LESSONS: [Lesson; 2] = [
                 keystore: false,
                 classify: false,
                 predict: Predict {
-                    setup: "The CronJob has concurrencyPolicy: Forbid. At 20 ms, while its scheduled Job is still running, an operator starts the same job by hand: a second pod sends the same 3 orders. Keys are made from each pod's UID.",
+                    setup: "The CronJob has concurrencyPolicy: Forbid. At 20 ms, while its scheduled Job is still running, an operator starts the same job by hand: a second pod sends the same 3 orders. Each pod makes its keys from its own UID (proc-…/work-… in the key table: the part after proc- is the pod's UID).",
                     question: "How many duplicate charges will the 3 orders get?",
                     ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 3, 6] },
                     proof: pa("both pods charge every order", Find::Duplicate),
