@@ -675,6 +675,11 @@ fn choice_names<T: Choice>() -> Vec<&'static str> {
     T::CHOICES.iter().map(|(name, _)| *name).collect()
 }
 
+/// What a probability key allows, for its error and the key table.
+fn probability_allowed() -> String {
+    "a probability 0..=1 with at most 6 decimals".into()
+}
+
 fn choice_allowed<T: Choice>() -> String {
     let names: Vec<&str> = T::CHOICES.iter().map(|(name, _)| *name).collect();
     format!("one of {}", names.join("|"))
@@ -936,12 +941,12 @@ static KEYS: [KeySpec; 46] = [
         |s, v| { s.provider_ms = parse_range(v, bounds::PROVIDER_MS)?; Ok(()) }),
     key!("loss_req", Network, Input::Probability,
         "Chance that a request from a client to the API is lost.",
-        || "a probability 0..=1 with at most 6 decimals".into(),
+        probability_allowed,
         |s| format_ppm(s.loss_req),
         |s, v| { s.loss_req = parse_ppm(v)?; Ok(()) }),
     key!("loss_resp", Network, Input::Probability,
         "Chance that a response from the API to a client is lost.",
-        || "a probability 0..=1 with at most 6 decimals".into(),
+        probability_allowed,
         |s| format_ppm(s.loss_resp),
         |s, v| { s.loss_resp = parse_ppm(v)?; Ok(()) }),
     key!("partition", Network, Input::Text { examples: &["none", "0..400", "100..300"] },
@@ -1026,12 +1031,12 @@ static KEYS: [KeySpec; 46] = [
         |s, v| { s.concurrent = parse_choice(v)?; Ok(()) }),
     key!("provider_fail", Faults, Input::Probability,
         "Chance that the payment service answers 500 to a call and charges nothing (a call with a key it has already charged under returns that charge).",
-        || "a probability 0..=1 with at most 6 decimals".into(),
+        probability_allowed,
         |s| format_ppm(s.provider_fail),
         |s, v| { s.provider_fail = parse_ppm(v)?; Ok(()) }),
     key!("decline", Faults, Input::Probability,
         "Chance that the payment service declines a call (402, a final business failure: the client does not retry it) and charges nothing.",
-        || "a probability 0..=1 with at most 6 decimals".into(),
+        probability_allowed,
         |s| format_ppm(s.decline),
         |s, v| { s.decline = parse_ppm(v)?; Ok(()) }),
     key!("replay", Server, Input::Choice(choice_names::<Replay>),
@@ -1046,7 +1051,7 @@ static KEYS: [KeySpec; 46] = [
         |s, v| { s.expired = parse_choice(v)?; Ok(()) }),
     key!("loss_provider", Network, Input::Probability,
         "Chance that the hop between the API and the payment service loses a message, each way: a lost call charges nothing; a lost answer leaves a charge the API does not know of. The API waits as long as an answer can take (2 x latency_ms's hi + provider_ms's hi, and 1 ms), then gives the call up: it answers its client 504 and stores nothing under the key; txn rolls its claim back, phased leaves its claim in progress at recovery point started.",
-        || "a probability 0..=1 with at most 6 decimals".into(),
+        probability_allowed,
         |s| format_ppm(s.loss_provider),
         |s, v| { s.loss_provider = parse_ppm(v)?; Ok(()) }),
     key!("lookup", Server, Input::Choice(choice_names::<Lookup>),
@@ -1066,7 +1071,7 @@ static KEYS: [KeySpec; 46] = [
         |s, v| { s.consumer = parse_choice(v)?; Ok(()) }),
     key!("ack_loss", Queue, Input::Probability,
         "Chance that the consumer's acknowledgement is lost (or it dies before sending it), so the queue delivers again.",
-        || "a probability 0..=1 with at most 6 decimals".into(),
+        probability_allowed,
         |s| format_ppm(s.ack_loss),
         |s, v| { s.ack_loss = parse_ppm(v)?; Ok(()) }),
     key!("visibility_ms", Queue, Input::Number { lo: bounds::VISIBILITY_MS.0, hi: bounds::VISIBILITY_MS.1 },
