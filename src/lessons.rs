@@ -178,7 +178,7 @@ pub static LESSONS: [Lesson; 2] = [
                 keystore: false,
                 classify: false,
                 predict: Predict {
-                    setup: "The client sends 2 orders, one after the other, and makes up to 4 attempts at each (the first and 3 retries) until an answer comes. An answer takes about 100 ms; the client waits 200 ms for it, then retries after 40 to 60 ms (80 to 120 ms the next time). A one-way partition drops every answer (not the requests) until 400 ms, and in this run the network loses one more answer by chance.",
+                    setup: "The client sends 2 orders, one after the other, and makes up to 4 attempts at each (the first and 3 retries) until an answer comes. An answer takes about 100 ms; the client waits 200 ms for it, then retries after 40 to 60 ms (80 to 120 ms the next time). A one-way partition drops every answer (not the requests) until 400 ms, and in this run the network loses one more answer by chance. Each request carries an idempotency key, and this server ignores it.",
                     question: "How many charges will the payment service make for these 2 orders?",
                     ask: Ask::Count { side: Side::A, metric: "effects", choices: &[2, 3, 5, 8] },
                     proof: pa("the payment service charges again", Find::Duplicate),
@@ -214,7 +214,7 @@ pub static LESSONS: [Lesson; 2] = [
                 keystore: false,
                 classify: false,
                 predict: Predict {
-                    setup: "50 orders. Each answer is lost with chance r = 0.2, and the client makes up to 4 attempts per order (the first and 3 retries).",
+                    setup: "50 orders. Each answer is lost with chance r = 0.2, and the client makes up to 4 attempts per order (the first and 3 retries). It waits 500 ms for an answer, far longer than one takes, so it retries only when the answer was lost.",
                     question: "How many charges will these 50 orders make with this seed?",
                     ask: Ask::Count { side: Side::A, metric: "effects", choices: &[50, 60, 80, 100] },
                     proof: pa("60 charges", Find::Effect),
@@ -486,7 +486,7 @@ pub static LESSONS: [Lesson; 2] = [
                 title: "A ledger that lives and dies with its pod",
                 query: "seed=1&preset=ledger-replaced",
                 compare: Some("store=durable"),
-                text: "The ledger's database sits on its pod's own disk (an emptyDir). When that pod is replaced (the band on the database lane: a new UID and boot id), the keys go with it, and a rerun afterwards charges every order again: 3 duplicates. A durable store (B) keeps them: 0.",
+                text: "The ledger's database sits on its pod's own disk (an emptyDir). When that pod is replaced (the bar labelled \"store lost\" on the database lane; the Events tab shows the new pod's UID and boot id), the keys go with it, and a rerun afterwards charges every order again: 3 duplicates. A durable store (B) keeps them: 0.",
                 calculator: false,
                 keystore: true,
                 classify: false,

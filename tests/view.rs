@@ -503,6 +503,26 @@ fn ticks_fall_on_round_steps_inside_the_window() {
 }
 
 #[test]
+fn a_run_with_no_events_draws_no_time_scale() {
+    // A quiz question's run is held (no events) until its answer: walk 3 read its axis,
+    // "0 ms … 1.5 ms", as the run's length. With events, the same plot has its ticks.
+    let axis_shapes = |trace: &Trace| {
+        let timeline = layout(trace);
+        let drawing = common::page_plot(&timeline, Viewport::new(0, 1_500, 600));
+        let axis = drawing
+            .groups
+            .iter()
+            .find(|g| g.class == "axis")
+            .expect("an axis group");
+        axis.shapes.len()
+    };
+    let scenario = decode("seed=3&preset=race").unwrap();
+    assert_eq!(axis_shapes(&Trace::new(&scenario.scenario)), 0);
+    let (trace, _) = run("seed=3&preset=race");
+    assert!(axis_shapes(&trace) > 0);
+}
+
+#[test]
 fn zoom_keeps_the_time_under_the_pointer_and_pan_moves_by_pixels() {
     let viewport = Viewport::new(10_000, 110_000, 1_000);
     let anchor_us = viewport.time_us_at(250.0);

@@ -13,7 +13,7 @@ use crate::trace::{EventKind, Trace};
 use crate::view::Timeline;
 use crate::Metrics;
 
-/// "dedup=naive: 2 duplicates, 0 lost → dedup=atomic: 0 duplicates, 0 lost": the whole runs
+/// "dedup=naive: 2 duplicates, 0 lost orders → dedup=atomic: 0 duplicates, 0 lost orders": the whole runs
 /// side by side, while comparing.
 pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<String> {
     let compare = state.page.compare.as_ref()?;
@@ -23,7 +23,13 @@ pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<Strin
     let failed = a.outcomes.failed != b.outcomes.failed;
     let side = |m: &Metrics| {
         let dups = if m.duplicates == 1 { "" } else { "s" };
-        let mut text = format!("{} duplicate{dups}, {} lost", m.duplicates, m.lost);
+        // "lost orders", not "lost": a bare "0 lost" left walkers asking what was lost.
+        let lost = if m.lost == 1 {
+            "lost order"
+        } else {
+            "lost orders"
+        };
+        let mut text = format!("{} duplicate{dups}, {} {lost}", m.duplicates, m.lost);
         if failed {
             text.push_str(&format!(", {} failed", m.outcomes.failed));
         }

@@ -229,7 +229,14 @@ impl Plotter<'_, '_> {
         let mut shapes = Vec::new();
         // A tick's label is left out where it would cross the edge or its neighbour's.
         let mut label_end = 0.0;
-        for tick in geo.viewport.ticks(90) {
+        // A run with no events (a quiz question's run, held until its answer) has no time
+        // span: ticks would print a made-up scale (walk 3 read "0 to 1.5 ms" as the run).
+        let ticks = if self.scene.timeline.events() == 0 {
+            Vec::new()
+        } else {
+            geo.viewport.ticks(90)
+        };
+        for tick in ticks {
             let x = GUTTER_PX + tick.x_px;
             let at = (x, 15.0);
             let rect = text_box(at, &tick.label, Font::Plain, Anchor::Middle);

@@ -203,7 +203,7 @@ fn render_counters(side: &str, view: &app::CountersView, hidden: bool) {
     );
 }
 
-/// "dedup=naive: 2 duplicates, 0 lost → dedup=atomic: 0 duplicates, 0 lost".
+/// "dedup=naive: 2 duplicates, 0 lost orders → dedup=atomic: 0 duplicates, 0 lost orders".
 fn render_diff() {
     let text = with_app(|app| {
         let b = app.b.as_ref()?;
