@@ -352,6 +352,19 @@ fn steps(url: &str) -> Result<(), Exit> {
         if let Some(b) = &b {
             say!("  B: {}", counts_line(b));
         }
+        if let (Some(q), Some(value)) = (&step.ask, step.answer(&a, b.as_ref())) {
+            let side = if q.side == idemlab::lessons::Side::B {
+                "B"
+            } else {
+                "A"
+            };
+            let choices: Vec<String> = step.choices(value).iter().map(u32::to_string).collect();
+            say!(
+                "  asks {side} {}: answer {value} (choices {})",
+                q.metric,
+                choices.join(", ")
+            );
+        }
         for c in &checked {
             let side = if c.check.side == idemlab::lessons::Side::B {
                 "B"

@@ -5,9 +5,11 @@
 //! The value of `steps=` (percent-encoded once, as every page key's) holds one line per step.
 //! A line is a query in the codec's syntax, plus `compare=KEYS` (percent-encoded, as in a
 //! link), `caption=TEXT` (percent-encoded, at most `CAPTION_CHARS_MAX` characters, no control
-//! or invisible ones) and `check=METRIC:N,b.METRIC:N` (a count of run A, or of B with `b.`):
+//! or invisible ones), `check=METRIC:N,b.METRIC:N` (a count of run A, or of B with `b.`) and
+//! `ask=METRIC` or `ask=b.METRIC`: a question the step asks before its run shows ("How many
+//! charges does run A end with?"), whose answer and choices the simulator gives (`choices`):
 //!
-//! `seed=7&preset=lost-ack&caption=Count%20the%20charges&check=duplicates:3`
+//! `seed=7&preset=lost-ack&caption=Count%20the%20charges&check=duplicates:3&ask=effects`
 
 use crate::lessons::Side;
 use crate::page::PageState;
@@ -29,6 +31,53 @@ pub struct OwnStep {
     pub compare: Option<String>,
     pub caption: String,
     pub checks: Vec<Check>,
+    /// A count the learner predicts before the run shows: `metric` of run `side`.
+    pub ask: Option<Question>,
+}
+
+/// A question of an instructor's step: how many `metric` run `side` ends with. The instructor
+/// names only the count; its answer is the simulator's, so a step can never state a wrong one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Question {
+    pub side: Side,
+    pub metric: String,
+}
+
+/// Choices per question: the right count and three others.
+pub const CHOICES: usize = 4;
+
+/// The choices offered for a count whose answer is `value`, in ascending order: `value` and
+/// three near it, picked by `seed` from a fixed pool, so the right one is not always in the
+/// same place and the same step offers the same choices in the page and the CLI.
+pub fn choices(value: u32, seed: u64) -> [u32; CHOICES] {
+    let v = value;
+    // As many below the answer as above, so that its place among the four tells little.
+    // Counts are bounded by `events_max`, far from `u32::MAX`.
+    let below = [
+        0,
+        v / 2,
+        v.saturating_sub(3),
+        v.saturating_sub(2),
+        v.saturating_sub(1),
+    ];
+    let above = [v + 1, v + 2, v + 3, v * 2, v * 2 + 1];
+    let mut pool: Vec<u32> = (below.into_iter().chain(above))
+        .filter(|&c| c != v)
+        .collect();
+    pool.sort_unstable();
+    pool.dedup();
+    // The pool always holds at least three (v + 1, v + 2 and v + 3): a SplitMix64 step of
+    // the seed picks where a window of three, wrapping round the pool, starts.
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    let start = (z ^ (z >> 31)) as usize % pool.len();
+    let mut picked = [v; CHOICES];
+    for (slot, k) in picked[1..].iter_mut().zip(0..) {
+        *slot = pool[(start + k) % pool.len()];
+    }
+    picked.sort_unstable();
+    picked
 }
 
 /// A count the step states: `metric` of run `side` at the run's end is `count`.
@@ -67,10 +116,12 @@ pub fn parse(value: &str) -> Result<Vec<OwnStep>, String> {
 
 fn parse_step(line: &str) -> Result<OwnStep, String> {
     let (mut keys, mut caption, mut checks) = (Vec::new(), String::new(), Vec::new());
+    let mut ask = None;
     for pair in line.split('&').filter(|p| !p.is_empty()) {
         match pair.split_once('=') {
             Some(("caption", text)) => caption = parse_caption(&codec::percent_decode(text))?,
             Some(("check", list)) => checks = parse_checks(&codec::percent_decode(list))?,
+            Some(("ask", name)) => ask = Some(parse_question(&codec::percent_decode(name))?),
             _ => keys.push(pair),
         }
     }
@@ -86,16 +137,38 @@ fn parse_step(line: &str) -> Result<OwnStep, String> {
             ..PageState::default()
         })
     {
-        return Err("only scenario keys, compare, caption and check".into());
+        return Err("only scenario keys, compare, caption, check and ask".into());
     }
     if page.compare.is_none() && checks.iter().any(|c: &Check| c.side == Side::B) {
         return Err("a check of B (`b.`) needs compare=".into());
+    }
+    if page.compare.is_none() && ask.as_ref().is_some_and(|q: &Question| q.side == Side::B) {
+        return Err("a question about B (`ask=b.`) needs compare=".into());
     }
     Ok(OwnStep {
         scenario: page.scenario,
         compare: page.compare,
         caption,
         checks,
+        ask,
+    })
+}
+
+/// `ask=METRIC` or `ask=b.METRIC`: a metric the lessons can name.
+fn parse_question(name: &str) -> Result<Question, String> {
+    let (side, metric) = match name.strip_prefix("b.") {
+        Some(metric) => (Side::B, metric),
+        None => (Side::A, name),
+    };
+    if crate::lessons::metric(&Metrics::default(), metric).is_none() {
+        return Err(format!(
+            "`ask={}`: expected a count such as effects, duplicates or lost, or b. and one",
+            codec::quote(name)
+        ));
+    }
+    Ok(Question {
+        side,
+        metric: metric.to_string(),
     })
 }
 
@@ -171,6 +244,10 @@ fn write_step(step: &OwnStep) -> String {
     if !checks.is_empty() {
         line += &format!("&check={}", checks.join(","));
     }
+    if let Some(q) = &step.ask {
+        let side = if q.side == Side::B { "b." } else { "" };
+        line += &format!("&ask={side}{}", q.metric);
+    }
     line
 }
 
@@ -183,6 +260,19 @@ impl OwnStep {
             ..PageState::default()
         };
         page.compare_scenario()
+    }
+
+    /// The answer to the step's question, read off its runs (`None` without a question).
+    pub fn answer(&self, a: &Metrics, b: Option<&Metrics>) -> Option<u32> {
+        let q = self.ask.as_ref()?;
+        let run = if q.side == Side::B { b? } else { a };
+        crate::lessons::metric(run, &q.metric)
+    }
+
+    /// The choices the step's question offers when its answer is `value`: seeded by the
+    /// step's scenario, so a sequence of steps does not put the answer in one place.
+    pub fn choices(&self, value: u32) -> [u32; CHOICES] {
+        choices(value, self.scenario.seed)
     }
 
     /// Runs the step (A, and B when it compares) and reads each stated count off the runs.

@@ -3101,3 +3101,40 @@ fn issue_13_fit_fills_a_narrow_plot_with_the_run() {
         );
     }
 }
+
+#[test]
+fn an_own_steps_question_holds_the_run_until_answered_and_its_answer_is_the_simulators() {
+    let lines = "seed=7&preset=lost-ack&check=effects:7&ask=effects";
+    let query = format!("steps={}", idemlab::scenario::codec::percent_encode(lines));
+    let mut state = load_measured(&query);
+    assert!(state.awaiting(), "the question waits for its answer");
+    assert!(app::counters_hidden(&state));
+    let view = app::own_step_view(&state).unwrap();
+    // The stated count would give the answer away: it waits with the question.
+    assert!(view.checks.is_empty(), "{:?}", view.checks);
+    let question = view.question.unwrap();
+    assert_eq!(question.choices.len(), 4);
+    let right = question
+        .choices
+        .iter()
+        .position(|c| c == "7")
+        .expect("7 is offered");
+    let wrong = (right + 1) % 4;
+    app::update(&mut state, Msg::OwnAnswer(wrong));
+    assert!(!state.awaiting());
+    let view = app::own_step_view(&state).unwrap();
+    assert_eq!(view.checks, ["Run A: Charges 7"]);
+    let feedback = view.question.unwrap().feedback.unwrap();
+    assert!(feedback.starts_with("Not quite: you chose "), "{feedback}");
+    assert!(
+        feedback.contains("the simulator's answer is 7."),
+        "{feedback}"
+    );
+    // One answer per step.
+    app::update(&mut state, Msg::OwnAnswer(right));
+    let again = app::own_step_view(&state).unwrap().question.unwrap();
+    assert_eq!(again.chosen, Some(wrong));
+    // gate=0 (an instructor previewing) never holds the run.
+    let open = load_measured(&format!("{query}&gate=0"));
+    assert!(!open.awaiting());
+}

@@ -10,7 +10,7 @@ use idemlab::scenario::codec::percent_encode;
 use idemlab::steps::{self, CAPTION_CHARS_MAX, STEPS_MAX};
 
 /// Two steps: lost-ack with its duplicates stated, then the same with dedup=atomic as B.
-const LINES: &str = "seed=7&preset=lost-ack&caption=Count%20the%20charges%3A%20three%20repeat&check=duplicates:3,lost:0\nseed=7&preset=lost-ack&compare=dedup%3Datomic&caption=Now%20with%20one%20key%20per%20order&check=duplicates:3,b.duplicates:0,b.effects:4";
+const LINES: &str = "seed=7&preset=lost-ack&caption=Count%20the%20charges%3A%20three%20repeat&check=duplicates:3,lost:0&ask=effects\nseed=7&preset=lost-ack&compare=dedup%3Datomic&caption=Now%20with%20one%20key%20per%20order&check=duplicates:3,b.duplicates:0,b.effects:4";
 
 fn link(lines: &str) -> String {
     format!(
@@ -68,8 +68,16 @@ fn own_steps_text_is_bounded_and_plain() {
             "step 2: `dedup=maybe` is not valid: expected one of none|naive|atomic",
         ),
         (
+            "seed=1&ask=charges".into(),
+            "step 1: `ask=charges`: expected a count such as effects, duplicates or lost, or b. and one",
+        ),
+        (
+            "seed=1&ask=b.duplicates".into(),
+            "step 1: a question about B (`ask=b.`) needs compare=",
+        ),
+        (
             "seed=1&theme=dark".into(),
-            "step 1: only scenario keys, compare, caption and check",
+            "step 1: only scenario keys, compare, caption, check and ask",
         ),
     ] {
         assert_eq!(steps::parse(&lines), Err(why.to_string()), "{lines}");
@@ -105,6 +113,7 @@ fn idemlab_steps_prints_each_steps_counts_and_whether_each_stated_count_is_true(
         step 1 of 2: seed=7&preset=lost-ack
           caption: Count the charges: three repeat
           A: orders 4, effects 7, duplicates 3, lost 0, races 0, unrecorded 0, ok 4, failed 0, unknown 0, receipts 0, duplicate_receipts 0
+          asks A effects: answer 7 (choices 7, 10, 14, 15)
           A duplicates = 3: true (the run has 3)
           A lost = 0: true (the run has 0)
         step 2 of 2: seed=7&preset=lost-ack
@@ -122,4 +131,36 @@ fn idemlab_steps_prints_each_steps_counts_and_whether_each_stated_count_is_true(
     assert!(
         String::from_utf8_lossy(&wrong.stdout).contains("A duplicates = 0: FALSE (the run has 3)")
     );
+}
+
+#[test]
+fn a_questions_choices_are_four_distinct_counts_around_the_simulators_answer() {
+    let mut places = [0u32; steps::CHOICES];
+    for value in 0..200u32 {
+        for seed in 0..40u64 {
+            let choices = steps::choices(value, seed);
+            assert!(
+                choices.windows(2).all(|w| w[0] < w[1]),
+                "{value} {seed}: {choices:?}"
+            );
+            let at = choices
+                .iter()
+                .position(|&c| c == value)
+                .expect("the answer is offered");
+            places[at] += 1;
+            assert_eq!(
+                choices,
+                steps::choices(value, seed),
+                "the same step, the same choices"
+            );
+        }
+    }
+    // A learner who always picks one place must not pass: the answer moves between all four.
+    let total: u32 = places.iter().sum();
+    for (place, &count) in places.iter().enumerate() {
+        assert!(
+            count * 8 >= total,
+            "place {place} holds the answer {count} of {total} times"
+        );
+    }
 }

@@ -44,7 +44,7 @@ pub use model::{
     ReceiptRow, SeedRange, StepNav, Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX,
     TOOLBAR_KEYS,
 };
-pub use own::{own_step_view, OwnStepView};
+pub use own::{own_step_view, OwnQuestionView, OwnStepView};
 pub use report::{on_load as report_on_load, Report};
 // Embedding: the theme a link asks for, what Copy says once the clipboard answered.
 pub use model::{
@@ -228,6 +228,10 @@ pub struct State {
     pub lock_note: Option<String>,
     /// The instructor's own step on screen (`steps=`), 0-based.
     pub own_step: Option<usize>,
+    /// The open own step's answer to its question, read from its own runs: (step, count).
+    pub own_answer: Option<(usize, u32)>,
+    /// The learner's choice for each own step they answered this session: (step, choice).
+    pub own_choices: Vec<(usize, usize)>,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -340,6 +344,8 @@ pub enum Msg {
     DismissHint,
     /// Open the instructor's own step at this index (`steps=`).
     OwnStep(usize),
+    /// The learner picks choice N of the open own step's question.
+    OwnAnswer(usize),
 }
 
 /// What the browser must write to the URL.
@@ -446,6 +452,8 @@ impl State {
             link_version: None,
             lock_note: None,
             own_step: None,
+            own_answer: None,
+            own_choices: Vec::new(),
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -685,6 +693,7 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         }
         Msg::Computing { side, progress } => computing::progress(state, side, progress),
         Msg::OwnStep(index) => own::open(state, index),
+        Msg::OwnAnswer(choice) => own::answer(state, choice),
         Msg::CancelRun => computing::cancel(state),
     }
 }

@@ -2,8 +2,10 @@
 //! and what its box says. The caption is the instructor's text, shown as text under a heading
 //! that says whose it is, above the runs; the banner (the lab's own warnings) stays above it.
 
-use super::{Effects, State};
+use super::{Effects, State, UrlWrite};
 use crate::lessons::Side;
+use crate::steps::OwnStep;
+use crate::Metrics;
 
 /// What the instructor's step box shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -14,12 +16,59 @@ pub struct OwnStepView {
     pub checks: Vec<String>,
     pub previous: bool,
     pub next: bool,
+    /// The step's question, once its runs have given the answer.
+    pub question: Option<OwnQuestionView>,
+}
+
+/// An own step's question as the page shows it: the same predict-then-reveal as a lesson's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnQuestionView {
+    /// "How many charges will run A end with?"
+    pub text: String,
+    pub choices: Vec<String>,
+    /// The learner's choice, once given.
+    pub chosen: Option<usize>,
+    /// "Right: 5." or "Not quite: you chose 3; the simulator's answer is 5.", once answered.
+    pub feedback: Option<String>,
+}
+
+impl State {
+    /// The open own step, when runs A and B are its own scenario and compare.
+    fn own_open(&self) -> Option<(usize, &OwnStep)> {
+        let index = self
+            .own_step
+            .filter(|_| self.lesson.is_none() && self.quiz.is_none())?;
+        let step = self.page.steps.as_ref()?.get(index)?;
+        let own = self.page.scenario == step.scenario && self.page.compare == step.compare;
+        own.then_some((index, step))
+    }
+
+    /// The open own step's question and its answer, when its runs have given it.
+    fn own_asking(&self) -> Option<(usize, &OwnStep, u32)> {
+        let (index, step) = self.own_open()?;
+        step.ask.as_ref()?;
+        let (at, value) = self.own_answer?;
+        (at == index).then_some((index, step, value))
+    }
+
+    /// The learner's choice for own step `index`, if given this session.
+    fn own_chosen(&self, index: usize) -> Option<usize> {
+        (self.own_choices.iter()).find_map(|&(at, choice)| (at == index).then_some(choice))
+    }
+
+    /// The open own step waits for its question's answer, as a lesson step does.
+    pub(super) fn own_awaiting(&self) -> bool {
+        self.own_asking()
+            .is_some_and(|(index, ..)| self.own_chosen(index).is_none())
+    }
 }
 
 pub fn own_step_view(state: &State) -> Option<OwnStepView> {
     let (steps, index) = (state.page.steps.as_ref()?, state.own_step?);
     let step = steps.get(index)?;
-    let checks = step.checks.iter().map(|c| {
+    // The stated counts wait with the question: one of them may be its answer.
+    let held = state.own_awaiting();
+    let checks = step.checks.iter().filter(|_| !held).map(|c| {
         let label = super::counter_label(&c.metric, &step.scenario);
         let side = if c.side == Side::B { "B" } else { "A" };
         format!("Run {side}: {label} {}", c.count)
@@ -30,7 +79,59 @@ pub fn own_step_view(state: &State) -> Option<OwnStepView> {
         checks: checks.collect(),
         previous: index > 0,
         next: index + 1 < steps.len(),
+        question: question_view(state),
     })
+}
+
+fn question_view(state: &State) -> Option<OwnQuestionView> {
+    let (index, step, value) = state.own_asking()?;
+    let q = step.ask.as_ref()?;
+    let label = super::counter_label(&q.metric, &step.scenario).to_lowercase();
+    let side = if q.side == Side::B { "B" } else { "A" };
+    let choices = step.choices(value);
+    let chosen = state.own_chosen(index);
+    let feedback = chosen.map(|c| match choices[c] == value {
+        true => format!("Right: {value}. Run {side}'s counters show it."),
+        false => format!(
+            "Not quite: you chose {}; the simulator's answer is {value}. Run {side}'s counters show it.",
+            choices[c]
+        ),
+    });
+    Some(OwnQuestionView {
+        text: format!(
+            "Before the run shows: what will run {side}'s count of {label} be at its end?"
+        ),
+        choices: choices.iter().map(u32::to_string).collect(),
+        chosen,
+        feedback,
+    })
+}
+
+/// The runs finished: when they are the open own step's, its question's answer is read off
+/// them (the simulator's count, never one the instructor typed).
+pub(super) fn measured(state: &mut State, a: &Metrics, b: Option<&Metrics>) {
+    let answer = state
+        .own_open()
+        .and_then(|(index, step)| Some((index, step.answer(a, b)?)));
+    state.own_answer = answer;
+}
+
+/// The learner answers the open own step's question: once per step, then the run shows.
+pub fn answer(state: &mut State, choice: usize) -> Effects {
+    let Some((index, ..)) = state.own_asking() else {
+        return Effects::default();
+    };
+    if state.own_chosen(index).is_some() || choice >= crate::steps::CHOICES {
+        return Effects::default();
+    }
+    state.own_choices.push((index, choice));
+    state.playing = false;
+    state.page.cursor = None;
+    Effects {
+        render: true,
+        url: Some(UrlWrite::Replace),
+        ..Effects::default()
+    }
 }
 
 /// Opens step `index` of the instructor's sequence: its scenario and compare.

@@ -56,7 +56,8 @@ impl State {
     /// The open step waits for its answer: counters hidden, cursor held at the first event,
     /// its text and "Next step" held back. Never with `gate=0`.
     pub fn awaiting(&self) -> bool {
-        self.page.gate && self.asking().is_some() && self.answered().is_none()
+        let lesson = self.asking().is_some() && self.answered().is_none();
+        self.page.gate && (lesson || self.own_awaiting())
     }
 
     /// Whether runs A and B are the open step's own scenario and fix.
@@ -80,6 +81,7 @@ pub(super) fn measured(state: &mut State, a: &Metrics, b: Option<&Metrics>) -> E
             right,
         });
     }
+    super::own::measured(state, a, b);
     hold(state);
     Effects::default()
 }

@@ -24,6 +24,15 @@ pub fn mount() {
             dispatch(Msg::OwnStep(at.max(0) as usize));
         });
     }
+    // The own step's choices are rebuilt on each paint: one delegated listener serves them.
+    let choices: web_sys::EventTarget = dom::by_id("own-choices");
+    dom::listen::<web_sys::Event>(&choices, "click", |event| {
+        let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
+        let choice = target.and_then(|t| t.get_attribute("data-own-choice"));
+        if let Some(choice) = choice.and_then(|c| c.parse::<usize>().ok()) {
+            dispatch(Msg::OwnAnswer(choice));
+        }
+    });
     // Free play's hint (`app::start_hint`); its "Start Lesson A" is a plain link.
     dom::on_click("start-hint-close", || dispatch(Msg::DismissHint));
     for side in ["a", "b"] {
@@ -165,4 +174,30 @@ fn paint_own_step() {
     }
     dom::set_hidden(&dom::by_id("own-previous"), !view.previous);
     dom::set_hidden(&dom::by_id("own-next"), !view.next);
+    paint_own_question(view.question.as_ref());
+}
+
+/// The own step's question: its choices until answered, then the feedback in their place.
+fn paint_own_question(view: Option<&app::OwnQuestionView>) {
+    dom::set_hidden(&dom::by_id("own-question"), view.is_none());
+    let Some(view) = view else {
+        return;
+    };
+    dom::set_text(&dom::by_id::<Element>("own-question-text"), &view.text);
+    let group: Element = dom::by_id("own-choices");
+    dom::clear(&group);
+    dom::set_hidden(&group, view.chosen.is_some());
+    for (i, choice) in view.choices.iter().enumerate() {
+        let button = dom::El::new("button").attr("type", "button");
+        let button = button.attr("data-own-choice", &i.to_string()).text(choice);
+        group.append_child(&button.el()).ok();
+    }
+    let feedback: HtmlElement = dom::by_id("own-feedback");
+    let was = feedback.text_content().unwrap_or_default();
+    let text = view.feedback.as_deref().unwrap_or("");
+    dom::set_text(&feedback, text);
+    // The answer is in: its feedback takes the focus, as a lesson step's does.
+    if was.is_empty() && !text.is_empty() {
+        feedback.focus().ok();
+    }
 }
