@@ -155,7 +155,7 @@ fn parse_step(line: &str) -> Result<OwnStep, String> {
 }
 
 /// `ask=METRIC` or `ask=b.METRIC`: a metric the lessons can name.
-fn parse_question(name: &str) -> Result<Question, String> {
+pub fn parse_question(name: &str) -> Result<Question, String> {
     let (side, metric) = match name.strip_prefix("b.") {
         Some(metric) => (Side::B, metric),
         None => (Side::A, name),
@@ -172,7 +172,8 @@ fn parse_question(name: &str) -> Result<Question, String> {
     })
 }
 
-fn parse_caption(text: &str) -> Result<String, String> {
+/// A caption as typed (already decoded): bounded, with no control or invisible characters.
+pub fn parse_caption(text: &str) -> Result<String, String> {
     if text.chars().count() > CAPTION_CHARS_MAX {
         return Err(format!(
             "a caption of at most {CAPTION_CHARS_MAX} characters"

@@ -3138,3 +3138,71 @@ fn an_own_steps_question_holds_the_run_until_answered_and_its_answer_is_the_simu
     let open = load_measured(&format!("{query}&gate=0"));
     assert!(!open.awaiting());
 }
+
+#[test]
+fn the_embed_dialogs_composer_writes_a_sequence_that_loads_as_the_authors_steps() {
+    let mut state = load("seed=7&preset=lost-ack");
+    let a = idemlab::run(&state.page.scenario).1;
+    let checks = app::compose_checks(&state, &a, None);
+    let caption = "Count the charges".to_string();
+    let ask = "effects".to_string();
+    app::update(
+        &mut state,
+        Msg::ComposeAdd {
+            caption,
+            ask,
+            checks,
+        },
+    );
+    assert_eq!(state.compose_error, None);
+    // A question about B without a compare is refused, with why; nothing is added.
+    let (caption, ask) = (String::new(), "b.duplicates".to_string());
+    app::update(
+        &mut state,
+        Msg::ComposeAdd {
+            caption,
+            ask,
+            checks: vec![],
+        },
+    );
+    assert_eq!(
+        state.compose_error.as_deref(),
+        Some("a question about B needs a compare")
+    );
+    // The second step: the same scenario with a compare.
+    app::update(&mut state, Msg::CompareKeys("dedup=atomic".into()));
+    let asks = app::compose_ask_choices(&state);
+    assert!(asks
+        .iter()
+        .any(|(v, l)| v == "b.duplicates" && l == "How many duplicates in run B?"));
+    let (caption, ask) = ("One key per order".to_string(), "b.effects".to_string());
+    app::update(
+        &mut state,
+        Msg::ComposeAdd {
+            caption,
+            ask,
+            checks: vec![],
+        },
+    );
+    expect![[r#"
+        [
+            "seed=7&preset=lost-ack · Count the charges · asks effects",
+            "seed=7&preset=lost-ack (B: dedup=atomic) · One key per order · asks b.effects",
+        ]
+    "#]]
+    .assert_debug_eq(&app::compose_lines(&state));
+    // The snippet's link opens step 1, and its stated counts are the simulator's.
+    let query = app::embed_query(&state, vec![], None);
+    let opened = load(&query);
+    assert_eq!(opened.own_step, Some(0));
+    assert_eq!(opened.page.compare, None);
+    let steps = opened.page.steps.clone().unwrap();
+    assert_eq!(steps.len(), 2);
+    let (_, _, checked) = steps[0].check();
+    assert_eq!(checked.len(), 3);
+    assert!(checked.iter().all(|c| c.holds()), "{checked:?}");
+    app::update(&mut state, Msg::ComposeRemove(0));
+    assert_eq!(state.compose.len(), 1);
+    app::update(&mut state, Msg::ComposeClear);
+    assert!(state.compose.is_empty());
+}

@@ -44,7 +44,9 @@ pub use model::{
     ReceiptRow, SeedRange, StepNav, Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX,
     TOOLBAR_KEYS,
 };
-pub use own::{own_step_view, OwnQuestionView, OwnStepView};
+pub use own::{
+    compose_ask_choices, compose_checks, compose_lines, own_step_view, OwnQuestionView, OwnStepView,
+};
 pub use report::{on_load as report_on_load, Report};
 // Embedding: the theme a link asks for, what Copy says once the clipboard answered.
 pub use model::{
@@ -232,6 +234,11 @@ pub struct State {
     pub own_answer: Option<(usize, u32)>,
     /// The learner's choice for each own step they answered this session: (step, choice).
     pub own_choices: Vec<(usize, usize)>,
+    /// The steps an author is composing in the Embed dialog (`own::compose_add`), at most
+    /// `steps::STEPS_MAX`; the snippet and its link carry them as `steps=`.
+    pub compose: Vec<crate::steps::OwnStep>,
+    /// Why the last step could not be added, shown in the dialog until the next try.
+    pub compose_error: Option<String>,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -346,6 +353,16 @@ pub enum Msg {
     OwnStep(usize),
     /// The learner picks choice N of the open own step's question.
     OwnAnswer(usize),
+    /// The Embed dialog adds the view on screen as a step of the author's own sequence: its
+    /// caption and question as typed (`ask` empty for none), and the counts it states.
+    ComposeAdd {
+        caption: String,
+        ask: String,
+        checks: Vec<crate::steps::Check>,
+    },
+    /// Removes step N of the sequence being composed.
+    ComposeRemove(usize),
+    ComposeClear,
 }
 
 /// What the browser must write to the URL.
@@ -454,6 +471,8 @@ impl State {
             own_step: None,
             own_answer: None,
             own_choices: Vec::new(),
+            compose: Vec::new(),
+            compose_error: None,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -694,6 +713,23 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         Msg::Computing { side, progress } => computing::progress(state, side, progress),
         Msg::OwnStep(index) => own::open(state, index),
         Msg::OwnAnswer(choice) => own::answer(state, choice),
+        Msg::ComposeAdd {
+            caption,
+            ask,
+            checks,
+        } => own::compose_add(state, &caption, &ask, checks),
+        Msg::ComposeRemove(index) => {
+            if index < state.compose.len() {
+                state.compose.remove(index);
+            }
+            state.compose_error = None;
+            Effects::default()
+        }
+        Msg::ComposeClear => {
+            state.compose.clear();
+            state.compose_error = None;
+            Effects::default()
+        }
         Msg::CancelRun => computing::cancel(state),
     }
 }

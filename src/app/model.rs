@@ -675,6 +675,20 @@ pub const HEIGHT_MESSAGE: &str = "idemlab:height";
 /// The embed's permalink query: this state, compact, with only `controls` editable.
 pub fn embed_query(state: &State, controls: Vec<String>, height: Option<u32>) -> String {
     let mut state = state.clone();
+    // A composed sequence: the link opens its first step, whose scenario it names.
+    if let Some(first) = state.compose.first().cloned() {
+        state.page.scenario = first.scenario;
+        state.page.compare = first.compare;
+        state.page.steps = Some(std::mem::take(&mut state.compose));
+        state.own_step = Some(0);
+        state.lesson = None;
+        state.quiz = None;
+        if state.tab == super::Tab::Lessons {
+            state.tab = super::Tab::Events;
+        }
+        state.page.cursor = None;
+        state.page.zoom = None;
+    }
     state.page.embed = true;
     state.page.controls = Some(controls);
     state.page.height = height;

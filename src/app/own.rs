@@ -4,7 +4,7 @@
 
 use super::{Effects, State, UrlWrite};
 use crate::lessons::Side;
-use crate::steps::OwnStep;
+use crate::steps::{self, Check, OwnStep};
 use crate::Metrics;
 
 /// What the instructor's step box shows.
@@ -151,4 +151,96 @@ pub fn open(state: &mut State, index: usize) -> Effects {
     state.errors.clear();
     state.scenario_changed();
     Effects::scenario()
+}
+
+/// The counts the composer's "state this view's counts" adds: charges, duplicates and lost
+/// orders of A, and of B when comparing, as the runs on screen end. True by construction:
+/// they are the simulator's (and `idemlab steps` checks them again).
+pub fn compose_checks(state: &State, a: &Metrics, b: Option<&Metrics>) -> Vec<Check> {
+    let b = b.filter(|_| state.page.compare.is_some());
+    let sides = [(Side::A, Some(a)), (Side::B, b)];
+    let runs = sides.into_iter().filter_map(|(side, m)| Some((side, m?)));
+    runs.flat_map(|(side, m)| {
+        ["effects", "duplicates", "lost"].map(|metric| Check {
+            side,
+            metric: metric.to_string(),
+            count: crate::lessons::metric(m, metric).unwrap_or(0),
+        })
+    })
+    .collect()
+}
+
+/// The composer's question menu: none, then each count it may ask of A (and of B when
+/// comparing), as `(value of ask=, label)`.
+pub fn compose_ask_choices(state: &State) -> Vec<(String, String)> {
+    let mut out = vec![(String::new(), "No question".to_string())];
+    let scenario = &state.page.scenario;
+    let sides: &[(&str, &str)] = match state.page.compare {
+        Some(_) => &[("", "A"), ("b.", "B")],
+        None => &[("", "A")],
+    };
+    for (prefix, side) in sides {
+        for metric in ["effects", "duplicates", "lost", "races"] {
+            let label = super::counter_label(metric, scenario).to_lowercase();
+            out.push((
+                format!("{prefix}{metric}"),
+                format!("How many {label} in run {side}?"),
+            ));
+        }
+    }
+    out
+}
+
+/// Adds the view on screen (its scenario and compare) as the next step of the sequence being
+/// composed. A bad caption or question, or a full sequence, is refused with why.
+pub fn compose_add(state: &mut State, caption: &str, ask: &str, checks: Vec<Check>) -> Effects {
+    let step = (|| {
+        if state.compose.len() >= steps::STEPS_MAX {
+            return Err(format!("at most {} steps", steps::STEPS_MAX));
+        }
+        let caption = steps::parse_caption(caption.trim())?;
+        let ask = match ask {
+            "" => None,
+            name => Some(steps::parse_question(name)?),
+        };
+        if state.page.compare.is_none() && ask.as_ref().is_some_and(|q| q.side == Side::B) {
+            return Err("a question about B needs a compare".to_string());
+        }
+        let checks = checks.into_iter().take(steps::CHECKS_MAX).collect();
+        Ok(OwnStep {
+            scenario: state.page.scenario.clone(),
+            compare: state.page.compare.clone(),
+            caption,
+            checks,
+            ask,
+        })
+    })();
+    match step {
+        Ok(step) => {
+            state.compose.push(step);
+            state.compose_error = None;
+        }
+        Err(why) => state.compose_error = Some(why),
+    }
+    Effects::default()
+}
+
+/// The sequence being composed, a line per step (the list numbers them): "seed=7&preset=
+/// lost-ack · Count the charges · asks effects".
+pub fn compose_lines(state: &State) -> Vec<String> {
+    let lines = state.compose.iter().map(|step| {
+        let mut line = crate::scenario::encode(&step.scenario);
+        if let Some(compare) = &step.compare {
+            line += &format!(" (B: {compare})");
+        }
+        if !step.caption.is_empty() {
+            line += &format!(" · {}", step.caption);
+        }
+        if let Some(q) = &step.ask {
+            let side = if q.side == Side::B { "b." } else { "" };
+            line += &format!(" · asks {side}{}", q.metric);
+        }
+        line
+    });
+    lines.collect()
 }

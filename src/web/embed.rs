@@ -5,14 +5,14 @@
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{Element, Event, HtmlInputElement, HtmlTextAreaElement};
+use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
 
 use super::dom::{self, El};
 use super::playback::{close_dialog, show_dialog};
-use super::with_app;
+use super::{dispatch, with_app};
 use crate::scenario::codec;
 
-use crate::app::{Report, HEIGHT_MESSAGE};
+use crate::app::{Msg, Report, HEIGHT_MESSAGE};
 
 pub fn mount() {
     // The lab started: the note for a host that refused its files (unstyled, since the
@@ -200,9 +200,11 @@ fn mount_dialog() {
     for field in ["embed-name", "embed-height"] {
         dom::listen::<Event>(&dom::by_id::<Element>(field), "input", |_| write_snippet());
     }
+    mount_composer();
     dom::on_click("embed-none", || tick_all(false));
     dom::on_click("embed-all", || tick_all(true));
     dom::on_click("embed-open", || {
+        paint_composer();
         // Nothing editable until the author ticks it: an embed's keys are locked by default.
         tick_all(false);
         show_dialog("embed-dialog");
@@ -238,4 +240,88 @@ fn write_snippet() {
     let url = format!("{}?{query}", super::page_url());
     let snippet = crate::app::embed_snippet(&url, &dom::input("embed-name").value(), height);
     dom::by_id::<HtmlTextAreaElement>("embed-snippet").set_value(&snippet);
+}
+
+/// The composer of the author's own steps (`app::compose_add`): its fields are read when a
+/// step is added; the sequence itself lives in the page's state.
+fn mount_composer() {
+    dom::on_click("compose-add", || {
+        let msg = with_app(|app| {
+            let check = dom::input("compose-check").checked();
+            let b = app.b.as_ref().map(|b| &b.metrics);
+            let checks = match check {
+                true => crate::app::compose_checks(&app.state, &app.a.metrics, b),
+                false => Vec::new(),
+            };
+            Msg::ComposeAdd {
+                caption: dom::input("compose-caption").value(),
+                ask: dom::by_id::<HtmlSelectElement>("compose-ask").value(),
+                checks,
+            }
+        });
+        dispatch(msg);
+        if with_app(|app| app.state.compose_error.is_none()) {
+            dom::input("compose-caption").set_value("");
+        }
+        composed();
+    });
+    dom::on_click("compose-clear", || {
+        dispatch(Msg::ComposeClear);
+        composed();
+    });
+    let list: Element = dom::by_id("compose-list");
+    dom::listen::<Event>(&list, "click", |event| {
+        let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
+        let index = target.and_then(|t| t.get_attribute("data-compose-remove"));
+        if let Some(index) = index.and_then(|i| i.parse::<usize>().ok()) {
+            dispatch(Msg::ComposeRemove(index));
+            composed();
+        }
+    });
+}
+
+fn composed() {
+    paint_composer();
+    write_snippet();
+}
+
+/// The question menu (for the view on screen), the steps so far, and why an add was refused.
+fn paint_composer() {
+    let (asks, lines, error) = with_app(|app| {
+        let state = &app.state;
+        let lines = crate::app::compose_lines(state);
+        (
+            crate::app::compose_ask_choices(state),
+            lines,
+            state.compose_error.clone(),
+        )
+    });
+    let select: HtmlSelectElement = dom::by_id("compose-ask");
+    let chosen = select.value();
+    dom::clear(&select);
+    for (value, label) in &asks {
+        select
+            .append_child(&El::new("option").attr("value", value).text(label).el())
+            .ok();
+    }
+    if asks.iter().any(|(value, _)| *value == chosen) {
+        select.set_value(&chosen);
+    }
+    let list: Element = dom::by_id("compose-list");
+    dom::clear(&list);
+    for (i, line) in lines.iter().enumerate() {
+        let remove = El::new("button").attr("type", "button");
+        let remove = remove.attr("data-compose-remove", &i.to_string());
+        let remove = remove
+            .attr("aria-label", &format!("Remove step {}", i + 1))
+            .text("Remove");
+        let item = El::new("li")
+            .child(&El::new("span").text(line).el())
+            .child(&remove.el());
+        list.append_child(&item.el()).ok();
+    }
+    dom::set_text(
+        &dom::by_id::<Element>("compose-error"),
+        error.as_deref().unwrap_or(""),
+    );
 }

@@ -328,6 +328,48 @@ test('an instructor\'s own steps: the link opens them as text, Next walks them, 
   await page.close();
 });
 
+test('the Embed dialog composes own steps with a question; the snippet opens them, the run waits for the answer, and the answer is the CLI\'s', async () => {
+  const author = await openAt(lab('seed=7&preset=lost-ack'));
+  await author.click('#embed-open');
+  await author.click('#compose summary');
+  await author.fill('#compose-caption', 'Count the charges');
+  await author.selectOption('#compose-ask', 'effects');
+  await author.check('#compose-check');
+  await author.click('#compose-add');
+  assert.deepEqual(await author.$$eval('#compose-list li span', (s) => s.map((e) => e.textContent)),
+    ['seed=7&preset=lost-ack · Count the charges · asks effects']);
+  // A question about B with no compare is refused in words, and adds nothing.
+  await author.selectOption('#compose-ask', '');
+  await author.fill('#compose-caption', 'x'.repeat(281));
+  await author.evaluate(() => { document.querySelector('#compose-caption').removeAttribute('maxlength'); });
+  await author.fill('#compose-caption', 'x'.repeat(281));
+  await author.click('#compose-add');
+  assert.equal(await author.textContent('#compose-error'), 'a caption of at most 280 characters');
+  assert.equal(await author.$$eval('#compose-list li', (l) => l.length), 1);
+  const snippet = await author.inputValue('#embed-snippet');
+  const src = snippet.match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&');
+  assert.match(src, /steps=seed%3D7%26preset%3Dlost-ack%26caption%3DCount%2520the%2520charges%26check%3D/);
+  author.assertClean();
+  await author.close();
+  // The learner's side: the question first, the run held and the counts hidden.
+  const page = await openAt(src);
+  await page.waitForSelector('#own-question:not([hidden])');
+  const choices = await page.$$eval('#own-choices button', (b) => b.map((e) => e.textContent));
+  assert.equal(choices.length, 4);
+  assert.equal(await page.isVisible('#counters-a'), false, 'the counts wait for the answer');
+  assert.equal(await page.$$eval('#own-checks li', (l) => l.length), 0, 'so do the stated counts');
+  const checked = execFileSync(process.env.IDEMLAB_BIN ?? 'target/release/idemlab', ['steps', page.url()], { encoding: 'utf8' });
+  const [, answer, offered] = checked.match(/asks A effects: answer (\d+) \(choices ([\d, ]+)\)/);
+  assert.deepEqual(choices, offered.split(', '), 'the page offers the CLI\'s choices');
+  await page.click(`#own-choices button:nth-child(${choices.indexOf(answer) + 1})`);
+  await page.waitForSelector('#counters-a:not([hidden])');
+  assert.equal(await page.textContent('#own-feedback'), `Right: ${answer}. Run A's counters show it.`);
+  assert.equal(await page.textContent('#counters-a [data-metric="effects"]'), answer);
+  assert.equal(await page.$$eval('#own-checks li', (l) => l.length), 3);
+  page.assertClean();
+  await page.close();
+});
+
 test('opened as index.html the lab keeps its path, trackers get no banner and other unknown keys do', async () => {
   const page = await openAt(lab('seed=7&preset=lost-ack&utm_source=news&utm_campaign=x&fbclid=IwAR0&gclid=1&msclkid=2&mc_eid=3'));
   assert.equal(await page.isVisible('#banner'), false, 'no banner for trackers');
