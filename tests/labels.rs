@@ -38,10 +38,46 @@ fn viewports(timeline: &Timeline, width_px: u32, seed: u64) -> Vec<Viewport> {
     vec![whole, zoom4, zoom32]
 }
 
+/// The boxes of the drawing's dots, rings and drop crosses: what a label must not cover.
+fn glyphs(drawing: &Drawing) -> Vec<Rect> {
+    let mut out = Vec::new();
+    for shape in drawing.groups.iter().flat_map(|g| &g.shapes) {
+        match &shape.geometry {
+            view::Geometry::Circle { at, r } if *r <= 8.0 => {
+                // A ring is stroked: half its width lies outside its radius.
+                let r = match shape.paint {
+                    view::Paint::Stroke { width_px, .. } => r + width_px / 2.0,
+                    view::Paint::Fill => *r,
+                };
+                out.push(Rect::new(at.0 - r, at.1 - r, 2.0 * r, 2.0 * r));
+            }
+            view::Geometry::Path { points, .. } if shape.ink == view::Ink::Drop => {
+                let xy = points.iter().map(|p| match *p {
+                    view::PathPoint::Move(x, y) | view::PathPoint::Line(x, y) => (x, y),
+                });
+                let (xs, ys): (Vec<f64>, Vec<f64>) = xy.unzip();
+                let (x0, x1) = (
+                    xs.iter().cloned().fold(f64::MAX, f64::min),
+                    xs.iter().cloned().fold(f64::MIN, f64::max),
+                );
+                let (y0, y1) = (
+                    ys.iter().cloned().fold(f64::MAX, f64::min),
+                    ys.iter().cloned().fold(f64::MIN, f64::max),
+                );
+                out.push(Rect::new(x0, y0, x1 - x0, y1 - y0));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Every text of the drawing overlaps no other and stays inside the drawing; mark labels stay
-/// inside the plot. Returns how many boxes it checked.
+/// inside the plot and off every dot, ring and cross (a duplicate's label may cover one when
+/// nothing else has room: it must always say what it is). Returns how many boxes it checked.
 fn check(drawing: &Drawing, what: &str) -> usize {
     let page = Rect::new(0.0, 0.0, drawing.width_px, drawing.height_px);
+    let glyphs = glyphs(drawing);
     let mut boxes: Vec<(Rect, &str)> = Vec::new();
     for group in &drawing.groups {
         for shape in &group.shapes {
@@ -60,6 +96,11 @@ fn check(drawing: &Drawing, what: &str) -> usize {
                     drawing.clip.contains(&rect),
                     "{what}: {text:?} at {rect:?} leaves the plot {:?}",
                     drawing.clip
+                );
+                let covered = glyphs.iter().find(|g| g.intersects(&rect));
+                assert!(
+                    covered.is_none() || group.class.contains("duplicate"),
+                    "{what}: {text:?} at {rect:?} covers a mark at {covered:?}"
                 );
             }
             for (other, other_text) in &boxes {

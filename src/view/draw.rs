@@ -345,10 +345,15 @@ impl Boxes {
 
     /// True when `rect` is inside the room and misses every box placed.
     pub fn free(&self, rect: &Rect) -> bool {
-        self.room.contains(rect)
-            && self.buckets[self.span(rect)]
-                .iter()
-                .all(|bucket| bucket.iter().all(|other| !other.intersects(rect)))
+        self.room.contains(rect) && self.clear_of(rect)
+    }
+
+    /// Whether `rect` misses every box claimed, wherever it lies (`free` also asks that it
+    /// be inside the room).
+    pub fn clear_of(&self, rect: &Rect) -> bool {
+        self.buckets[self.span(rect)]
+            .iter()
+            .all(|bucket| bucket.iter().all(|other| !other.intersects(rect)))
     }
 
     pub fn claim(&mut self, rect: Rect) {

@@ -78,11 +78,23 @@ pub struct More {
 /// Labels left over within this many pixels of the first of them share one "+N".
 const CLUSTER_PX: f64 = 80.0;
 
-/// Places `wants` inside `room`, where `fixed` boxes are already taken.
-pub fn place(mut wants: Vec<Want>, room: Rect, fixed: &[Rect]) -> (Vec<Placed>, Vec<More>) {
+/// Places `wants` inside `room`, where `fixed` boxes are already taken, keeping off `marks`
+/// (the glyphs of dots, rings and crosses): a label over a mark hides the mark it sits on
+/// (walk 3: "labels over marks in busy runs"). Only a duplicate's label, which must always
+/// say what it is, may cover a mark when no spot misses them all.
+pub fn place(
+    mut wants: Vec<Want>,
+    room: Rect,
+    fixed: &[Rect],
+    marks: &[Rect],
+) -> (Vec<Placed>, Vec<More>) {
     let mut boxes = Boxes::new(room);
     for rect in fixed {
         boxes.claim(*rect);
+    }
+    let mut glyphs = Boxes::new(room);
+    for rect in marks {
+        glyphs.claim(*rect);
     }
     sort_stable_by_key(&mut wants, |w| {
         u128::from(w.rank as u8) << 64 | u128::from(f64_order(w.x))
@@ -90,7 +102,13 @@ pub fn place(mut wants: Vec<Want>, room: Rect, fixed: &[Rect]) -> (Vec<Placed>, 
     let mut placed = Vec::with_capacity(wants.len());
     let mut left: Vec<Want> = Vec::new();
     for want in wants {
-        match find(&boxes, &want) {
+        let found = find(&boxes, &want, |rect| glyphs.clear_of(rect));
+        let found = found.or_else(|| {
+            (want.rank == Rank::Duplicate)
+                .then(|| find(&boxes, &want, |_| true))
+                .flatten()
+        });
+        match found {
             Some((text, spot, rect)) => {
                 boxes.claim(rect);
                 placed.push(Placed {
@@ -112,17 +130,21 @@ pub fn place(mut wants: Vec<Want>, room: Rect, fixed: &[Rect]) -> (Vec<Placed>, 
         u128::from(w.lane) << 64 | u128::from(f64_order(w.x))
     });
     for wants in left.chunk_by(|a, b| a.lane == b.lane) {
-        aggregate(&mut boxes, wants, &mut more);
+        aggregate(&mut boxes, &glyphs, wants, &mut more);
     }
     (placed, more)
 }
 
-/// The first form and spot of `want` whose box is free.
-fn find<'w>(boxes: &Boxes, want: &'w Want) -> Option<(&'w str, Spot, Rect)> {
+/// The first form and spot of `want` whose box is free and passes `also`.
+fn find<'w>(
+    boxes: &Boxes,
+    want: &'w Want,
+    also: impl Fn(&Rect) -> bool,
+) -> Option<(&'w str, Spot, Rect)> {
     for text in &want.texts {
         for &spot in &want.spots {
             let rect = text_box(spot.at, text, want.font, spot.anchor);
-            if boxes.free(&rect) {
+            if boxes.free(&rect) && also(&rect) {
                 return Some((text, spot, rect));
             }
         }
@@ -132,7 +154,7 @@ fn find<'w>(boxes: &Boxes, want: &'w Want) -> Option<(&'w str, Spot, Rect)> {
 
 /// One "+N" per cluster of one lane's leftover labels, at the first spot with room; a cluster
 /// with no room passes its count on to the next one.
-fn aggregate(boxes: &mut Boxes, wants: &[Want], more: &mut Vec<More>) {
+fn aggregate(boxes: &mut Boxes, glyphs: &Boxes, wants: &[Want], more: &mut Vec<More>) {
     let mut hidden = Vec::new();
     let mut start = 0;
     while start < wants.len() {
@@ -147,7 +169,7 @@ fn aggregate(boxes: &mut Boxes, wants: &[Want], more: &mut Vec<More>) {
         let free = (wants[start..end].iter())
             .flat_map(|want| want.spots.iter())
             .map(|&spot| (spot, text_box(spot.at, &text, Font::Bold, spot.anchor)))
-            .find(|(_, rect)| boxes.free(rect));
+            .find(|(_, rect)| boxes.free(rect) && glyphs.clear_of(rect));
         if let Some((spot, rect)) = free {
             boxes.claim(rect);
             more.push(More {

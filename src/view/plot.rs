@@ -124,6 +124,7 @@ pub fn plot(scene: &Scene) -> Drawing {
         current: (0, 1.0),
         race_fill: Vec::new(),
         groups: Vec::with_capacity(64),
+        glyphs: Vec::new(),
     };
     plotter.background(lanes);
     match scene.view {
@@ -165,6 +166,8 @@ struct Plotter<'a, 's> {
     /// How far right the race shading reaches, per span of lanes (top, bottom, x).
     race_fill: Vec<(f64, f64, f64)>,
     groups: Vec<Group>,
+    /// The boxes of the dots, rings and crosses drawn, which labels keep off.
+    glyphs: Vec<Rect>,
 }
 
 /// Label rows about a lane's centre line: above and below the dots first, then nearer the
@@ -417,6 +420,7 @@ impl Plotter<'_, '_> {
             ArrowEnd::Dropped { cause, .. } => {
                 let (x, y) = tip;
                 shapes.push(Shape::stroke(cross(x, y, 5.0), Ink::Drop, 2.5));
+                self.glyphs.push(Rect::new(x - 6.0, y - 6.0, 12.0, 12.0));
                 let text = super::mark::cause_label(cause).to_string();
                 let spots = vec![
                     spot(x + 8.0, y + 4.0, Anchor::Start),
@@ -436,6 +440,8 @@ impl Plotter<'_, '_> {
         let geo = self.geo;
         let (x, y) = (geo.x(mark.t0_us), geo.lane_y(mark.lane));
         let duplicate = mark.is_duplicate();
+        let r = if duplicate { 9.0 } else { 3.5 };
+        self.glyphs.push(Rect::new(x - r, y - r, 2.0 * r, 2.0 * r));
         if duplicate {
             let ring = Geometry::Circle { at: (x, y), r: 8.0 };
             shapes.push(Shape::fill(Geometry::Circle { at: (x, y), r: 4.5 }, ink));
@@ -506,7 +512,7 @@ impl Plotter<'_, '_> {
     /// labels found no place (in an export its hover text lists them).
     fn labels(&mut self, room: Rect) {
         let wants = std::mem::take(&mut self.wants);
-        let (placed, more) = labels::place(wants, room, &[]);
+        let (placed, more) = labels::place(wants, room, &[], &self.glyphs);
         for label in placed {
             let text = Geometry::Text {
                 at: label.spot.at,
