@@ -86,7 +86,8 @@ pub fn own_step_view(state: &State) -> Option<OwnStepView> {
 fn question_view(state: &State) -> Option<OwnQuestionView> {
     let (index, step, value) = state.own_asking()?;
     let q = step.ask.as_ref()?;
-    let label = super::counter_label(&q.metric, &step.scenario).to_lowercase();
+    // ASCII: `to_lowercase` would bring Unicode's case tables into the page (18 KB raw).
+    let label = super::counter_label(&q.metric, &step.scenario).to_ascii_lowercase();
     let side = if q.side == Side::B { "B" } else { "A" };
     let choices = step.choices(value);
     let chosen = state.own_chosen(index);
@@ -181,7 +182,7 @@ pub fn compose_ask_choices(state: &State) -> Vec<(String, String)> {
     };
     for (prefix, side) in sides {
         for metric in ["effects", "duplicates", "lost", "races"] {
-            let label = super::counter_label(metric, scenario).to_lowercase();
+            let label = super::counter_label(metric, scenario).to_ascii_lowercase();
             out.push((
                 format!("{prefix}{metric}"),
                 format!("How many {label} in run {side}?"),
