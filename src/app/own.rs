@@ -86,7 +86,7 @@ pub fn own_step_view(state: &State) -> Option<OwnStepView> {
 fn question_view(state: &State) -> Option<OwnQuestionView> {
     let (index, step, value) = state.own_asking()?;
     let q = step.ask.as_ref()?;
-    // ASCII: `to_lowercase` would bring Unicode's case tables into the page (18 KB raw).
+    // ASCII: Unicode lower-casing would bring its case tables into the page (clippy.toml).
     let label = super::counter_label(&q.metric, &step.scenario).to_ascii_lowercase();
     let side = if q.side == Side::B { "B" } else { "A" };
     let choices = step.choices(value);
