@@ -3209,3 +3209,40 @@ fn the_embed_dialogs_composer_writes_a_sequence_that_loads_as_the_authors_steps(
     app::update(&mut state, Msg::ComposeClear);
     assert!(state.compose.is_empty());
 }
+
+#[test]
+fn issue_13_report_parent_sends_an_own_steps_step_and_answer_as_lesson_own() {
+    let lines = "seed=7&preset=lost-ack&ask=effects\nseed=7&preset=race";
+    let query = format!(
+        "steps={}&report=parent",
+        idemlab::scenario::codec::percent_encode(lines)
+    );
+    let mut state = load_measured(&query);
+    let step_1 = Some(app::Report::Step {
+        lesson: "own",
+        step: 1,
+    });
+    assert_eq!(app::report_on_load(&state), step_1);
+    let choices = app::own_step_view(&state)
+        .unwrap()
+        .question
+        .unwrap()
+        .choices;
+    let right = choices.iter().position(|c| c == "7").unwrap();
+    let effects = app::update(&mut state, Msg::OwnAnswer(right));
+    let answered = app::Report::Prediction {
+        lesson: "own",
+        step: 1,
+        answer: right,
+        correct: true,
+    };
+    assert_eq!(effects.report, Some(answered));
+    let effects = app::update(&mut state, Msg::OwnStep(1));
+    assert_eq!(
+        effects.report,
+        Some(app::Report::Step {
+            lesson: "own",
+            step: 2
+        })
+    );
+}

@@ -117,6 +117,14 @@ pub(super) fn measured(state: &mut State, a: &Metrics, b: Option<&Metrics>) {
     state.own_answer = answer;
 }
 
+/// The last own-step answer given: (step, choice, whether it is the simulator's count).
+pub(super) fn last_answer(state: &State) -> Option<(usize, usize, bool)> {
+    let &(index, choice) = state.own_choices.last()?;
+    let (at, value) = state.own_answer?;
+    let step = state.page.steps.as_ref()?.get(index)?;
+    (at == index).then(|| (index, choice, step.choices(value)[choice] == value))
+}
+
 /// The learner answers the open own step's question: once per step, then the run shows.
 pub fn answer(state: &mut State, choice: usize) -> Effects {
     let Some((index, ..)) = state.own_asking() else {

@@ -46,6 +46,8 @@ pub struct Marks {
     /// The lesson step on screen (lesson id, 0-based index), none while a check is open.
     step: Option<(&'static str, usize)>,
     predictions: usize,
+    /// Answers to an instructor's own steps' questions (`own::answer`).
+    own_answers: usize,
     /// The open check, once every answer is locked.
     finished: Option<(&'static str, u64)>,
 }
@@ -55,9 +57,15 @@ pub fn marks(state: &State) -> Marks {
     let finished = (state.quiz.as_ref())
         .filter(|s| s.answers.iter().all(Option::is_some))
         .map(|s| (s.quiz.lesson, s.quiz.seed));
+    // An instructor's own step reports as lesson "own" (`steps=`).
+    let own = (state
+        .own_step
+        .filter(|_| state.lesson.is_none() && state.page.steps.is_some()))
+    .map(|index| (OWN, index));
     Marks {
-        step: step.map(|at| (at.lesson.id, at.index())),
+        step: step.map(|at| (at.lesson.id, at.index())).or(own),
         predictions: state.predictions.len(),
+        own_answers: state.own_choices.len(),
         finished,
     }
 }
@@ -89,12 +97,24 @@ pub fn decide(before: &Marks, state: &State) -> Option<Report> {
             correct: answer.is_right(),
         });
     }
+    if now.own_answers > before.own_answers {
+        let (step, answer, correct) = super::own::last_answer(state)?;
+        return Some(Report::Prediction {
+            lesson: OWN,
+            step: step + 1,
+            answer,
+            correct,
+        });
+    }
     let (lesson, index) = now.step.filter(|_| now.step != before.step)?;
     Some(Report::Step {
         lesson,
         step: index + 1,
     })
 }
+
+/// The `lesson` an instructor's own steps report as.
+pub const OWN: &str = "own";
 
 /// What a link reports as it loads: the step it opens (a finished check is not sent again).
 pub fn on_load(state: &State) -> Option<Report> {
