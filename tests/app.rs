@@ -547,12 +547,11 @@ fn shortcut_not_while_typing_or_in_a_dialog() {
 }
 
 #[test]
-fn shortcut_space_presses_a_button_but_arrows_still_move() {
-    assert_eq!(key(" ", KeyTarget::Pressable), None);
-    assert_eq!(
-        key("ArrowRight", KeyTarget::Pressable),
-        Some(Shortcut::Msg(Msg::Step(1)))
-    );
+fn shortcut_space_and_arrows_belong_to_a_focused_control() {
+    // Issue 14: Space on a button or phrase, an arrow on a tab or row, never reach the cursor.
+    for k in [" ", "Enter", "ArrowRight", "ArrowLeft", "Home", "End"] {
+        assert_eq!(key(k, KeyTarget::Pressable), None, "{k:?}");
+    }
     assert_eq!(key("l", KeyTarget::Pressable), Some(Shortcut::CopyLink));
 }
 

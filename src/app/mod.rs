@@ -13,6 +13,7 @@
 //!   the counters are hidden, the cursor stays on the first event and "Next step" is held,
 //!   unless the link says `gate=0`. Answers stay for the session, Back included.
 
+mod access;
 mod classify;
 mod computing;
 mod free;
@@ -25,6 +26,7 @@ mod predict;
 mod quiz;
 mod report;
 mod screen;
+mod speak;
 mod text;
 
 pub use classify::{classify_items, classify_score, Answers, ClassifyItem};
@@ -33,6 +35,10 @@ pub use free::{compare_text, proposed_change, start_hint};
 pub use input::{
     break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
+// Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.
+pub use access::{grid_key, key_target, lesson_skip, tab_key, tooltip_follows};
+pub use input::shortcut_for;
+pub use speak::{announce, first_sentence, Heard};
 // Instructors (h13b): locks that hold, results to the course page.
 pub use keys::{key_store, key_store_for, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
 pub use locks::{compare_locked, lesson_open, refusal, refused};
@@ -228,6 +234,8 @@ pub struct State {
     pub lock_note: Option<String>,
     /// The instructor's own step on screen (`steps=`), 0-based.
     pub own_step: Option<usize>,
+    /// The learner turned the single-key shortcuts off (kept with the progress; issue 14).
+    pub shortcuts_off: bool,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -340,6 +348,8 @@ pub enum Msg {
     DismissHint,
     /// Open the instructor's own step at this index (`steps=`).
     OwnStep(usize),
+    /// The help's setting: single-key shortcuts off (`true`) or on; the browser stores it.
+    ShortcutsOff(bool),
 }
 
 /// What the browser must write to the URL.
@@ -446,6 +456,7 @@ impl State {
             link_version: None,
             lock_note: None,
             own_step: None,
+            shortcuts_off: stored.shortcuts_off,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -685,6 +696,10 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         }
         Msg::Computing { side, progress } => computing::progress(state, side, progress),
         Msg::OwnStep(index) => own::open(state, index),
+        Msg::ShortcutsOff(off) => {
+            state.shortcuts_off = off;
+            Effects::default()
+        }
         Msg::CancelRun => computing::cancel(state),
     }
 }
@@ -800,7 +815,12 @@ fn update_lesson(state: &mut State, msg: Msg) -> Effects {
     match msg {
         Msg::OpenLesson(lesson) => {
             state.open_step(lesson, 0);
-            Effects::scenario()
+            // The picker's button moves into the lesson's column: the focus goes to the step
+            // rather than fall to the page (issue 14).
+            Effects {
+                focus: Some(Focus::LessonHeading),
+                ..Effects::scenario()
+            }
         }
         Msg::OpenStep(index) => match state.lesson {
             Some(at) => {
