@@ -59,7 +59,8 @@ async function focused(page) {
 async function tabTo(page, selector, max = 120) {
   let from = '';
   for (let presses = 1; presses <= max; presses++) {
-    from = await focused(page).catch((e) => { throw new Error(`before a Tab towards ${selector}: ${e.message}`); });
+    // A fresh page's focus is on the body until the first Tab.
+    if (presses > 1) from = await focused(page);
     await page.keyboard.press('Tab');
     await focused(page).catch((e) => { throw new Error(`Tab from ${from} towards ${selector}: ${e.message}`); });
     if (await page.evaluate((s) => document.activeElement.matches(s), selector)) return presses;
@@ -167,6 +168,8 @@ test('from a lesson link, "Next step" is a few Tab presses from the skip link', 
   const presses = await tabTo(page, '#lesson-step [data-next]');
   console.log(`lesson=a&step=1: "Next step" is ${presses + 3} key presses from the load (2 Tab, Enter, ${presses} Tab)`);
   assert.ok(presses + 3 <= 25, `${presses + 3} presses`);
+  const plain = await openRecorded('lesson=a&step=1&gate=0');
+  console.log(`without the skip link: ${await tabTo(plain, '#lesson-step [data-next]')} Tab presses`);
 });
 
 test('shortcuts act only where the focused control does not use the key, and can be turned off', async () => {
@@ -240,4 +243,16 @@ test('live regions speak once: a 3-second playback at most twice, a step change 
   console.log('a reorder:', move);
   assert.equal(move.length, 1, JSON.stringify(move));
   assert.match(move[0].text, /^.{1,60} moved to position 2 of 6\.$/);
+
+  // A new run under the same step: the counters the step names say their new values, once.
+  const named = await openRecorded('lesson=a&step=3&gate=0');
+  const labels = await named.$$eval('#counters-a [data-named="1"]', (dds) => dds.map((dd) => dd.previousElementSibling.textContent));
+  assert.ok(labels.length > 0, 'step 3 names counters');
+  const ran = (await spoken(named)).length;
+  await named.fill('#seed', '12345');
+  await named.press('#seed', 'Enter');
+  await named.waitForTimeout(1_000);
+  const counts = (await spoken(named)).slice(ran);
+  console.log('a new run under step 3:', counts);
+  assert.ok(counts.length <= 1, JSON.stringify(counts));
 });
