@@ -3254,6 +3254,13 @@ fn the_skip_link_to_the_lesson_lands_on_the_step_or_opens_the_lessons_tab() {
         app::lesson_skip(&load("seed=3")),
         (Some(Msg::OpenTab(Tab::Lessons)), "#lesson-picker button")
     );
+    let state = load("seed=3");
+    assert_eq!(app::skip_to(&state, "skip-timeline"), (None, "#canvas-a"));
+    assert_eq!(app::skip_to(&state, "skip-back"), (None, "#canvas-a"));
+    assert_eq!(
+        app::skip_to(&state, "skip-lesson"),
+        app::lesson_skip(&state)
+    );
 }
 
 // ---- The announcer ----

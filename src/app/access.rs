@@ -61,6 +61,14 @@ pub fn grid_key(key: &str, cursor: Option<u32>, events: u32, page_rows: u32) -> 
     Some(Msg::Select(to.min(last)))
 }
 
+/// Where a skip link (by its id) lands: the lesson's (`lesson_skip`), or the timeline.
+pub fn skip_to(state: &State, link: &str) -> (Option<Msg>, &'static str) {
+    match link {
+        "skip-lesson" => lesson_skip(state),
+        _ => (None, "#canvas-a"),
+    }
+}
+
 /// Where "Skip to the lesson" lands: the open step's heading, the mastery check's title, or,
 /// with no lesson open, the Lessons tab opened (`Some` message) and its first lesson button.
 pub fn lesson_skip(state: &State) -> (Option<Msg>, &'static str) {

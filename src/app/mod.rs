@@ -36,7 +36,7 @@ pub use input::{
     break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
 // Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.
-pub use access::{grid_key, key_target, lesson_skip, tab_key, tooltip_follows};
+pub use access::{grid_key, key_target, lesson_skip, skip_to, tab_key, tooltip_follows};
 pub use input::shortcut_for;
 pub use speak::{announce, first_sentence, Heard};
 // Instructors (h13b): locks that hold, results to the course page.

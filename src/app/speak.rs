@@ -11,7 +11,8 @@ use crate::trace::Trace;
 use crate::Metrics;
 
 /// What the page looked like at the last paint, as far as the announcer cares.
-#[derive(Clone, Debug, Default, PartialEq)]
+/// Only `Default`: each derive costs the page's wasm.
+#[derive(Default)]
 pub struct Heard {
     /// A paint has been heard: the first one sets the scene and says nothing.
     seen: bool,
@@ -119,11 +120,11 @@ fn step_words(state: &State) -> Option<String> {
 }
 
 /// Up to the first full stop, question or exclamation mark followed by a space (or the end).
+/// A byte scan: the punctuation is ASCII, so the cut is on a character boundary.
 pub fn first_sentence(text: &str) -> &str {
-    let end = [". ", "? ", "! "]
-        .iter()
-        .filter_map(|stop| text.find(stop))
-        .min()
+    let bytes = text.as_bytes();
+    let end = (bytes.windows(2))
+        .position(|pair| matches!(pair[0], b'.' | b'?' | b'!') && pair[1] == b' ')
         .map_or(text.len(), |at| at + 1);
     &text[..end]
 }

@@ -10,21 +10,21 @@ use crate::app::{self, Msg};
 use crate::lessons::Side;
 
 pub fn mount() {
-    dom::listen::<Event>(&dom::by_id::<Element>("skip-timeline"), "click", |event| {
+    // One delegated listener for the three skip links (each closure costs the page's wasm).
+    let document: web_sys::EventTarget = dom::document().unchecked_into();
+    dom::listen::<Event>(&document, "click", |event| {
+        let link = (event.target())
+            .and_then(|t| t.dyn_into::<Element>().ok())
+            .and_then(|t| t.closest("a.skip").ok().flatten());
+        let Some(link) = link else {
+            return;
+        };
         event.prevent_default();
-        focus("#canvas-a");
-    });
-    dom::listen::<Event>(&dom::by_id::<Element>("skip-lesson"), "click", |event| {
-        event.prevent_default();
-        let (msg, selector) = with_app(|app| app::lesson_skip(&app.state));
+        let (msg, selector) = with_app(|app| app::skip_to(&app.state, &link.id()));
         if let Some(msg) = msg {
             dispatch(msg);
         }
         focus(selector);
-    });
-    dom::listen::<Event>(&dom::by_id::<Element>("skip-back"), "click", |event| {
-        event.prevent_default();
-        focus("#canvas-a");
     });
     let setting = dom::input("shortcuts-off");
     setting.set_checked(with_app(|app| app.state.shortcuts_off));
