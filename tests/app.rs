@@ -3387,3 +3387,10 @@ fn first_sentence_stops_at_the_first_full_stop_followed_by_a_space() {
     assert_eq!(app::first_sentence("Why? Because."), "Why?");
     assert_eq!(app::first_sentence("No stop"), "No stop");
 }
+
+#[test]
+fn closing_a_lesson_focuses_the_picker_as_its_column_goes() {
+    let mut state = load("lesson=a&step=2");
+    let effects = app::update(&mut state, Msg::CloseLesson);
+    assert_eq!(effects.focus, Some(Focus::LessonPicker));
+}

@@ -372,6 +372,9 @@ pub enum Focus {
     DrawerToggle,
     /// The prediction's feedback, once answered.
     PredictFeedback,
+    /// The lesson picker's first button: the lesson closed, and its column (with the button
+    /// that closed it) is gone (issue 14: the focus never falls to the page).
+    LessonPicker,
 }
 
 /// What `update` asks of the browser.

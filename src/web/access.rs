@@ -41,7 +41,7 @@ pub fn mount() {
     });
 }
 
-fn focus(selector: &str) {
+pub(super) fn focus(selector: &str) {
     let found = dom::document().query_selector(selector).ok().flatten();
     if let Some(element) = found.and_then(|e| e.dyn_into::<HtmlElement>().ok()) {
         element.focus().ok();

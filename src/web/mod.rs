@@ -265,6 +265,7 @@ pub(crate) fn apply(effects: Effects) {
         Some(Focus::Drawer) => screen::focus_drawer(),
         Some(Focus::DrawerToggle) => screen::focus_toggle(),
         Some(Focus::PredictFeedback) => predict::focus_feedback(),
+        Some(Focus::LessonPicker) => access::focus("#lesson-picker button:not([disabled])"),
         None => {}
     }
     if let Some(report) = &effects.report {

@@ -170,6 +170,10 @@ test('from a lesson link, "Next step" is a few Tab presses from the skip link', 
   assert.ok(presses + 3 <= 25, `${presses + 3} presses`);
   const plain = await openRecorded('lesson=a&step=1&gate=0');
   console.log(`without the skip link: ${await tabTo(plain, '#lesson-step [data-next]')} Tab presses`);
+  // "Close lesson" takes its column away: the focus goes to the lesson picker, not the body.
+  await page.focus('#lesson-close');
+  await page.keyboard.press('Enter');
+  assert.match(await focused(page), /^button#\|\|Lesson A/);
 });
 
 test('shortcuts act only where the focused control does not use the key, and can be turned off', async () => {
