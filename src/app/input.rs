@@ -13,7 +13,8 @@ pub enum KeyTarget {
     Page,
     /// An `input`, `select` or `textarea`: every key types.
     Field,
-    /// A `button`, `summary` or event-table row: Space and Enter press it.
+    /// A control that uses Space, Enter and the arrows itself: a button, a tab, a lesson phrase,
+    /// the event list, an ordering item, a checkbox (`access::key_target`).
     Pressable,
     /// Anything inside an open dialog (the help): its own keys only.
     Dialog,
@@ -32,19 +33,29 @@ pub enum Shortcut {
     Help,
     /// `+`/`-`: zoom by this factor about the cursor (`zoom_about`).
     ZoomBy(f64),
+    /// Escape: close the timeline's tooltip (WCAG 1.4.13).
+    HideTooltip,
 }
 
 /// The shortcut for `key` (a `KeyboardEvent.key`), or `None` when the key is not a shortcut,
 /// carries a modifier (Ctrl, Meta or Alt: the browser's and the system's keys), or belongs to
-/// the focused element. Arrow keys on a button still move the cursor. `N` is a shortcut even
-/// with the seed locked: `update` then refuses the new seed and says which lock refused it.
+/// the focused element: a field types every key; a control (`Pressable`) keeps Space, Enter,
+/// the arrows, Home and End, so they never move the cursor from a button, a tab, a row or a
+/// phrase. `N` is a shortcut even with the seed locked: `update` then refuses the new seed and
+/// says which lock refused it. Escape closes the tooltip from anywhere but a dialog.
 pub fn shortcut(key: &str, modified: bool, target: KeyTarget) -> Option<Shortcut> {
-    let presses = matches!(key, " " | "Enter");
+    let own = matches!(
+        key,
+        " " | "Enter" | "ArrowLeft" | "ArrowRight" | "ArrowUp" | "ArrowDown" | "Home" | "End"
+    );
     let typing = match target {
         KeyTarget::Page => false,
         KeyTarget::Field | KeyTarget::Dialog => true,
-        KeyTarget::Pressable => presses,
+        KeyTarget::Pressable => own,
     };
+    if key == "Escape" && target != KeyTarget::Dialog {
+        return Some(Shortcut::HideTooltip);
+    }
     if typing || modified {
         return None;
     }
@@ -62,6 +73,22 @@ pub fn shortcut(key: &str, modified: bool, target: KeyTarget) -> Option<Shortcut
         "0" => Shortcut::Msg(Msg::Zoom(None)),
         _ => return None,
     })
+}
+
+/// `shortcut` under the learner's setting (`State::shortcuts_off`, kept with the progress):
+/// off, no character key (a letter, digit, symbol or Space) is a shortcut (WCAG 2.1.4); the
+/// arrows, Home, End and Escape still are where `shortcut` allows them.
+pub fn shortcut_for(
+    state: &super::State,
+    key: &str,
+    modified: bool,
+    target: KeyTarget,
+) -> Option<Shortcut> {
+    let character = key.chars().count() == 1;
+    if state.shortcuts_off && character {
+        return None;
+    }
+    shortcut(key, modified, target)
 }
 
 /// Zooms `viewport` by `factor` keeping the cursor's time where it is on screen.

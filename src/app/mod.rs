@@ -13,6 +13,7 @@
 //!   the counters are hidden, the cursor stays on the first event and "Next step" is held,
 //!   unless the link says `gate=0`. Answers stay for the session, Back included.
 
+mod access;
 mod classify;
 mod computing;
 mod free;
@@ -25,6 +26,7 @@ mod predict;
 mod quiz;
 mod report;
 mod screen;
+mod speak;
 mod text;
 
 pub use classify::{classify_items, classify_score, Answers, ClassifyItem};
@@ -33,6 +35,10 @@ pub use free::{compare_text, proposed_change, start_hint};
 pub use input::{
     break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
+// Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.
+pub use access::{grid_key, key_target, lesson_skip, skip_to, tab_key, tooltip_follows};
+pub use input::shortcut_for;
+pub use speak::{announce, first_sentence, Heard};
 // Instructors (h13b): locks that hold, results to the course page.
 pub use keys::{key_store, key_store_for, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
 pub use locks::{compare_locked, lesson_open, refusal, refused};
@@ -239,6 +245,8 @@ pub struct State {
     pub compose: Vec<crate::steps::OwnStep>,
     /// Why the last step could not be added, shown in the dialog until the next try.
     pub compose_error: Option<String>,
+    /// The learner turned the single-key shortcuts off (kept with the progress; issue 14).
+    pub shortcuts_off: bool,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -363,6 +371,8 @@ pub enum Msg {
     /// Removes step N of the sequence being composed.
     ComposeRemove(usize),
     ComposeClear,
+    /// The help's setting: single-key shortcuts off (`true`) or on; the browser stores it.
+    ShortcutsOff(bool),
 }
 
 /// What the browser must write to the URL.
@@ -385,6 +395,9 @@ pub enum Focus {
     DrawerToggle,
     /// The prediction's feedback, once answered.
     PredictFeedback,
+    /// The lesson picker's first button: the lesson closed, and its column (with the button
+    /// that closed it) is gone (issue 14: the focus never falls to the page).
+    LessonPicker,
 }
 
 /// What `update` asks of the browser.
@@ -473,6 +486,7 @@ impl State {
             own_choices: Vec::new(),
             compose: Vec::new(),
             compose_error: None,
+            shortcuts_off: stored.shortcuts_off,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -730,6 +744,10 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
             state.compose_error = None;
             Effects::default()
         }
+        Msg::ShortcutsOff(off) => {
+            state.shortcuts_off = off;
+            Effects::default()
+        }
         Msg::CancelRun => computing::cancel(state),
     }
 }
@@ -845,7 +863,12 @@ fn update_lesson(state: &mut State, msg: Msg) -> Effects {
     match msg {
         Msg::OpenLesson(lesson) => {
             state.open_step(lesson, 0);
-            Effects::scenario()
+            // The picker's button moves into the lesson's column: the focus goes to the step
+            // rather than fall to the page (issue 14).
+            Effects {
+                focus: Some(Focus::LessonHeading),
+                ..Effects::scenario()
+            }
         }
         Msg::OpenStep(index) => match state.lesson {
             Some(at) => {

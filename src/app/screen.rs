@@ -112,11 +112,18 @@ pub(super) fn update(state: &mut State, msg: super::Msg) -> Effects {
             state.drawer_open = false;
             // The picker, so another lesson is one click away.
             state.tab = Tab::Lessons;
+            let focus = Some(super::Focus::LessonPicker);
             if was_hidden {
                 state.scenario_changed();
-                return Effects::scenario();
+                return Effects {
+                    focus,
+                    ..Effects::scenario()
+                };
             }
-            Effects::view()
+            Effects {
+                focus,
+                ..Effects::view()
+            }
         }
         _ => unreachable!("only the screen's messages come here"),
     }

@@ -11,7 +11,8 @@
 //! lesson=a mastered=1 best=4 quiz=2024 answers=0,2,-,1
 //! ```
 //!
-//! with `-` for a question not answered yet.
+//! with `-` for a question not answered yet, and a last line `shortcuts=off` when the learner
+//! turned the page's single-key shortcuts off (issue 14).
 
 use std::fmt::Write as _;
 
@@ -25,6 +26,8 @@ pub const STORAGE_KEY: &str = "idemlab.progress";
 pub const VERSION: u32 = 4;
 /// A record longer than this is not ours (ours is well under 1 KiB) and is not parsed.
 pub const TEXT_LEN_MAX: usize = 16 * 1024;
+/// The setting's line: present only when the shortcuts are off.
+const SHORTCUTS_OFF: &str = "shortcuts=off";
 /// The first line's word, before the version.
 const HEADER: &str = "idemlab-progress";
 
@@ -34,6 +37,8 @@ pub struct Progress {
     /// By lesson id, sorted by it, each id once: a vector rather than a `BTreeMap`, since
     /// there are two or three lessons and each map instance costs kilobytes of the page's wasm.
     lessons: Vec<(String, LessonProgress)>,
+    /// The page's single-key shortcuts are off (WCAG 2.1.4): a setting kept with the progress.
+    pub shortcuts_off: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -59,6 +64,7 @@ impl Progress {
         Progress {
             version: VERSION,
             lessons: Vec::new(),
+            shortcuts_off: false,
         }
     }
 
@@ -117,6 +123,10 @@ impl Progress {
                 lesson.quiz,
                 answers.join(",")
             );
+        }
+        if self.shortcuts_off {
+            out.push_str(SHORTCUTS_OFF);
+            out.push('\n');
         }
         out
     }
@@ -194,6 +204,10 @@ fn read(text: &str) -> Result<Progress, Unreadable> {
     }
     let mut progress = Progress::new();
     for line in lines.filter(|line| !line.is_empty()) {
+        if line == SHORTCUTS_OFF {
+            progress.shortcuts_off = true;
+            continue;
+        }
         let (id, lesson) = read_lesson(line).ok_or(Unreadable::Malformed)?;
         let (slot, fresh) = progress.entry(&id);
         if !fresh {

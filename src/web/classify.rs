@@ -65,6 +65,10 @@ pub fn paint(article: &Element) {
     }
     with_ui(|u| &u.classify_painted, |cell| cell.set(None));
     render();
+    // A status only from the next task, once its first words are in: a step change is announced
+    // once, by its title (issue 14), and the score speaks when an answer changes it.
+    let score = dom::find(article, "#classify-score");
+    dom::later(0, move || dom::set_attr(&score, "role", "status"));
 }
 
 /// Paints the answers, verdicts and score when they changed since the last paint.

@@ -5,6 +5,7 @@
 
 // Only the benchmark's build (`--features bench`, scripts/bench.sh) exports the measurements;
 // the page that ships does not carry them.
+mod access;
 #[cfg(feature = "bench")]
 mod bench;
 mod classify;
@@ -193,6 +194,8 @@ pub(crate) struct Ui {
     pub job_gen: Cell<u32>,
     /// Until the first runs are built: then the page marks itself ready.
     pub loading: Cell<bool>,
+    /// What the announcer heard at the last paint (`app::announce`), so it speaks once.
+    pub heard: RefCell<Option<app::Heard>>,
 }
 
 thread_local! {
@@ -213,6 +216,7 @@ thread_local! {
             classify_painted: Cell::new(None),
             job_gen: Cell::new(0),
             loading: Cell::new(true),
+            heard: RefCell::new(None),
         }
     };
 }
@@ -261,6 +265,7 @@ pub(crate) fn apply(effects: Effects) {
         Some(Focus::Drawer) => screen::focus_drawer(),
         Some(Focus::DrawerToggle) => screen::focus_toggle(),
         Some(Focus::PredictFeedback) => predict::focus_feedback(),
+        Some(Focus::LessonPicker) => access::focus("#lesson-picker button:not([disabled])"),
         None => {}
     }
     if let Some(report) = &effects.report {
@@ -472,6 +477,7 @@ fn mount_ui() {
     screen::mount();
     keys::mount();
     classify::mount();
+    access::mount();
     quiz::drawn(load_ms);
     listen_to_history();
 }
@@ -546,6 +552,7 @@ pub(crate) fn render() {
     keys::render();
     classify::render();
     render_banner();
+    access::speak();
 }
 
 fn render_banner() {

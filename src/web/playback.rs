@@ -128,9 +128,15 @@ pub fn render() {
 /// Keyboard shortcuts, as `app::shortcut` maps them.
 fn shortcut(event: KeyboardEvent) {
     let modified = event.ctrl_key() || event.meta_key() || event.alt_key();
-    let Some(shortcut) = app::shortcut(&event.key(), modified, key_target(&event)) else {
+    let target = key_target(&event);
+    let shortcut = with_app(|app| app::shortcut_for(&app.state, &event.key(), modified, target));
+    let Some(shortcut) = shortcut else {
         return;
     };
+    if shortcut == Shortcut::HideTooltip {
+        // Escape keeps its other meanings (a term's definition, the drawer): no default stopped.
+        return super::runs::hide_tooltips();
+    }
     event.prevent_default();
     match shortcut {
         Shortcut::Msg(msg) => dispatch(msg),
@@ -138,20 +144,18 @@ fn shortcut(event: KeyboardEvent) {
         Shortcut::CopyLink => super::export::copy_link(),
         Shortcut::Help => show_dialog("help-dialog"),
         Shortcut::ZoomBy(factor) => super::runs::zoom_by(factor),
+        Shortcut::HideTooltip => {}
     }
 }
 
-/// What the key's target is, for `app::shortcut`.
+/// What the key's target is, for `app::shortcut`: its tag, type and role, as `app::key_target`
+/// sorts them.
 fn key_target(event: &KeyboardEvent) -> KeyTarget {
     let Some(target) = event.target().and_then(|t| t.dyn_into::<Element>().ok()) else {
         return KeyTarget::Page;
     };
-    if target.closest("dialog").ok().flatten().is_some() {
-        return KeyTarget::Dialog;
-    }
-    match target.tag_name().to_ascii_lowercase().as_str() {
-        "input" | "select" | "textarea" => KeyTarget::Field,
-        "button" | "summary" | "tr" => KeyTarget::Pressable,
-        _ => KeyTarget::Page,
-    }
+    let in_dialog = target.closest("dialog").ok().flatten().is_some();
+    let attr = |name: &str| target.get_attribute(name).unwrap_or_default();
+    let tag = target.tag_name().to_ascii_lowercase();
+    app::key_target(&tag, &attr("type"), &attr("role"), in_dialog)
 }

@@ -294,7 +294,11 @@ fn wire_canvas(side: &'static str) {
     wire_drag(&canvas);
     dom::listen::<web_sys::FocusEvent>(&canvas, "focus", move |_| show_cursor_tooltip(side));
     dom::listen::<web_sys::FocusEvent>(&canvas, "blur", move |_| hide_tooltip(side));
-    dom::listen::<KeyboardEvent>(&canvas, "keyup", move |_| show_cursor_tooltip(side));
+    dom::listen::<KeyboardEvent>(&canvas, "keyup", move |event| {
+        if app::tooltip_follows(&event.key()) {
+            show_cursor_tooltip(side);
+        }
+    });
 }
 
 fn mark_at(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) -> Option<(usize, String)> {
@@ -357,6 +361,12 @@ fn show_tooltip(side: &str, text: &str, x: f64, y: f64) {
         )
         .ok();
     tooltip.set_hidden(false);
+}
+
+/// Escape: both timelines' tooltips close (`app::Shortcut::HideTooltip`).
+pub fn hide_tooltips() {
+    hide_tooltip("a");
+    hide_tooltip("b");
 }
 
 fn hide_tooltip(side: &str) {

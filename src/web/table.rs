@@ -29,10 +29,18 @@ pub fn mount() {
     });
     let body: Element = dom::by_id("events-body");
     dom::listen::<Event>(&body, "click", |event| select_from(&event));
-    dom::listen::<KeyboardEvent>(&body, "keydown", |event| {
-        if event.key() == "Enter" || event.key() == " " {
+    // The list is one Tab stop (the table, a grid); its keys move the selected row, which is the
+    // cursor's event, and the focus stays on the table however the rows are redrawn.
+    let table: Element = dom::by_id("events");
+    dom::listen::<KeyboardEvent>(&table, "keydown", |event| {
+        let page_rows = (VIEW_HEIGHT_PX / ROW_PX - 1) as u32;
+        let msg = with_app(|app| {
+            let events = app.state.events_lead();
+            app::grid_key(&event.key(), app.state.page.cursor, events, page_rows)
+        });
+        if let Some(msg) = msg.filter(|_| !event.alt_key() && !event.ctrl_key()) {
             event.prevent_default();
-            select_from(&event);
+            dispatch(msg);
         }
     });
     mount_tabs();
@@ -44,6 +52,20 @@ fn mount_tabs() {
             continue;
         };
         dom::listen::<Event>(&button, "click", move |_| dispatch(Msg::OpenTab(tab)));
+        // The ARIA tabs pattern: the arrows, Home and End move to another tab and open it.
+        dom::listen::<KeyboardEvent>(&button, "keydown", move |event| {
+            let shown: Vec<Tab> = (Tab::ALL.into_iter())
+                .filter(|t| !dom::by_id::<HtmlElement>(&format!("tab-{}", t.name())).hidden())
+                .collect();
+            let Some(to) = app::tab_key(&event.key(), tab, &shown) else {
+                return;
+            };
+            event.prevent_default();
+            dispatch(Msg::OpenTab(to));
+            dom::by_id::<HtmlElement>(&format!("tab-{}", to.name()))
+                .focus()
+                .ok();
+        });
     }
 }
 
@@ -154,6 +176,12 @@ fn render_rows() {
         for index in first..(first + rows).min(count) {
             body.append_child(&row(app, index as usize)).ok();
         }
+        // The selected row, when drawn, is the grid's active one (its focus stays on the table).
+        let cursor = app.page().cursor.map(|_| app.cursor() as i32);
+        match cursor.filter(|c| (first..first + rows).contains(c)) {
+            Some(c) => dom::set_attr(&table, "aria-activedescendant", &format!("ev-{c}")),
+            None => _ = table.remove_attribute("aria-activedescendant"),
+        }
     });
 }
 
@@ -175,8 +203,8 @@ fn row(app: &App, index: usize) -> Element {
     let tr = El::new("tr")
         .attr("data-index", &index.to_string())
         .attr("aria-rowindex", &(index + 2).to_string())
+        .attr("id", &format!("ev-{index}"))
         .attr("aria-selected", if selected { "true" } else { "false" })
-        .attr("tabindex", "0")
         .class(&crate::app::row_class(trace, index, app.cursor()));
     cells
         .iter()
