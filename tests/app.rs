@@ -1692,7 +1692,10 @@ fn issue_11_a_step_about_the_key_table_opens_the_key_store() {
             ("a", 7),
             ("b", 2),
             ("b", 4),
-            ("b", 5)
+            ("b", 5),
+            ("c", 2),
+            ("c", 4),
+            ("c", 5)
         ]
     );
     assert!(load("lesson=a&step=5").page.keys);
