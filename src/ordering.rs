@@ -331,7 +331,9 @@ pub fn describe(step: Step) -> &'static str {
     match step {
         Step::Begin => "Begin a database transaction.",
         Step::Lookup => "Look the key up; if it is done, send back the stored answer and stop.",
-        Step::Claim => "Insert the key as \"in progress\" (unique: a second copy waits here).",
+        Step::Claim => {
+            "Insert the key as \"in progress\" (unique: a second copy waits here; outside a transaction it commits at once, with a lease, and a second copy gets 409)."
+        }
         Step::Effect => {
             "Call the payment service to charge the card (no database rollback can undo it), then write the ledger row (in the transaction, if one is open)."
         }

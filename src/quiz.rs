@@ -1096,8 +1096,13 @@ fn calls_after_500(dice: &mut Pcg32) -> Option<Question> {
     let &last = calls.last()?;
     let explanation = if stripe {
         format!(
-            "1: the call at {t} (the cursor) failed, the API stored its 500 under the key, and every retry got that 500 back without a call (Stripe v1's rule): order {order} ends without a charge although the payment service would have charged a later call.",
+            "1: the call at {t} (the cursor) failed, the API stored its 500 under the key, and every retry got that 500 back without a call (Stripe v1's rule): order {order} ends without a charge{later}.",
             t = ms_text(trace.events[last].time_us),
+            later = if charged {
+                ", though the payment service would have charged a later call"
+            } else {
+                ""
+            },
         )
     } else {
         format!(
@@ -1126,7 +1131,7 @@ fn lease_length(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::LeaseLength,
         query,
-        prompt: format!("The API commits each claim as in progress, then calls a payment service that ignores keys and takes 150 to 250 ms to charge. The client gives up after 100 ms and retries up to 6 times, after 30 ms, then doubling. The API crashes once, right after committing a claim. A claim may be taken over once its lease has run out. {SAFE_PROMPT} which lease ends this run with 0 duplicates, 0 lost and every order answered ok?"),
+        prompt: format!("The API commits each claim as in progress, then calls a payment service that ignores keys and takes 150 to 250 ms to charge. The client gives up after 100 ms and retries up to 6 times, after a backoff of 30 ms, doubling each time, plus a random extra of up to half the delay. The API crashes once, right after committing a claim. A claim may be taken over once its lease has run out. {SAFE_PROMPT} which lease ends this run with 0 duplicates, 0 lost and every order answered ok?"),
         choices: vec![
             (format!("lease_ms={long_ms}"), format!("a lease of {long_ms} ms")),
             ("lease_ms=none".into(), "no lease: the claim holds until the key expires".into()),
@@ -1150,7 +1155,7 @@ fn fix_for_lost_answer(dice: &mut Pcg32) -> Option<Question> {
         prompt: format!("The API claims keys atomically; the network between it and the payment service (which ignores keys) loses some messages. When no answer comes, the API gives the call up, answers 504 and rolls back, and the client retries. {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![
             ("lookup=on".into(), "look the charge up by key before calling".into()),
-            ("reconcile_ms=3600000".into(), "an hourly job that refunds each extra charge".into()),
+            ("reconcile_ms=3600000".into(), "a job an hour later that refunds each extra charge".into()),
             ("retries=8".into(), "have the client retry up to 8 times, not 5".into()),
         ],
         why: "The charge was made and only its answer was lost, so the retry charged again. Asking the payment service for a charge under the key before calling finds the first charge and records it. A refund repairs the duplicate after it happened; it does not prevent it.",
