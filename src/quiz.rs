@@ -1077,11 +1077,10 @@ fn calls_after_500(dice: &mut Pcg32) -> Option<Question> {
     if calls.len() as u32 != expected || timeouts || fails == 0 || (!charged && fails <= retries) {
         return None;
     }
-    let answers = if charged {
-        format!(
-            "fails the first {} with 500 and charges on the next",
-            plural(fails, "call", "calls")
-        )
+    let answers = if charged && fails == 1 {
+        "fails its first call with 500 and charges on the second".into()
+    } else if charged {
+        format!("fails its first {fails} calls with 500 and charges on the next")
     } else {
         "fails every call with 500".into()
     };
@@ -1186,7 +1185,7 @@ fn duplicates_after_reconcile(dice: &mut Pcg32) -> Option<Question> {
         return None;
     }
     let prompt = format!(
-        "{orders} orders, with keys claimed atomically; the payment service ignores keys. When no answer comes from it, the API gives the call up, answers 504 and rolls back, and the client retries. In this run {a} on the way back from the payment service, each after its charge was made, and {c} on the way to it. An hour later a reconciliation job records each charge the ledger lacks and refunds each charge after an order's first. How many duplicates does the run count?",
+        "{orders} orders, with keys claimed atomically; the payment service ignores keys. When no answer comes from it, the API gives the call up, answers 504 and rolls back, and the client retries. In this run {a} on the way back from the payment service (after the charge was made) and {c} on the way to it. An hour later a reconciliation job records each charge the ledger lacks and refunds each charge after an order's first. How many duplicates does the run count?",
         a = plural(answers_lost, "answer is lost", "answers are lost"),
         c = plural(calls_lost, "call is lost", "calls are lost"),
     );
