@@ -110,7 +110,7 @@ enum Command {
     /// Print a mastery check's questions as JSON, as `lesson=L&quiz=SEED` draws them: each
     /// one's kind, scenario, order and choices, never its answer (`run` works that out).
     Quiz {
-        /// The lesson's id: `a` or `b`.
+        /// The lesson's id: `a`, `b` or `c`.
         lesson: String,
         /// The quiz seed.
         seed: u64,

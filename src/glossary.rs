@@ -29,7 +29,7 @@ const fn term(
     }
 }
 
-pub static TERMS: [Term; 22] = [
+pub static TERMS: [Term; 29] = [
     term(
         "idempotent",
         &["idempotency"],
@@ -139,6 +139,41 @@ pub static TERMS: [Term; 22] = [
         "visibility timeout",
         &["visibility_ms"],
         "How long a queue waits for an ack before it makes a delivered message visible again and redelivers it; the lab's key for it is visibility_ms.",
+    ),
+    term(
+        "409",
+        &[],
+        "The HTTP status Conflict. Stripe and the IETF draft answer it to a copy that arrives while the first is still in progress, instead of making it wait; the draft calls it the one error a client may retry unchanged.",
+    ),
+    term(
+        "Retry-After",
+        &[],
+        "An HTTP header saying how long the client should wait before it tries again. The Agentic Commerce Protocol sends it with its 409; here the client takes it as its next delay.",
+    ),
+    term(
+        "lease",
+        &["lease_ms"],
+        "How long a claim committed as in progress holds before another copy may take it over. It must outlast the work: a copy that takes over a claim whose owner is still at work does the work again.",
+    ),
+    term(
+        "recovery point",
+        &[],
+        "A mark on the key's row saying how far its work got (started, finished), so that a copy that takes the claim over knows where to resume.",
+    ),
+    term(
+        "412",
+        &[],
+        "The HTTP status Precondition Failed. OASIS Repeatable Requests answers it once a request's window has passed: the key is too old to trust, so the client must find out what happened before it tries again with a new key.",
+    ),
+    term(
+        "result lookup",
+        &[],
+        "Asking the payment service whether it already charged under this key before calling it again, so a charge whose answer was lost is found and recorded, not made twice.",
+    ),
+    term(
+        "reconciliation",
+        &[],
+        "A later job that compares the payment service's charges with the ledger: it records each charge the ledger lacks and refunds each extra one. It repairs harm after the fact; it does not prevent it.",
     ),
 ];
 

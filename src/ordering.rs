@@ -8,13 +8,22 @@
 //! and the commit duplicates under every order, the correct one included: that is the boundary
 //! Lesson B teaches, so no probe puts a crash there in the correct order (no `after-effect`, no
 //! crash or ledger replacement at a fixed time, which can land mid-charge on some seed).
+//!
+//! The claim holds a lease (`BASE`'s `lease_ms`), as the production design's committed claim does
+//! (Lesson C): an order that commits its claim before the transaction (a phased handler's shape)
+//! is judged like any other, not failed for a claim this model would otherwise hold until expiry.
 
 use crate::scenario::{codec, decode, encode, Scenario, Step};
 use crate::Metrics;
 
 /// What every probe shares: three charge orders with the atomic handler, keys made from the
-/// business ids, a durable store, and enough retries to outlast any one fault.
-pub const BASE: &str = "dedup=atomic&provider=plain&store=durable&key=business&orders=3&retries=6&backoff_ms=30&timeout_ms=200";
+/// business ids, a durable store, and enough retries to outlast any one fault. The lease matters
+/// only to a claim committed on its own: 300 ms outlasts the handler's work (so no live copy loses
+/// its claim) and is well inside the retries (so a retry after a crash takes the claim over).
+pub const BASE: &str = "dedup=atomic&provider=plain&store=durable&key=business&orders=3&retries=6&backoff_ms=30&timeout_ms=200&lease_ms=300";
+
+/// `BASE`'s lease, as the verdict states it.
+pub const LEASE_MS: u32 = 300;
 
 /// One situation an order must survive: keys laid over `BASE`.
 #[derive(Debug, PartialEq, Eq)]
@@ -26,7 +35,7 @@ pub struct Probe {
 
 /// The sweep, simplest first, so the failure reported is the plainest one that shows the
 /// mistake. Each catches some wrong orders (`tests/ordering.rs` checks that none is dead weight).
-pub static PROBES: [Probe; 9] = [
+pub static PROBES: [Probe; 10] = [
     // A good day: catches orders broken with no fault at all (a commit before the transaction
     // begins leaves the charge's ledger row to be rolled back).
     Probe {
@@ -52,8 +61,8 @@ pub static PROBES: [Probe; 9] = [
         keys: "rerun_ms=20",
     },
     // A crash after each step except the charge (see the module doc). Where the step sits in the
-    // order decides what the crash interrupts: a claim committed outside the transaction stays
-    // "in progress" for ever, an answer sent before the commit is rolled back under the client.
+    // order decides what the crash interrupts: a claim committed outside the transaction waits
+    // for its lease to run out, an answer sent before the commit is rolled back under the client.
     Probe {
         name: "a crash after begin",
         keys: "crash=api@after-begin",
@@ -74,21 +83,39 @@ pub static PROBES: [Probe; 9] = [
         name: "a crash after respond",
         keys: "crash=api@after-respond",
     },
+    // The same crash, then the job run again once any lease has run out: a key the crash left in
+    // progress is taken over and its work done again, which the client's own retries never show
+    // (it already had its answer).
+    Probe {
+        name: "a crash after respond, then a rerun",
+        keys: "crash=api@after-respond&rerun_ms=600",
+    },
 ];
 
 /// What a "Safe" verdict checked and what it leaves out, said with every safe verdict: seeded runs
 /// are evidence, not a proof, and the probes never crash between the charge and the commit (see
 /// the module doc), so "safe" is about the ledger's boundary only, never the payment service's.
 pub const BOUNDARY: &str = "That is evidence for the ledger's boundary, not a proof: it was \
-checked under lost answers, two copies at once, a rerun, and a crash after any step but the charge. \
+checked under lost answers, two copies at once, a rerun, and a crash after any step but the charge \
+(after the answer, with a rerun too). \
 It does not cover a crash between the charge and the commit, which charges twice under every \
 order unless the payment service honours the key (Lesson B, step 6).";
 
-/// The sentence a safe verdict shows: what every run held, and the boundary it was checked on.
-pub fn safe_text(runs: u32) -> String {
+/// The sentence a safe verdict shows: what every run held, and the boundary it was checked on;
+/// for an order that commits its claim before the transaction, what that claim relied on.
+pub fn safe_text(order: [Step; 6], runs: u32) -> String {
+    let lease = if before(&order, Step::Claim, Step::Begin) {
+        format!(
+            " Your claim commits before the transaction, as a phased handler's does: it held \
+             because its {LEASE_MS} ms lease let a retry after a crash take it over; without a \
+             lease it stays in progress until the key expires."
+        )
+    } else {
+        String::new()
+    };
     format!(
         "Safe across {runs} runs ({SEEDS_PAGE} seeds of each of {} situations): no duplicate, lost \
-         order or charge missing from the ledger in any, and every order ended ok. {BOUNDARY}",
+         order or charge missing from the ledger in any, and every order ended ok. {BOUNDARY}{lease}",
         PROBES.len()
     )
 }
@@ -211,8 +238,9 @@ fn before(order: &[Step; 6], a: Step, b: Step) -> bool {
 
 /// The rules, in the order an explanation prefers them. An order is safe exactly when it breaks
 /// none (checked against the simulator over all 720 orders in `tests/ordering.rs`); `explains`
-/// keeps an explanation from blaming a rule for harm it cannot cause.
-pub static RULES: [Rule; 7] = [
+/// keeps an explanation from blaming a rule for harm it cannot cause. A claim committed before
+/// the transaction breaks none by itself: its lease lets a retry take it over (`BASE`).
+pub static RULES: [Rule; 6] = [
     Rule {
         broken: |o| before(o, Step::Effect, Step::Claim),
         cause: "the charge ran before the key was claimed",
@@ -229,23 +257,22 @@ pub static RULES: [Rule; 7] = [
         explains: |c| c.lost > 0 || c.duplicates > 0,
     },
     Rule {
-        broken: |o| before(o, Step::Commit, Step::Begin),
+        broken: |o| before(o, Step::Begin, Step::Effect) && before(o, Step::Commit, Step::Begin),
         cause: "the commit came before the transaction began, so nothing committed the ledger row",
         explains: |c| c.unrecorded > 0 || c.lost > 0,
     },
     Rule {
-        broken: |o| before(o, Step::Claim, Step::Begin),
-        cause: "the key was committed as \"in progress\" outside the transaction, and in this model such a claim has no lease (it holds until the key expires), so after the crash every retry found it in progress; production designs give the claim a lease so that a retry can take it over",
-        explains: |c| c.stuck > 0,
-    },
-    Rule {
         broken: |o| before(o, Step::Respond, Step::Commit),
-        cause: "the answer went out before the commit, and the crash rolled back what it promised",
-        explains: |c| c.unrecorded > 0 || c.lost > 0,
+        cause: "the answer went out before the commit, and the crash rolled back what it promised or left its key in progress for a later copy to take over",
+        explains: |c| c.unrecorded > 0 || c.lost > 0 || c.duplicates > 0,
     },
     Rule {
-        broken: |o| before(o, Step::Effect, Step::Lookup) && before(o, Step::Lookup, Step::Commit),
-        cause: "a lookup sat between the charge and the commit, so the crash after the lookup fell between the charge and the commit, the gap no step order closes with a plain payment service (a lookup there is harmless without that crash)",
+        broken: |o| {
+            [Step::Lookup, Step::Begin]
+                .into_iter()
+                .any(|x| before(o, Step::Effect, x) && before(o, x, Step::Commit))
+        },
+        cause: "a step sat between the charge and the commit, so the crash after it fell between the charge and the commit, the gap no step order closes with a plain payment service (that step is harmless without the crash)",
         explains: |c| c.duplicates > 0 || c.unrecorded > 0,
     },
 ];
@@ -304,7 +331,9 @@ pub fn describe(step: Step) -> &'static str {
     match step {
         Step::Begin => "Begin a database transaction.",
         Step::Lookup => "Look the key up; if it is done, send back the stored answer and stop.",
-        Step::Claim => "Insert the key as \"in progress\" (unique: a second copy waits here).",
+        Step::Claim => {
+            "Insert the key as \"in progress\" (unique: a second copy waits here; outside a transaction it commits at once, with a lease, and a second copy gets 409)."
+        }
         Step::Effect => {
             "Call the payment service to charge the card (no database rollback can undo it), then write the ledger row (in the transaction, if one is open)."
         }

@@ -60,6 +60,16 @@ pub enum Kind {
     StoreForBothFaults,
     /// Lesson B: a crash between the charge and the commit: which change stops the repeat?
     ProviderAfterCrash,
+    /// Lesson C: a 500 from the payment service under Stripe's or OASIS's rule: how many calls
+    /// does order K make?
+    CallsAfter500,
+    /// Lesson C: a phased claim, a slow payment service and one crash: which lease?
+    LeaseLength,
+    /// Lesson C: a lost answer from the payment service: which change stops the repeat?
+    FixForLostAnswer,
+    /// Lesson C: lost answers from the payment service and a later reconciliation job: how many
+    /// duplicates does the run count?
+    DuplicatesAfterReconcile,
 }
 
 /// Lesson A's situations, in the lesson's order; a check asks about `QUESTIONS` of them.
@@ -79,6 +89,12 @@ pub const LESSON_B_KINDS: [Kind; 5] = [
     Kind::ChargesAfterCrash,
     Kind::ProviderAfterCrash,
 ];
+pub const LESSON_C_KINDS: [Kind; 4] = [
+    Kind::LeaseLength,
+    Kind::CallsAfter500,
+    Kind::FixForLostAnswer,
+    Kind::DuplicatesAfterReconcile,
+];
 
 /// What a kind tests. Every check asks at least one of each, so it cannot be passed by
 /// reading numbers off the screen alone: a prediction on a fresh variant, a concept (which
@@ -91,7 +107,7 @@ pub enum Category {
 }
 
 impl Kind {
-    pub const ALL: [Kind; 11] = [
+    pub const ALL: [Kind; 15] = [
         Kind::ChargesForOrder,
         Kind::DedupForRace,
         Kind::StoreForCrash,
@@ -103,6 +119,10 @@ impl Kind {
         Kind::LostWithOneKey,
         Kind::StoreForBothFaults,
         Kind::ProviderAfterCrash,
+        Kind::CallsAfter500,
+        Kind::LeaseLength,
+        Kind::FixForLostAnswer,
+        Kind::DuplicatesAfterReconcile,
     ];
 
     pub fn category(self) -> Category {
@@ -110,13 +130,16 @@ impl Kind {
             Kind::ChargesForOrder
             | Kind::DuplicatesAfterExpiry
             | Kind::ReceiptsWithoutInbox
-            | Kind::LostWithOneKey => Category::Prediction,
-            Kind::SafeOrder | Kind::ChargesAfterCrash => Category::Concept,
+            | Kind::LostWithOneKey
+            | Kind::CallsAfter500
+            | Kind::DuplicatesAfterReconcile => Category::Prediction,
+            Kind::SafeOrder | Kind::ChargesAfterCrash | Kind::LeaseLength => Category::Concept,
             Kind::DedupForRace
             | Kind::StoreForCrash
             | Kind::KeyForRerun
             | Kind::StoreForBothFaults
-            | Kind::ProviderAfterCrash => Category::Diagnosis,
+            | Kind::ProviderAfterCrash
+            | Kind::FixForLostAnswer => Category::Diagnosis,
         }
     }
 
@@ -134,6 +157,10 @@ impl Kind {
             Kind::LostWithOneKey => "lost-with-one-key",
             Kind::StoreForBothFaults => "store-for-both-faults",
             Kind::ProviderAfterCrash => "provider-after-crash",
+            Kind::CallsAfter500 => "calls-after-500",
+            Kind::LeaseLength => "lease-length",
+            Kind::FixForLostAnswer => "fix-for-lost-answer",
+            Kind::DuplicatesAfterReconcile => "duplicates-after-reconcile",
         }
     }
 }
@@ -149,6 +176,7 @@ pub fn kinds(lesson: &Lesson, quiz_seed: u64) -> [Kind; QUESTIONS] {
     let pool: &[Kind] = match lesson.id {
         "a" => &LESSON_A_KINDS,
         "b" => &LESSON_B_KINDS,
+        "c" => &LESSON_C_KINDS,
         other => panic!("lesson {other} has no mastery check; add its kinds in quiz.rs"),
     };
     let mut order: Vec<usize> = (0..pool.len()).collect();
@@ -331,6 +359,10 @@ pub fn pose(kind: Kind, dice: &mut Pcg32) -> Option<Question> {
         Kind::LostWithOneKey => lost_with_one_key(dice),
         Kind::StoreForBothFaults => store_for_both_faults(dice),
         Kind::ProviderAfterCrash => provider_after_crash(dice),
+        Kind::CallsAfter500 => calls_after_500(dice),
+        Kind::LeaseLength => lease_length(dice),
+        Kind::FixForLostAnswer => fix_for_lost_answer(dice),
+        Kind::DuplicatesAfterReconcile => duplicates_after_reconcile(dice),
     }
 }
 
@@ -617,6 +649,9 @@ struct Which {
     choices: Vec<(String, String)>,
     /// Why the right change works, in a sentence.
     why: &'static str,
+    /// Whether a safe choice must also answer every order (Lesson C's lease: no lease leaves a
+    /// crashed order's claim in progress, with 0 duplicates and 0 lost, yet unanswered).
+    finish: bool,
 }
 
 /// Poses a "which change" question if the drawn run is harmed, exactly one choice is safe, and
@@ -630,7 +665,9 @@ fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
         .iter()
         .map(|(keys, _)| crate::run(&with_keys(&scenario, keys)).1)
         .collect();
-    let mut safe = results.iter().enumerate().filter(|(_, m)| is_safe(m));
+    let finish = which.finish;
+    let good = |m: &Metrics| is_safe(m) && (!finish || m.outcomes.ok == m.orders);
+    let mut safe = results.iter().enumerate().filter(|(_, m)| good(m));
     let (answer, right) = safe.next()?;
     if safe.next().is_some() || is_safe(&metrics) || right.outcomes.ok != right.orders {
         return None;
@@ -638,19 +675,25 @@ fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
     // The right choice named once, first: the feedback does not repeat it (issue 11's walk
     // found a question's feedback running below a 768 px screen).
     let mut explanation = format!(
-        "The answer is \"{}\" (run B): with it the run ends with 0 duplicates and 0 lost. In the run shown (A), order {order} is charged a {} time at {} (the red dot at the cursor). {} The others:",
+        "The answer is \"{}\" (run B): with it the run ends with 0 duplicates and 0 lost{}. In the run shown (A), order {order} is charged a {} time at {} (the red dot at the cursor). {} The others:",
         choices[answer].1,
+        if finish { ", every order answered" } else { "" },
         ordinal(nth),
         ms_text(trace.events[ix].time_us),
         which.why,
     );
-    for ((_, label), m) in choices.iter().zip(&results).filter(|(_, m)| !is_safe(m)) {
+    for ((_, label), m) in choices.iter().zip(&results).filter(|(_, m)| !good(m)) {
         let (d, l) = (m.duplicates, m.lost);
         let _ = write!(
             explanation,
-            " \"{label}\": {}, {l} lost;",
+            " \"{label}\": {}, {l} lost",
             plural(d, "duplicate", "duplicates")
         );
+        let unanswered = m.orders.saturating_sub(m.outcomes.ok);
+        if finish && unanswered > 0 {
+            let _ = write!(explanation, ", {unanswered} never answered ok");
+        }
+        explanation.push(';');
     }
     explanation.pop();
     explanation.push('.');
@@ -719,6 +762,7 @@ fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
             ("dedup=atomic".into(), "insert the key (unique) in the ledger's transaction, then charge".into()),
         ],
         why: "With check-then-insert both copies of the order read \"not found\" before either recorded the key (the race region). An atomic claim makes the second copy wait on the key and then replay the first answer.",
+        finish: false,
     };
     pose_which(which, dice)
 }
@@ -769,6 +813,7 @@ impl CrashWhich {
                 ("retries=6".into(), "have the client retry up to 6 times, not 3".into()),
             ],
             why: self.why,
+            finish: false,
         };
         pose_which(which, dice)
     }
@@ -790,6 +835,7 @@ fn key_for_rerun(dice: &mut Pcg32) -> Option<Question> {
             ("key=attempt".into(), "a fresh UUID for every attempt".into()),
         ],
         why: "The rerun's pod has a new UID, so keys made from the pod look new to the API. Only a key made from the work itself is the same from any pod.",
+        finish: false,
     };
     pose_which(which, dice)
 }
@@ -811,6 +857,7 @@ fn store_for_both_faults(dice: &mut Pcg32) -> Option<Question> {
             ("store=durable".into(), "in a durable database".into()),
         ],
         why: "Memory dies with the API's crash, and the ledger pod's disk dies with the pod's replacement; only a durable store survives both.",
+        finish: false,
     };
     pose_which(which, dice)
 }
@@ -937,9 +984,10 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::SafeOrder,
         query,
-        prompt: format!("The API runs the six steps of a keyed request in some order, with a unique claim, durable keys and a payment service that ignores keys; {situation}. {SAFE_PROMPT} which order ends this run with 0 duplicates and 0 lost orders?"),
+        prompt: format!("The API runs the six steps of a keyed request in some order, with a unique claim (one committed on its own holds a {lease} ms lease), durable keys and a payment service that ignores keys; {situation}. {SAFE_PROMPT} which order ends this run with 0 duplicates and 0 lost orders?", lease = ordering::LEASE_MS),
         choices: vec![choice(safe), choice(shown), choice(other)],
         why: "As in step 12 of Lesson A: begin the transaction, lookup (a retry of finished work gets the stored answer back), claim, effect (the charge), commit (storing the answer under the key), and only then respond. The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help.",
+        finish: false,
     };
     pose_which(which, dice)
 }
@@ -973,4 +1021,185 @@ fn charges_after_crash(dice: &mut Pcg32) -> Option<Question> {
     );
     question.order = Some(order);
     Some(prove(question, &trace, last, explanation))
+}
+
+/// The charge calls the API sent for `order`: (event index), in order of time.
+fn calls_of(trace: &Trace, order: u32) -> Vec<usize> {
+    (trace.events.iter().enumerate())
+        .filter(|(_, e)| {
+            e.order() == Some(order)
+                && matches!(
+                    e.kind,
+                    EventKind::Send {
+                        payload: Payload::Charge { .. },
+                        ..
+                    }
+                )
+        })
+        .map(|(ix, _)| ix)
+        .collect()
+}
+
+fn calls_after_500(dice: &mut Pcg32) -> Option<Question> {
+    let stripe = dice.random_range(0..2u32) == 0;
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(2..=3u32);
+    let fail_tenths = dice.random_range(3..=6u32);
+    let retries = dice.random_range(2..=4u32);
+    let base = format!("seed={seed}&orders={orders}&dedup=atomic&provider=keyed&provider_fail=0.{fail_tenths}&retries={retries}&backoff_ms=30");
+    let query = format!("{base}&replay={}", if stripe { "all" } else { "final" });
+    let (scenario, trace, _) = run(&query);
+    let failed_first = |o: u32| {
+        trace.events.iter().any(|e| {
+            e.order() == Some(o)
+                && e.attempt() == Some(1)
+                && matches!(e.kind, EventKind::ChargeFailed { status: 500 })
+        })
+    };
+    let order = (1..=orders).find(|&o| failed_first(o))?;
+    // How the payment service answers order K's calls, read from the run that calls it every
+    // time (OASIS's rule): its failures are drawn per attempt, so they are the same here.
+    let (_, every, _) = run(&format!("{base}&replay=final"));
+    let of_order = |e: &&Event| e.order() == Some(order);
+    let fails = (every.events.iter().filter(of_order))
+        .filter(|e| matches!(e.kind, EventKind::ChargeFailed { status: 500 }))
+        .count() as u32;
+    let charged = (every.events.iter().filter(of_order))
+        .any(|e| matches!(e.kind, EventKind::Charge { replay: false, .. }));
+    let calls = calls_of(&trace, order);
+    let expected = if stripe {
+        1
+    } else {
+        fails + u32::from(charged)
+    };
+    // Well-posed only when nothing but the 500s decides the count (no timeout, no lost message).
+    let timeouts = trace.events.iter().any(|e| e.kind == EventKind::Timeout);
+    if calls.len() as u32 != expected || timeouts || fails == 0 || (!charged && fails <= retries) {
+        return None;
+    }
+    let answers = if charged && fails == 1 {
+        "fails its first call with 500 and charges on the second".into()
+    } else if charged {
+        format!("fails its first {fails} calls with 500 and charges on the next")
+    } else {
+        "fails every call with 500".into()
+    };
+    let rule = if stripe {
+        "stores each result under the key once the call is made and replays it to a repeat, 500s included"
+    } else {
+        "replays a stored 2xx or 4xx to a repeat but runs the request again after a 5xx, storing nothing"
+    };
+    let prompt = format!(
+        "The API claims each key atomically and forwards it to a payment service that honours it. A 500 from the payment service charges nothing. In this run, whenever it is called for order {order}, it {answers}. The client retries a 500 up to {retries} times. The API {rule}. How many charge calls does the payment service get for order {order}?"
+    );
+    let &last = calls.last()?;
+    let explanation = if stripe {
+        format!(
+            "1: the call at {t} (the cursor) failed, the API stored its 500 under the key, and every retry got that 500 back without a call (Stripe v1's rule): order {order} ends without a charge{later}.",
+            t = ms_text(trace.events[last].time_us),
+            later = if charged {
+                ", though the payment service would have charged a later call"
+            } else {
+                ""
+            },
+        )
+    } else {
+        format!(
+            "{n}: a 5xx is not stored, so each retry ran again (OASIS's rule), until {end}; the last call is at {t} (the cursor).",
+            n = calls.len(),
+            end = if charged { "a call charged" } else { "the retries ran out" },
+            t = ms_text(trace.events[last].time_us),
+        )
+    };
+    let mut question = number_question(
+        Kind::CallsAfter500,
+        encode(&scenario),
+        prompt,
+        calls.len() as u32,
+    );
+    question.order = Some(order);
+    Some(prove(question, &trace, last, explanation))
+}
+
+fn lease_length(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(2..=3u32);
+    let short_ms = dice.random_range(2..=6u32) * 10;
+    let long_ms = dice.random_range(4..=6u32) * 100;
+    let query = format!("seed={seed}&orders={orders}&dedup=atomic&handler=phased&provider_ms=150..250&timeout_ms=100&retries=6&backoff_ms=30&crash=api@after-commit&lease_ms={short_ms}");
+    let which = Which {
+        kind: Kind::LeaseLength,
+        query,
+        prompt: format!("The API commits each claim as in progress, then calls a payment service that ignores keys and takes 150 to 250 ms to charge. The client gives up after 100 ms and retries up to 6 times, after a backoff of 30 ms, doubling each time, plus a random extra of up to half the delay. The API crashes once, right after committing a claim. A claim may be taken over once its lease has run out. {SAFE_PROMPT} which lease ends this run with 0 duplicates, 0 lost and every order answered ok?"),
+        choices: vec![
+            (format!("lease_ms={long_ms}"), format!("a lease of {long_ms} ms")),
+            ("lease_ms=none".into(), "no lease: the claim holds until the key expires".into()),
+            (format!("lease_ms={}", short_ms / 2), format!("a lease of {} ms", short_ms / 2)),
+        ],
+        why: "A lease must outlast one copy's work, or a retry takes the claim from a copy still waiting on the payment service and charges again; and it must run out within the client's retries, or a crashed copy's claim answers 409 until the key expires.",
+        finish: true,
+    };
+    pose_which(which, dice)
+}
+
+fn fix_for_lost_answer(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(2..=4u32);
+    let loss_tenths = dice.random_range(2..=4u32);
+    let query =
+        format!("seed={seed}&orders={orders}&dedup=atomic&loss_provider=0.{loss_tenths}&retries=5");
+    let which = Which {
+        kind: Kind::FixForLostAnswer,
+        query,
+        prompt: format!("The API claims keys atomically; the network between it and the payment service (which ignores keys) loses some messages. When no answer comes, the API gives the call up, answers 504 and rolls back, and the client retries. {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?"),
+        choices: vec![
+            ("lookup=on".into(), "look the charge up by key before calling".into()),
+            ("reconcile_ms=3600000".into(), "a job an hour later that refunds each extra charge".into()),
+            ("retries=8".into(), "have the client retry up to 8 times, not 5".into()),
+        ],
+        why: "The charge was made and only its answer was lost, so the retry charged again. Asking the payment service for a charge under the key before calling finds the first charge and records it. A refund repairs the duplicate after it happened; it does not prevent it.",
+        finish: false,
+    };
+    pose_which(which, dice)
+}
+
+fn duplicates_after_reconcile(dice: &mut Pcg32) -> Option<Question> {
+    let seed = scenario_seed(dice);
+    let orders = dice.random_range(2..=4u32);
+    let loss_tenths = dice.random_range(2..=4u32);
+    let query = format!("seed={seed}&orders={orders}&dedup=atomic&loss_provider=0.{loss_tenths}&retries=5&reconcile_ms=3600000");
+    let (scenario, trace, metrics) = run(&query);
+    let (ix, _, _) = first_repeat_charge(&trace)?;
+    // The prompt states the lost answers and requests (read from the run), so the count follows
+    // from reasoning: each lost answer to a charge sends a retry that charges again.
+    let answers_lost = lost_on_network(&trace, |payload, _| {
+        matches!(payload, Payload::Charged { .. })
+    });
+    let calls_lost = lost_on_network(&trace, |payload, _| {
+        matches!(payload, Payload::Charge { .. })
+    });
+    let well_posed = metrics.duplicates == answers_lost
+        && metrics.refunds == metrics.duplicates
+        && metrics.outcomes.ok == orders;
+    if !well_posed {
+        return None;
+    }
+    let prompt = format!(
+        "{orders} orders, with keys claimed atomically; the payment service ignores keys. When no answer comes from it, the API gives the call up, answers 504 and rolls back, and the client retries. In this run {a} on the way back from the payment service (after the charge was made) and {c} on the way to it. An hour later a reconciliation job records each charge the ledger lacks and refunds each charge after an order's first. How many duplicates does the run count?",
+        a = plural(answers_lost, "answer is lost", "answers are lost"),
+        c = plural(calls_lost, "call is lost", "calls are lost"),
+    );
+    let explanation = format!(
+        "{d}: each lost answer left a charge the API never heard of, and the retry charged again; the first repeat is at {t} (the cursor). The job refunds {r} later, but a duplicate counts what happened: the card was charged twice until then.",
+        d = plural(metrics.duplicates, "duplicate", "duplicates"),
+        t = ms_text(trace.events[ix].time_us),
+        r = plural(metrics.refunds, "charge", "charges"),
+    );
+    let question = number_question(
+        Kind::DuplicatesAfterReconcile,
+        encode(&scenario),
+        prompt,
+        metrics.duplicates,
+    );
+    Some(prove(question, &trace, ix, explanation))
 }

@@ -1694,7 +1694,10 @@ fn issue_11_a_step_about_the_key_table_opens_the_key_store() {
             ("a", 7),
             ("b", 2),
             ("b", 4),
-            ("b", 5)
+            ("b", 5),
+            ("c", 2),
+            ("c", 4),
+            ("c", 5)
         ]
     );
     assert!(load("lesson=a&step=5").page.keys);
@@ -3329,7 +3332,7 @@ fn the_setting_is_kept_with_the_progress_and_read_back() {
     // A page loaded with that record starts with the shortcuts off.
     assert!(State::load("seed=1", &read).shortcuts_off);
     // A record without the line (every record before issue 14) reads as "on".
-    let (old, note) = Progress::parse(Some("idemlab-progress 4\n"));
+    let (old, note) = Progress::parse(Some("idemlab-progress 5\n"));
     assert_eq!(note, None);
     assert!(!old.shortcuts_off);
 }

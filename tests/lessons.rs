@@ -69,7 +69,10 @@ fn the_storage_calculator_gives_the_textbook_figure() {
 
 #[test]
 fn lesson_ids_are_unique_and_steps_titled() {
-    assert_eq!(LESSONS.iter().map(|l| l.id).collect::<Vec<_>>(), ["a", "b"]);
+    assert_eq!(
+        LESSONS.iter().map(|l| l.id).collect::<Vec<_>>(),
+        ["a", "b", "c"]
+    );
     for lesson in &LESSONS {
         assert!(lesson
             .steps

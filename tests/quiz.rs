@@ -72,7 +72,21 @@ fn rederive(question: &Question, place: &str) -> u32 {
             Kind::ChargesForOrder | Kind::ChargesAfterCrash => {
                 charges_of(&trace, question.order.expect("an order"))
             }
-            Kind::DuplicatesAfterExpiry => metrics.duplicates,
+            Kind::DuplicatesAfterExpiry | Kind::DuplicatesAfterReconcile => metrics.duplicates,
+            Kind::CallsAfter500 => {
+                let order = question.order.expect("an order");
+                let call = |e: &&idemlab::trace::Event| {
+                    e.order() == Some(order)
+                        && matches!(
+                            e.kind,
+                            EventKind::Send {
+                                payload: idemlab::trace::Payload::Charge { .. },
+                                ..
+                            }
+                        )
+                };
+                trace.events.iter().filter(call).count() as u32
+            }
             Kind::LostWithOneKey => lost_orders(&trace),
             Kind::ReceiptsWithoutInbox => (trace.events.iter())
                 .filter(|e| matches!(e.kind, EventKind::Receipt { .. }))
@@ -80,7 +94,12 @@ fn rederive(question: &Question, place: &str) -> u32 {
             other => panic!("{place}: {other:?} is not a number kind"),
         },
         Form::Choices(choices) => {
-            let safe = |m: &Metrics| m.duplicates == 0 && m.lost == 0;
+            // Lesson C's lease question asks for every order answered too: no lease leaves a
+            // crashed order's claim in progress, harmless to money but never answered.
+            let finish = question.kind == Kind::LeaseLength;
+            let safe = |m: &Metrics| {
+                m.duplicates == 0 && m.lost == 0 && (!finish || m.outcomes.ok == m.orders)
+            };
             assert!(!safe(&metrics), "{place}: the run shown is already safe");
             let safe_choices: Vec<usize> = (choices.iter().enumerate())
                 .filter(|(_, choice)| safe(&run_with(&question.query, Some(&choice.keys)).1))
@@ -122,6 +141,17 @@ fn check_shape(question: &Question, place: &str) {
         Kind::ReceiptsWithoutInbox => assert!(
             matches!(event.kind, EventKind::Receipt { .. }),
             "{place}: the proof is {:?}, not a receipt",
+            event.kind
+        ),
+        Kind::CallsAfter500 => assert!(
+            matches!(
+                event.kind,
+                EventKind::Send {
+                    payload: idemlab::trace::Payload::Charge { .. },
+                    ..
+                }
+            ) && event.order() == question.order,
+            "{place}: the proof is {:?}, not the order's charge call",
             event.kind
         ),
         _ => assert!(
@@ -307,16 +337,16 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
     let long = "x".repeat(20_000);
     let future = format!("idemlab-progress {}\n", VERSION + 1);
     let json = r#"{"version":1,"lessons":{}}"#;
-    let twice = "idemlab-progress 4\nlesson=a mastered=0 best=0 quiz= answers=\nlesson=a mastered=1 best=4 quiz= answers=";
+    let twice = "idemlab-progress 5\nlesson=a mastered=0 best=0 quiz= answers=\nlesson=a mastered=1 best=4 quiz= answers=";
     for bad in [
         "",
         "{",
         "idemlab-progress",
         "idemlab-progress two",
-        "idemlab-progress 4\nlesson=a",
-        "idemlab-progress 4\nlesson=a mastered=yes best=0 quiz= answers=",
-        "idemlab-progress 4\nlesson=a mastered=1 best=0 quiz= answers=1,x",
-        "idemlab-progress 4\nlesson=a mastered=1 best=0 quiz= answers= extra=1",
+        "idemlab-progress 5\nlesson=a",
+        "idemlab-progress 5\nlesson=a mastered=yes best=0 quiz= answers=",
+        "idemlab-progress 5\nlesson=a mastered=1 best=0 quiz= answers=1,x",
+        "idemlab-progress 5\nlesson=a mastered=1 best=0 quiz= answers= extra=1",
         json,
         twice,
         &future,
@@ -330,7 +360,7 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
         );
     }
     // Hand-edited but readable: unknown lessons go.
-    let edited = "idemlab-progress 4\nlesson=a mastered=1 best=3 quiz=5 answers=1,2,3,-\nlesson=zz mastered=1 best=4 quiz=1 answers=\n";
+    let edited = "idemlab-progress 5\nlesson=a mastered=1 best=3 quiz=5 answers=1,2,3,-\nlesson=zz mastered=1 best=4 quiz=1 answers=\n";
     let (progress, note) = Progress::parse(Some(edited));
     assert_eq!(note, None);
     let lesson = progress.lesson("a").unwrap();
@@ -338,15 +368,15 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
     assert!(progress.lesson("zz").is_none());
     // Issue 10: answers out of range start the record afresh, with a note saying why.
     for out_of_range in [
-        "idemlab-progress 4\nlesson=a mastered=1 best=99 quiz=5 answers=",
-        "idemlab-progress 4\nlesson=a mastered=1 best=4 quiz=5 answers=1,2,3,-,5",
+        "idemlab-progress 5\nlesson=a mastered=1 best=99 quiz=5 answers=",
+        "idemlab-progress 5\nlesson=a mastered=1 best=4 quiz=5 answers=1,2,3,-,5",
     ] {
         let (progress, note) = Progress::parse(Some(out_of_range));
         assert_eq!(progress, fresh, "{out_of_range}");
         expect_test::expect!["Saved quiz progress had answers out of range, so it starts afresh."]
             .assert_eq(&note.unwrap());
     }
-    let bad_seed = "idemlab-progress 4\nlesson=b mastered=0 best=1 quiz=banana answers=0";
+    let bad_seed = "idemlab-progress 5\nlesson=b mastered=0 best=1 quiz=banana answers=0";
     let lesson = Progress::parse(Some(bad_seed))
         .0
         .lesson("b")
@@ -384,7 +414,7 @@ fn the_draw_is_pinned_so_a_change_to_it_bumps_the_progress_version() {
         }
     }
     expect_test::expect![[r#"
-        progress version 4
+        progress version 5
         a ChargesForOrder: seed=900148&timeout_ms=220&retries=2&backoff_ms=50&loss_resp=0.3
         a DedupForRace: seed=291202&orders=3&dedup=naive&timeout_ms=40&backoff_ms=5&latency_ms=5..15
         a ReceiptsWithoutInbox: seed=769826&orders=5&dedup=atomic&consumer=plain&ack_loss=0.4&visibility_ms=130
@@ -392,7 +422,11 @@ fn the_draw_is_pinned_so_a_change_to_it_bumps_the_progress_version() {
         b KeyForRerun: seed=354007&orders=3&clients=2&key=process&dedup=atomic&rerun_ms=600
         b LostWithOneKey: seed=844785&orders=2&clients=2&key=constant&dedup=atomic
         b ChargesAfterCrash: seed=461278&orders=3&dedup=atomic&backoff_ms=40&crash=api@after-effect&restart_ms=60
-        b ProviderAfterCrash: seed=618263&orders=2&dedup=atomic&backoff_ms=40&crash=api@after-effect"#]].assert_eq(&lines.join("\n"));
+        b ProviderAfterCrash: seed=618263&orders=2&dedup=atomic&backoff_ms=40&crash=api@after-effect
+        c LeaseLength: seed=286263&orders=2&dedup=atomic&timeout_ms=100&retries=6&backoff_ms=30&provider_ms=150..250&crash=api@after-commit&handler=phased&lease_ms=20
+        c CallsAfter500: seed=30257&orders=3&dedup=atomic&backoff_ms=30&provider=keyed&provider_fail=0.4
+        c FixForLostAnswer: seed=114920&orders=3&dedup=atomic&retries=5&loss_provider=0.4
+        c DuplicatesAfterReconcile: seed=628120&orders=2&dedup=atomic&retries=5&loss_provider=0.3&reconcile_ms=3600000"#]].assert_eq(&lines.join("\n"));
 }
 
 #[test]

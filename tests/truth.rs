@@ -95,7 +95,18 @@ fn texts() -> Vec<(String, String)> {
     for step in Step::ALL {
         out.push(("ordering step".into(), ordering::describe(step).to_string()));
     }
-    out.push(("ordering verdict".into(), ordering::safe_text(1800)));
+    out.push((
+        "ordering verdict".into(),
+        ordering::safe_text(Step::CORRECT, 1800),
+    ));
+    let claim_first = idemlab::scenario::decode("order=claim,begin,lookup,effect,commit,respond")
+        .expect("a valid order")
+        .scenario
+        .order;
+    out.push((
+        "ordering verdict, claim first".into(),
+        ordering::safe_text(claim_first, 1800),
+    ));
     for key in codec::keys() {
         out.push((format!("help for {}", key.name), key.help.to_string()));
     }
@@ -132,7 +143,7 @@ fn no_text_repeats_a_statement_found_false() {
 
 #[test]
 fn a_safe_verdict_names_the_boundary_it_proved_and_the_one_it_did_not() {
-    let text = ordering::safe_text(1800);
+    let text = ordering::safe_text(Step::CORRECT, 1800);
     assert!(text.contains("ledger's boundary"), "{text}");
     assert!(
         text.contains("crash between the charge and the commit"),

@@ -303,7 +303,7 @@ pub fn order_outcome(
         Verdict::Safe { runs } => {
             let text = format!(
                 "{} The timeline shows the same run with your order.",
-                ordering::safe_text(*runs)
+                ordering::safe_text(order, *runs)
             );
             let mut scenario = current.clone();
             scenario.order = order;

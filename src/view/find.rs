@@ -38,6 +38,8 @@ pub enum Find {
     Refused,
     /// An order its client was told failed (400 or 422).
     Failed,
+    /// A 409 answered to a copy that found its key in progress.
+    Conflict,
 }
 
 impl Find {
@@ -82,6 +84,7 @@ impl Find {
             Find::InboxHit => class == Class::InboxHit,
             Find::Refused => class == Class::ReplyError,
             Find::Failed => class == Class::OrderFailed,
+            Find::Conflict => class == Class::ReplyConflict,
             _ => false,
         }
     }
@@ -106,6 +109,7 @@ impl Find {
             Find::InboxHit => ("inbox hit", "inbox hits"),
             Find::Refused => ("refusal", "refusals"),
             Find::Failed => ("failed order", "failed orders"),
+            Find::Conflict => ("409 answer", "409 answers"),
         };
         format!("{count} {}", if count == 1 { one } else { many })
     }

@@ -65,9 +65,9 @@ async function stepsOf(id) {
   return count;
 }
 
-const LESSON_IDS = ['a', 'b'];
+const LESSON_IDS = ['a', 'b', 'c'];
 
-// One load per step for both checks: every step of both lessons, opened and answered, is the
+// One load per step for both checks: every step of every lesson, opened and answered, is the
 // slowest part of this file.
 test('at 1366×768 every step shows its text, timeline A and its named counters at once, by link; a compare step shows all of run B\'s timeline too, on one toolbar line', async () => {
   for (const id of LESSON_IDS) {

@@ -98,6 +98,19 @@ test('the up and down buttons move a step and answering before the commit fails 
   await page.close();
 });
 
+test('a claim committed before the transaction (the phased shape) is safe with its lease, and the verdict says so', async () => {
+  const page = await openExercise();
+  for (let i = 0; i < 3; i++) await page.click('#order-list li[data-order-step="claim"] button[data-move="up"]');
+  assert.equal(await draft(page), 'claim,begin,lookup,effect,commit,respond');
+  const verdict = await runOrder(page);
+  assert.equal(await page.getAttribute('#order-verdict', 'data-verdict'), 'safe');
+  assert.match(verdict, /^Safe across \d+ runs/);
+  assert.match(verdict, /ledger's boundary/);
+  assert.match(verdict, /300 ms lease/);
+  page.assertClean();
+  await page.close();
+});
+
 test('drag: a step dragged by its handle moves to where it is dropped', async () => {
   const page = await openExercise();
   const grip = await page.$('#order-list li[data-order-step="claim"] .order-grip');

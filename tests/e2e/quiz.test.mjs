@@ -132,7 +132,7 @@ test("Lesson A: the simulator's answers master the lesson, and a reload keeps it
   assert.match(await page.textContent('#lesson-picker [data-lesson="a"]'), /✓ mastered$/, 'and after a reload');
   assert.doesNotMatch(await page.textContent('#lesson-picker [data-lesson="b"]'), /mastered/);
   const record = await stored(page);
-  assert.equal(record.version, 4);
+  assert.equal(record.version, 5);
   assert.deepEqual([record.lessons.a.mastered, record.lessons.a.best, record.lessons.a.quiz], [true, 4, '2024']);
   page.assertClean();
   await page.close();
@@ -194,6 +194,17 @@ test('the same quiz= seed gives the same questions in two page loads', async () 
     await page.close();
   }
   assert.deepEqual(runs[0], runs[1]);
+});
+
+test("Lesson C: the simulator's answers master its check, each question's run hidden until locked", async () => {
+  for (const seed of [3, 40]) {
+    const page = await openLab(browser, `lesson=c&quiz=${seed}`);
+    await page.click('#quiz-start');
+    await takeCheck(page);
+    assert.equal(await page.getAttribute('#quiz-score', 'data-mastered'), 'true', `lesson=c&quiz=${seed}`);
+    page.assertClean();
+    await page.close();
+  }
 });
 
 test('an answer is locked after one attempt, even a wrong one, and across a reload', async () => {
