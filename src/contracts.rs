@@ -100,6 +100,7 @@ pub fn table(query: &str, seeds: SeedRange) -> Result<Vec<Row>, Vec<CodecError>>
 
 /// The same table a few runs at a time, so the page can build it in slices between frames:
 /// `step` until it returns true, then read `rows`. Any slicing gives the rows of `table`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct TableJob {
     scenarios: Vec<(Option<Contract>, Scenario)>,
     seeds: SeedRange,
@@ -117,6 +118,16 @@ impl TableJob {
             rows: Vec::new(),
             done: 0,
         })
+    }
+
+    /// Runs done so far, over every row.
+    pub fn runs_done(&self) -> u64 {
+        self.rows.iter().map(|row| row.runs).sum()
+    }
+
+    /// Runs the whole table takes: every scenario over every seed.
+    pub fn runs_total(&self) -> u64 {
+        self.scenarios.len() as u64 * self.seeds.count
     }
 
     /// Runs at most `runs` more runs; true once every row is complete.

@@ -8,6 +8,7 @@
 #[cfg(feature = "bench")]
 mod bench;
 mod classify;
+mod contracts;
 mod controls;
 mod dom;
 mod embed;
@@ -275,6 +276,9 @@ pub(crate) fn apply(effects: Effects) {
     if effects.sweep_slice {
         sweep::schedule();
     }
+    if effects.contracts_slice {
+        contracts::schedule();
+    }
     match effects.url {
         Some(UrlWrite::Push) => write_url(UrlWrite::Push),
         Some(UrlWrite::Replace) => sync_url(),
@@ -466,6 +470,7 @@ fn mount_ui() {
     playback::mount();
     table::mount();
     sweep::mount();
+    contracts::mount();
     embed::mount();
     export::mount();
     lessons::mount();
@@ -545,6 +550,7 @@ pub(crate) fn render() {
     lessons::render();
     keys::render();
     classify::render();
+    contracts::paint();
     render_banner();
 }
 

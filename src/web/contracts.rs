@@ -1,0 +1,116 @@
+//! The contracts table (Sweep tab): built in slices of a few milliseconds like the sweep, each
+//! row with buttons that load it as run A or B. What it holds is `app::contracts_view`'s.
+
+use std::cell::{Cell, RefCell};
+
+use web_sys::{Element, Event};
+
+use super::dom::{self, El};
+use super::{dispatch, with_app};
+use crate::app::{ContractsView, Msg};
+use crate::lessons::Side;
+
+/// Work per slice before yielding to the browser, as the sweep's.
+const SLICE_MS: f64 = 8.0;
+
+thread_local! {
+    /// The chain of slices that may go on: a new table starts a new chain and ends the old.
+    static CHAIN: Cell<u32> = const { Cell::new(0) };
+    /// What the table shows now, so that a repaint of the page rebuilds it only on a change.
+    static SHOWN: RefCell<Option<ContractsView>> = const { RefCell::new(None) };
+}
+
+pub fn mount() {
+    dom::on_click("contracts-run", || {
+        dispatch(Msg::ContractsStart(dom::input("sweep-seeds").value()));
+    });
+    let body: Element = dom::by_id("contracts-body");
+    dom::listen::<Event>(&body, "click", |event| {
+        let button = (event.target())
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<Element>(t).ok())
+            .and_then(|t| t.closest("button[data-row]").ok().flatten());
+        let Some(button) = button else {
+            return;
+        };
+        let row = button
+            .get_attribute("data-row")
+            .and_then(|r| r.parse().ok());
+        let side = match button.get_attribute("data-side").as_deref() {
+            Some("b") => Side::B,
+            _ => Side::A,
+        };
+        if let Some(row) = row {
+            dispatch(Msg::ContractsLoad { row, side });
+        }
+    });
+}
+
+/// Starts a new chain of slices for the state's table (`Effects::contracts_slice`).
+pub fn schedule() {
+    let chain = CHAIN.with(|c| c.get().wrapping_add(1));
+    CHAIN.with(|c| c.set(chain));
+    dom::later(0, move || slice(chain));
+}
+
+/// Runs the table's runs until the slice's time is up, paints, and yields while more are due;
+/// a stop, a new table or a scenario change ends the chain.
+fn slice(chain: u32) {
+    if CHAIN.with(Cell::get) != chain {
+        return;
+    }
+    let deadline_ms = dom::now_ms() + SLICE_MS;
+    let busy = with_app(|app| {
+        let table = app.state.contracts.as_mut()?;
+        while table.busy() && dom::now_ms() < deadline_ms {
+            table.job.step(1);
+        }
+        Some(table.busy())
+    });
+    paint();
+    if busy == Some(true) {
+        dom::later(0, move || slice(chain));
+    }
+}
+
+/// Paints the table from the state, if what it shows changed.
+pub fn paint() {
+    let view = with_app(|app| crate::app::contracts_view(&app.state));
+    if SHOWN.with(|shown| *shown.borrow() == view) {
+        return;
+    }
+    let table: Element = dom::by_id("table-contracts");
+    dom::set_hidden(&table, view.is_none());
+    table.remove_attribute("aria-busy").ok();
+    if let Some(view) = &view {
+        if view.busy {
+            dom::set_attr(&table, "aria-busy", "true");
+        }
+        dom::set_text(&dom::find(&table, "caption span"), &view.note);
+        let body: Element = dom::by_id("contracts-body");
+        dom::clear(&body);
+        for (index, (name, counts)) in view.rows.iter().enumerate() {
+            body.append_child(&row(index, name, counts)).ok();
+        }
+    }
+    SHOWN.with(|shown| *shown.borrow_mut() = view);
+}
+
+fn row(index: usize, name: &str, counts: &[u64; 7]) -> Element {
+    let head = El::new("th").attr("scope", "row").text(name).el();
+    let tr = El::new("tr").child(&head);
+    let tr = (counts.iter()).fold(tr, |tr, n| {
+        tr.child(&El::new("td").text(&n.to_string()).el())
+    });
+    let load = ["a", "b"].iter().fold(El::new("td"), |cell, side| {
+        let label = format!("Load {name} as run {}", side.to_ascii_uppercase());
+        let button = El::new("button")
+            .attr("type", "button")
+            .attr("data-row", &index.to_string())
+            .attr("data-side", side)
+            .attr("aria-label", &label)
+            .text(&side.to_ascii_uppercase())
+            .el();
+        cell.child(&button)
+    });
+    tr.child(&load.el()).el()
+}
