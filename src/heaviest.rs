@@ -2,12 +2,12 @@
 //!
 //! The lab promises that every run it accepts finishes in well under a second, and a promise
 //! about every run is only as good as the search behind it. Each key that makes work (orders,
-//! clients, retries, timeouts, latency, loss, faults, the queue, the event cap) has a handful of
-//! candidate values, its extremes and the values between where work tends to peak; the search
-//! climbs from the known heavy corners and from seeded random points, changing one to three
-//! keys at a time and keeping any change that costs at least as much. The cost is the caller's:
-//! the CLI's `bench --heaviest` times each run with a clock, and the tests count its work
-//! ([`work`]), since the core has no clock.
+//! clients, retries, timeouts, latency, loss, faults, the queue, issue 12's production keys, the
+//! event cap) has a handful of candidate values, its extremes and the values between where work
+//! tends to peak; the search climbs from the known heavy corners and from seeded random points,
+//! changing one to three keys at a time and keeping any change that costs at least as much. The
+//! cost is the caller's: the CLI's `bench --heaviest` times each run with a clock, and the tests
+//! count its work ([`work`]), since the core has no clock.
 
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg32;
@@ -17,7 +17,7 @@ use crate::sim::Stepper;
 
 /// Each work-driving key with its candidate values, all within the codec's bounds. The event
 /// cap is not searched: the largest cap allows the most work, so every candidate uses it.
-pub const KNOBS: [(&str, &[&str]); 28] = [
+pub const KNOBS: [(&str, &[&str]); 45] = [
     ("seed", &["1", "2", "7", "12345", "18446744073709551615"]),
     ("orders", &["1", "100", "1000", "5000", "10000"]),
     ("clients", &["1", "2", "4", "8", "16"]),
@@ -60,6 +60,27 @@ pub const KNOBS: [(&str, &[&str]); 28] = [
     ("ack_loss", &["0", "0.5", "0.9", "1"]),
     ("visibility_ms", &["1", "10", "100", "600000"]),
     ("deliveries_max", &["1", "5", "20"]),
+    ("consumer_crash", &["none", "after-mail"]),
+    ("mail", &["plain", "keyed"]),
+    // Issue 12's keys: the handler and its lease, failures and what is replayed, expiry that
+    // refuses, the provider's hop and its lookup, reconciliation, the ledger's restart,
+    // tenants, the relay and the broker's window. Each lists its default, so the known
+    // corners stay the runs they were.
+    ("handler", &["txn", "phased"]),
+    ("lease_ms", &["none", "1", "10", "1000"]),
+    ("concurrent", &["wait", "conflict"]),
+    ("provider_fail", &["0", "0.1", "0.5", "1"]),
+    ("decline", &["0", "0.1", "1"]),
+    ("replay", &["all", "final", "success"]),
+    ("expired", &["new", "reject"]),
+    ("loss_provider", &["0", "0.1", "0.5", "1"]),
+    ("lookup", &["off", "on"]),
+    ("reconcile_ms", &["none", "0", "100", "10000", "3600000"]),
+    ("restart_db_ms", &["none", "0", "10", "1000", "7000"]),
+    ("tenants", &["1", "2", "100"]),
+    ("scope", &["tenant", "global"]),
+    ("relay", &["outbox", "direct"]),
+    ("broker_dedup_ms", &["none", "1", "300000"]),
     ("events_max", &["1000000"]),
 ];
 
