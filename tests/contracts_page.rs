@@ -147,3 +147,23 @@ fn a_locked_embed_refuses_to_load_a_contract_unless_its_control_is_open() {
     assert_eq!(state.page.scenario, before);
     assert!(state.lock_note.as_deref().unwrap().contains("the contract"));
 }
+
+#[test]
+fn runs_stepped_a_few_actions_at_a_time_give_the_cli_table() {
+    // The page runs each of the table's runs in slices of actions (`sim::Stepper`) and adds
+    // its counts; any slicing ends with `idemlab contracts`'s rows.
+    let mut state = started(FAULTS, "4");
+    let table = state.contracts.as_mut().unwrap();
+    while let Some(scenario) = table.job.next() {
+        let mut stepper = idemlab::sim::Stepper::new(&scenario);
+        while !stepper.step(7).done {}
+        table.job.add(&idemlab::Metrics::of(&stepper.finish()));
+    }
+    assert!(!table.busy());
+    let cli = table_of(&table.query, "3..7");
+    assert_eq!(table.job.rows, cli);
+}
+
+fn table_of(query: &str, seeds: &str) -> Vec<idemlab::contracts::Row> {
+    table(query, SeedRange::parse(seeds).unwrap()).unwrap()
+}

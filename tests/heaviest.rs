@@ -17,6 +17,12 @@ fn the_heaviest_run_found_stays_within_the_work_budget() {
         moves: if long_mode() { 60 } else { 3 },
     };
     let found = search(config, work);
+    if long_mode() {
+        println!(
+            "heaviest by work: {} units after {} runs: {}",
+            found.cost, found.evaluations, found.query
+        );
+    }
     assert!(
         found.cost <= WORK_MAX,
         "{} units of work, over {WORK_MAX}: {}",

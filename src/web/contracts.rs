@@ -1,5 +1,7 @@
-//! The contracts table (Sweep tab): built in slices of a few milliseconds like the sweep, each
-//! row with buttons that load it as run A or B. What it holds is `app::contracts_view`'s.
+//! The contracts table (Sweep tab): built in slices of a few milliseconds, a run itself in
+//! several when it is long (`sim::Stepper`), so that no table holds the page for more than a
+//! slice; each row has buttons that load it as run A or B. What it holds is
+//! `app::contracts_view`'s.
 
 use std::cell::{Cell, RefCell};
 
@@ -9,15 +11,20 @@ use super::dom::{self, El};
 use super::{dispatch, with_app};
 use crate::app::{ContractsView, Msg};
 use crate::lessons::Side;
+use crate::sim::Stepper;
 
 /// Work per slice before yielding to the browser, as the sweep's.
 const SLICE_MS: f64 = 8.0;
+/// Simulator actions between two looks at the clock: well under a millisecond of wasm time.
+const STEP_ACTIONS: u32 = 8_192;
 
 thread_local! {
     /// The chain of slices that may go on: a new table starts a new chain and ends the old.
     static CHAIN: Cell<u32> = const { Cell::new(0) };
     /// What the table shows now, so that a repaint of the page rebuilds it only on a change.
     static SHOWN: RefCell<Option<ContractsView>> = const { RefCell::new(None) };
+    /// The run in progress, between slices: the table's `next` run.
+    static RUN: RefCell<Option<Stepper>> = const { RefCell::new(None) };
 }
 
 pub fn mount() {
@@ -49,6 +56,8 @@ pub fn mount() {
 pub fn schedule() {
     let chain = CHAIN.with(|c| c.get().wrapping_add(1));
     CHAIN.with(|c| c.set(chain));
+    // A run of the table this one replaces.
+    RUN.with(|run| run.borrow_mut().take());
     dom::later(0, move || slice(chain));
 }
 
@@ -59,17 +68,45 @@ fn slice(chain: u32) {
         return;
     }
     let deadline_ms = dom::now_ms() + SLICE_MS;
-    let busy = with_app(|app| {
-        let table = app.state.contracts.as_mut()?;
-        while table.busy() && dom::now_ms() < deadline_ms {
-            table.job.step(1);
-        }
-        Some(table.busy())
-    });
+    while dom::now_ms() < deadline_ms && advance() {}
     paint();
-    if busy == Some(true) {
+    let busy = with_app(|app| app.state.contracts.as_ref().is_some_and(|t| t.busy()));
+    if busy {
         dom::later(0, move || slice(chain));
     }
+}
+
+/// Takes `STEP_ACTIONS` more actions of the table's run in progress (starting its next run if
+/// none is), and adds a finished run's counts to the table; false once nothing is due.
+fn advance() -> bool {
+    let next = || {
+        with_app(|app| {
+            (app.state.contracts.as_ref())
+                .filter(|t| t.busy())?
+                .job
+                .next()
+        })
+    };
+    RUN.with(|cell| {
+        let mut run = cell.borrow_mut();
+        if run.is_none() {
+            let Some(scenario) = next() else {
+                return false;
+            };
+            *run = Some(Stepper::new(&scenario));
+        }
+        let stepper = run.as_mut().expect("a run in progress");
+        if stepper.step(STEP_ACTIONS).done {
+            let trace = run.take().expect("a run in progress").finish();
+            let metrics = crate::Metrics::of(&trace);
+            with_app(|app| {
+                if let Some(table) = app.state.contracts.as_mut().filter(|t| t.busy()) {
+                    table.job.add(&metrics);
+                }
+            });
+        }
+        true
+    })
 }
 
 /// Paints the table from the state, if what it shows changed.
@@ -77,6 +114,10 @@ pub fn paint() {
     let view = with_app(|app| crate::app::contracts_view(&app.state));
     if SHOWN.with(|shown| *shown.borrow() == view) {
         return;
+    }
+    if view.is_none() {
+        // The table is gone (a scenario change): so is the run it had in progress.
+        RUN.with(|run| run.borrow_mut().take());
     }
     let table: Element = dom::by_id("table-contracts");
     dom::set_hidden(&table, view.is_none());

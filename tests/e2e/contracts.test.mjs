@@ -64,3 +64,30 @@ test('the contracts table is the CLI\'s for the same query and seeds, and a row 
   page.assertClean();
   await page.close();
 });
+
+// About 300,000 events a run, six runs: each run is longer than a 200 ms task would allow in
+// one piece, so the table steps inside runs.
+const HEAVY = 'orders=5000&clients=16&timeout_ms=1&backoff_ms=0&retries=20&latency_ms=0..5&events_max=300000';
+
+test('a heavy scenario\'s table is built inside runs, with no long task, and is the CLI\'s', async () => {
+  const page = await openPage(browser);
+  await watchLongTasks(page);
+  await page.goto(`${BASE_URL}?${HEAVY}&tab=sweep`);
+  await page.waitForSelector('html[data-state="ready"]', { timeout: 60_000 });
+  await page.fill('#sweep-seeds', '1');
+  await page.waitForTimeout(300);
+  await page.evaluate(() => { window.__longest = 0; });
+  await page.click('#contracts-run');
+  await page.waitForSelector('#table-contracts[aria-busy="true"]', { timeout: 5_000 });
+  await page.waitForSelector('#table-contracts:not([aria-busy]):not([hidden])', { timeout: 120_000 });
+  await page.waitForTimeout(300);
+  const longest = await page.evaluate(() => window.__longest);
+  assert.ok(longest < 200, `a ${longest} ms task while the table computed`);
+  const note = await page.textContent('#table-contracts caption span');
+  const [, query, first] = note.match(/`([^`]+)`, seeds (\d+)\.\.=\d+, 6 of 6 runs$/);
+  const cli = JSON.parse(execFileSync(IDEMLAB_BIN, ['contracts', query, '--seeds', `${first}..=${first}`], { encoding: 'utf8' }));
+  const want = cli.contracts.map((row) => [row.contract ?? '(none)', ...COLUMNS.map((c) => String(row[c]))]);
+  assert.deepEqual(await shownRows(page), want);
+  page.assertClean();
+  await page.close();
+});
