@@ -18,28 +18,38 @@ after(async () => { await browser?.close(); });
 const shownRows = (page) => page.$$eval('#contracts-body tr', (rows) =>
   rows.map((row) => [...row.querySelectorAll('th, td')].slice(0, 8).map((cell) => cell.textContent)));
 
-test('the contracts table is the CLI\'s for the same query and seeds, and a row loads as A or B', async () => {
+/** Opens `query` on the Sweep tab, builds the contracts table over `seeds` seeds (seen busy
+ * first), checks that no task ran over 200 ms meanwhile, and checks the rows against
+ * `idemlab contracts` for the query and seeds the caption names. Returns the page, the
+ * caption's seeds and the CLI's rows. */
+async function buildTable(query, seeds, runs) {
   const page = await openPage(browser);
   await watchLongTasks(page);
-  await page.goto(`${BASE_URL}?${FAULTS}&tab=sweep`);
-  await page.waitForSelector('html[data-state="ready"]', { timeout: 15_000 });
-  await page.fill('#sweep-seeds', '300');
+  await page.goto(`${BASE_URL}?${query}&tab=sweep`);
+  await page.waitForSelector('html[data-state="ready"]', { timeout: 60_000 });
+  await page.fill('#sweep-seeds', String(seeds));
+  await page.waitForTimeout(300);
   await page.evaluate(() => { window.__longest = 0; });
   await page.click('#contracts-run');
-  // 1,800 runs: more than one slice on any machine, so the table is seen busy first.
   await page.waitForSelector('#table-contracts[aria-busy="true"]', { timeout: 5_000 });
-  await page.waitForSelector('#table-contracts:not([aria-busy]):not([hidden])', { timeout: 60_000 });
+  await page.waitForSelector('#table-contracts:not([aria-busy]):not([hidden])', { timeout: 120_000 });
+  // Long-task entries arrive after the task ends.
   await page.waitForTimeout(300);
   const longest = await page.evaluate(() => window.__longest);
   assert.ok(longest < 200, `a ${longest} ms task while the table computed`);
-
   const note = await page.textContent('#table-contracts caption span');
-  const [, query, first, last] = note.match(/`([^`]+)`, seeds (\d+)\.\.=(\d+), 1800 of 1800 runs$/);
-  assert.equal(first, '3');
-  assert.equal(last, '302');
-  const cli = JSON.parse(execFileSync(IDEMLAB_BIN, ['contracts', query, '--seeds', `${first}..=${last}`], { encoding: 'utf8' }));
+  const [, asked, first, last] = note.match(new RegExp(`\`([^\`]+)\`, seeds (\\d+)\\.\\.=(\\d+), ${runs} of ${runs} runs$`));
+  const cli = JSON.parse(execFileSync(IDEMLAB_BIN, ['contracts', asked, '--seeds', `${first}..=${last}`], { encoding: 'utf8' }));
   const want = cli.contracts.map((row) => [row.contract ?? '(none)', ...COLUMNS.map((c) => String(row[c]))]);
   assert.deepEqual(await shownRows(page), want);
+  return { page, first, last, cli };
+}
+
+test('the contracts table is the CLI\'s for the same query and seeds, and a row loads as A or B', async () => {
+  // 1,800 runs: more than one slice on any machine, so the table is seen busy first.
+  const { page, first, last, cli } = await buildTable(FAULTS, 300, 1800);
+  assert.equal(first, '3');
+  assert.equal(last, '302');
 
   // stripe-v1 as A, oasis as B: each run's counters are the CLI's for its row's scenario.
   await page.click('#contracts-body button[aria-label="Load stripe-v1 as run A"]');
@@ -70,24 +80,7 @@ test('the contracts table is the CLI\'s for the same query and seeds, and a row 
 const HEAVY = 'orders=5000&clients=16&timeout_ms=1&backoff_ms=0&retries=20&latency_ms=0..5&events_max=300000';
 
 test('a heavy scenario\'s table is built inside runs, with no long task, and is the CLI\'s', async () => {
-  const page = await openPage(browser);
-  await watchLongTasks(page);
-  await page.goto(`${BASE_URL}?${HEAVY}&tab=sweep`);
-  await page.waitForSelector('html[data-state="ready"]', { timeout: 60_000 });
-  await page.fill('#sweep-seeds', '1');
-  await page.waitForTimeout(300);
-  await page.evaluate(() => { window.__longest = 0; });
-  await page.click('#contracts-run');
-  await page.waitForSelector('#table-contracts[aria-busy="true"]', { timeout: 5_000 });
-  await page.waitForSelector('#table-contracts:not([aria-busy]):not([hidden])', { timeout: 120_000 });
-  await page.waitForTimeout(300);
-  const longest = await page.evaluate(() => window.__longest);
-  assert.ok(longest < 200, `a ${longest} ms task while the table computed`);
-  const note = await page.textContent('#table-contracts caption span');
-  const [, query, first] = note.match(/`([^`]+)`, seeds (\d+)\.\.=\d+, 6 of 6 runs$/);
-  const cli = JSON.parse(execFileSync(IDEMLAB_BIN, ['contracts', query, '--seeds', `${first}..=${first}`], { encoding: 'utf8' }));
-  const want = cli.contracts.map((row) => [row.contract ?? '(none)', ...COLUMNS.map((c) => String(row[c]))]);
-  assert.deepEqual(await shownRows(page), want);
+  const { page } = await buildTable(HEAVY, 1, 6);
   page.assertClean();
   await page.close();
 });
