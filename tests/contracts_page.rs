@@ -150,14 +150,19 @@ fn a_locked_embed_refuses_to_load_a_contract_unless_its_control_is_open() {
 
 #[test]
 fn runs_stepped_a_few_actions_at_a_time_give_the_cli_table() {
-    // The page runs each of the table's runs in slices of actions (`sim::Stepper`) and adds
-    // its counts; any slicing ends with `idemlab contracts`'s rows.
+    // The page runs each of the table's runs in slices of actions (`sim::Stepper`), folds its
+    // counts in slices of events (`metrics::IndexJob`) and adds them; any slicing ends with
+    // `idemlab contracts`'s rows.
     let mut state = started(FAULTS, "4");
     let table = state.contracts.as_mut().unwrap();
     while let Some(scenario) = table.job.next() {
         let mut stepper = idemlab::sim::Stepper::new(&scenario);
         while !stepper.step(7).done {}
-        table.job.add(&idemlab::Metrics::of(&stepper.finish()));
+        let trace = stepper.finish();
+        // The counts folded a few events at a time, as the page folds a long run's.
+        let mut index = idemlab::metrics::IndexJob::new(&trace);
+        while !index.step(&trace, 5) {}
+        table.job.add(&index.finish().at(&trace, trace.events.len()));
     }
     assert!(!table.busy());
     let cli = table_of(&table.query, "3..7");

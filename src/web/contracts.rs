@@ -11,7 +11,9 @@ use super::dom::{self, El};
 use super::{dispatch, with_app};
 use crate::app::{ContractsView, Msg};
 use crate::lessons::Side;
+use crate::metrics::IndexJob;
 use crate::sim::Stepper;
+use crate::trace::Trace;
 
 /// Work per slice before yielding to the browser, as the sweep's.
 const SLICE_MS: f64 = 8.0;
@@ -24,7 +26,7 @@ thread_local! {
     /// What the table shows now, so that a repaint of the page rebuilds it only on a change.
     static SHOWN: RefCell<Option<ContractsView>> = const { RefCell::new(None) };
     /// The run in progress, between slices: the table's `next` run.
-    static RUN: RefCell<Option<Stepper>> = const { RefCell::new(None) };
+    static RUN: RefCell<Option<Run>> = const { RefCell::new(None) };
 }
 
 pub fn mount() {
@@ -76,8 +78,16 @@ fn slice(chain: u32) {
     }
 }
 
-/// Takes `STEP_ACTIONS` more actions of the table's run in progress (starting its next run if
-/// none is), and adds a finished run's counts to the table; false once nothing is due.
+/// A run of the table between slices: simulating, then folding its counts (a fold over a
+/// long trace is itself longer than a slice, so it goes by `metrics::IndexJob` as the page's
+/// own runs do).
+enum Run {
+    Simulating(Box<Stepper>),
+    Folding(Box<(Trace, IndexJob)>),
+}
+
+/// Does `STEP_ACTIONS` more of the table's run in progress (starting its next run if none is),
+/// and adds a finished run's counts to the table; false once nothing is due.
 fn advance() -> bool {
     let next = || {
         with_app(|app| {
@@ -89,22 +99,36 @@ fn advance() -> bool {
     };
     RUN.with(|cell| {
         let mut run = cell.borrow_mut();
-        if run.is_none() {
-            let Some(scenario) = next() else {
-                return false;
-            };
-            *run = Some(Stepper::new(&scenario));
-        }
-        let stepper = run.as_mut().expect("a run in progress");
-        if stepper.step(STEP_ACTIONS).done {
-            let trace = run.take().expect("a run in progress").finish();
-            let metrics = crate::Metrics::of(&trace);
-            with_app(|app| {
-                if let Some(table) = app.state.contracts.as_mut().filter(|t| t.busy()) {
-                    table.job.add(&metrics);
+        let step = match run.take() {
+            None => match next() {
+                Some(scenario) => Run::Simulating(Box::new(Stepper::new(&scenario))),
+                None => return false,
+            },
+            Some(Run::Simulating(mut stepper)) => match stepper.step(STEP_ACTIONS).done {
+                true => {
+                    let trace = stepper.finish();
+                    let index = IndexJob::new(&trace);
+                    Run::Folding(Box::new((trace, index)))
                 }
-            });
-        }
+                false => Run::Simulating(stepper),
+            },
+            Some(Run::Folding(mut folding)) => {
+                let (trace, index) = &mut *folding;
+                if !index.step(trace, STEP_ACTIONS as usize) {
+                    *run = Some(Run::Folding(folding));
+                    return true;
+                }
+                let (trace, index) = *folding;
+                let metrics = index.finish().at(&trace, trace.events.len());
+                with_app(|app| {
+                    if let Some(table) = app.state.contracts.as_mut().filter(|t| t.busy()) {
+                        table.job.add(&metrics);
+                    }
+                });
+                return true;
+            }
+        };
+        *run = Some(step);
         true
     })
 }
