@@ -99,7 +99,9 @@ pub fn table(query: &str, seeds: SeedRange) -> Result<Vec<Row>, Vec<CodecError>>
 }
 
 /// The same table a few runs at a time, so the page can build it in slices between frames:
-/// `step` until it returns true, then read `rows`. Any slicing gives the rows of `table`.
+/// `step` until it returns true (or run each `next` run yourself and `add` its counts), then
+/// read `rows`. Any slicing gives the rows of `table`.
+#[derive(Clone, Debug, PartialEq)]
 pub struct TableJob {
     scenarios: Vec<(Option<Contract>, Scenario)>,
     seeds: SeedRange,
@@ -119,39 +121,60 @@ impl TableJob {
         })
     }
 
+    /// Runs done so far, over every row.
+    pub fn runs_done(&self) -> u64 {
+        self.rows.iter().map(|row| row.runs).sum()
+    }
+
+    /// Runs the whole table takes: every scenario over every seed.
+    pub fn runs_total(&self) -> u64 {
+        self.scenarios.len() as u64 * self.seeds.count
+    }
+
     /// Runs at most `runs` more runs; true once every row is complete.
     pub fn step(&mut self, runs: u64) -> bool {
-        let mut left = runs;
-        while left > 0 {
-            // The row in progress, or (between rows) the next one.
-            let at = self.rows.len() - usize::from(self.done > 0);
-            let Some((contract, scenario)) = self.scenarios.get_mut(at) else {
+        for _ in 0..runs {
+            let Some(scenario) = self.next() else {
                 return true;
             };
-            if self.done == 0 {
-                scenario.seed = self.seeds.first;
-                self.rows.push(Row {
-                    contract: contract.map(Contract::name),
-                    scenario: codec::encode(scenario),
-                    ..Row::default()
-                });
-            }
-            scenario.seed = self.seeds.first + self.done;
-            let row = self
-                .rows
-                .last_mut()
-                .expect("the row in progress was pushed");
-            row.add(&crate::run(scenario).1);
-            self.done += 1;
-            left -= 1;
-            if self.done == self.seeds.count {
-                self.done = 0;
-                if self.rows.len() == self.scenarios.len() {
-                    return true;
-                }
-            }
+            self.add(&crate::run(&scenario).1);
         }
-        self.rows.len() == self.scenarios.len() && self.done == 0
+        self.next().is_none()
+    }
+
+    /// The next run the table needs, its seed set; `None` once every row is complete. The
+    /// page runs it in slices of its own (`sim::Stepper`) and hands its counts to `add`.
+    pub fn next(&self) -> Option<Scenario> {
+        // The row in progress, or (between rows) the next one.
+        let at = self.rows.len() - usize::from(self.done > 0);
+        let (_, scenario) = self.scenarios.get(at)?;
+        let mut scenario = scenario.clone();
+        scenario.seed = self.seeds.first + self.done;
+        Some(scenario)
+    }
+
+    /// Adds the counts of the run `next` named.
+    pub fn add(&mut self, metrics: &crate::Metrics) {
+        let at = self.rows.len() - usize::from(self.done > 0);
+        if self.done == 0 {
+            let (contract, scenario) = &self.scenarios[at];
+            let mut first = scenario.clone();
+            first.seed = self.seeds.first;
+            self.rows.push(Row {
+                contract: contract.map(Contract::name),
+                scenario: codec::encode(&first),
+                ..Row::default()
+            });
+        }
+        let row = self
+            .rows
+            .last_mut()
+            .expect("the row in progress was pushed");
+        row.add(metrics);
+        self.done += 1;
+        if self.done == self.seeds.count {
+            self.done = 0;
+        }
     }
 }
 

@@ -18,7 +18,7 @@ const CORPUS: [&str; 2] = [
 /// Runs are capped so that one execution stays around a millisecond; the cap is itself a path.
 const FUZZ_EVENTS_MAX: u32 = 20_000;
 
-const VALUES: [&str; 29] = [
+const VALUES: [&str; 40] = [
     "0",
     "1",
     "-1",
@@ -48,6 +48,19 @@ const VALUES: [&str; 29] = [
     "success",
     "reject",
     "on",
+    // The other values of issue 12's keys and the contracts' names, so that a soup can set
+    // each key to each of its values.
+    "keyed",
+    "global",
+    "direct",
+    "final",
+    "after-mail",
+    "300000",
+    "stripe-v1",
+    "ietf-draft",
+    "powertools",
+    "oasis",
+    "sqs-fifo",
 ];
 
 fn executions() -> u64 {

@@ -5,7 +5,8 @@
 mod common;
 
 use common::long_mode;
-use idemlab::heaviest::{search, work, Config, STARTS, WORK_MAX, WORST_QUERY};
+use idemlab::heaviest::{search, work, Config, KNOBS, STARTS, WORK_MAX, WORST_QUERY};
+use idemlab::scenario::codec::key_names;
 use idemlab::scenario::decode;
 
 #[test]
@@ -16,6 +17,12 @@ fn the_heaviest_run_found_stays_within_the_work_budget() {
         moves: if long_mode() { 60 } else { 3 },
     };
     let found = search(config, work);
+    if long_mode() {
+        println!(
+            "heaviest by work: {} units after {} runs: {}",
+            found.cost, found.evaluations, found.query
+        );
+    }
     assert!(
         found.cost <= WORK_MAX,
         "{} units of work, over {WORK_MAX}: {}",
@@ -34,4 +41,14 @@ fn the_readme_heaviest_run_reaches_the_cap_within_the_budget() {
     assert!(trace.truncated, "the heaviest run is stopped by its cap");
     let units = work(&scenario);
     assert!(units > 1_000_000 && units <= WORK_MAX, "{units}");
+}
+
+#[test]
+fn the_search_covers_every_scenario_key_that_can_make_work() {
+    // `drop` names messages by id, which a search over bounds cannot aim at; `preset` and
+    // `contract` are bundles of the keys searched one by one.
+    let searched: Vec<&str> = KNOBS.iter().map(|(key, _)| *key).collect();
+    for key in key_names().filter(|k| !["drop", "preset", "contract"].contains(k)) {
+        assert!(searched.contains(&key), "`{key}` is not in the search");
+    }
 }

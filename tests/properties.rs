@@ -5,8 +5,8 @@ mod common;
 
 use common::{check_trace, long_mode};
 use idemlab::scenario::{
-    decode, decode_lenient, encode, Consumer, Dedup, KeyStrategy, Mail, Provider, Relay, Scope,
-    Step, Store,
+    decode, decode_lenient, encode, Consumer, Contract, Dedup, KeyStrategy, Mail, Provider, Relay,
+    Scope, Step, Store,
 };
 use proptest::prelude::*;
 
@@ -18,7 +18,8 @@ fn cases(ci: u32) -> ProptestConfig {
     }
 }
 
-/// A random in-bounds query over every scenario key, kept small enough to run quickly.
+/// A random in-bounds query over every scenario key and every contract, kept small enough to run
+/// quickly.
 fn query() -> impl Strategy<Value = String> {
     let timing = (
         1u32..400,
@@ -86,8 +87,11 @@ fn query() -> impl Strategy<Value = String> {
             prop::option::of(1u32..2_000),
         ),
     );
-    (parts, timing, faults, modes, queue, production).prop_map(
-        |((seed, orders, clients, q, r), timing, faults, modes, queue, production)| {
+    // A contract (or none): with one, its keys stand in for the production keys above, which
+    // then go unset, so the profile's own bundle is what runs.
+    let contract = prop::option::of(prop::sample::select(Contract::names().collect::<Vec<_>>()));
+    (parts, timing, faults, modes, queue, (production, contract)).prop_map(
+        |((seed, orders, clients, q, r), timing, faults, modes, queue, (production, contract))| {
             let (timeout, retries, backoff, lat_lo, lat_span, prov_lo, prov_span) = timing;
             let (partition, crash, replace, rerun, retention) = faults;
             let (op, key, dedup, store, provider, body_change, order) = modes;
@@ -120,6 +124,9 @@ fn query() -> impl Strategy<Value = String> {
                  &consumer_crash={consumer_crash}&mail={mail}",
                 ack_loss as f64 / 1000.0
             );
+            if let Some(contract) = contract {
+                return q + &format!("&contract={contract}");
+            }
             let (concurrent, handler, lease, fail, decline, replay, later) = production;
             let (expired, loss_provider, lookup, reconcile, restart_db, tenants, scope, relay, dedup) =
                 later;

@@ -61,3 +61,63 @@ fn readme_contract_table_matches_the_contracts() {
         "README's contract table is stale; regenerate it with `idemlab contracts --list`"
     );
 }
+
+/// The variants of `pub enum NAME` in the trace's source, as its JSON names them (kebab case).
+fn variants(source: &str, name: &str) -> Vec<String> {
+    let start = source
+        .find(&format!("pub enum {name} {{"))
+        .unwrap_or_else(|| panic!("no enum {name} in core/src/trace.rs"));
+    let body = &source[start..];
+    let body = &body[..body.find("\n}").expect("the enum ends")];
+    (body.lines().skip(1))
+        .filter_map(|line| line.strip_prefix("    "))
+        .filter(|line| line.starts_with(|c: char| c.is_ascii_uppercase()))
+        .map(|line| {
+            let ident = line.split([' ', ',', '{', '(']).next().unwrap();
+            let mut kebab = String::new();
+            for (i, c) in ident.chars().enumerate() {
+                if c.is_ascii_uppercase() && i > 0 {
+                    kebab.push('-');
+                }
+                kebab.push(c.to_ascii_lowercase());
+            }
+            kebab
+        })
+        .collect()
+}
+
+#[test]
+fn readme_lists_every_event_type_and_value_of_the_trace_json() {
+    let readme = include_str!("../README.md");
+    let source = include_str!("../core/src/trace.rs");
+    let start = readme
+        .find("  - `type` and its fields:")
+        .expect("README's event list");
+    let list = &readme[start..start + readme[start..].find("\n  - A `send`").unwrap()];
+    for kind in variants(source, "EventKind")
+        .iter()
+        .chain(&variants(source, "Payload"))
+    {
+        assert!(
+            list.contains(&format!("`{kind} {{")) || list.contains(&format!("`{kind}`")),
+            "README's event list lacks `{kind}`"
+        );
+    }
+    for (field, enumeration) in [
+        ("cause", "DropCause"),
+        ("result", "ClaimResult"),
+        ("found", "Found"),
+        ("cause", "RollbackCause"),
+        ("point", "Recovery"),
+        ("outcome", "Outcome"),
+    ] {
+        let values = variants(source, enumeration).join("|");
+        // The whole list: the value after the last is the field's end or the next field.
+        assert!(
+            ["}", ","]
+                .iter()
+                .any(|end| list.contains(&format!("{field}: {values}{end}"))),
+            "README's event list lacks `{field}: {values}` ({enumeration})"
+        );
+    }
+}

@@ -29,6 +29,8 @@ pub fn refusal(state: &State, msg: &Msg) -> Option<String> {
             format!("Lesson {}", lesson.id.to_ascii_uppercase())
         }
         Msg::RunOrder if !(open("order") || in_lesson) => "`order`".into(),
+        // A contracts row sets a whole contract's keys, as a preset does.
+        Msg::ContractsLoad { .. } if !open("contract") => "the contract".into(),
         Msg::OpenStep(_) | Msg::ClassifyShow(_) | Msg::QuizStart { .. } if !in_lesson => {
             "the lessons".into()
         }

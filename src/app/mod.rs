@@ -16,6 +16,7 @@
 mod access;
 mod classify;
 mod computing;
+mod contracts;
 mod free;
 mod input;
 mod keys;
@@ -31,6 +32,7 @@ mod text;
 
 pub use classify::{classify_items, classify_score, Answers, ClassifyItem};
 pub use computing::Computing;
+pub use contracts::{contracts_view, differing, ContractsJob, ContractsView, CONTRACT_COLUMNS};
 pub use free::{compare_text, proposed_change, start_hint};
 pub use input::{
     break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
@@ -247,6 +249,8 @@ pub struct State {
     pub compose_error: Option<String>,
     /// The learner turned the single-key shortcuts off (kept with the progress; issue 14).
     pub shortcuts_off: bool,
+    /// The contracts table (Sweep tab), until the scenario changes other than by loading a row.
+    pub contracts: Option<ContractsJob>,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -373,6 +377,13 @@ pub enum Msg {
     ComposeClear,
     /// The help's setting: single-key shortcuts off (`true`) or on; the browser stores it.
     ShortcutsOff(bool),
+    /// The contracts table over the seed count typed in the sweep form (as typed).
+    ContractsStart(String),
+    /// Load a row of the contracts table as run A or B.
+    ContractsLoad {
+        row: usize,
+        side: Side,
+    },
 }
 
 /// What the browser must write to the URL.
@@ -415,6 +426,8 @@ pub struct Effects {
     pub tick: bool,
     /// Schedule the next sweep slice.
     pub sweep_slice: bool,
+    /// Start the contracts table's slices.
+    pub contracts_slice: bool,
     /// Scroll this timeline into view (an outline was turned on).
     pub show_timeline: Option<Side>,
     /// Repaint only the progress line of a run being computed.
@@ -487,6 +500,7 @@ impl State {
             compose: Vec::new(),
             compose_error: None,
             shortcuts_off: stored.shortcuts_off,
+            contracts: None,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -619,6 +633,7 @@ impl State {
         self.page.zoom = None;
         self.highlight = None;
         self.sweep = None;
+        self.contracts = None;
     }
 
     fn set_scenario(&mut self, scenario: Scenario) {
@@ -705,7 +720,11 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         Msg::Measured { a, b } => predict::measured(state, &a, b.as_deref()),
         Msg::Predict(choice) => predict::answer(state, choice),
         // A sweep of a quiz question's scenario would count what the question asks.
-        Msg::SweepStart(_) if quiz::run_hidden(state) => Effects::default(),
+        Msg::SweepStart(_) | Msg::ContractsStart(_) if quiz::run_hidden(state) => {
+            Effects::default()
+        }
+        Msg::ContractsStart(requested) => contracts::start(state, &requested),
+        Msg::ContractsLoad { row, side } => contracts::load(state, row, side),
         Msg::ToggleKeyStore => {
             state.page.keys = !state.page.keys;
             Effects::view()
@@ -722,7 +741,14 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         Msg::SweepStart(requested) => sweep_start(state, &requested),
         Msg::SweepStop => {
             state.sweep = None;
-            Effects::default()
+            // One Stop for both jobs of the Sweep tab: a stopped table keeps its rows so far.
+            if let Some(table) = &mut state.contracts {
+                table.stopped = true;
+            }
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
         }
         Msg::Computing { side, progress } => computing::progress(state, side, progress),
         Msg::OwnStep(index) => own::open(state, index),

@@ -9,6 +9,7 @@ mod access;
 #[cfg(feature = "bench")]
 mod bench;
 mod classify;
+mod contracts;
 mod controls;
 mod dom;
 mod embed;
@@ -280,6 +281,9 @@ pub(crate) fn apply(effects: Effects) {
     if effects.sweep_slice {
         sweep::schedule();
     }
+    if effects.contracts_slice {
+        contracts::schedule();
+    }
     match effects.url {
         Some(UrlWrite::Push) => write_url(UrlWrite::Push),
         Some(UrlWrite::Replace) => sync_url(),
@@ -471,6 +475,7 @@ fn mount_ui() {
     playback::mount();
     table::mount();
     sweep::mount();
+    contracts::mount();
     embed::mount();
     export::mount();
     lessons::mount();
@@ -551,6 +556,7 @@ pub(crate) fn render() {
     lessons::render();
     keys::render();
     classify::render();
+    contracts::paint();
     render_banner();
     access::speak();
 }

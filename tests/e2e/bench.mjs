@@ -7,7 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
-import { BASE_URL, launch, openLab, openPage } from './lab.mjs';
+import { BASE_URL, launch, openLab, openPage, watchLongTasks } from './lab.mjs';
 
 const PAGE_URL = process.env.PAGE_URL ?? BASE_URL;
 const PLAIN_URL = process.env.PLAIN_URL;
@@ -113,11 +113,8 @@ function pageBytes() {
  * and keeps the wasm instance's memory from Trunk's start event, before the lab's script runs. */
 async function openWatched(browser, url) {
   const page = await openPage(browser);
+  await watchLongTasks(page);
   await page.addInitScript(() => {
-    window.__longest = 0;
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
-    }).observe({ type: 'longtask', buffered: true });
     addEventListener('TrunkApplicationStarted', (event) => { window.__memory = event.detail.wasm.memory; });
   });
   await page.goto(url);

@@ -41,6 +41,17 @@ export async function openPage(browser, options = {}) {
   return page;
 }
 
+/** Records the longest main-thread task over 50 ms (the Long Tasks API) in `window.__longest`,
+ * from the page's start. */
+export async function watchLongTasks(page) {
+  await page.addInitScript(() => {
+    window.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+}
+
 /** Opens the lab at `query` and waits until it has mounted. */
 export async function openLab(browser, query, options) {
   const page = await openPage(browser, options);
