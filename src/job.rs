@@ -7,7 +7,7 @@
 //! 10). Dropping a job cancels it. Work is counted in actions and events, not time: the core
 //! has no clock, and the caller sizes its slices.
 //!
-//! `RunJob::run` is the same job in one go, and `tests/job.rs` proves that every slice size
+//! `RunJob::run` is the same job in one go, and `tests/stepper.rs` proves that every slice size
 //! ends with the trace, metrics, timeline and index the one-go path gives.
 
 use crate::metrics::{IndexJob, MetricsIndex};
@@ -182,4 +182,56 @@ impl RunJob {
 
 fn len(trace: &Trace) -> u32 {
     u32::try_from(trace.events.len()).expect("events are bounded by events_max")
+}
+
+/// One run to its counts alone, a bounded piece of work at a time: the runs of the page's sweep
+/// and contracts table, which need no timeline. One seed of a heavy scenario can take longer
+/// than a slice (a million events), so a run is simulated and then folded in steps too.
+pub struct CountJob {
+    stage: Count,
+}
+
+enum Count {
+    Simulate(Box<Stepper>),
+    Fold(Box<(Trace, IndexJob)>),
+    /// Only for the instant `step` takes the stage apart.
+    Moving,
+}
+
+impl CountJob {
+    pub fn new(scenario: &Scenario) -> CountJob {
+        CountJob {
+            stage: Count::Simulate(Box::new(Stepper::new(scenario))),
+        }
+    }
+
+    /// Does about `work` units (simulator actions, then events folded); the run's counts once
+    /// it is done, as `Metrics::of` gives them.
+    pub fn step(&mut self, work: u32) -> Option<Metrics> {
+        let stage = std::mem::replace(&mut self.stage, Count::Moving);
+        let (stage, metrics) = match stage {
+            Count::Simulate(mut stepper) => match stepper.step(work).done {
+                true => {
+                    let trace = stepper.finish();
+                    let index = IndexJob::new(&trace);
+                    (Count::Fold(Box::new((trace, index))), None)
+                }
+                false => (Count::Simulate(stepper), None),
+            },
+            Count::Fold(mut fold) => {
+                let (trace, index) = &mut *fold;
+                match index.step(trace, work as usize) {
+                    true => {
+                        let (trace, index) = *fold;
+                        let metrics = index.finish().at(&trace, trace.events.len());
+                        (Count::Moving, Some(metrics))
+                    }
+                    false => (Count::Fold(fold), None),
+                }
+            }
+            Count::Moving => (Count::Moving, None),
+        };
+        self.stage = stage;
+        metrics
+    }
 }

@@ -267,3 +267,30 @@ fn a_job_abandoned_in_any_phase_gives_its_buffer_back() {
         ]
     );
 }
+
+#[test]
+fn a_count_job_in_slices_gives_the_runs_counts() {
+    // The page's sweep and contracts table count a long run in slices (`job::CountJob`): any
+    // slice size must end with the counts of the run in one go.
+    for query in queries() {
+        for seed in 0..seeds(4) {
+            let s = scenario(&overlay(&[&query, &format!("seed={seed}")]));
+            let whole = Metrics::of(&sim::run(&s));
+            for slice in SLICES {
+                let mut job = idemlab::job::CountJob::new(&s);
+                let mut slices = 0u64;
+                let counts = loop {
+                    slices += 1;
+                    if let Some(counts) = job.step(slice) {
+                        break counts;
+                    }
+                };
+                assert_eq!(counts, whole, "{query}&seed={seed} in slices of {slice}");
+                assert!(
+                    slices > 1 || slice > 1,
+                    "one slice of 1 cannot finish a run"
+                );
+            }
+        }
+    }
+}

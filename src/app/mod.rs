@@ -159,15 +159,27 @@ impl SweepJob {
         self.done >= self.range.count
     }
 
-    /// Runs the next seed. The range never passes the largest seed (`sweep_range`).
+    /// Runs the next seed in one go. The range never passes the largest seed (`sweep_range`).
     pub fn run_one(&mut self) {
+        if let Some(scenario) = self.next_scenario() {
+            self.add(&crate::Metrics::of(&crate::sim::run(&scenario)));
+        }
+    }
+
+    /// The next seed's scenario, none once every seed has run. The page runs it in slices
+    /// (`job::CountJob`): one seed of a heavy scenario can take longer than a frame.
+    pub fn next_scenario(&self) -> Option<Scenario> {
         if self.finished() {
-            return;
+            return None;
         }
         let mut scenario = self.scenario.clone();
         scenario.seed = self.range.first + self.done;
-        let metrics = crate::Metrics::of(&crate::sim::run(&scenario));
-        self.totals.add(&metrics);
+        Some(scenario)
+    }
+
+    /// Adds the next seed's counts.
+    pub fn add(&mut self, metrics: &crate::Metrics) {
+        self.totals.add(metrics);
         self.done += 1;
     }
 }

@@ -1,5 +1,5 @@
 //! The contracts table (Sweep tab): built in slices of a few milliseconds, a run itself in
-//! several when it is long (`sim::Stepper`), so that no table holds the page for more than a
+//! several when it is long (`job::CountJob`), so that no table holds the page for more than a
 //! slice; each row has buttons that load it as run A or B. What it holds is
 //! `app::contracts_view`'s.
 
@@ -10,10 +10,8 @@ use web_sys::{Element, Event};
 use super::dom::{self, El};
 use super::{dispatch, with_app};
 use crate::app::{ContractsView, Msg};
+use crate::job::CountJob;
 use crate::lessons::Side;
-use crate::metrics::IndexJob;
-use crate::sim::Stepper;
-use crate::trace::Trace;
 
 /// Work per slice before yielding to the browser, as the sweep's.
 const SLICE_MS: f64 = 8.0;
@@ -26,7 +24,7 @@ thread_local! {
     /// What the table shows now, so that a repaint of the page rebuilds it only on a change.
     static SHOWN: RefCell<Option<ContractsView>> = const { RefCell::new(None) };
     /// The run in progress, between slices: the table's `next` run.
-    static RUN: RefCell<Option<Run>> = const { RefCell::new(None) };
+    static RUN: RefCell<Option<CountJob>> = const { RefCell::new(None) };
 }
 
 pub fn mount() {
@@ -78,14 +76,6 @@ fn slice(chain: u32) {
     }
 }
 
-/// A run of the table between slices: simulating, then folding its counts (a fold over a
-/// long trace is itself longer than a slice, so it goes by `metrics::IndexJob` as the page's
-/// own runs do).
-enum Run {
-    Simulating(Box<Stepper>),
-    Folding(Box<(Trace, IndexJob)>),
-}
-
 /// Does `STEP_ACTIONS` more of the table's run in progress (starting its next run if none is),
 /// and adds a finished run's counts to the table; false once nothing is due.
 fn advance() -> bool {
@@ -99,36 +89,21 @@ fn advance() -> bool {
     };
     RUN.with(|cell| {
         let mut run = cell.borrow_mut();
-        let step = match run.take() {
-            None => match next() {
-                Some(scenario) => Run::Simulating(Box::new(Stepper::new(&scenario))),
-                None => return false,
-            },
-            Some(Run::Simulating(mut stepper)) => match stepper.step(STEP_ACTIONS).done {
-                true => {
-                    let trace = stepper.finish();
-                    let index = IndexJob::new(&trace);
-                    Run::Folding(Box::new((trace, index)))
+        if run.is_none() {
+            let Some(scenario) = next() else {
+                return false;
+            };
+            *run = Some(CountJob::new(&scenario));
+        }
+        let counts = run.as_mut().and_then(|job| job.step(STEP_ACTIONS));
+        if let Some(metrics) = counts {
+            *run = None;
+            with_app(|app| {
+                if let Some(table) = app.state.contracts.as_mut().filter(|t| t.busy()) {
+                    table.job.add(&metrics);
                 }
-                false => Run::Simulating(stepper),
-            },
-            Some(Run::Folding(mut folding)) => {
-                let (trace, index) = &mut *folding;
-                if !index.step(trace, STEP_ACTIONS as usize) {
-                    *run = Some(Run::Folding(folding));
-                    return true;
-                }
-                let (trace, index) = *folding;
-                let metrics = index.finish().at(&trace, trace.events.len());
-                with_app(|app| {
-                    if let Some(table) = app.state.contracts.as_mut().filter(|t| t.busy()) {
-                        table.job.add(&metrics);
-                    }
-                });
-                return true;
-            }
-        };
-        *run = Some(step);
+            });
+        }
         true
     })
 }

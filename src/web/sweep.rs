@@ -5,9 +5,12 @@
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
+use std::cell::RefCell;
+
 use super::dom::{self, El};
 use super::{dispatch, with_app};
 use crate::app::{Msg, SweepJob};
+use crate::job::CountJob;
 use crate::sweep::Sweep;
 
 const SEEDS_MAX: u64 = crate::app::SWEEP_SEEDS_MAX;
@@ -48,7 +51,7 @@ fn slice(started_ms: f64) {
     let job = with_app(|app| {
         let job = app.state.sweep.as_mut()?;
         while !job.finished() && dom::now_ms() < deadline_ms {
-            job.run_one();
+            advance(job);
         }
         Some(job.clone())
     });
@@ -61,6 +64,37 @@ fn slice(started_ms: f64) {
             slice_if_current(started_ms, job.range.first, job.done)
         });
     }
+}
+
+/// Simulator actions (then events folded) between two looks at the clock.
+const STEP_ACTIONS: u32 = 8_192;
+
+thread_local! {
+    /// The seed in progress between slices: which sweep and seed it is (its first seed and how
+    /// many were done before it), and its run so far.
+    static RUN: RefCell<Option<(u64, u64, CountJob)>> = const { RefCell::new(None) };
+}
+
+/// Does `STEP_ACTIONS` more of the sweep's next seed, adding its counts once it is done. A
+/// run of another sweep, or of a seed already counted, is dropped and the right one started.
+fn advance(job: &mut SweepJob) {
+    let at = (job.range.first, job.done);
+    RUN.with(|cell| {
+        let mut run = cell.borrow_mut();
+        let current = run
+            .as_ref()
+            .is_some_and(|(first, done, _)| (*first, *done) == at);
+        if !current {
+            *run = job.next_scenario().map(|s| (at.0, at.1, CountJob::new(&s)));
+        }
+        let Some((.., count)) = run.as_mut() else {
+            return;
+        };
+        if let Some(metrics) = count.step(STEP_ACTIONS) {
+            job.add(&metrics);
+            *run = None;
+        }
+    });
 }
 
 /// Continues only the chain that left off where the state's sweep stands.

@@ -58,3 +58,32 @@ test('Cancel stops a run, says so, and Back returns to the cancelled link', asyn
   page.assertClean();
   await page.close();
 });
+
+test('a sweep of a heavy scenario steps inside each seed: no long task, and the CLI\'s totals', async () => {
+  // Issue 10: the sweep ran a whole seed per step, so a million-event seed (the freezing link
+  // above) held the page for the whole run. Two such seeds, long tasks watched from the start.
+  const page = await openPage(browser);
+  await page.addInitScript(() => {
+    window.__longest = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) window.__longest = Math.max(window.__longest, entry.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${BASE_URL}?seed=0&${HEAVIEST}&tab=sweep`);
+  await page.waitForSelector('html[data-state="ready"]', { timeout: 60_000 });
+  await page.fill('#sweep-seeds', '2');
+  await page.waitForTimeout(300);
+  await page.evaluate(() => { window.__longest = 0; });
+  await page.click('#sweep-run');
+  await page.waitForFunction(() => /^2 of 2 seeds/.test(document.getElementById('sweep-summary').textContent), null, { timeout: 120_000 });
+  await page.waitForTimeout(300);
+  const longest = await page.evaluate(() => window.__longest);
+  assert.ok(longest < 200, `a ${longest} ms task while the sweep ran`);
+  const { execFileSync } = await import('node:child_process');
+  const cli = JSON.parse(execFileSync(process.env.IDEMLAB_BIN ?? 'target/release/idemlab',
+    ['sweep', '--quiet', '--seeds', '0..2', `seed=0&${HEAVIEST}`], { encoding: 'utf8' }));
+  const summary = await page.textContent('#sweep-summary');
+  assert.match(summary, new RegExp(`: ${cli.duplicates_total} duplicates in ${cli.runs_with_duplicates} runs, ${cli.lost_total} lost orders, ${cli.races_total} races;`));
+  page.assertClean();
+  await page.close();
+});
