@@ -39,17 +39,23 @@ pub struct Story {
 struct Try {
     pod: u16,
     attempt: u16,
-    /// The API's answer: its status, and whether it was a stored one replayed.
-    reply: Option<(u16, bool)>,
-    received: bool,
-    answer_dropped: Option<DropCause>,
-    request_dropped: Option<DropCause>,
-    timed_out: bool,
-    /// The API crashed while this try was at it, before it answered.
-    crashed: bool,
-    key_expired: bool,
+    /// What became of it, in the order it happened.
+    steps: Vec<TryStep>,
+}
+
+#[derive(Clone, Copy, Debug)]
+enum TryStep {
+    RequestLost(DropCause),
+    KeyExpired,
     /// The payment service answered with an earlier charge (a forwarded key it knew).
-    provider_replay: Option<u32>,
+    ProviderReplay(u32),
+    /// The API crashed while this try was at it, before it answered.
+    Crashed,
+    /// The API's answer: its status, and whether it was a stored one replayed.
+    Reply(u16, bool),
+    AnswerLost(DropCause),
+    Received,
+    TimedOut,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -192,7 +198,9 @@ fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
         }
         if event.kind == EventKind::Crash {
             for &(order, t, _) in &busy {
-                tale(&mut tales, order).tries[t].crashed = true;
+                tale(&mut tales, order).tries[t]
+                    .steps
+                    .push(TryStep::Crashed);
             }
             busy.clear();
             continue;
@@ -213,7 +221,7 @@ fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
                 requests.insert(msg as usize);
             }
             EventKind::Deliver { .. } if matches!(event.node, Node::Client(_)) => {
-                this.received = true
+                this.steps.push(TryStep::Received)
             }
             EventKind::Deliver { .. } if event.node == Node::Api => {
                 if let Some(req) = event.req() {
@@ -223,17 +231,17 @@ fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
                 }
             }
             EventKind::Drop { cause, .. } if matches!(event.node, Node::Client(_)) => {
-                this.answer_dropped = Some(cause)
+                this.steps.push(TryStep::AnswerLost(cause))
             }
             EventKind::Drop { msg, cause } if requests.contains(msg as usize) => {
-                this.request_dropped = Some(cause)
+                this.steps.push(TryStep::RequestLost(cause))
             }
-            EventKind::Timeout => this.timed_out = true,
+            EventKind::Timeout => this.steps.push(TryStep::TimedOut),
             EventKind::Reply { status, replay } => {
-                this.reply = Some((status, replay));
+                this.steps.push(TryStep::Reply(status, replay));
                 busy.retain(|&(_, _, r)| Some(r) != event.req());
             }
-            EventKind::KeyExpired => this.key_expired = true,
+            EventKind::KeyExpired => this.steps.push(TryStep::KeyExpired),
             EventKind::Charge {
                 number,
                 replay: false,
@@ -244,7 +252,7 @@ fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
             EventKind::Charge {
                 number,
                 replay: true,
-            } => this.provider_replay = Some(number),
+            } => this.steps.push(TryStep::ProviderReplay(number)),
             EventKind::Applied { value } => {
                 tale.writes += 1;
                 tale.changes += u32::from(tale.last_value.is_some_and(|last| last != value));
@@ -414,33 +422,23 @@ fn charges_text(out: &mut String, tale: &Tale, booked: &BitSet) {
 
 /// What became of one try, in the order it happened.
 fn try_text(t: &Try) -> String {
-    let mut parts: Vec<String> = Vec::new();
-    if let Some(cause) = t.request_dropped {
-        parts.push(format!("request lost ({})", drop_cause(cause)));
-    }
-    if t.key_expired {
-        parts.push("its key had expired".into());
-    }
-    if let Some(number) = t.provider_replay {
-        parts.push(format!("the payment service gave back charge #{number}"));
-    }
-    if t.crashed {
-        parts.push("the API crashed before answering".into());
-    }
-    if let Some((status, replay)) = t.reply {
-        let replayed = if replay { " (replayed)" } else { "" };
-        parts.push(format!("API answered {status}{replayed}"));
-    }
-    if let Some(cause) = t.answer_dropped {
-        parts.push(format!("answer lost ({})", drop_cause(cause)));
-    } else if t.received {
-        parts.push("the client got it".into());
-    }
-    if t.timed_out {
-        parts.push("timed out".into());
-    }
+    let parts: Vec<String> = (t.steps.iter())
+        .map(|step| match *step {
+            TryStep::RequestLost(cause) => format!("request lost ({})", drop_cause(cause)),
+            TryStep::KeyExpired => "its key had expired".into(),
+            TryStep::ProviderReplay(n) => format!("the payment service gave back charge #{n}"),
+            TryStep::Crashed => "the API crashed before answering".into(),
+            TryStep::Reply(status, replay) => {
+                let replayed = if replay { " (replayed)" } else { "" };
+                format!("API answered {status}{replayed}")
+            }
+            TryStep::AnswerLost(cause) => format!("answer lost ({})", drop_cause(cause)),
+            TryStep::Received => "the client got it".into(),
+            TryStep::TimedOut => "timed out".into(),
+        })
+        .collect();
     if parts.is_empty() {
-        parts.push("no answer yet".into());
+        return "no answer yet".into();
     }
     parts.join(", ")
 }

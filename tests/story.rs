@@ -38,6 +38,13 @@ fn a_race_step_names_the_race_and_the_duplicate() {
     let (story, metrics) = story("seed=3&preset=race", 12);
     assert_eq!((metrics.races, metrics.duplicates), (1, 1));
     let first = &story.orders[0];
+    // Each try's fate reads in the order it happened: the client gave up before the late answer.
+    let try1 = &first[first.find("Try 1: ").unwrap()..first.find("Try 2: ").unwrap()];
+    let (timeout, late) = (
+        try1.find("timed out"),
+        try1.find("answer lost (client already timed out)"),
+    );
+    assert!(timeout.is_some() && timeout < late, "{try1}");
     assert!(first.starts_with("Order 1 "), "{first}");
     assert!(
         first.contains("Race: try 1 at ") && first.contains("both read \"not found\""),
