@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use crate::dense::BitSet;
 use crate::metrics::{walk_ledger, walk_receipts, Metrics, Races};
 use crate::scenario::Op;
-use crate::trace::{drop_cause, DropCause, EventKind, Node, Outcome, Payload, Trace};
+use crate::trace::{drop_cause, DropCause, EventKind, Key, Node, Outcome, Payload, Trace};
 
 /// Orders the page tells at most: a big run's text stays a short read.
 pub const ORDERS_SHOWN_MAX: usize = 12;
@@ -39,6 +39,8 @@ pub struct Story {
 struct Try {
     pod: u16,
     attempt: u16,
+    /// The idempotency key it carried.
+    key: Option<Key>,
     /// What became of it, in the order it happened.
     steps: Vec<TryStep>,
 }
@@ -219,6 +221,7 @@ fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
                 ..
             } => {
                 requests.insert(msg as usize);
+                this.key = event.key;
             }
             EventKind::Deliver { .. } if matches!(event.node, Node::Client(_)) => {
                 this.steps.push(TryStep::Received)
@@ -324,17 +327,29 @@ fn order_text(trace: &Trace, order: u32, tale: &Tale, booked: &BitSet, charge: b
     };
     let tries = tale.tries.len();
     let mut out = format!(
-        "Order {order} ({outcome}, {tries} {}).",
+        "Order {order} ({outcome}, {tries} {}",
         plural(tries, "try", "tries")
     );
-    let first_pod = tale.tries.first().map_or(0, |t| t.pod);
+    let first = tale.tries.first();
+    let (first_pod, first_key) = (first.map_or(0, |t| t.pod), first.and_then(|t| t.key));
+    if let Some(key) = first_key {
+        let _ = write!(out, ", key {key}");
+    }
+    out.push_str(").");
     for t in &tale.tries {
         let rerun = if t.pod != first_pod {
             " (rerun pod)"
         } else {
             ""
         };
-        let _ = write!(out, " Try {}{rerun}: {}.", t.attempt, try_text(t));
+        let _ = write!(out, " Try {}{rerun}", t.attempt);
+        match t.key {
+            Some(key) if t.key != first_key => {
+                let _ = write!(out, " with key {key}");
+            }
+            _ => {}
+        }
+        let _ = write!(out, ": {}.", try_text(t));
     }
     let name = |event: u32| {
         let e = &trace.events[event as usize];

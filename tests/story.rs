@@ -73,11 +73,11 @@ fn lost_answers_say_why() {
     assert!(text.contains("answer lost (lost on the network)"), "{text}");
     assert!(text.contains("timed out"), "{text}");
     assert!(
-        story.orders[0].starts_with("Order 1 (ok, 3 tries)"),
+        story.orders[0].starts_with("Order 1 (ok, 3 tries, key case-1/work-1)"),
         "{text}"
     );
     assert!(
-        story.orders[1].starts_with("Order 2 (ok, 2 tries)"),
+        story.orders[1].starts_with("Order 2 (ok, 2 tries, key case-1/work-2)"),
         "{text}"
     );
     assert_eq!(duplicates_named(&text), metrics.duplicates);
@@ -129,11 +129,11 @@ fn a_big_run_shows_eventful_orders_first_and_says_how_many_are_left_out() {
     assert_eq!(story.orders.len(), 12);
     // The 9 orders that needed a retry come first, then plain ones in order.
     let retried = (story.orders.iter())
-        .take_while(|o| !o.contains("(ok, 1 try)"))
+        .take_while(|o| !o.contains("(ok, 1 try,"))
         .count();
     assert_eq!(retried, 9, "{:?}", story.orders);
     let plain = &story.orders[retried..];
-    assert!(plain.iter().all(|o| o.contains("(ok, 1 try)")), "{plain:?}");
+    assert!(plain.iter().all(|o| o.contains("(ok, 1 try,")), "{plain:?}");
     assert!(plain[0].starts_with("Order 2 "), "{plain:?}");
     let left = story.left_out.expect("38 orders are left out");
     assert!(
@@ -177,4 +177,24 @@ fn the_event_list_names_the_duplicates_and_the_race_reads_in_text() {
         assert_eq!(duplicates, metrics.duplicates, "{query}: {notes:?}");
         assert_eq!(raced, 2 * metrics.races, "{query}: {notes:?}");
     }
+}
+
+#[test]
+fn a_rerun_pod_s_own_key_is_named() {
+    // Lesson B step 2: the key is made from the pod, so the rerun's tries carry another key.
+    let (rerun, metrics) = story("seed=1&preset=pod-rerun", 12);
+    assert_eq!(metrics.duplicates, 3);
+    let first = &rerun.orders[0];
+    assert!(first.contains(", key proc-"), "{first}");
+    assert!(
+        first.contains("Try 1 (rerun pod) with key proc-"),
+        "{first}"
+    );
+    // Made from the work, the key is the same on the rerun: nothing names another.
+    let (business, _) = story("seed=1&preset=pod-rerun&key=business", 12);
+    assert!(
+        !business.orders[0].contains(" with key "),
+        "{}",
+        business.orders[0]
+    );
 }
