@@ -109,22 +109,21 @@ impl Tale {
 /// most `shown_max` orders, eventful ones first.
 pub fn tell(trace: &Trace, metrics: &Metrics, shown_max: usize) -> Story {
     let (tales, booked) = fold(trace);
-    let mut ranked: Vec<(bool, usize)> = (tales.iter().enumerate())
-        .filter(|(_, tale)| !tale.tries.is_empty() || tale.outcome.is_some())
-        .map(|(ix, tale)| (!tale.eventful(&booked), ix))
-        .collect();
-    ranked.sort_unstable();
+    // Eventful orders first, each group in order: two passes rather than a sort, whose code
+    // the page would carry for this one use.
+    let told = |ix: &usize| !tales[*ix].tries.is_empty() || tales[*ix].outcome.is_some();
+    let eventful = |ix: &usize| tales[*ix].eventful(&booked);
+    let mut ranked: Vec<usize> = (0..tales.len()).filter(told).filter(eventful).collect();
+    let eventful_count = ranked.len();
+    ranked.extend((0..tales.len()).filter(told).filter(|ix| !eventful(ix)));
     let charge = trace.scenario.op == Op::Charge;
     let orders = (ranked.iter().take(shown_max))
-        .map(|&(_, ix)| order_text(trace, ix as u32 + 1, &tales[ix], &booked, charge))
+        .map(|&ix| order_text(trace, ix as u32 + 1, &tales[ix], &booked, charge))
         .collect();
-    let rest = &ranked[ranked.len().min(shown_max)..];
-    let left_out = (!rest.is_empty()).then(|| {
-        let eventful = rest.iter().filter(|(plain, _)| !plain).count();
-        format!(
-            "{} more orders are left out, {eventful} of them with a retry or a harm.",
-            rest.len()
-        )
+    let rest = ranked.len().saturating_sub(shown_max);
+    let left_out = (rest > 0).then(|| {
+        let eventful = eventful_count.saturating_sub(shown_max);
+        format!("{rest} more orders are left out, {eventful} of them with a retry or a harm.")
     });
     Story {
         summary: summary(metrics, charge),
@@ -349,25 +348,16 @@ fn order_text(trace: &Trace, order: u32, tale: &Tale, booked: &BitSet, charge: b
             }
             _ => {}
         }
-        let _ = write!(out, ": {}.", try_text(t));
+        out.push(':');
+        try_text(&mut out, t);
+        out.push('.');
     }
-    let name = |event: u32| {
-        let e = &trace.events[event as usize];
-        let at = crate::quiz::ms_text(e.time_us);
-        match e.order() {
-            Some(other) if other != order => {
-                format!("order {other}'s try {} at {at}", e.attempt().unwrap_or(0))
-            }
-            _ => format!("try {} at {at}", e.attempt().unwrap_or(0)),
-        }
-    };
     for &(first, second) in &tale.races {
-        let _ = write!(
-            out,
-            " Race: {} and {} both read \"not found\".",
-            name(first),
-            name(second)
-        );
+        out.push_str(" Race: ");
+        read_name(&mut out, trace, order, first);
+        out.push_str(" and ");
+        read_name(&mut out, trace, order, second);
+        out.push_str(" both read \"not found\".");
     }
     if charge {
         charges_text(&mut out, tale, booked);
@@ -405,20 +395,24 @@ fn charges_text(out: &mut String, tale: &Tale, booked: &BitSet) {
         });
         return;
     };
-    let list: Vec<String> = (tale.charges.iter())
-        .map(|&(number, t)| format!("#{number} (try {})", tale.tries[t].attempt))
-        .collect();
-    if rest.is_empty() {
-        let _ = write!(out, " One charge: {}.", list[0]);
+    out.push_str(if rest.is_empty() {
+        " One charge:"
     } else {
-        let _ = write!(out, " Charges: {}.", list.join(", "));
-        let dups: Vec<String> = rest.iter().map(|(n, _)| format!("#{n}")).collect();
-        let _ = write!(
-            out,
-            " Duplicate {}: {}, after #{first}.",
-            plural(dups.len(), "charge", "charges"),
-            dups.join(", ")
-        );
+        " Charges:"
+    });
+    for (i, &(number, t)) in tale.charges.iter().enumerate() {
+        let comma = if i > 0 { "," } else { "" };
+        let _ = write!(out, "{comma} #{number} (try {})", tale.tries[t].attempt);
+    }
+    out.push('.');
+    if !rest.is_empty() {
+        let many = plural(rest.len(), "charge", "charges");
+        let _ = write!(out, " Duplicate {many}:");
+        for (i, (number, _)) in rest.iter().enumerate() {
+            let comma = if i > 0 { "," } else { "" };
+            let _ = write!(out, "{comma} #{number}");
+        }
+        let _ = write!(out, ", after #{first}.");
     }
     for number in &tale.rebooked {
         let _ = write!(
@@ -435,27 +429,37 @@ fn charges_text(out: &mut String, tale: &Tale, booked: &BitSet) {
     }
 }
 
+/// "try 2 at 64.4 ms", or "order 3's try 1 at …" for another order's read (one key shared).
+fn read_name(out: &mut String, trace: &Trace, order: u32, event: u32) {
+    let e = &trace.events[event as usize];
+    if let Some(other) = e.order().filter(|&other| other != order) {
+        let _ = write!(out, "order {other}'s ");
+    }
+    let at = crate::quiz::ms_text(e.time_us);
+    let _ = write!(out, "try {} at {at}", e.attempt().unwrap_or(0));
+}
+
 /// What became of one try, in the order it happened.
-fn try_text(t: &Try) -> String {
-    let parts: Vec<String> = (t.steps.iter())
-        .map(|step| match *step {
-            TryStep::RequestLost(cause) => format!("request lost ({})", drop_cause(cause)),
-            TryStep::KeyExpired => "its key had expired".into(),
-            TryStep::ProviderReplay(n) => format!("the payment service gave back charge #{n}"),
-            TryStep::Crashed => "the API crashed before answering".into(),
+fn try_text(out: &mut String, t: &Try) {
+    if t.steps.is_empty() {
+        out.push_str(" no answer yet");
+    }
+    for (i, step) in t.steps.iter().enumerate() {
+        out.push_str(if i > 0 { ", " } else { " " });
+        let _ = match *step {
+            TryStep::RequestLost(cause) => write!(out, "request lost ({})", drop_cause(cause)),
+            TryStep::KeyExpired => write!(out, "its key had expired"),
+            TryStep::ProviderReplay(n) => write!(out, "the payment service gave back charge #{n}"),
+            TryStep::Crashed => write!(out, "the API crashed before answering"),
             TryStep::Reply(status, replay) => {
                 let replayed = if replay { " (replayed)" } else { "" };
-                format!("API answered {status}{replayed}")
+                write!(out, "API answered {status}{replayed}")
             }
-            TryStep::AnswerLost(cause) => format!("answer lost ({})", drop_cause(cause)),
-            TryStep::Received => "the client got it".into(),
-            TryStep::TimedOut => "timed out".into(),
-        })
-        .collect();
-    if parts.is_empty() {
-        return "no answer yet".into();
+            TryStep::AnswerLost(cause) => write!(out, "answer lost ({})", drop_cause(cause)),
+            TryStep::Received => write!(out, "the client got it"),
+            TryStep::TimedOut => write!(out, "timed out"),
+        };
     }
-    parts.join(", ")
 }
 
 fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
