@@ -7,13 +7,18 @@
 
 use std::fmt::Write as _;
 
-use crate::dense::BitSet;
+use crate::dense::{BitSet, DenseMap};
 use crate::metrics::{walk_ledger, walk_receipts, Metrics, Races};
 use crate::scenario::Op;
 use crate::trace::{drop_cause, DropCause, EventKind, Key, Node, Outcome, Payload, Trace};
 
 /// Orders the page tells at most: a big run's text stays a short read.
 pub const ORDERS_SHOWN_MAX: usize = 12;
+
+/// Runs longer than this are summed up, not told order by order: the fold takes about 20 ms
+/// natively per 100,000 events, and the page tells a run in the task that finishes building
+/// it (1M events took 0.2 s).
+pub const EVENTS_TOLD_MAX: usize = 100_000;
 
 /// What the section says while the run may not be read: a step waiting for its prediction, a
 /// quiz question's hidden run, or a run still being computed.
@@ -108,6 +113,17 @@ impl Tale {
 /// Tells `trace`'s story: `metrics` (the run's counts, `Metrics::of`) for the summary, and at
 /// most `shown_max` orders, eventful ones first.
 pub fn tell(trace: &Trace, metrics: &Metrics, shown_max: usize) -> Story {
+    let charge = trace.scenario.op == Op::Charge;
+    if trace.events.len() > EVENTS_TOLD_MAX {
+        let n = trace.events.len();
+        return Story {
+            summary: summary(metrics, charge),
+            orders: Vec::new(),
+            left_out: Some(format!(
+                "This run has {n} events, too many to tell order by order here; the Events table lists each one."
+            )),
+        };
+    }
     let (tales, booked) = fold(trace);
     // Eventful orders first, each group in order: two passes rather than a sort, whose code
     // the page would carry for this one use.
@@ -116,7 +132,6 @@ pub fn tell(trace: &Trace, metrics: &Metrics, shown_max: usize) -> Story {
     let mut ranked: Vec<usize> = (0..tales.len()).filter(told).filter(eventful).collect();
     let eventful_count = ranked.len();
     ranked.extend((0..tales.len()).filter(told).filter(|ix| !eventful(ix)));
-    let charge = trace.scenario.op == Op::Charge;
     let orders = (ranked.iter().take(shown_max))
         .map(|&ix| order_text(trace, ix as u32 + 1, &tales[ix], &booked, charge))
         .collect();
@@ -157,8 +172,11 @@ fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
     let mut requests = BitSet::new();
     // Charge number → order, for the ledger and the receipts.
     let mut charge_order: Vec<u32> = Vec::new();
-    // Requests at the API that have not answered yet: (order, try index, request).
-    let mut busy: Vec<(u32, usize, u32)> = Vec::new();
+    // Requests at the API that have not answered yet: request → index into `at_api`, which
+    // holds (order, try index). A map, not a scanned list: with a slow provider and a short
+    // timeout, tens of thousands of copies wait at once (the 1M-event benchmark run).
+    let mut busy = DenseMap::new();
+    let mut at_api: Vec<(u32, u32)> = Vec::new();
     // Queue event id → order.
     let mut queue_order: Vec<u32> = Vec::new();
     let mut races = Races::default();
@@ -198,12 +216,12 @@ fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
             _ => {}
         }
         if event.kind == EventKind::Crash {
-            for &(order, t, _) in &busy {
-                tale(&mut tales, order).tries[t]
-                    .steps
-                    .push(TryStep::Crashed);
+            for slot in busy.values() {
+                let (order, t) = at_api[slot as usize];
+                let this = &mut tale(&mut tales, order).tries[t as usize];
+                this.steps.push(TryStep::Crashed);
             }
-            busy.clear();
+            busy = DenseMap::new();
             continue;
         }
         let (Some(order), Some(attempt), Some(pod)) = (event.order(), event.attempt(), event.pod())
@@ -226,10 +244,9 @@ fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
                 this.steps.push(TryStep::Received)
             }
             EventKind::Deliver { .. } if event.node == Node::Api => {
-                if let Some(req) = event.req() {
-                    if !busy.iter().any(|&(_, _, r)| r == req) {
-                        busy.push((order, t, req));
-                    }
+                if let Some(req) = event.req().filter(|&req| busy.get(req).is_none()) {
+                    busy.insert(req, at_api.len() as u32);
+                    at_api.push((order, t as u32));
                 }
             }
             EventKind::Drop { cause, .. } if matches!(event.node, Node::Client(_)) => {
@@ -241,7 +258,9 @@ fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
             EventKind::Timeout => this.steps.push(TryStep::TimedOut),
             EventKind::Reply { status, replay } => {
                 this.steps.push(TryStep::Reply(status, replay));
-                busy.retain(|&(_, _, r)| Some(r) != event.req());
+                if let Some(req) = event.req() {
+                    busy.remove(req);
+                }
             }
             EventKind::KeyExpired => this.steps.push(TryStep::KeyExpired),
             EventKind::Charge {

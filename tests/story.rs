@@ -198,3 +198,27 @@ fn a_rerun_pod_s_own_key_is_named() {
         business.orders[0]
     );
 }
+
+#[test]
+fn a_run_too_long_to_tell_is_summed_up_and_says_so() {
+    let query = "seed=1&orders=10000&loss_resp=0.2&retries=3";
+    let (story, metrics) = story(query, 12);
+    assert!(metrics.orders == 10_000);
+    let scenario = idemlab::scenario::decode(query).unwrap().scenario;
+    let (trace, _) = idemlab::run(&scenario);
+    if trace.events.len() > story::EVENTS_TOLD_MAX {
+        assert!(story.orders.is_empty());
+        let left = story.left_out.unwrap();
+        assert!(
+            left.starts_with(&format!("This run has {} events", trace.events.len())),
+            "{left}"
+        );
+        assert!(
+            story.summary.starts_with("Orders: 10000."),
+            "{}",
+            story.summary
+        );
+    } else {
+        assert_eq!(story.orders.len(), 12);
+    }
+}
