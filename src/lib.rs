@@ -23,6 +23,7 @@ pub mod page;
 pub mod quiz;
 pub mod sql;
 pub mod steps;
+pub mod story;
 pub mod sweep;
 pub mod view;
 

@@ -490,3 +490,102 @@ fn colours_stay_apart_for_colour_blind_readers() {
     eprintln!("closest pair (relative to its threshold): {}", worst.1);
     assert!(close.is_empty(), "too close:\n{}", close.join("\n"));
 }
+
+// ---- WCAG 2.2 1.4.11 (non-text contrast), issue 14. ----
+
+/// The grid is the one ink left out: its lines only echo the tick labels (muted, checked
+/// above), so no information rests on seeing them, which is 1.4.11's test.
+const DECORATIVE: [Ink; 4] = [Ink::Panel, Ink::Lane, Ink::LaneAlt, Ink::Grid];
+
+#[test]
+fn every_timeline_colour_keeps_three_to_one_against_its_lanes_in_both_themes() {
+    let mut low = Vec::new();
+    let mut worst = (f64::MAX, String::new());
+    for swatch in PALETTE.iter().filter(|s| !DECORATIVE.contains(&s.ink)) {
+        for dark in [false, true] {
+            for lane in [Ink::Lane, Ink::LaneAlt] {
+                let (fg, bg) = (
+                    palette::colour(swatch.ink, dark),
+                    palette::colour(lane, dark),
+                );
+                let ratio = contrast(fg, bg);
+                let theme = if dark { "dark" } else { "light" };
+                let line = format!(
+                    "--tl-{} {fg} on {bg} ({theme}): {ratio:.2}",
+                    swatch.ink.name()
+                );
+                if ratio < worst.0 {
+                    worst = (ratio, line.clone());
+                }
+                if ratio < 3.0 {
+                    low.push(line);
+                }
+            }
+        }
+    }
+    eprintln!("lowest: {}", worst.1);
+    assert!(low.is_empty(), "below 3:1:\n{}", low.join("\n"));
+}
+
+/// A custom property's value in the first rule of `www/style.css` that sets it after `after`.
+fn css_value(css: &str, after: &str, name: &str) -> String {
+    let from = css.find(after).expect("the block is in www/style.css");
+    let at = css[from..]
+        .find(&format!("{name}:"))
+        .expect("the property is set")
+        + from;
+    let rest = &css[at + name.len() + 1..];
+    rest[..rest.find(';').unwrap()].trim().to_string()
+}
+
+#[test]
+fn the_focus_ring_keeps_three_to_one_against_the_page_and_panels_in_both_themes() {
+    let css = include_str!("../www/style.css");
+    for (theme, after) in [
+        ("light", ":root {"),
+        ("dark", "@media (prefers-color-scheme: dark)"),
+    ] {
+        let focus = css_value(css, after, "--focus");
+        for background in ["--bg", "--panel"] {
+            let bg = css_value(css, after, background);
+            let ratio = contrast(&focus, &bg);
+            assert!(
+                ratio >= 3.0,
+                "{theme}: --focus {focus} on {background} {bg}: {ratio:.2}"
+            );
+        }
+    }
+}
+
+/// The outage's hatch is its only edge and is drawn at 0.7 opacity: what the eye gets is the
+/// ink blended over the lane, and that keeps 3:1 too.
+#[test]
+fn the_translucent_outage_hatch_keeps_three_to_one() {
+    for dark in [false, true] {
+        let ink = linear(palette::colour(Ink::Mark(Class::ApiDown), dark));
+        for lane in [Ink::Lane, Ink::LaneAlt] {
+            let bg_hex = palette::colour(lane, dark);
+            let bg = linear(bg_hex);
+            // Canvas and SVG blend in sRGB space: blend the encoded values.
+            let encode = |c: f64| {
+                if c <= 0.0031308 {
+                    12.92 * c
+                } else {
+                    1.055 * c.powf(1.0 / 2.4) - 0.055
+                }
+            };
+            let mixed: Vec<u8> = (0..3)
+                .map(|i| {
+                    let (f, b) = (encode(ink[i]), encode(bg[i]));
+                    ((0.7 * f + 0.3 * b) * 255.0).round() as u8
+                })
+                .collect();
+            let hex = format!("#{:02x}{:02x}{:02x}", mixed[0], mixed[1], mixed[2]);
+            let ratio = contrast(&hex, bg_hex);
+            assert!(
+                ratio >= 3.0,
+                "hatch {hex} on {bg_hex} (dark: {dark}): {ratio:.2}"
+            );
+        }
+    }
+}

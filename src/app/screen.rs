@@ -158,7 +158,7 @@ pub fn canvas_label(state: &State, title: &str, events: usize) -> String {
     if state.awaiting() {
         format!("Race timeline of {title}, held at its first event until you answer.")
     } else {
-        format!("Race timeline of {title}: {events} events. The Events tab lists them as text.")
+        format!("Race timeline of {title}: {events} events, told order by order under \"The run as text\".")
     }
 }
 

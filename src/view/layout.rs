@@ -113,6 +113,30 @@ impl Timeline {
         &self.race_events[from as usize..to as usize]
     }
 
+    /// What the event list says first about an event the timeline marks as a harm, so that
+    /// the table names in text what the canvas shows by shape and colour (issue 14): a
+    /// duplicate effect, or one of a race's two "not found" reads.
+    pub fn row_note(&self, event: EventIx) -> Option<&'static str> {
+        let t = self.source.get(event as usize)?.time_us;
+        let from = self.marks.partition_point(|mark| mark.t0_us < t);
+        let same_time = self.marks[from..].iter().take_while(|mark| mark.t0_us == t);
+        let duplicate = same_time
+            .filter(|mark| mark.first == event && mark.is_duplicate())
+            .map(|mark| match mark.class() {
+                Class::AppliedDuplicate => "duplicate write",
+                Class::ReceiptDuplicate => "duplicate receipt",
+                _ => "duplicate charge",
+            })
+            .next();
+        let raced = || {
+            (self.race_starts.windows(2)).any(|k| {
+                let reads = &self.race_events[k[0] as usize..k[1] as usize];
+                reads.iter().take(2).any(|&read| read == event)
+            })
+        };
+        duplicate.or_else(|| raced().then_some("raced: both copies read \"not found\""))
+    }
+
     /// The order (1-based) the mark belongs to, for tooltips and filters.
     pub fn order(&self, mark: &Mark) -> Option<u32> {
         self.source[mark.first as usize].order()

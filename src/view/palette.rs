@@ -74,9 +74,9 @@ const fn mark(class: Class, light: &'static str, dark: &'static str) -> Swatch {
 /// tritanopia (Machado et al. 2009) and requires a CIEDE2000 distance between them. The
 /// colours were chosen by a search under those constraints from a start by meaning: harm is
 /// red, success green, waiting and timing out orange, a charge purple, a lookup that finds
-/// nothing blue. Every dot, line and text colour keeps a contrast of 3:1 or more against both
-/// lane backgrounds of its theme (WCAG's rule for graphics); shaded regions and bars are
-/// exempt.
+/// nothing blue. Every colour but the lanes' and the grid's keeps a contrast of 3:1 or more
+/// against both lane backgrounds of its theme (WCAG 2.2's 1.4.11, non-text contrast), bars,
+/// region borders and the selection outline included; the grid only echoes the tick labels.
 pub const PALETTE: [Swatch; 61] = [
     swatch(Ink::Panel, "#ffffff", "#1d2025"),
     swatch(Ink::Lane, "#f5f6f8", "#1d2025"),
@@ -85,7 +85,7 @@ pub const PALETTE: [Swatch; 61] = [
     swatch(Ink::Muted, "#5d6470", "#a3aab5"),
     swatch(Ink::Grid, "#dde1e7", "#30353d"),
     swatch(Ink::Cursor, "#2458c6", "#7aa5ff"),
-    swatch(Ink::Selected, "#f0a000", "#f0a000"),
+    swatch(Ink::Selected, "#b06a00", "#f0a000"),
     swatch(Ink::Density, "#5b6b86", "#8fa3c4"),
     swatch(Ink::Drop, "#f70a65", "#fe8a66"),
     swatch(Ink::RaceText, "#7a4a00", "#ffd08a"),
@@ -121,8 +121,8 @@ pub const PALETTE: [Swatch; 61] = [
     mark(Class::ReplyReplay, "#388168", "#3ba58f"),
     mark(Class::ReplyConflict, "#897e48", "#fbe656"),
     mark(Class::ReplyError, "#771529", "#e44a5f"),
-    mark(Class::Txn, "#9fb5dc", "#92bce3"),
-    mark(Class::TxnRollback, "#f76d94", "#f673a3"),
+    mark(Class::Txn, "#5b80d0", "#92bce3"),
+    mark(Class::TxnRollback, "#e0336e", "#f673a3"),
     mark(Class::Blocked, "#805337", "#c9af82"),
     mark(Class::ApiDown, "#734a8f", "#7094ac"),
     mark(Class::LedgerReplaced, "#d20fe5", "#b913f7"),

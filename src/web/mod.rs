@@ -22,6 +22,7 @@ mod predict;
 mod quiz;
 mod runs;
 mod screen;
+mod story;
 mod sweep;
 mod table;
 mod timeline;
@@ -51,6 +52,8 @@ pub(crate) struct Run {
     view_cache: std::cell::RefCell<Option<(Viewport, std::rc::Rc<View>)>>,
     /// `app::preset_summary`, worked out once per run, not per frame.
     pub summary: Option<&'static str>,
+    /// The run as text (`story::tell`), worked out once per run.
+    pub story: crate::story::Story,
 }
 
 impl Run {
@@ -72,6 +75,7 @@ impl Run {
             index: MetricsIndex::new(&trace),
             timeline: layout(&trace),
             summary: app::preset_summary(&scenario),
+            story: crate::story::Story::default(),
             trace,
             view_cache: std::cell::RefCell::new(None),
         }
@@ -86,6 +90,7 @@ impl Run {
         } = built;
         Run {
             summary: app::preset_summary(scenario),
+            story: crate::story::tell(&trace, &metrics, crate::story::ORDERS_SHOWN_MAX),
             trace,
             metrics,
             index,
@@ -188,6 +193,9 @@ pub(crate) struct Ui {
     /// What each key-store panel (A, B) last folded: the run's events (address) and how many,
     /// so a frame that moved neither does not fold again. Forgotten at every rerun.
     pub keys_painted: Cell<[Option<keys::Painted>; 2]>,
+    /// Whether each run's text (A, B) was last painted shown (`None` inside: no run B), so
+    /// playback frames do not repaint it. Forgotten at every rerun.
+    pub story_painted: Cell<[Option<Option<bool>>; 2]>,
     /// The classification answers last painted, so playback frames do not repaint them.
     pub classify_painted: Cell<Option<app::Answers>>,
     /// Which computation the scheduled slice belongs to: each start of the runs counts one up,
@@ -214,6 +222,7 @@ thread_local! {
             scroll_top_px: Cell::new(0),
             events_shown: Cell::new(false),
             keys_painted: Cell::new([None; 2]),
+            story_painted: Cell::new([None; 2]),
             classify_painted: Cell::new(None),
             job_gen: Cell::new(0),
             loading: Cell::new(true),
@@ -329,6 +338,7 @@ fn start_runs() -> bool {
     });
     // A new run may sit where the old one was freed: the panel's memo must not match it.
     with_ui(|u| &u.keys_painted, |cell| cell.set([None; 2]));
+    with_ui(|u| &u.story_painted, |cell| cell.set([None; 2]));
     compute(gen, dom::now_ms() + SLICE_MS, false)
 }
 
@@ -555,6 +565,7 @@ pub(crate) fn render() {
     table::render();
     lessons::render();
     keys::render();
+    story::render();
     classify::render();
     contracts::paint();
     render_banner();

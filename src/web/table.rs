@@ -182,14 +182,33 @@ fn render_rows() {
             Some(c) => dom::set_attr(&table, "aria-activedescendant", &format!("ev-{c}")),
             None => _ = table.remove_attribute("aria-activedescendant"),
         }
+        rows_note(first, (first + rows).min(count), count);
     });
+}
+
+/// The "what happened" cell: what the timeline marks as a harm, in words first (issue 14).
+fn what_text(app: &App, index: usize) -> String {
+    let run = app.lead();
+    let mut what = String::new();
+    if let Some(note) = run.timeline.row_note(index as u32) {
+        what.push_str(note);
+        what.push_str(": ");
+    }
+    let _ = crate::trace::describe(&mut what, &run.trace.events[index].kind, &run.trace);
+    what
+}
+
+/// Says that only some of the rows are in the page: a screen reader's table commands meet only
+/// those (issue 14).
+fn rows_note(first: i32, end: i32, count: i32) {
+    let note = crate::story::rows_note(first as u32, end as u32, count as u32);
+    dom::set_text(&dom::by_id("events-note"), &note);
 }
 
 fn row(app: &App, index: usize) -> Element {
     let trace = &app.lead().trace;
     let event = &trace.events[index];
-    let mut what = String::new();
-    let _ = crate::trace::describe(&mut what, &event.kind, trace);
+    let what = what_text(app, index);
     let cells = [
         (index + 1).to_string(),
         crate::view::ms_text(event.time_us),
