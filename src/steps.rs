@@ -71,7 +71,9 @@ pub fn choices(value: u32, seed: u64) -> [u32; CHOICES] {
     let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    let start = (z ^ (z >> 31)) as usize % pool.len();
+    // The remainder in u64: `as usize` first would keep 32 bits on wasm and 64 natively, and
+    // the page would offer other choices than `idemlab steps` prints (walk 4 found it).
+    let start = ((z ^ (z >> 31)) % pool.len() as u64) as usize;
     let mut picked = [v; CHOICES];
     for (slot, k) in picked[1..].iter_mut().zip(0..) {
         *slot = pool[(start + k) % pool.len()];
