@@ -138,3 +138,22 @@ fn the_page_mounts_and_a_control_changes_the_counters() {
         "the permalink follows the control: {url}"
     );
 }
+
+/// An instructor's question offers the same choices in the page as `idemlab steps` prints:
+/// the pairs `tests/steps.rs` pins natively (its `PINNED_CHOICES`), checked in the browser.
+#[wasm_bindgen_test]
+fn own_step_choices_are_the_native_ones() {
+    let pinned: [(u32, u64, [u32; 4]); 4] = [
+        (8, 1, [8, 9, 10, 11]),
+        (3, 1, [2, 3, 4, 5]),
+        (0, 7, [0, 1, 2, 3]),
+        (12, u64::MAX - 5, [0, 6, 12, 25]),
+    ];
+    for (value, seed, want) in pinned {
+        assert_eq!(
+            idemlab::steps::choices(value, seed),
+            want,
+            "answer {value}, seed {seed}"
+        );
+    }
+}
