@@ -163,7 +163,7 @@ pub static TERMS: [Term; 29] = [
     term(
         "412",
         &[],
-        "The HTTP status Precondition Failed. OASIS Repeatable Requests answers it once a request's window has passed: the key is too old to trust, so the client must find out what happened before it tries again with a new key.",
+        "The HTTP status Precondition Failed. OASIS Repeatable Requests answers it when a request's Repeatability-First-Sent is older than its 5-minute window. After an expired key, AdCP asks the client to look the work up by its business key before it uses a new key; the lab's client does.",
     ),
     term(
         "result lookup",

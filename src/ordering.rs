@@ -120,7 +120,7 @@ pub fn safe_text(order: [Step; 6], runs: u32) -> String {
     )
 }
 
-/// Seeds the page judges an order over. 9 probes × 200 seeds = 1,800 runs for a safe order (a
+/// Seeds the page judges an order over. 10 probes × 200 seeds = 2,000 runs for a safe order (a
 /// failing one stops at its first failure): measured at 4.4 ms natively (release) and 25 to
 /// 35 ms in the page's wasm build (headless Chromium), well inside the 200 ms budget.
 pub const SEEDS_PAGE: u64 = 200;

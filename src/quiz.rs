@@ -1151,7 +1151,7 @@ fn fix_for_lost_answer(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::FixForLostAnswer,
         query,
-        prompt: format!("The API claims keys atomically; the network between it and the payment service (which ignores keys) loses some messages. When no answer comes, the API gives the call up, answers 504 and rolls back, and the client retries. {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?"),
+        prompt: format!("The API claims keys atomically; the network between it and the payment service (which does not deduplicate by key, but records each charge's key so that it can be searched) loses some messages. When no answer comes, the API gives the call up, answers 504 and rolls back, and the client retries. {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?"),
         choices: vec![
             ("lookup=on".into(), "look the charge up by key before calling".into()),
             ("reconcile_ms=3600000".into(), "a job an hour later that refunds each extra charge".into()),

@@ -127,7 +127,9 @@ impl Contract {
                 "`lease_ms=200` stands for the invocation's remaining time: Lambda stops the \
                  invocation then, the lab's handler is never stopped, so a lease shorter than \
                  the work is taken from a live copy; the lab deletes the key on every failure, \
-                 a decline included, as if each were an unhandled exception."
+                 a decline included, as if each were an unhandled exception; a changed body \
+                 gets 422 here, where Powertools raises a validation error only when payload \
+                 validation is configured and otherwise returns the stored result silently."
             }
             Contract::Oasis => {
                 "The window runs from the key row's creation, not from \
