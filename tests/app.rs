@@ -3541,3 +3541,29 @@ fn closing_a_lesson_focuses_the_picker_as_its_column_goes() {
     let effects = app::update(&mut state, Msg::CloseLesson);
     assert_eq!(effects.focus, Some(Focus::LessonPicker));
 }
+
+#[test]
+fn the_compare_line_names_the_counts_a_step_is_about_when_they_differ() {
+    // Lesson C's walk: step 2 read "0 duplicates, 0 lost orders" on both sides while A left an
+    // order unknown; step 8 the same while A lost an event.
+    let line = |query: &str| {
+        let state = load(query);
+        let a = idemlab::run(&state.page.scenario).1;
+        let b = idemlab::run(&state.page.compare_scenario().unwrap()).1;
+        app::compare_sentence(&state, &a, &b).unwrap()
+    };
+    for (lesson, step, words) in [
+        (2, 2, "unknown"),
+        (2, 8, "lost events"),
+        (2, 4, "failures replayed"),
+    ] {
+        let text = line(&format!("lesson={}&step={step}", ["a", "b", "c"][lesson]));
+        assert!(text.contains(words), "C{step}: {text}");
+    }
+    // Runs that differ only in duplicates keep the short line.
+    let race = line("seed=3&preset=race&compare=dedup%3Datomic");
+    assert!(
+        !race.contains("unknown") && !race.contains("failed"),
+        "{race}"
+    );
+}

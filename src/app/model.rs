@@ -18,9 +18,18 @@ use crate::Metrics;
 pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<String> {
     let compare = state.page.compare.as_ref()?;
     let a_label = compare_keys_in(&state.page.scenario, compare);
-    // Failed orders too when the runs differ in them (a changed body's 422s): else the line
-    // read "0 duplicates, 0 lost" on both sides of a step about two failed orders (issue 11).
-    let failed = a.outcomes.failed != b.outcomes.failed;
+    // Other counts too where the runs differ in them: else the line read "0 duplicates, 0 lost"
+    // on both sides of a step about two failed orders (issue 11), or about an order left
+    // unknown or an event lost (Lesson C's walk).
+    let extra: [(fn(&Metrics) -> u32, &str); 4] = [
+        (|m| m.outcomes.failed, "failed"),
+        (|m| m.outcomes.unknown, "unknown"),
+        (|m| m.replayed_failures, "failures replayed"),
+        (|m| m.lost_events, "lost events"),
+    ];
+    let differ: Vec<_> = (extra.iter())
+        .filter(|(count, _)| count(a) != count(b))
+        .collect();
     let side = |m: &Metrics| {
         let dups = if m.duplicates == 1 { "" } else { "s" };
         // "lost orders", not "lost": a bare "0 lost" left walkers asking what was lost.
@@ -30,8 +39,8 @@ pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<Strin
             "lost orders"
         };
         let mut text = format!("{} duplicate{dups}, {} {lost}", m.duplicates, m.lost);
-        if failed {
-            text.push_str(&format!(", {} failed", m.outcomes.failed));
+        for (count, words) in &differ {
+            text.push_str(&format!(", {} {words}", count(m)));
         }
         text
     };
