@@ -13,6 +13,9 @@ use crate::trace::{EventKind, Trace};
 use crate::view::Timeline;
 use crate::Metrics;
 
+/// A count read off a run's metrics.
+type Count = fn(&Metrics) -> u32;
+
 /// "dedup=naive: 2 duplicates, 0 lost orders → dedup=atomic: 0 duplicates, 0 lost orders": the whole runs
 /// side by side, while comparing.
 pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<String> {
@@ -21,7 +24,7 @@ pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<Strin
     // Other counts too where the runs differ in them: else the line read "0 duplicates, 0 lost"
     // on both sides of a step about two failed orders (issue 11), or about an order left
     // unknown or an event lost (Lesson C's walk).
-    let extra: [(fn(&Metrics) -> u32, &str); 4] = [
+    let extra: [(Count, &str); 4] = [
         (|m| m.outcomes.failed, "failed"),
         (|m| m.outcomes.unknown, "unknown"),
         (|m| m.replayed_failures, "failures replayed"),
