@@ -1578,7 +1578,7 @@ fn issue_11_the_key_store_says_each_state_and_its_stored_response_in_words() {
     let text: String = rows
         .iter()
         .map(|(row, op)| {
-            let t = app::row_text(row, *op);
+            let t = app::row_text(row, *op, idemlab::scenario::Expired::New);
             let cells: [&str; 6] = [
                 &t.key,
                 t.state_text,
@@ -2361,7 +2361,12 @@ fn a_keys_expiry_reads_as_a_span_after_its_write() {
         req: 1,
     };
     let expires = |created_us, expires_us| {
-        app::row_text(&row(created_us, expires_us), idemlab::scenario::Op::Charge).expires
+        app::row_text(
+            &row(created_us, expires_us),
+            idemlab::scenario::Op::Charge,
+            idemlab::scenario::Expired::New,
+        )
+        .expires
     };
     assert_eq!(expires(146_977, 86_400_146_977), "24 h after");
     assert_eq!(expires(0, 300_000_000), "5 min after");
@@ -3566,4 +3571,17 @@ fn the_compare_line_names_the_counts_a_step_is_about_when_they_differ() {
         !race.contains("unknown") && !race.contains("failed"),
         "{race}"
     );
+}
+
+#[test]
+fn an_expired_key_row_says_what_a_repeat_gets_under_the_expiry_rule() {
+    // Lesson C step 5's walk: under expired=reject the row said "runs the request as new".
+    let expired_text = |query: &str| {
+        let trace = idemlab::sim::run(&decode_lenient(query).0.scenario);
+        let view = app::key_store(&trace, Some(trace.events.len() / 2));
+        let rows = view.rows.into_iter().filter(|r| r.state == "expired");
+        rows.map(|r| r.response).next()
+    };
+    let reject = expired_text("seed=1&preset=key-expiry&expired=reject");
+    assert_eq!(reject.as_deref(), Some("none: a repeat gets 412 and the row stays"));
 }

@@ -4,7 +4,7 @@
 
 use crate::keystore::{table_at, KeyRow, KeyState};
 use crate::lessons::Side;
-use crate::scenario::{Dedup, KeyStrategy, Op};
+use crate::scenario::{Dedup, Expired, KeyStrategy, Op};
 use crate::trace::Trace;
 use crate::view::ms_text;
 
@@ -65,7 +65,9 @@ fn key_store_at(trace: &Trace, count: Option<usize>, at_us: Option<u64>) -> KeyS
     let op = trace.scenario.op;
     KeyStoreView {
         caption,
-        rows: shown.into_iter().map(|row| row_text(row, op)).collect(),
+        rows: (shown.into_iter())
+            .map(|row| row_text(row, op, trace.scenario.expired))
+            .collect(),
         more,
         empty,
     }
@@ -131,8 +133,8 @@ fn empty_reason(trace: &Trace, count: usize) -> &'static str {
     }
 }
 
-/// The cells of one row.
-pub fn row_text(row: &KeyRow, op: Op) -> KeyRowText {
+/// The cells of one row; what an expired key gets depends on the `expired=` rule.
+pub fn row_text(row: &KeyRow, op: Op, expired: Expired) -> KeyRowText {
     let (state, response) = match row.state {
         KeyState::Claimed => (
             "claimed",
@@ -142,7 +144,12 @@ pub fn row_text(row: &KeyRow, op: Op) -> KeyRowText {
         KeyState::Done { status, number } => ("done", response_text(status, number, op)),
         KeyState::Expired => (
             "expired",
-            "none: the next read removes the key and runs the request as new".into(),
+            match expired {
+                Expired::New => "none: the next read removes the key and runs the request as new",
+                // Lesson C step 5's walk: the row said "runs as new" under a 412 rule.
+                Expired::Reject => "none: a repeat gets 412 and the row stays",
+            }
+            .into(),
         ),
     };
     KeyRowText {
