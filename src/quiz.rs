@@ -1130,7 +1130,7 @@ fn lease_length(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::LeaseLength,
         query,
-        prompt: format!("The API commits each claim as in progress, then calls a payment service that ignores keys and takes 150 to 250 ms to charge. The client gives up after 100 ms and retries up to 6 times, after a backoff of 30 ms, doubling each time, plus a random extra of up to half the delay. The API crashes once, right after committing a claim. A claim may be taken over once its lease has run out. {SAFE_PROMPT} which lease ends this run with 0 duplicates, 0 lost and every order answered ok?"),
+        prompt: format!("The API commits each claim as in progress, then calls a payment service that ignores keys and takes 150 to 250 ms to charge. The client gives up after 100 ms and retries up to 6 times, after a backoff of 30 ms, doubling each time, plus a random extra of up to half the delay. The API crashes once, right after committing a claim. A claim may be taken over once its lease has run out; in this run each claim's lease is {short_ms} ms. {SAFE_PROMPT} which lease ends this run with 0 duplicates, 0 lost and every order answered ok?"),
         choices: vec![
             (format!("lease_ms={long_ms}"), format!("a lease of {long_ms} ms")),
             ("lease_ms=none".into(), "no lease: the claim holds until the key expires".into()),
