@@ -29,7 +29,7 @@ const fn term(
     }
 }
 
-pub static TERMS: [Term; 29] = [
+pub static TERMS: [Term; 31] = [
     term(
         "idempotent",
         &["idempotency"],
@@ -154,6 +154,16 @@ pub static TERMS: [Term; 29] = [
         "lease",
         &["lease_ms"],
         "How long a claim committed as in progress holds before another copy may take it over. It must outlast the work: a copy that takes over a claim whose owner is still at work does the work again.",
+    ),
+    term(
+        "claim",
+        &["claims"],
+        "The row an API writes under an idempotency key before it does the work, saying the key is taken. A repeat that finds it waits, gets 409, or, once a lease has run out, takes it over.",
+    ),
+    term(
+        "fencing token",
+        &[],
+        "A number that grows each time a claim changes hands, checked by whatever does the work, so a copy whose claim was taken over can no longer act. This lab's claims carry none.",
     ),
     term(
         "recovery point",
