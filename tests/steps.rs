@@ -178,6 +178,10 @@ pub const PINNED_CHOICES: [(u32, u64, [u32; 4]); 4] = [
 #[test]
 fn choices_are_pinned_for_the_wasm_build_to_match() {
     for (value, seed, want) in PINNED_CHOICES {
-        assert_eq!(steps::choices(value, seed), want, "answer {value}, seed {seed}");
+        assert_eq!(
+            steps::choices(value, seed),
+            want,
+            "answer {value}, seed {seed}"
+        );
     }
 }
