@@ -327,12 +327,28 @@ impl PageState {
     }
 
     /// A's scenario with each compare pair set on top of it, key by key, so that B may change
-    /// a key A sets too (A `dedup=naive`, B `dedup=atomic`).
+    /// a key A sets too (A `dedup=naive`, B `dedup=atomic`). A `contract=NAME` pair comes first
+    /// wherever it stands, as in a link: A's query under that contract, A's own keys winning.
     fn apply_compare(&self, compare: &str) -> (Scenario, Vec<CodecError>) {
         let mut scenario = self.scenario.clone();
         let mut errors = Vec::new();
-        for pair in compare.split('&').filter(|pair| !pair.is_empty()) {
-            let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let pairs = compare.split('&').filter(|pair| !pair.is_empty());
+        let pairs = pairs.map(|pair| pair.split_once('=').unwrap_or((pair, "")));
+        let (contracts, keys): (Vec<_>, Vec<_>) = pairs.partition(|(key, _)| *key == "contract");
+        for (_, value) in contracts {
+            let contract = crate::scenario::Contract::from_name(value);
+            match contract.map(|c| codec::decode_under(&encode(&scenario), Some(c))) {
+                Some(Ok(under)) => scenario = under.scenario,
+                _ => errors.push(CodecError {
+                    key: "compare: contract".into(),
+                    value: codec::quote(value),
+                    problem: Problem::Malformed {
+                        allowed: codec::contract_allowed(),
+                    },
+                }),
+            }
+        }
+        for (key, value) in keys {
             if let Err(error) = codec::set_key(&mut scenario, key, value) {
                 errors.push(CodecError {
                     key: format!("compare: {}", error.key),

@@ -6,7 +6,8 @@ use idemlab::app::{self, contracts_view, differing, Msg, State};
 use idemlab::contracts::table;
 use idemlab::lessons::Side;
 use idemlab::quiz::progress::Progress;
-use idemlab::scenario::{codec, decode};
+use idemlab::run;
+use idemlab::scenario::{codec, decode, Contract};
 use idemlab::sweep::SeedRange;
 
 const FAULTS: &str = "seed=3&orders=4&dedup=atomic&provider=keyed&loss_resp=0.3&provider_fail=0.3&retries=4&backoff_ms=30";
@@ -35,11 +36,17 @@ fn the_page_table_is_the_cli_table_for_the_same_query_and_seeds() {
     let mut state = started(FAULTS, "12");
     let view = contracts_view(&state).expect("a table");
     assert!(view.busy, "nothing ran yet");
-    assert!(view.note.contains(": `seed=3&"), "{}", view.note);
+    assert!(!view.note.contains('`'), "no raw backticks: {}", view.note);
     assert!(
-        view.note.contains("seeds 3..=14, 0 of 72 runs"),
+        view.note.contains("Sums over seeds 3..=14, 0 of 72 runs;"),
         "{}",
         view.note
+    );
+    // The exact command that prints these rows: the CLI's default seeds are 0..100.
+    let query = &state.contracts.as_ref().unwrap().query;
+    assert_eq!(
+        view.command,
+        format!("idemlab contracts '{query}' --seeds 3..=14")
     );
     build(&mut state, 5);
     let query = state.contracts.as_ref().unwrap().query.clone();
@@ -47,7 +54,7 @@ fn the_page_table_is_the_cli_table_for_the_same_query_and_seeds() {
     assert_eq!(state.contracts.as_ref().unwrap().job.rows, cli);
     let view = contracts_view(&state).unwrap();
     assert!(!view.busy);
-    assert!(view.note.ends_with("72 of 72 runs"), "{}", view.note);
+    assert!(view.note.contains(", 72 of 72 runs;"), "{}", view.note);
     let names: Vec<&str> = view.rows.iter().map(|(name, _)| name.as_str()).collect();
     assert_eq!(
         names,
@@ -67,11 +74,85 @@ fn the_page_table_is_the_cli_table_for_the_same_query_and_seeds() {
 }
 
 #[test]
+fn the_table_shows_every_count_the_cli_has_but_effects_in_its_order() {
+    // sqs-fifo's duplicates were unexplained on the page: its duplicate receipts (a queue's
+    // repeats, which `duplicates` includes) had no column, nor takeovers or lost events.
+    let cli: Vec<&str> = (idemlab::contracts::COLUMNS.into_iter())
+        .filter(|c| *c != "effects")
+        .collect();
+    assert_eq!(app::CONTRACT_COLUMNS.as_slice(), cli.as_slice());
+    // Each column is headed with its counter's label, as the run's cards show it.
+    let html = std::fs::read_to_string("www/index.html").unwrap();
+    let at = html.find("id=\"table-contracts\"").unwrap();
+    let head = &html[at..at + html[at..].find("</thead>").unwrap()];
+    let scenario = decode(FAULTS).unwrap().scenario;
+    let shown: Vec<&str> = (head.split("</th>").filter_map(|th| th.rsplit('>').next()))
+        .filter(|label| !label.is_empty())
+        .collect();
+    let want: Vec<&str> = std::iter::once("contract")
+        .chain(app::CONTRACT_COLUMNS.map(|c| app::counter_label(c, &scenario)))
+        .chain(["load as"])
+        .collect();
+    assert_eq!(shown, want);
+    assert_eq!(
+        head.matches(" title=\"").count(),
+        10,
+        "each count explained"
+    );
+}
+
+#[test]
+fn no_contract_sets_the_provider_or_result_lookup_as_the_caption_says() {
+    for contract in Contract::ALL {
+        for pair in contract.keys().split('&') {
+            let key = pair.split('=').next().unwrap();
+            assert!(
+                !["provider", "lookup"].contains(&key),
+                "{}",
+                contract.name()
+            );
+        }
+    }
+    let state = started(FAULTS, "2");
+    let note = contracts_view(&state).unwrap().note;
+    assert!(
+        note.contains("No contract turns on result lookup or a keyed provider: every row keeps provider=keyed and lookup=off."),
+        "{note}"
+    );
+    assert!(note.contains("none overrode a contract's here"), "{note}");
+}
+
+#[test]
 fn the_table_runs_the_run_in_focus_while_comparing() {
     let mut state = load(&format!("{FAULTS}&compare=replay%3Dfinal&focus=b"));
     app::update(&mut state, Msg::ContractsStart("2".into()));
     let query = &state.contracts.as_ref().unwrap().query;
     assert!(query.contains("replay=final"), "{query}");
+    // The caption says which of the scenario's keys won over a contract's.
+    assert_eq!(
+        app::overrides(query),
+        [(
+            "replay=final".to_string(),
+            vec!["stripe-v1", "ietf-draft", "powertools"]
+        )]
+    );
+    let note = contracts_view(&state).unwrap().note;
+    assert!(
+        note.contains(
+            "its own keys winning (here replay=final overrode stripe-v1, ietf-draft, powertools)."
+        ),
+        "{note}"
+    );
+}
+
+#[test]
+fn the_caption_says_a_scenario_contract_is_replaced() {
+    let state = started(&format!("{FAULTS}&contract=oasis&retention_ms=1000"), "1");
+    let note = contracts_view(&state).unwrap().note;
+    assert!(
+        note.contains("(here retention_ms=1000 overrode stripe-v1, powertools, oasis; its own contract=oasis is replaced)"),
+        "{note}"
+    );
 }
 
 #[test]
@@ -92,7 +173,8 @@ fn a_row_loads_as_run_a_keeping_b_and_as_run_b_in_focus() {
     assert!(effects.rerun);
     assert_eq!(state.page.scenario, stripe);
     assert!(codec::encode(&state.page.scenario).contains("contract=stripe-v1"));
-    // B stays the same run: every key as it was (only the contract's label is not a key).
+    // B stays the same run: every key as it was (B had no contract to name: it keeps A's
+    // label, which is not a key).
     let b_after = state.page.compare_scenario().unwrap();
     assert_eq!(differing(&b_after, &b_before), "", "B stays");
     assert!(state.contracts.is_some(), "the table stays");
@@ -108,10 +190,27 @@ fn a_row_loads_as_run_a_keeping_b_and_as_run_b_in_focus() {
         },
     );
     assert_eq!(state.page.scenario, stripe, "A stays");
-    // B is A with the differing keys; only the contract's label is not a key.
+    // B is A under oasis, named so in the URL and the title, with nothing else to add here.
+    assert_eq!(state.page.compare.as_deref(), Some("contract=oasis"));
+    assert_eq!(app::title(&state, Side::B), "B: A with contract=oasis");
     let b = state.page.compare_scenario().unwrap();
-    assert_eq!(differing(&b, &oasis), "");
+    assert_eq!(b, oasis);
     assert_eq!(state.focus(), Side::B);
+    // The compare line names both contracts.
+    let (a, b) = (run(&state.page.scenario).1, run(&b).1);
+    let line = app::compare_sentence(&state, &a, &b).unwrap();
+    assert!(line.starts_with("contract=stripe-v1: "), "{line}");
+    assert!(line.contains(" → contract=oasis: "), "{line}");
+    // Loading A again keeps B's contract named.
+    app::update(
+        &mut state,
+        Msg::ContractsLoad {
+            row: 2,
+            side: Side::A,
+        },
+    );
+    assert_eq!(state.page.compare.as_deref(), Some("contract=oasis"));
+    assert_eq!(state.page.compare_scenario().unwrap(), oasis);
     assert!(state.contracts.is_some());
 }
 
@@ -123,7 +222,7 @@ fn stop_keeps_the_rows_summed_so_far_and_a_scenario_change_drops_the_table() {
     let view = contracts_view(&state).unwrap();
     assert!(!view.busy);
     assert!(
-        view.note.ends_with("13 of 60 runs (stopped)"),
+        view.note.contains(", 13 of 60 runs (stopped);"),
         "{}",
         view.note
     );

@@ -6,17 +6,23 @@
 use super::{compare_keys, sweep_range, Effects, State};
 use crate::contracts::{Row, TableJob};
 use crate::lessons::Side;
-use crate::scenario::{codec, Scenario};
+use crate::scenario::{codec, Contract, Scenario};
 
-/// The table's count columns, in the page's order: `Row::count` names.
-pub const CONTRACT_COLUMNS: [&str; 7] = [
+/// The table's count columns: `idemlab contracts`'s, in its order, but `effects`. Each is a
+/// `Row::count` name and a counter's (`index.html` heads each with the counter's label and
+/// help), so that a row's duplicates are explained on the row: `sqs-fifo`'s include its
+/// duplicate receipts.
+pub const CONTRACT_COLUMNS: [&str; 10] = [
     "duplicates",
     "lost",
     "conflicts",
+    "takeovers",
     "replayed_failures",
     "rejected_expired",
     "unrecorded",
     "refunds",
+    "duplicate_receipts",
+    "lost_events",
 ];
 
 /// The table being built (or built): the query it runs, as `idemlab contracts` takes it, and
@@ -29,6 +35,8 @@ pub struct ContractsJob {
     pub job: TableJob,
     /// Stop was pressed: the rows so far stay, and no more slices run.
     pub stopped: bool,
+    /// The caption's sentences about what the rows run (`about`), said once at the start.
+    pub about: String,
 }
 
 impl ContractsJob {
@@ -38,13 +46,15 @@ impl ContractsJob {
     }
 }
 
-/// What the table shows: its caption's note, whether it is still computing, and one line per
-/// row begun (a row still summing shows its sums so far).
+/// What the table shows: its caption's note, the command that prints the same rows, whether
+/// it is still computing, and one line per row begun (a row still summing shows its sums so
+/// far).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ContractsView {
     pub note: String,
+    pub command: String,
     pub busy: bool,
-    pub rows: Vec<(String, [u64; 7])>,
+    pub rows: Vec<(String, [u64; 10])>,
 }
 
 /// Starts the table for the run in focus, over the seeds typed in the sweep form.
@@ -58,6 +68,7 @@ pub(super) fn start(state: &mut State, requested: &str) -> Effects {
     };
     // The canonical query of a decoded scenario always decodes again.
     state.contracts = TableJob::new(&query, seeds).ok().map(|job| ContractsJob {
+        about: about(&scenario, &query),
         query,
         first: range.first,
         count: range.count,
@@ -72,7 +83,7 @@ pub(super) fn start(state: &mut State, requested: &str) -> Effects {
 }
 
 /// Loads row `row`'s scenario (its first seed) as run A or B. Loading A keeps B what it was
-/// while comparing; B becomes A with every key that differs, in focus. The table stays.
+/// while comparing; B becomes A with `compare_for`'s keys, in focus. The table stays.
 pub(super) fn load(state: &mut State, row: usize, side: Side) -> Effects {
     let Some(scenario) = state.contracts.as_ref().and_then(|c| row_scenario(c, row)) else {
         return Effects::default();
@@ -82,12 +93,12 @@ pub(super) fn load(state: &mut State, row: usize, side: Side) -> Effects {
         Side::A => {
             let b = state.page.compare_scenario();
             state.set_scenario(scenario.clone());
-            state.page.compare = b.map(|b| differing(&scenario, &b));
+            state.page.compare = b.map(|b| compare_for(&scenario, &b));
             Effects::scenario()
         }
         Side::B => {
             state.page.focus = Side::B;
-            compare_keys(state, &differing(&state.page.scenario, &scenario))
+            compare_keys(state, &compare_for(&state.page.scenario, &scenario))
         }
     };
     state.contracts = table;
@@ -108,22 +119,96 @@ pub fn differing(a: &Scenario, b: &Scenario) -> String {
     pairs.join("&")
 }
 
+/// The compare keys that make `a` into `b`, naming `b`'s contract when `a` has another, so
+/// that B's title and URL say it: `contract=NAME` (A's query under that contract, A's own keys
+/// winning, as `PageState::compare_scenario` reads it), then each key that still differs.
+pub fn compare_for(a: &Scenario, b: &Scenario) -> String {
+    let Some(contract) = b.contract.filter(|c| a.contract != Some(*c)) else {
+        return differing(a, b);
+    };
+    let under = codec::decode_under(&codec::encode(a), Some(contract));
+    let base = under.map_or_else(|_| a.clone(), |d| d.scenario);
+    let rest = differing(&base, b);
+    let sep = if rest.is_empty() { "" } else { "&" };
+    format!("contract={}{sep}{rest}", contract.name())
+}
+
+/// The query's keys that override a contract's, each with the contracts it overrides: a key
+/// a contract sets that is still in the canonical query under that contract (whose baseline
+/// is the preset, then the contract) holds another value than the contract's.
+pub fn overrides(query: &str) -> Vec<(String, Vec<&'static str>)> {
+    let mut out: Vec<(String, Vec<&'static str>)> = Vec::new();
+    for contract in Contract::ALL {
+        let Ok(decoded) = codec::decode_under(query, Some(contract)) else {
+            continue;
+        };
+        let sets: Vec<&str> = (contract.keys().split('&'))
+            .filter_map(|pair| pair.split('=').next())
+            .collect();
+        let encoded = codec::encode(&decoded.scenario);
+        let kept = encoded
+            .split('&')
+            .filter(|pair| sets.contains(&pair.split('=').next().unwrap_or("")));
+        for pair in kept {
+            match out.iter_mut().find(|(p, _)| p == pair) {
+                Some((_, names)) => names.push(contract.name()),
+                None => out.push((pair.to_string(), vec![contract.name()])),
+            }
+        }
+    }
+    out
+}
+
+/// What the rows run, in words: the scenario under each contract's keys with its own keys
+/// winning (which of them overrode a contract's, and its own contract replaced), and that no
+/// contract sets the provider or result lookup (`tests/contracts_page.rs` keeps that true).
+pub fn about(scenario: &Scenario, query: &str) -> String {
+    let said: Vec<String> = (overrides(query).iter())
+        .map(|(pair, names)| format!("{pair} overrode {}", names.join(", ")))
+        .collect();
+    let mut won = if said.is_empty() {
+        "none overrode a contract's here".to_string()
+    } else {
+        format!("here {}", said.join("; "))
+    };
+    if let Some(own) = scenario.contract {
+        won.push_str(&format!("; its own contract={} is replaced", own.name()));
+    }
+    let value = |name: &str| {
+        let spec = codec::keys().iter().find(|spec| spec.name == name);
+        spec.map_or_else(String::new, |spec| spec.value(scenario))
+    };
+    format!(
+        "Each row runs this scenario under that contract's keys (the (none) row under none), \
+         its own keys winning ({won}). No contract turns on result lookup or a keyed provider: every \
+         row keeps provider={} and lookup={}. ",
+        value("provider"),
+        value("lookup")
+    )
+}
+
 /// The table as the page shows it, or `None` before any table was asked for.
 pub fn contracts_view(state: &State) -> Option<ContractsView> {
     let table = state.contracts.as_ref()?;
     // Inclusive, so that a table reaching the largest seed is written as the CLI reads it.
     let last = table.first + (table.count - 1);
     let note = format!(
-        ": `{}`, seeds {}..={last}, {} of {} runs{}",
-        table.query,
+        "{}Sums over seeds {}..={last}, {} of {} runs{}; Duplicates include refunded charges \
+         and duplicate receipts. The same rows: ",
+        table.about,
         table.first,
         table.job.runs_done(),
         table.job.runs_total(),
         if table.stopped { " (stopped)" } else { "" }
     );
+    let command = format!(
+        "idemlab contracts '{}' --seeds {}..={last}",
+        table.query, table.first
+    );
     let rows = table.job.rows.iter().map(|row| (name(row), counts(row)));
     Some(ContractsView {
         note,
+        command,
         busy: table.busy(),
         rows: rows.collect(),
     })
@@ -133,6 +218,6 @@ fn name(row: &Row) -> String {
     row.contract.unwrap_or("(none)").to_string()
 }
 
-fn counts(row: &Row) -> [u64; 7] {
+fn counts(row: &Row) -> [u64; 10] {
     CONTRACT_COLUMNS.map(|column| row.count(column).unwrap_or(0))
 }

@@ -72,11 +72,17 @@ fn compare_keys_in(scenario: &Scenario, compare: &str) -> String {
         .split('&')
         .filter_map(|pair| pair.split('=').next())
         .collect();
-    let parts: Vec<String> = codec::keys()
+    // B's `contract=NAME` (a contracts row loaded as B) faces A's contract, or none.
+    let contract = names.contains(&"contract").then(|| {
+        scenario
+            .contract
+            .map_or("no contract".into(), |c| format!("contract={}", c.name()))
+    });
+    let keys = codec::keys()
         .iter()
-        .filter(|spec| names.contains(&spec.name))
-        .map(|spec| format!("{}={}", spec.name, spec.value(scenario)))
-        .collect();
+        .filter(|spec| names.contains(&spec.name));
+    let keys = keys.map(|spec| format!("{}={}", spec.name, spec.value(scenario)));
+    let parts: Vec<String> = contract.into_iter().chain(keys).collect();
     if parts.is_empty() {
         "A".into()
     } else {

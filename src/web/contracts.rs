@@ -126,6 +126,7 @@ pub fn paint() {
             dom::set_attr(&table, "aria-busy", "true");
         }
         dom::set_text(&dom::find(&table, "caption span"), &view.note);
+        dom::set_text(&dom::find(&table, "caption code"), &view.command);
         let body: Element = dom::by_id("contracts-body");
         dom::clear(&body);
         for (index, (name, counts)) in view.rows.iter().enumerate() {
@@ -135,7 +136,7 @@ pub fn paint() {
     SHOWN.with(|shown| *shown.borrow_mut() = view);
 }
 
-fn row(index: usize, name: &str, counts: &[u64; 7]) -> Element {
+fn row(index: usize, name: &str, counts: &[u64; 10]) -> Element {
     let head = El::new("th").attr("scope", "row").text(name).el();
     let tr = El::new("tr").child(&head);
     let tr = (counts.iter()).fold(tr, |tr, n| {

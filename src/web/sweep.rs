@@ -116,6 +116,11 @@ fn show(job: &SweepJob, started_ms: f64) {
     let elapsed_s = (dom::now_ms() - started_ms).max(0.0) / 1_000.0;
     let text = crate::app::sweep_summary(job, elapsed_s);
     dom::set_text(&dom::by_id("sweep-summary"), &text);
+    // Hidden until a sweep runs: empty, it stood over the contracts table as if it were its.
+    dom::set_hidden(
+        &dom::find(&dom::by_id("panel-sweep"), ".histogram-box"),
+        false,
+    );
     histogram(&job.totals);
 }
 
