@@ -3583,5 +3583,8 @@ fn an_expired_key_row_says_what_a_repeat_gets_under_the_expiry_rule() {
         rows.map(|r| r.response).next()
     };
     let reject = expired_text("seed=1&preset=key-expiry&expired=reject");
-    assert_eq!(reject.as_deref(), Some("none: a repeat gets 412 and the row stays"));
+    assert_eq!(
+        reject.as_deref(),
+        Some("none: a repeat gets 412 and the row stays")
+    );
 }
