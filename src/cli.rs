@@ -152,7 +152,7 @@ enum Command {
 }
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(std::env::args_os().map(html_unescaped));
     let result = match cli.command {
         Command::Run {
             query,
@@ -324,6 +324,15 @@ fn quiz(lesson: &str, seed: u64) -> Result<(), Exit> {
         })
         .collect();
     print_json(&questions)
+}
+
+/// An argument with `&amp;` read as `&`: a URL copied from the Embed snippet's `src` is
+/// HTML-escaped, and no page key is named `amp;`, so the escape can never be meant literally.
+fn html_unescaped(arg: std::ffi::OsString) -> std::ffi::OsString {
+    match arg.to_str() {
+        Some(text) if text.contains("&amp;") => text.replace("&amp;", "&").into(),
+        _ => arg,
+    }
 }
 
 /// `idemlab steps URL`: each step's keys, caption, counts, and each stated count with its truth.

@@ -531,7 +531,7 @@ fn shortcut_new_seed_is_refused_with_a_word_while_the_seed_is_locked() {
     let mut state = load("seed=7&embed=1&controls=dedup");
     app::update(&mut state, Msg::NewSeed(8));
     assert_eq!(state.page.scenario.seed, 7);
-    assert!(state.lock_note.unwrap().contains("locks `seed`"));
+    assert!(state.lock_note.unwrap().contains("the seed stays as it is"));
 }
 
 #[test]
@@ -2591,7 +2591,8 @@ fn issue_13_report_parent_sends_the_step_reached_and_nothing_without_it() {
         app::report_on_load(&state),
         Some(app::Report::Step {
             lesson: "a",
-            step: 1
+            step: 1,
+            steps: None
         })
     );
     let effects = app::update(&mut state, Msg::OpenStep(1));
@@ -2599,7 +2600,8 @@ fn issue_13_report_parent_sends_the_step_reached_and_nothing_without_it() {
         effects.report,
         Some(app::Report::Step {
             lesson: "a",
-            step: 2
+            step: 2,
+            steps: None
         })
     );
     assert_eq!(
@@ -2633,7 +2635,9 @@ fn issue_13_report_parent_sends_each_prediction_with_whether_it_was_right() {
             lesson: "a",
             step: 1,
             answer: wrong,
-            correct: false
+            choice: LESSONS[0].steps[0].predict.choices()[wrong].clone(),
+            correct: false,
+            steps: None
         })
     );
     // Answered once: a second choice sends nothing.
@@ -2969,7 +2973,7 @@ fn issue_13_a_refused_locked_action_names_its_lock_in_the_banner() {
     assert_eq!(banner.heading, "That change is locked.");
     expect_test::expect![[r#"
         [
-            "This embed locks `seed` as its author set it (controls=): only dedup may change here.",
+            "This lab's author set it up so that only dedup can be changed here: the seed stays as it is.",
         ]
     "#]]
     .assert_debug_eq(&banner.lines);
@@ -2979,12 +2983,12 @@ fn issue_13_a_refused_locked_action_names_its_lock_in_the_banner() {
         state.lock_note.unwrap_or_default()
     };
     assert!(says(Msg::CompareKeys("orders=10".into())).contains("the Compare box"));
-    assert!(says(Msg::OpenLesson(&LESSONS[1])).contains("locks Lesson B"));
+    assert!(says(Msg::OpenLesson(&LESSONS[1])).contains("Lesson B stays as it is"));
     assert!(says(Msg::SetKey {
         name: "retries".into(),
         value: "1".into()
     })
-    .contains("`retries`"));
+    .contains("the retries setting"));
     let none = "seed=7&embed=1&controls=";
     let mut state = load(none);
     app::update(&mut state, Msg::PickPreset("race".into()));
@@ -2992,7 +2996,7 @@ fn issue_13_a_refused_locked_action_names_its_lock_in_the_banner() {
         .lock_note
         .as_deref()
         .unwrap()
-        .ends_with("nothing else may change here."));
+        .contains("so that nothing can be changed here:"));
     // The open key changes, and the note goes.
     let mut state = load(link);
     app::update(&mut state, Msg::NewSeed(3));
@@ -3201,6 +3205,11 @@ fn the_embed_dialogs_composer_writes_a_sequence_that_loads_as_the_authors_steps(
         ]
     "#]]
     .assert_debug_eq(&app::compose_lines(&state));
+    // The snippet's default title names the sequence, not the view on screen.
+    assert_eq!(
+        app::embed_title(&state, &[]),
+        "idemlab: Count the charges (2 steps)"
+    );
     // The snippet's link opens step 1, and its stated counts are the simulator's.
     let query = app::embed_query(&state, vec![], None);
     let opened = load(&query);
@@ -3228,6 +3237,7 @@ fn issue_13_report_parent_sends_an_own_steps_step_and_answer_as_lesson_own() {
     let step_1 = Some(app::Report::Step {
         lesson: "own",
         step: 1,
+        steps: Some(2),
     });
     assert_eq!(app::report_on_load(&state), step_1);
     let choices = app::own_step_view(&state)
@@ -3241,7 +3251,9 @@ fn issue_13_report_parent_sends_an_own_steps_step_and_answer_as_lesson_own() {
         lesson: "own",
         step: 1,
         answer: right,
+        choice: "7".into(),
         correct: true,
+        steps: Some(2),
     };
     assert_eq!(effects.report, Some(answered));
     let effects = app::update(&mut state, Msg::OwnStep(1));
@@ -3249,8 +3261,61 @@ fn issue_13_report_parent_sends_an_own_steps_step_and_answer_as_lesson_own() {
         effects.report,
         Some(app::Report::Step {
             lesson: "own",
-            step: 2
+            step: 2,
+            steps: Some(2)
         })
+    );
+}
+
+/// Walk of issue 13: an own step's `step=` changed by hand over other runs than its own shows
+/// none of its counts or question, says why, and offers its own runs; a link carrying step 1's
+/// keys exactly opens the step it names with that step's runs.
+#[test]
+fn issue_13_an_own_step_over_runs_not_its_own_hides_its_counts_and_says_why() {
+    let lines = "seed=7&preset=lost-ack&check=duplicates:3\nseed=7&preset=race&check=effects:4&ask=duplicates";
+    let steps = idemlab::scenario::codec::percent_encode(lines);
+    let mut state = load_measured(&format!("seed=9&preset=lost-ack&steps={steps}&step=2"));
+    let view = app::own_step_view(&state).unwrap();
+    assert_eq!(view.heading, "Your instructor's step 2 of 2");
+    assert!(view.checks.is_empty() && view.question.is_none() && view.done.is_none());
+    assert_eq!(
+        view.not_own.as_deref(),
+        Some("The runs on screen are not this step's own, so its counts and question are hidden.")
+    );
+    app::update(&mut state, Msg::OwnStep(1));
+    ran_and_measured(&mut state);
+    let view = app::own_step_view(&state).unwrap();
+    assert_eq!(view.not_own, None);
+    assert!(view.question.is_some());
+    // The snippet's keys are step 1's: step=2 by hand opens step 2's own runs.
+    let by_hand = load(&format!("seed=7&preset=lost-ack&steps={steps}&step=2"));
+    assert_eq!(by_hand.page.scenario.preset.map(|p| p.name()), Some("race"));
+    assert_eq!(app::own_step_view(&by_hand).unwrap().not_own, None);
+}
+
+/// Walk of issue 13: the last own step says, once its question is answered, how many of the
+/// sequence's questions were answered right.
+#[test]
+fn issue_13_the_last_own_step_says_how_many_were_answered_right() {
+    let lines = "seed=7&preset=lost-ack&ask=effects\nseed=7&preset=lost-ack&compare=dedup%3Datomic&ask=b.duplicates";
+    let query = format!("steps={}", idemlab::scenario::codec::percent_encode(lines));
+    let mut state = load_measured(&query);
+    let pick = |state: &State, value: &str| {
+        let view = app::own_step_view(state).unwrap();
+        assert_eq!(view.done, None);
+        let choices = view.question.unwrap().choices;
+        choices.iter().position(|c| c == value).unwrap()
+    };
+    let right = pick(&state, "7");
+    app::update(&mut state, Msg::OwnAnswer((right + 1) % 4));
+    app::update(&mut state, Msg::OwnStep(1));
+    ran_and_measured(&mut state);
+    let right = pick(&state, "0");
+    app::update(&mut state, Msg::OwnAnswer(right));
+    let view = app::own_step_view(&state).unwrap();
+    assert_eq!(
+        view.done.as_deref(),
+        Some("Last step: 1 of 2 answered right.")
     );
 }
 // ---- Issue 14: keyboard, focus, shortcuts and what is announced (`app::access`, `app::speak`) ----
@@ -3587,4 +3652,28 @@ fn an_expired_key_row_says_what_a_repeat_gets_under_the_expiry_rule() {
         reject.as_deref(),
         Some("none: a repeat gets 412 and the row stays")
     );
+}
+
+/// Walk of issue 13: refused compare keys (invalid, or locked) put the Compare box back to the
+/// keys B runs, even while it has the focus; otherwise a focused box is left to the learner.
+#[test]
+fn issue_13_a_refused_compare_puts_the_box_back_to_the_keys_b_runs() {
+    let mut state = load_measured("seed=7&preset=lost-ack&compare=dedup%3Datomic");
+    assert_eq!(app::compare_box(&state, true), None);
+    app::update(&mut state, Msg::CompareKeys("dedup=sometimes".into()));
+    ran_and_measured(&mut state);
+    assert_eq!(state.page.compare.as_deref(), Some("dedup=atomic"));
+    assert_eq!(
+        app::compare_box(&state, true).as_deref(),
+        Some("dedup=atomic")
+    );
+    let mut locked = load("seed=7&preset=lost-ack&compare=dedup%3Datomic&embed=1&controls=dedup");
+    app::update(&mut locked, Msg::CompareKeys("orders=10".into()));
+    assert_eq!(
+        app::compare_box(&locked, true).as_deref(),
+        Some("dedup=atomic")
+    );
+    // The next message leaves a focused box to the learner again.
+    app::update(&mut locked, Msg::OpenTab(Tab::Events));
+    assert_eq!(app::compare_box(&locked, true), None);
 }

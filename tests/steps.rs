@@ -185,3 +185,28 @@ fn choices_are_pinned_for_the_wasm_build_to_match() {
         );
     }
 }
+
+/// Walk finding: a URL copied from the Embed snippet's `src` is HTML-escaped (`&amp;`), and
+/// every command that takes a URL read `amp;step` as an unknown key and refused it.
+#[test]
+fn the_cli_reads_a_snippets_amp_escaped_src_as_its_link() {
+    let run = |args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_idemlab"))
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    let plain = link(LINES);
+    let escaped = plain.replace('&', "&amp;");
+    let (a, b) = (run(&["steps", &plain]), run(&["steps", &escaped]));
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    assert_eq!(a.stdout, b.stdout);
+    let url = "https://lab.example/?seed=4&amp;preset=race&amp;embed=1";
+    let (a, b) = (
+        run(&["run", &url.replace("&amp;", "&")]),
+        run(&["run", url]),
+    );
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    assert_eq!(a.stdout, b.stdout);
+    assert!(run(&["svg", url]).status.success());
+}

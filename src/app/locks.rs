@@ -18,17 +18,18 @@ pub fn refusal(state: &State, msg: &Msg) -> Option<String> {
     let in_lesson = state
         .lesson
         .is_some_and(|at| lesson_open(state, at.lesson.id));
+    // Plain words, not the link's keys: learners meet this, not the author (walk of issue 13).
     let locked = match msg {
-        Msg::SetKey { name, .. } if !open(name) => format!("`{name}`"),
-        Msg::NewSeed(_) if !open("seed") => "`seed`".into(),
+        Msg::SetKey { name, .. } if !open(name) => format!("the {name} setting"),
+        Msg::NewSeed(_) if !open("seed") => "the seed".into(),
         Msg::PickPreset(_) if !open("preset") => "the preset".into(),
         Msg::CompareOn(_) | Msg::CompareKeys(_) if compare_locked(state, Some(msg)) => {
-            "the Compare box (B may differ from A only in the open controls)".into()
+            "the Compare box (B may differ from A only where you can change A)".into()
         }
         Msg::OpenLesson(lesson) if !lesson_open(state, lesson.id) => {
             format!("Lesson {}", lesson.id.to_ascii_uppercase())
         }
-        Msg::RunOrder if !(open("order") || in_lesson) => "`order`".into(),
+        Msg::RunOrder if !(open("order") || in_lesson) => "the handler's order of steps".into(),
         // A contracts row sets a whole contract's keys, as a preset does.
         Msg::ContractsLoad { .. } if !open("contract") => "the contract".into(),
         Msg::OpenStep(_) | Msg::ClassifyShow(_) | Msg::QuizStart { .. } if !in_lesson => {
@@ -37,11 +38,11 @@ pub fn refusal(state: &State, msg: &Msg) -> Option<String> {
         _ => return None,
     };
     let may = match open_keys.as_slice() {
-        [] => "nothing else may change here".to_string(),
-        keys => format!("only {} may change here", keys.join(", ")),
+        [] => "nothing can be changed here".to_string(),
+        keys => format!("only {} can be changed here", keys.join(", ")),
     };
     Some(format!(
-        "This embed locks {locked} as its author set it (controls=): {may}."
+        "This lab's author set it up so that {may}: {locked} stays as it is."
     ))
 }
 

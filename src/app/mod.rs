@@ -253,8 +253,9 @@ pub struct State {
     pub own_step: Option<usize>,
     /// The open own step's answer to its question, read from its own runs: (step, count).
     pub own_answer: Option<(usize, u32)>,
-    /// The learner's choice for each own step they answered this session: (step, choice).
-    pub own_choices: Vec<(usize, usize)>,
+    /// The learner's choice for each own step they answered this session: (step, choice,
+    /// whether it was the simulator's count).
+    pub own_choices: Vec<(usize, usize, bool)>,
     /// The steps an author is composing in the Embed dialog (`own::compose_add`), at most
     /// `steps::STEPS_MAX`; the snippet and its link carry them as `steps=`.
     pub compose: Vec<crate::steps::OwnStep>,
@@ -264,6 +265,9 @@ pub struct State {
     pub shortcuts_off: bool,
     /// The contracts table (Sweep tab), until the scenario changes other than by loading a row.
     pub contracts: Option<ContractsJob>,
+    /// The last message's compare keys were refused (invalid or locked): the Compare box goes
+    /// back to the keys B runs, even while focused (`compare_box`).
+    pub compare_refused: bool,
 }
 
 /// Everything a user, a timer or a finished piece of work can do to the page.
@@ -514,6 +518,7 @@ impl State {
             compose_error: None,
             shortcuts_off: stored.shortcuts_off,
             contracts: None,
+            compare_refused: false,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -533,7 +538,7 @@ impl State {
             (None, None) if state.page.steps.is_some() => {
                 let index = step.unwrap_or(1).saturating_sub(1);
                 let errors = std::mem::take(&mut state.errors);
-                match names_scenario(query) {
+                match names_scenario(query) && !own::first_steps_keys(&state, index) {
                     true => state.own_step = Some(index),
                     false => _ = own::open(&mut state, index),
                 }
@@ -669,7 +674,15 @@ pub fn names_scenario(query: &str) -> bool {
 /// The one place the page's state changes. A message that would change a locked key does
 /// nothing (`locks::refused`); a change a course page asked to hear of is reported.
 pub fn update(state: &mut State, msg: Msg) -> Effects {
+    // The runs a refused change started report back before the page paints: they keep it.
+    if !matches!(
+        msg,
+        Msg::Ran { .. } | Msg::Measured { .. } | Msg::Computing { .. }
+    ) {
+        state.compare_refused = false;
+    }
     if let Some(note) = locks::refusal(state, &msg) {
+        state.compare_refused = matches!(msg, Msg::CompareKeys(_));
         state.lock_note = Some(note);
         return Effects {
             render: true,
@@ -987,11 +1000,19 @@ fn compare_keys(state: &mut State, text: &str) -> Effects {
     let (checked, errors) = PageState::from_query(&page.to_query());
     state.errors_from = ErrorsFrom::Control;
     state.errors = errors;
-    if state.errors.is_empty() {
+    state.compare_refused = !state.errors.is_empty();
+    if !state.compare_refused {
         state.page.compare = checked.compare;
     }
     state.scenario_changed();
     Effects::scenario()
+}
+
+/// What to write into the Compare box on a paint, if anything: the keys B runs, unless the
+/// learner is typing there (`focused`); after a refusal, even then, so that the box never
+/// shows keys that B does not run (walk of issue 13).
+pub fn compare_box(state: &State, focused: bool) -> Option<String> {
+    (!focused || state.compare_refused).then(|| state.page.compare.clone().unwrap_or_default())
 }
 
 /// Playing from the end starts over, as a video player does.

@@ -745,6 +745,21 @@ pub fn address_query(state: &State) -> String {
 /// of different views on one course page are told apart by a screen reader.
 pub fn embed_title(state: &State, controls: &[String]) -> String {
     let page = &state.page;
+    let open = match controls {
+        [] => String::new(),
+        keys => format!(" ({} editable)", keys.join(", ")),
+    };
+    // A composed sequence is what the snippet opens, not the view on screen (walk of issue 13).
+    if let Some(first) = state.compose.first() {
+        let n = state.compose.len();
+        let caption: String = first.caption.chars().take(TITLE_CAPTION_CHARS).collect();
+        let what = match (caption.as_str(), first.caption.chars().count()) {
+            ("", _) => format!("a sequence of {n} steps"),
+            (c, chars) if chars > TITLE_CAPTION_CHARS => format!("{c}… ({n} steps)"),
+            (c, _) => format!("{c} ({n} steps)"),
+        };
+        return format!("idemlab: {what}{open}");
+    }
     let what = match (&state.quiz, state.lesson) {
         (Some(q), _) => format!(
             "Lesson {} mastery check",
@@ -764,12 +779,11 @@ pub fn embed_title(state: &State, controls: &[String]) -> String {
         .compare
         .as_deref()
         .map_or(String::new(), |c| format!(" vs {c}"));
-    let open = match controls {
-        [] => String::new(),
-        keys => format!(" ({} editable)", keys.join(", ")),
-    };
     format!("idemlab: {what}{compare}{open}")
 }
+
+/// A composed sequence's title gives this much of step 1's caption.
+const TITLE_CAPTION_CHARS: usize = 40;
 
 /// The iframe and the script that sizes it. Every snippet carries the same script, guarded so
 /// that a page with many embeds registers one listener; it sizes the `data-idemlab` frame whose

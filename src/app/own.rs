@@ -18,6 +18,11 @@ pub struct OwnStepView {
     pub next: bool,
     /// The step's question, once its runs have given the answer.
     pub question: Option<OwnQuestionView>,
+    /// Why the counts and question are hidden, when the runs on screen are not the step's own
+    /// (a link whose `step=` was changed by hand); "Show this step's runs" reopens it.
+    pub not_own: Option<String>,
+    /// On the last step, once its question is answered: "Last step: 2 of 3 answered right."
+    pub done: Option<String>,
 }
 
 /// An own step's question as the page shows it: the same predict-then-reveal as a lesson's.
@@ -53,7 +58,7 @@ impl State {
 
     /// The learner's choice for own step `index`, if given this session.
     fn own_chosen(&self, index: usize) -> Option<usize> {
-        (self.own_choices.iter()).find_map(|&(at, choice)| (at == index).then_some(choice))
+        (self.own_choices.iter()).find_map(|&(at, choice, _)| (at == index).then_some(choice))
     }
 
     /// The open own step waits for its question's answer, as a lesson step does.
@@ -66,8 +71,14 @@ impl State {
 pub fn own_step_view(state: &State) -> Option<OwnStepView> {
     let (steps, index) = (state.page.steps.as_ref()?, state.own_step?);
     let step = steps.get(index)?;
+    // Counts stated of other runs than those on screen would contradict the counters.
+    let own = state.page.scenario == step.scenario && state.page.compare == step.compare;
+    let not_own = (!own).then(|| {
+        "The runs on screen are not this step's own, so its counts and question are hidden."
+            .to_string()
+    });
     // The stated counts wait with the question: one of them may be its answer.
-    let held = state.own_awaiting();
+    let held = state.own_awaiting() || !own;
     let checks = step.checks.iter().filter(|_| !held).map(|c| {
         let label = super::counter_label(&c.metric, &step.scenario);
         let side = if c.side == Side::B { "B" } else { "A" };
@@ -80,7 +91,22 @@ pub fn own_step_view(state: &State) -> Option<OwnStepView> {
         previous: index > 0,
         next: index + 1 < steps.len(),
         question: question_view(state),
+        not_own,
+        done: done_line(state, steps, index),
     })
+}
+
+/// "Last step: 2 of 3 answered right.": on the last step once its question is answered (or,
+/// when it asks none, once it is open), out of every question the sequence asks.
+fn done_line(state: &State, steps: &[OwnStep], index: usize) -> Option<String> {
+    let asked = steps.iter().filter(|s| s.ask.is_some()).count();
+    let last = index + 1 == steps.len() && state.own_open().is_some();
+    let answered = steps[index].ask.is_none() || state.own_chosen(index).is_some();
+    if !(last && answered && asked > 0) {
+        return None;
+    }
+    let right = (state.own_choices.iter()).filter(|c| c.2).count();
+    Some(format!("Last step: {right} of {asked} answered right."))
 }
 
 fn question_view(state: &State) -> Option<OwnQuestionView> {
@@ -117,23 +143,24 @@ pub(super) fn measured(state: &mut State, a: &Metrics, b: Option<&Metrics>) {
     state.own_answer = answer;
 }
 
-/// The last own-step answer given: (step, choice, whether it is the simulator's count).
-pub(super) fn last_answer(state: &State) -> Option<(usize, usize, bool)> {
-    let &(index, choice) = state.own_choices.last()?;
+/// The last own-step answer given: (step, choice, the count it shows, whether it is right).
+pub(super) fn last_answer(state: &State) -> Option<(usize, usize, u32, bool)> {
+    let &(index, choice, right) = state.own_choices.last()?;
     let (at, value) = state.own_answer?;
     let step = state.page.steps.as_ref()?.get(index)?;
-    (at == index).then(|| (index, choice, step.choices(value)[choice] == value))
+    (at == index).then(|| (index, choice, step.choices(value)[choice], right))
 }
 
 /// The learner answers the open own step's question: once per step, then the run shows.
 pub fn answer(state: &mut State, choice: usize) -> Effects {
-    let Some((index, ..)) = state.own_asking() else {
+    let Some((index, step, value)) = state.own_asking() else {
         return Effects::default();
     };
     if state.own_chosen(index).is_some() || choice >= crate::steps::CHOICES {
         return Effects::default();
     }
-    state.own_choices.push((index, choice));
+    let right = step.choices(value)[choice] == value;
+    state.own_choices.push((index, choice, right));
     state.playing = false;
     state.page.cursor = None;
     Effects {
@@ -252,4 +279,14 @@ pub fn compose_lines(state: &State) -> Vec<String> {
         line
     });
     lines.collect()
+}
+
+/// Whether a link naming step `index` (past the first) carries exactly step 1's scenario and
+/// compare: the snippet writes step 1's keys, so an author who changed only its `step=` by
+/// hand meant that step, and it opens with its own runs.
+pub(super) fn first_steps_keys(state: &State, index: usize) -> bool {
+    let Some(first) = state.page.steps.as_ref().and_then(|s| s.first()) else {
+        return false;
+    };
+    index > 0 && state.page.scenario == first.scenario && state.page.compare == first.compare
 }

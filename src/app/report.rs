@@ -9,15 +9,23 @@ use crate::quiz;
 /// One message to the parent; README's "Results to the course page" gives the schema.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Report {
-    /// `idemlab:step`: a lesson step is on screen (`step` 1-based).
-    Step { lesson: &'static str, step: usize },
+    /// `idemlab:step`: a lesson step is on screen (`step` 1-based; `steps` the length of an
+    /// instructor's own sequence, none for a lesson's).
+    Step {
+        lesson: &'static str,
+        step: usize,
+        steps: Option<usize>,
+    },
     /// `idemlab:prediction`: the learner answered a step's prediction (`answer` is the choice's
-    /// index, 0-based, as the step lists them).
+    /// index, 0-based, as the step lists them; `choice` its text as shown; `steps` the length
+    /// of an instructor's own sequence, none for a lesson's).
     Prediction {
         lesson: &'static str,
         step: usize,
         answer: usize,
+        choice: String,
         correct: bool,
+        steps: Option<usize>,
     },
     /// `idemlab:quiz`: the mastery check's last answer is locked: its score and verdict.
     Quiz {
@@ -90,27 +98,41 @@ pub fn decide(before: &Marks, state: &State) -> Option<Report> {
     }
     if now.predictions > before.predictions {
         let &((lesson, index), answer) = state.predictions.last()?;
+        let predict = &crate::lessons::Lesson::by_id(lesson)?
+            .steps
+            .get(index)?
+            .predict;
         return Some(Report::Prediction {
             lesson,
             step: index + 1,
             answer: answer.choice,
+            choice: predict.choices().get(answer.choice)?.clone(),
             correct: answer.is_right(),
+            steps: None,
         });
     }
     if now.own_answers > before.own_answers {
-        let (step, answer, correct) = super::own::last_answer(state)?;
+        let (step, answer, shown, correct) = super::own::last_answer(state)?;
         return Some(Report::Prediction {
             lesson: OWN,
             step: step + 1,
             answer,
+            choice: shown.to_string(),
             correct,
+            steps: own_steps(state, OWN),
         });
     }
     let (lesson, index) = now.step.filter(|_| now.step != before.step)?;
     Some(Report::Step {
         lesson,
         step: index + 1,
+        steps: own_steps(state, lesson),
     })
+}
+
+/// The length of an instructor's own sequence, for a report about one of its steps.
+fn own_steps(state: &State, lesson: &str) -> Option<usize> {
+    (lesson == OWN).then(|| state.page.steps.as_ref().map(Vec::len))?
 }
 
 /// The `lesson` an instructor's own steps report as.

@@ -255,7 +255,8 @@ fn render_toolbar(state: &app::State) {
     lock(&dom::by_id::<Element>("compare-on"), locked);
     lock(keys.unchecked_ref::<Element>(), locked);
     keys.unchecked_ref::<HtmlElement>().set_hidden(!comparing);
-    if dom::document().active_element().as_ref() != Some(keys.unchecked_ref::<Element>()) {
-        keys.set_value(page.compare.as_deref().unwrap_or(""));
+    let focused = dom::document().active_element().as_ref() == Some(keys.unchecked_ref());
+    if let Some(text) = app::compare_box(state, focused) {
+        keys.set_value(&text);
     }
 }

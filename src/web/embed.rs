@@ -146,20 +146,35 @@ fn post_height() {
 
 /// `report=parent`: a result to the parent frame, as README's schema gives it.
 pub fn post_report(report: &Report) {
-    let fields: Vec<(&str, JsValue)> = match *report {
-        Report::Step { lesson, step } => vec![("lesson", lesson.into()), ("step", step.into())],
+    let fields: Vec<(&str, JsValue)> = match report {
+        &Report::Step {
+            lesson,
+            step,
+            steps,
+        } => {
+            let mut fields = vec![("lesson", lesson.into()), ("step", step.into())];
+            fields.extend(steps.map(|n| ("steps", n.into())));
+            fields
+        }
         Report::Prediction {
             lesson,
             step,
             answer,
+            choice,
             correct,
-        } => vec![
-            ("lesson", lesson.into()),
-            ("step", step.into()),
-            ("answer", answer.into()),
-            ("correct", correct.into()),
-        ],
-        Report::Quiz {
+            steps,
+        } => {
+            let mut fields = vec![
+                ("lesson", (*lesson).into()),
+                ("step", (*step).into()),
+                ("answer", (*answer).into()),
+                ("choice", choice.into()),
+                ("correct", (*correct).into()),
+            ];
+            fields.extend(steps.map(|n| ("steps", n.into())));
+            fields
+        }
+        &Report::Quiz {
             lesson,
             seed,
             score,
@@ -238,8 +253,7 @@ fn tick_all(on: bool) {
     for name in codec::key_names() {
         dom::input(&format!("embed-open-{name}")).set_checked(on);
     }
-    let title = with_app(|app| crate::app::embed_title(&app.state, &chosen_controls()));
-    dom::input("embed-name").set_value(&title);
+    dom::input("embed-name").set_value(&default_title());
     write_snippet();
 }
 
@@ -263,6 +277,7 @@ fn write_snippet() {
 /// step is added; the sequence itself lives in the page's state.
 fn mount_composer() {
     dom::on_click("compose-add", || {
+        let before = default_title();
         let msg = with_app(|app| {
             let check = dom::input("compose-check").checked();
             let b = app.b.as_ref().map(|b| &b.metrics);
@@ -280,26 +295,37 @@ fn mount_composer() {
         if with_app(|app| app.state.compose_error.is_none()) {
             dom::input("compose-caption").set_value("");
         }
-        composed();
+        composed(&before);
     });
     dom::on_click("compose-clear", || {
+        let before = default_title();
         dispatch(Msg::ComposeClear);
-        composed();
+        composed(&before);
     });
     let list: Element = dom::by_id("compose-list");
     dom::listen::<Event>(&list, "click", |event| {
         let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
         let index = target.and_then(|t| t.get_attribute("data-compose-remove"));
         if let Some(index) = index.and_then(|i| i.parse::<usize>().ok()) {
+            let before = default_title();
             dispatch(Msg::ComposeRemove(index));
-            composed();
+            composed(&before);
         }
     });
 }
 
-fn composed() {
+/// A change to the sequence: its list, the snippet, and the default title, unless edited.
+fn composed(title_before: &str) {
     paint_composer();
+    let title = dom::input("embed-name");
+    if title.value() == title_before {
+        title.set_value(&default_title());
+    }
     write_snippet();
+}
+
+fn default_title() -> String {
+    with_app(|app| crate::app::embed_title(&app.state, &chosen_controls()))
 }
 
 /// The question menu (for the view on screen), the steps so far, and why an add was refused.

@@ -24,6 +24,11 @@ pub fn mount() {
             dispatch(Msg::OwnStep(at.max(0) as usize));
         });
     }
+    // Runs not the step's own (`OwnStepView::not_own`): open the step again, with its runs.
+    dom::on_click("own-reopen", || {
+        let at = with_app(|app| app.state.own_step.unwrap_or(0));
+        dispatch(Msg::OwnStep(at));
+    });
     // The own step's choices are rebuilt on each paint: one delegated listener serves them.
     let choices: web_sys::EventTarget = dom::by_id("own-choices");
     dom::listen::<web_sys::Event>(&choices, "click", |event| {
@@ -172,6 +177,12 @@ fn paint_own_step() {
     for line in &view.checks {
         list.append_child(&dom::El::new("li").text(line).el()).ok();
     }
+    // One line serves both: `done` needs the step's own runs, `not_own` their absence.
+    let note = view.not_own.as_deref().or(view.done.as_deref());
+    let note_el: Element = dom::by_id("own-note");
+    dom::set_text(&note_el, note.unwrap_or(""));
+    dom::set_hidden(&note_el, note.is_none());
+    dom::set_hidden(&dom::by_id("own-reopen"), view.not_own.is_none());
     dom::set_hidden(&dom::by_id("own-previous"), !view.previous);
     dom::set_hidden(&dom::by_id("own-next"), !view.next);
     paint_own_question(view.question.as_ref());

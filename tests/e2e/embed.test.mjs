@@ -579,7 +579,7 @@ test('controls=dedup: the Compare box, lessons, shortcuts and clicks on the time
   await page.click('#timeline-a', { position: { x: 5, y: 5 } });
   await page.keyboard.press('n');
   // A refused action says which lock refused it.
-  assert.match(await page.textContent('#banner'), /That change is locked\..*locks `seed` as its author set it.*only dedup may change here/s);
+  assert.match(await page.textContent('#banner'), /That change is locked\..*only dedup can be changed here: the seed stays as it is/s);
   for (const key of ['N', 'l', 'ArrowRight']) await page.keyboard.press(key);
   const box = await page.$eval('#timeline-a', (c) => ({ w: c.clientWidth, h: c.clientHeight }));
   for (let x = 40; x < box.w; x += 37) {
