@@ -173,7 +173,7 @@ pub static TERMS: [Term; 31] = [
     term(
         "412",
         &[],
-        "The HTTP status Precondition Failed. OASIS Repeatable Requests answers it when a request's Repeatability-First-Sent is older than its 5-minute window. After an expired key, AdCP asks the client to look the work up by its business key before it uses a new key; the lab's client does.",
+        "The HTTP status Precondition Failed. OASIS Repeatable Requests answers it when a request's Repeatability-First-Sent is older than its 5-minute window. After an expired key, the Ad Context Protocol (AdCP) asks the client to look the work up by its business key before it uses a new key; the lab's client does.",
     ),
     term(
         "result lookup",

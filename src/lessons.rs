@@ -619,7 +619,7 @@ pub static LESSONS: [Lesson; 3] = [
                 title: "An expired key: run it as new, or refuse it",
                 query: "seed=1&preset=key-expiry",
                 compare: Some("expired=reject"),
-                text: "Lesson A's keys kept 150 ms. Run as new (A), the late retries charge again: 2 duplicates. OASIS refuses a request past its window (5 minutes there) with 412 (B): 3 refused: key expired; when one reaches the client, it looks order 1 up by its business key, as AdCP asks, finds charge #1 and is done: 2 charges, 0 duplicates. That lookup reads the ledger only, so a charge the ledger never recorded would be made again.",
+                text: "Lesson A's keys kept 150 ms. Run as new (A), the late retries charge again: 2 duplicates. OASIS refuses a request past its window (5 minutes there) with 412 (B): 3 refused: key expired; when one reaches the client, it looks order 1 up by its business key, as the Ad Context Protocol asks, finds charge #1 and is done: 2 charges, 0 duplicates. That lookup reads the ledger only, so a charge the ledger never recorded would be made again.",
                 calculator: false,
                 keystore: true,
                 classify: false,

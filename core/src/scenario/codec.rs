@@ -1045,7 +1045,7 @@ static KEYS: [KeySpec; 46] = [
         |s| choice_name(s.replay),
         |s, v| { s.replay = parse_choice(v)?; Ok(()) }),
     key!("expired", Server, Input::Choice(choice_names::<Expired>),
-        "What a request gets when its key row has outlived retention_ms: new, the row is removed and the request runs as new work (as a pruned Stripe key does); reject, 412 and the row stays (OASIS past its window, AdCP's IDEMPOTENCY_EXPIRED), and the client looks the order up by its business key (one read of the ledger's committed rows): an effect found ends the order as done; none found, it sends its next retry under a newly minted key (a fresh UUID). The lookup sees the ledger only, so a charge the ledger never recorded is made again.",
+        "What a request gets when its key row has outlived retention_ms: new, the row is removed and the request runs as new work (as a pruned Stripe key does); reject, 412 and the row stays (OASIS past its window, the Ad Context Protocol's (AdCP) IDEMPOTENCY_EXPIRED), and the client looks the order up by its business key (one read of the ledger's committed rows): an effect found ends the order as done; none found, it sends its next retry under a newly minted key (a fresh UUID). The lookup sees the ledger only, so a charge the ledger never recorded is made again.",
         choice_allowed::<Expired>,
         |s| choice_name(s.expired),
         |s, v| { s.expired = parse_choice(v)?; Ok(()) }),

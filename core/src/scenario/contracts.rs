@@ -135,7 +135,7 @@ impl Contract {
                 "The window runs from the key row's creation, not from \
                  `Repeatability-First-Sent`; a differing duplicate is 400 there, 422 here; \
                  the lab's 409 carries a `Retry-After`; after a 412 the lab's client looks the \
-                 order up by its business key, the rule AdCP states."
+                 order up by its business key, the rule the Ad Context Protocol (AdCP) states."
             }
             Contract::SqsFifo => {
                 "The deduplication id is the charge the event carries (content-based \

@@ -156,7 +156,7 @@ pub enum Concurrent {
 pub enum Expired {
     /// The row is removed and the request runs as new work (a pruned Stripe key).
     New,
-    /// 412, and the row stays (OASIS past its window; AdCP's `IDEMPOTENCY_EXPIRED`): the client
+    /// 412, and the row stays (OASIS past its window; the Ad Context Protocol's (AdCP) `IDEMPOTENCY_EXPIRED`): the client
     /// looks the order up by its business key and retries under a newly minted key only if the
     /// ledger has no effect for it.
     Reject,
