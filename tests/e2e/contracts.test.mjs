@@ -8,15 +8,15 @@ import { launch, openPage, counters, cliCounts, compareUrl, watchLongTasks, BASE
 
 const IDEMLAB_BIN = process.env.IDEMLAB_BIN ?? 'target/release/idemlab';
 const FAULTS = 'seed=3&orders=4&dedup=atomic&provider=keyed&loss_resp=0.3&provider_fail=0.3&retries=4&backoff_ms=30';
-const COLUMNS = ['duplicates', 'lost', 'conflicts', 'replayed_failures', 'rejected_expired', 'unrecorded', 'refunds'];
+const COLUMNS = ['duplicates', 'lost', 'conflicts', 'takeovers', 'replayed_failures', 'rejected_expired', 'unrecorded', 'refunds', 'duplicate_receipts', 'lost_events'];
 
 let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
 /** The table's rows as the page shows them: [name, ...counts]. */
-const shownRows = (page) => page.$$eval('#contracts-body tr', (rows) =>
-  rows.map((row) => [...row.querySelectorAll('th, td')].slice(0, 8).map((cell) => cell.textContent)));
+const shownRows = (page) => page.$$eval('#contracts-body tr', (rows, cells) =>
+  rows.map((row) => [...row.querySelectorAll('th, td')].slice(0, cells).map((cell) => cell.textContent)), 1 + COLUMNS.length);
 
 /** Opens `query` on the Sweep tab, builds the contracts table over `seeds` seeds (seen busy
  * first), checks that no task ran over 200 ms meanwhile, and checks the rows against
@@ -38,7 +38,10 @@ async function buildTable(query, seeds, runs) {
   const longest = await page.evaluate(() => window.__longest);
   assert.ok(longest < 200, `a ${longest} ms task while the table computed`);
   const note = await page.textContent('#table-contracts caption span');
-  const [, asked, first, last] = note.match(new RegExp(`\`([^\`]+)\`, seeds (\\d+)\\.\\.=(\\d+), ${runs} of ${runs} runs$`));
+  assert.match(note, new RegExp(`, ${runs} of ${runs} runs;`));
+  // The caption's command, run as a reader would paste it, prints the same rows.
+  const command = await page.textContent('#table-contracts caption code');
+  const [, asked, first, last] = command.match(/^idemlab contracts '([^']+)' --seeds (\d+)\.\.=(\d+)$/);
   const cli = JSON.parse(execFileSync(IDEMLAB_BIN, ['contracts', asked, '--seeds', `${first}..=${last}`], { encoding: 'utf8' }));
   const want = cli.contracts.map((row) => [row.contract ?? '(none)', ...COLUMNS.map((c) => String(row[c]))]);
   assert.deepEqual(await shownRows(page), want);
@@ -56,7 +59,7 @@ test('the contracts table is the CLI\'s for the same query and seeds, and a row 
   await page.waitForFunction(() => new URL(location.href).searchParams.get('contract') === 'stripe-v1');
   await page.waitForSelector('html[data-state="ready"]');
   await page.click('#contracts-body button[aria-label="Load oasis as run B"]');
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('compare')?.includes('replay=final'));
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('compare')?.startsWith('contract=oasis'));
   await page.waitForSelector('#counters-b [data-metric]');
   const stripe = cli.contracts.find((row) => row.contract === 'stripe-v1').scenario;
   const oasis = cli.contracts.find((row) => row.contract === 'oasis').scenario;

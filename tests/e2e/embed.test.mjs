@@ -624,7 +624,7 @@ test('docs/course.html, the example course page, shows the progress its two embe
   await lesson.waitForSelector('html[data-state="ready"]', { timeout: 15_000 });
   await page.waitForFunction(() => document.getElementById('log').textContent.includes('Lesson A: reached step 1'));
   await lesson.click('#lesson-step [data-choice="0"]');
-  await page.waitForFunction(() => /Lesson A step 1: predicted (right|wrong)/.test(document.getElementById('log').textContent));
+  await page.waitForFunction(() => /Lesson A step 1: predicted [^,]+, (right|wrong)/.test(document.getElementById('log').textContent));
   await lesson.click('#lesson-step [data-next]');
   await page.waitForFunction(() => document.getElementById('log').textContent.includes('Lesson A: reached step 2'));
   await page.screenshot({ path: `${ARTIFACTS}/embed-course-example.png` });
