@@ -1944,7 +1944,7 @@ fn answering_checks_against_the_runs_reveals_outlines_the_proof_and_goes_to_the_
     assert_eq!(
         view.feedback.unwrap(),
         format!(
-            "Not quite: you chose {}; the simulator's answer is {}. The outlined marks on the timeline show it.",
+            "Not quite: you chose {}; the simulator's answer is {}. The outlined marks on the timeline show it, and the Events tab lists the same events in words.",
             choices[wrong], choices[right]
         )
     );
@@ -3504,7 +3504,7 @@ fn paint(heard: &mut app::Heard, state: &State, runs: &Runs) -> Option<String> {
     if let Some(b) = &runs.b {
         list.push((Side::B, &b.0, &b.2));
     }
-    app::announce(heard, state, &runs.a.1, Some(&list), false)
+    app::announce(heard, state, &runs.a.1, Some(&list), false, None)
 }
 
 #[test]
@@ -3534,7 +3534,7 @@ fn playback_speaks_once_when_it_pauses_not_on_every_tick() {
     app::update(&mut state, Msg::Step(1));
     let list = [(Side::A, &runs.a.0, &runs.a.2)];
     assert_eq!(
-        app::announce(&mut heard, &state, &runs.a.1, Some(&list), true),
+        app::announce(&mut heard, &state, &runs.a.1, Some(&list), true, None),
         None
     );
 }
@@ -3676,4 +3676,120 @@ fn issue_13_a_refused_compare_puts_the_box_back_to_the_keys_b_runs() {
     // The next message leaves a focused box to the learner again.
     app::update(&mut locked, Msg::OpenTab(Tab::Events));
     assert_eq!(app::compare_box(&locked, true), None);
+}
+
+/// Walk of issue 14 (keyboard and screen reader): an answer spoke three regions at once (its
+/// feedback, the outline's count and the cursor's event); opening the check re-read the last
+/// step. Now the reveal leaves the speaking to the feedback, a phrase pressed later speaks the
+/// outline once, and the check's heading speaks for itself.
+#[test]
+fn an_answer_speaks_once_and_the_check_does_not_reread_the_step() {
+    let mut state = load_measured("lesson=a&step=4");
+    let runs = runs(&state);
+    let mut heard = app::Heard::default();
+    paint(&mut heard, &state, &runs);
+    assert!(state.awaiting());
+    let right = app::predict_view(&state)
+        .unwrap()
+        .choices
+        .iter()
+        .position(|c| c == "1");
+    app::update(&mut state, Msg::Predict(right.unwrap()));
+    assert!(!state.awaiting());
+    let list = [(Side::A, &runs.a.0, &runs.a.2)];
+    let outline = Some("1 duplicate charge outlined.".to_string());
+    let mut say = |state: &State, outline: Option<String>| {
+        app::announce(&mut heard, state, &runs.a.1, Some(&list), false, outline)
+    };
+    assert_eq!(say(&state, outline.clone()), None, "the feedback speaks");
+    assert_eq!(say(&state, outline.clone()), None);
+    let other = Some("1 race outlined.".to_string());
+    assert_eq!(say(&state, other.clone()), other, "a pressed phrase speaks");
+    assert_eq!(say(&state, other), None, "once");
+    let stored = idemlab::quiz::progress::Progress::default();
+    let start = Msg::QuizStart {
+        stored,
+        fresh_seed: 1,
+    };
+    app::update(&mut state, start);
+    assert!(state.quiz.is_some());
+    assert_eq!(
+        say(&state, None),
+        None,
+        "the check's heading speaks for itself"
+    );
+}
+
+/// Walk of issue 14: the classify exercise spoke only its count; now the verdict of the
+/// operation just answered comes first. A repaint with nothing new, or the first paint, says
+/// the score alone.
+#[test]
+fn the_classify_score_speaks_the_verdict_just_given() {
+    use idemlab::classify::Class;
+    let mut state = load("lesson=a&step=2");
+    let before = state.classify;
+    assert_eq!(
+        app::classify_said(None, &before),
+        app::classify_score(&before)
+    );
+    let answer = Class::Not;
+    app::update(&mut state, Msg::Classify { index: 0, answer });
+    let said = app::classify_said(Some(&before), &state.classify);
+    let verdict = app::classify_items(&state.classify)[0]
+        .verdict
+        .clone()
+        .unwrap();
+    assert_eq!(said, format!("{verdict} Answered 1 of 7: 0 right so far."));
+    assert_eq!(
+        app::classify_said(Some(&state.classify), &state.classify),
+        "Answered 1 of 7: 0 right so far."
+    );
+}
+
+/// Walk of issue 14: a check's answer read out 540 to 760 characters, and its instruction was
+/// read before every question. It speaks the verdict and the explanation's first sentence.
+#[test]
+fn a_check_answer_speaks_its_verdict_and_first_sentence_not_the_instruction() {
+    let mut state = load(&format!("lesson=a&step={}", LESSONS[0].steps.len()));
+    let start = Msg::QuizStart {
+        stored: Progress::default(),
+        fresh_seed: 3,
+    };
+    app::update(&mut state, start);
+    app::update(&mut state, Msg::QuizBegin);
+    let session = state.quiz.as_ref().unwrap();
+    let index = session.shown.unwrap();
+    assert_eq!(
+        session.spoken(index),
+        None,
+        "the instruction is on screen only"
+    );
+    for index in 0..QUESTIONS {
+        let session = state.quiz.as_mut().unwrap();
+        session.answers[index] = Some(0);
+        let (whole, _) = session.feedback(index);
+        let said = session.spoken(index).unwrap();
+        assert!(whole.starts_with(&said), "{said}");
+        assert!(said.len() < whole.len() || whole.len() < 200, "{said}");
+        assert!(said.len() < 400, "{} characters: {said}", said.len());
+    }
+}
+
+/// Walk of issue 14: Shift+click breaks run A at a mark; Shift+Enter on the selected row of
+/// the Events list does the same from the keyboard, and nothing while B is in focus.
+#[test]
+fn shift_enter_on_an_event_row_breaks_run_a_as_shift_click_does() {
+    let mut state = load("seed=1&preset=lost-ack");
+    let (trace, _) = idemlab::run(&state.page.scenario);
+    let send = (trace.events.iter())
+        .position(|e| matches!(e.kind, idemlab::trace::EventKind::Send { .. }))
+        .unwrap() as u32;
+    app::update(&mut state, Msg::Select(send));
+    let msg = app::grid_break("Enter", true, &state, &trace);
+    assert_eq!(msg, app::break_at(&state.page.scenario, &trace, send));
+    assert!(matches!(msg, Some(Msg::SetKey { ref name, .. }) if name == "drop"));
+    assert_eq!(app::grid_break("Enter", false, &state, &trace), None);
+    let mut compared = load("seed=1&preset=lost-ack&compare=dedup%3Datomic&focus=b");
+    app::update(&mut compared, Msg::Select(send));
+    assert_eq!(app::grid_break("Enter", true, &compared, &trace), None);
 }

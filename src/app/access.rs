@@ -61,6 +61,16 @@ pub fn grid_key(key: &str, cursor: Option<u32>, events: u32, page_rows: u32) -> 
     Some(Msg::Select(to.min(last)))
 }
 
+/// Shift+Enter in the event list: the keyboard's Shift+click, breaking run A at the selected
+/// row (`break_at`: a send is dropped, an API event crashes the API). Only while the list
+/// shows run A, the run a break changes.
+pub fn grid_break(key: &str, shift: bool, state: &State, a: &crate::Trace) -> Option<Msg> {
+    if !(shift && key == "Enter") || state.focus() != crate::lessons::Side::A {
+        return None;
+    }
+    super::break_at(&state.page.scenario, a, state.page.cursor?)
+}
+
 /// Where a skip link (by its id) lands: the lesson's (`lesson_skip`), or the timeline.
 pub fn skip_to(state: &State, link: &str) -> (Option<Msg>, &'static str) {
     match link {

@@ -81,6 +81,23 @@ pub fn classify_items(answers: &Answers) -> Vec<ClassifyItem> {
         .collect()
 }
 
+/// The score line as it speaks after a paint: the verdict of the operation answered since
+/// `before` ("Right: not idempotent.") ahead of the score, so that a screen reader hears both
+/// (issue 14's walk heard only the count).
+pub fn classify_said(before: Option<&Answers>, after: &Answers) -> String {
+    let score = classify_score(after);
+    let new =
+        (0..after.len()).find(|&i| after[i].is_some() && before.is_none_or(|b| b[i].is_none()));
+    let verdict = new.filter(|_| before.is_some()).and_then(|i| {
+        let item = classify_items(after).into_iter().nth(i)?;
+        item.verdict
+    });
+    match verdict {
+        Some(verdict) => format!("{verdict} {score}"),
+        None => score,
+    }
+}
+
 /// "Answered 3 of 7: 2 right so far." while open; "Score: 5 of 7." once all are answered.
 pub fn classify_score(answers: &Answers) -> String {
     let total = OPERATIONS.len();

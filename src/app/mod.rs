@@ -30,7 +30,7 @@ mod screen;
 mod speak;
 mod text;
 
-pub use classify::{classify_items, classify_score, Answers, ClassifyItem};
+pub use classify::{classify_items, classify_said, classify_score, Answers, ClassifyItem};
 pub use computing::Computing;
 pub use contracts::{compare_for, overrides};
 pub use contracts::{contracts_view, differing, ContractsJob, ContractsView, CONTRACT_COLUMNS};
@@ -39,9 +39,11 @@ pub use input::{
     break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
 };
 // Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.
-pub use access::{grid_key, key_target, lesson_skip, skip_to, tab_key, tooltip_follows};
+pub use access::{
+    grid_break, grid_key, key_target, lesson_skip, skip_to, tab_key, tooltip_follows,
+};
 pub use input::shortcut_for;
-pub use speak::{announce, first_sentence, Heard};
+pub use speak::{announce, first_sentence, first_sentences, Heard};
 // Instructors (h13b): locks that hold, results to the course page.
 pub use keys::{key_store, key_store_for, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
 pub use locks::{compare_locked, lesson_open, refusal, refused};

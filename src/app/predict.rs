@@ -160,9 +160,9 @@ pub fn predict_view(state: &State) -> Option<PredictView> {
     let feedback = answered.map(|a| {
         let truth = &choices[right];
         match a.choice == right {
-            true => format!("Right: {truth}. The outlined marks on {on} show it."),
+            true => format!("Right: {truth}. The outlined marks on {on} show it, and the Events tab lists the same events in words."),
             false => format!(
-                "Not quite: you chose {}; the simulator's answer is {truth}. The outlined marks on {on} show it.",
+                "Not quite: you chose {}; the simulator's answer is {truth}. The outlined marks on {on} show it, and the Events tab lists the same events in words.",
                 choices[a.choice]
             ),
         }

@@ -349,6 +349,24 @@ impl QuizSession {
         format!("Lesson {}", self.quiz.lesson.to_ascii_uppercase())
     }
 
+    /// What the check says aloud about question `index` (issue 14's walk: the whole
+    /// explanation, 540 to 760 characters, and the standing instruction before each question
+    /// were read out): a refused answer's reason whole; a locked answer's verdict and the
+    /// first sentence of its explanation; nothing for the instruction, which is on screen.
+    pub fn spoken(&self, index: usize) -> Option<String> {
+        if let Some(message) = &self.feedback {
+            return Some(message.clone());
+        }
+        self.answers.get(index).copied().flatten()?;
+        let (text, _) = self.feedback(index);
+        // The verdict, "The answer is N." for a number, and the explanation's first sentence.
+        let sentences = match self.quiz.questions[index].form {
+            Form::Choices(_) => 2,
+            Form::Number => 3,
+        };
+        Some(super::first_sentences(&text, sentences).to_string())
+    }
+
     /// The line under question `index`: what was wrong with the last answer given, what to
     /// do, or whether the locked answer is right and why; with `Some(right)` once answered.
     pub fn feedback(&self, index: usize) -> (String, Option<bool>) {

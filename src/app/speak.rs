@@ -24,30 +24,43 @@ pub struct Heard {
     named: Vec<(Side, &'static str, u32)>,
     /// The runs changed (not by a step) and their counters are not announced yet.
     pending: bool,
+    /// The run was held back for a prediction or a question (`held`).
+    held: bool,
+    /// What the lesson's outline showed (`State::highlight`), and its words.
+    outline: Option<String>,
 }
 
 /// The sentence to announce after this paint, if any, and what was heard updated. `runs` are
 /// each built run's side, scenario and metrics (`None` while a run computes); `self_spoken`: the
-/// focused element reads the cursor out itself (the scrubber's value, the event list's row).
+/// focused element reads the cursor out itself (the scrubber's value, the event list's row);
+/// `outline`: what the lesson's outline shows (`pointer_status`), said when a phrase changes it.
 pub fn announce(
     heard: &mut Heard,
     state: &State,
     lead: &Trace,
     runs: Option<&[(Side, &Scenario, &Metrics)]>,
     self_spoken: bool,
+    outline: Option<String>,
 ) -> Option<String> {
     let step = (state.lesson)
         .filter(|_| state.quiz.is_none())
         .map(|at| (at.lesson.id, at.index()));
     let scenario = Some((state.page.scenario.clone(), state.page.compare.clone()));
     let cursor = state.page.cursor;
+    let held = held(state);
     let mut said = None;
     if !heard.seen {
         heard.seen = true;
     } else if step != heard.step {
-        // The step's own runs come with it: its title says enough.
+        // The step's own runs come with it: its title says enough. Leaving the lesson for its
+        // check says nothing here: the check's heading takes the focus.
         heard.pending = false;
-        said = step_words(state);
+        said = step.and_then(|_| step_words(state));
+    } else if heard.held && !held {
+        // An answer revealed the run: its feedback speaks (its own status), and the cursor's
+        // move to the end is part of that reveal, not news of its own.
+    } else if outline != heard.outline && outline.is_some() {
+        said = outline.clone();
     } else if scenario != heard.runs {
         heard.pending = true;
     } else if heard.playing && !state.playing
@@ -66,10 +79,17 @@ pub fn announce(
         heard.named = named;
     }
     heard.playing = state.playing;
+    heard.held = held;
+    heard.outline = outline;
     heard.cursor = cursor;
     heard.step = step;
     heard.runs = scenario;
     said
+}
+
+/// The run waits for an answer: a lesson's or an own step's prediction, or a check's question.
+fn held(state: &State) -> bool {
+    state.awaiting() || super::run_hidden(state)
 }
 
 /// Counters are read only when they show: not while a prediction or a question hides them.
@@ -117,6 +137,19 @@ fn step_words(state: &State) -> Option<String> {
         step.title,
         first_sentence(text)
     ))
+}
+
+/// The first `n` sentences of `text` (`first_sentence`, repeated).
+pub fn first_sentences(text: &str, n: usize) -> &str {
+    let mut end = 0;
+    for _ in 0..n {
+        let rest = text[end..].trim_start();
+        if rest.is_empty() {
+            break;
+        }
+        end = text.len() - rest.len() + first_sentence(rest).len();
+    }
+    &text[..end]
 }
 
 /// Up to the first full stop, question or exclamation mark followed by a space (or the end).

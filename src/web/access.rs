@@ -59,13 +59,18 @@ pub fn speak() {
             runs.push((Side::B, &b.trace.scenario, &b.metrics));
         }
         let lead = &app.lead().trace;
+        let outline = app::pointer_status(
+            &app.state,
+            &app.a.timeline,
+            app.b.as_ref().map(|b| &b.timeline),
+        );
         with_ui(
             |u| &u.heard,
             |heard| {
                 let runs = built.then_some(&runs[..]);
                 let mut heard = heard.borrow_mut();
                 let heard = heard.get_or_insert_with(Default::default);
-                app::announce(heard, &app.state, lead, runs, self_spoken)
+                app::announce(heard, &app.state, lead, runs, self_spoken, outline)
             },
         )
     });

@@ -77,7 +77,8 @@ pub fn render() {
         return;
     };
     let answers = with_app(|app| app.state.classify);
-    if with_ui(|u| &u.classify_painted, |cell| cell.replace(Some(answers))) == Some(answers) {
+    let before = with_ui(|u| &u.classify_painted, |cell| cell.replace(Some(answers)));
+    if before == Some(answers) {
         return;
     }
     for (index, item) in app::classify_items(&answers).iter().enumerate() {
@@ -108,6 +109,6 @@ pub fn render() {
     }
     dom::set_text(
         &dom::find(&root, "#classify-score"),
-        &app::classify_score(&answers),
+        &app::classify_said(before.as_ref(), &answers),
     );
 }

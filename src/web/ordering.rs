@@ -258,6 +258,8 @@ fn show_verdict(judge_ms: Option<f64>) {
         .ok();
     // Read by the Playwright test, which reports how long a verdict takes in the browser.
     if let Some(judge_ms) = judge_ms {
+        // The verdict shows whole (about 560 characters); its first sentence speaks.
+        announce(crate::app::first_sentence(&verdict.text));
         // A verdict just given is brought on screen, as little as needed (its column or page).
         let height_px = dom::window().inner_height().ok().and_then(|h| h.as_f64());
         if out.get_bounding_client_rect().bottom() > height_px.unwrap_or(f64::MAX) {

@@ -46,6 +46,12 @@ pub fn show_dialog(id: &str) {
     let dialog: HtmlDialogElement = dom::by_id(id);
     if !dialog.open() {
         dialog.show_modal().ok();
+        // Its heading, not its first control (the help's first is a link that leaves the
+        // page): not by `autofocus`, which a cross-origin frame refuses with an error.
+        let heading = dialog.query_selector("h2[tabindex]").ok().flatten();
+        if let Some(heading) = heading.and_then(|h| h.dyn_into::<web_sys::HtmlElement>().ok()) {
+            heading.focus().ok();
+        }
     }
 }
 

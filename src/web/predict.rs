@@ -93,7 +93,11 @@ fn piece_into(paragraph: &Element, piece: Piece<'_>) {
             // A span, not a <button>, for the same reason as a pointer phrase: it wraps.
             let word = El::new("span").class("term").attr("role", "button");
             let word = word.attr("tabindex", "0").attr("aria-expanded", "false");
-            let word = word.attr("aria-controls", &id).text(words).el();
+            // Described by its definition, so that a screen reader reads it on focus too.
+            let word = word
+                .attr("aria-controls", &id)
+                .attr("aria-describedby", &id);
+            let word = word.text(words).el();
             let def = El::new("span").class("term-def").attr("id", &id);
             let def = def
                 .attr("role", "note")

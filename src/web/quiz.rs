@@ -179,6 +179,7 @@ pub fn render() {
     dom::clear(&body);
     dom::clear(&nav);
     dom::set_text(&dom::by_id("quiz-feedback"), "");
+    dom::set_text(&dom::by_id("quiz-said"), "");
     match check.shown {
         None => intro(&check, &body, &nav),
         Some(index) if index < QUESTIONS => question_view(&check, index, &body, &nav),
@@ -212,6 +213,9 @@ fn question_view(check: &QuizSession, index: usize, body: &Element, nav: &Elemen
     let feedback: Element = dom::by_id("quiz-feedback");
     let (text, right) = check.feedback(index);
     dom::set_text(&feedback, &text);
+    // The whole text shows; a short form of it speaks (`QuizSession::spoken`).
+    let said = check.spoken(index).unwrap_or_default();
+    dom::set_text(&dom::by_id("quiz-said"), &said);
     match right {
         Some(right) => feedback.set_attribute("data-result", if right { "right" } else { "wrong" }),
         None => feedback.remove_attribute("data-result"),
@@ -320,6 +324,8 @@ fn score_view(check: &QuizSession, body: &Element, nav: &Element) {
     result.set_attribute("data-mastered", mastered_text).ok();
     result.class_list().toggle_with_force("good", mastered).ok();
     dom::set_text(&result, &verdict);
+    // The heading takes the focus; the score is the news, so it speaks.
+    dom::set_text(&dom::by_id("quiz-said"), &verdict);
     let list = dom::find(body, ".quiz-review");
     for (i, line) in check.review().iter().enumerate() {
         let item = dom::copy("tpl-quiz-review-item");

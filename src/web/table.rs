@@ -36,7 +36,9 @@ pub fn mount() {
         let page_rows = (VIEW_HEIGHT_PX / ROW_PX - 1) as u32;
         let msg = with_app(|app| {
             let events = app.state.events_lead();
-            app::grid_key(&event.key(), app.state.page.cursor, events, page_rows)
+            let key = event.key();
+            app::grid_break(&key, event.shift_key(), &app.state, &app.a.trace)
+                .or_else(|| app::grid_key(&key, app.state.page.cursor, events, page_rows))
         });
         if let Some(msg) = msg.filter(|_| !event.alt_key() && !event.ctrl_key()) {
             event.prevent_default();
