@@ -675,7 +675,7 @@ fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
     // The right choice named once, first: the feedback does not repeat it (issue 11's walk
     // found a question's feedback running below a 768 px screen).
     let mut explanation = format!(
-        "The answer is \"{}\" (run B): with it the run ends with 0 duplicates and 0 lost{}. In the run shown (A), order {order} is charged a {} time at {} (the red dot at the cursor). {} The others:",
+        "The answer is \"{}\" (run B): with it the run ends with 0 duplicates and 0 lost{}. In the run shown (A), order {order} is charged a {} time at {} (the red dot at the cursor, and the selected row of the Events tab). {} The others:",
         choices[answer].1,
         if finish { ", every order answered" } else { "" },
         ordinal(nth),
