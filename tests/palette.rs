@@ -493,9 +493,9 @@ fn colours_stay_apart_for_colour_blind_readers() {
 
 // ---- WCAG 2.2 1.4.11 (non-text contrast), issue 14. ----
 
-/// The grid is the one ink left out: its lines only echo the tick labels (muted, checked
-/// above), so no information rests on seeing them, which is 1.4.11's test.
-const DECORATIVE: [Ink; 4] = [Ink::Panel, Ink::Lane, Ink::LaneAlt, Ink::Grid];
+/// The backgrounds the inks stand on. The grid is checked too: its lines echo the tick labels,
+/// so 1.4.11 might spare them, but issue 14 asks 3:1 of every `--tl-*` ink that is drawn.
+const DECORATIVE: [Ink; 3] = [Ink::Panel, Ink::Lane, Ink::LaneAlt];
 
 #[test]
 fn every_timeline_colour_keeps_three_to_one_against_its_lanes_in_both_themes() {

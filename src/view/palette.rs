@@ -83,7 +83,7 @@ pub const PALETTE: [Swatch; 61] = [
     swatch(Ink::LaneAlt, "#eceef2", "#23272d"),
     swatch(Ink::Text, "#1d1f23", "#e7e9ec"),
     swatch(Ink::Muted, "#5d6470", "#a3aab5"),
-    swatch(Ink::Grid, "#dde1e7", "#30353d"),
+    swatch(Ink::Grid, "#85898f", "#6d7177"),
     swatch(Ink::Cursor, "#2458c6", "#7aa5ff"),
     swatch(Ink::Selected, "#b06a00", "#f0a000"),
     swatch(Ink::Density, "#5b6b86", "#8fa3c4"),
