@@ -3793,3 +3793,23 @@ fn shift_enter_on_an_event_row_breaks_run_a_as_shift_click_does() {
     app::update(&mut compared, Msg::Select(send));
     assert_eq!(app::grid_break("Enter", true, &compared, &trace), None);
 }
+
+/// Walk of issue 14: N replaced the run in silence. A shortcut that changes the view says
+/// what it did; a new seed refused by a lock says nothing here (the banner says why).
+#[test]
+fn a_view_shortcut_says_what_it_did() {
+    let mut state = load("seed=7");
+    app::update(&mut state, Msg::NewSeed(8));
+    assert_eq!(
+        app::shortcut_said(&Shortcut::NewSeed, 7, &state).as_deref(),
+        Some("New seed 8: a new run.")
+    );
+    let zoom_in = app::shortcut_said(&Shortcut::ZoomBy(2.0), 8, &state);
+    assert_eq!(zoom_in.as_deref(), Some("Zoomed in."));
+    let fit = app::shortcut_said(&Shortcut::Msg(Msg::Zoom(None)), 8, &state);
+    assert_eq!(fit.as_deref(), Some("Zoomed to fit the whole run."));
+    assert_eq!(app::shortcut_said(&Shortcut::Help, 8, &state), None);
+    let mut locked = load("seed=7&embed=1&controls=dedup");
+    app::update(&mut locked, Msg::NewSeed(8));
+    assert_eq!(app::shortcut_said(&Shortcut::NewSeed, 7, &locked), None);
+}

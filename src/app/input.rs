@@ -91,6 +91,25 @@ pub fn shortcut_for(
     shortcut(key, modified, target)
 }
 
+/// What a shortcut that changes the view without moving focus says once it acted (a keyboard
+/// walk of issue 14 pressed N and heard nothing while the run was replaced): the new seed,
+/// when it changed (`seed_before`; a refused one is said by the banner), or the zoom. The
+/// playback keys are said by the announcer, Help by its dialog, Copy link by its own note.
+pub fn shortcut_said(
+    shortcut: &Shortcut,
+    seed_before: u64,
+    state: &super::State,
+) -> Option<String> {
+    let seed = state.page.scenario.seed;
+    match shortcut {
+        Shortcut::NewSeed if seed != seed_before => Some(format!("New seed {seed}: a new run.")),
+        Shortcut::ZoomBy(factor) if *factor > 1.0 => Some("Zoomed in.".into()),
+        Shortcut::ZoomBy(_) => Some("Zoomed out.".into()),
+        Shortcut::Msg(Msg::Zoom(None)) => Some("Zoomed to fit the whole run.".into()),
+        _ => None,
+    }
+}
+
 /// Zooms `viewport` by `factor` keeping the cursor's time where it is on screen.
 pub fn zoom_about(viewport: Viewport, cursor_us: u64, factor: f64) -> Msg {
     let anchor_px = viewport.x_px(cursor_us);

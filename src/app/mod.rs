@@ -36,7 +36,8 @@ pub use contracts::{compare_for, overrides};
 pub use contracts::{contracts_view, differing, ContractsJob, ContractsView, CONTRACT_COLUMNS};
 pub use free::{compare_text, proposed_change, start_hint};
 pub use input::{
-    break_at, mark_select, pan, shortcut, wheel_zoom, zoom_about, KeyTarget, Shortcut, DRAG_MIN_PX,
+    break_at, mark_select, pan, shortcut, shortcut_said, wheel_zoom, zoom_about, KeyTarget,
+    Shortcut, DRAG_MIN_PX,
 };
 // Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.
 pub use access::{

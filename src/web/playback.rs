@@ -144,13 +144,18 @@ fn shortcut(event: KeyboardEvent) {
         return super::runs::hide_tooltips();
     }
     event.prevent_default();
-    match shortcut {
+    let seed_before = with_app(|app| app.state.page.scenario.seed);
+    match shortcut.clone() {
         Shortcut::Msg(msg) => dispatch(msg),
         Shortcut::NewSeed => super::controls::new_seed(),
         Shortcut::CopyLink => super::export::copy_link(),
         Shortcut::Help => show_dialog("help-dialog"),
         Shortcut::ZoomBy(factor) => super::runs::zoom_by(factor),
         Shortcut::HideTooltip => {}
+    }
+    // After the paint, whose own announcement this replaces: the key's effect is the news.
+    if let Some(said) = with_app(|app| app::shortcut_said(&shortcut, seed_before, &app.state)) {
+        dom::by_id::<Element>("announce").set_text_content(Some(&said));
     }
 }
 
