@@ -2385,11 +2385,11 @@ fn a_waiting_step_names_no_run_length_on_the_status_line_or_the_canvas() {
     let status = app::status_line(&state, &trace);
     assert!(status.starts_with("event 1 · "), "{status}");
     assert!(!status.contains(&total), "{status}");
-    let name = app::canvas_label(&state, "A", trace.events.len());
+    let name = app::canvas_label(&state, Side::A, trace.events.len());
     assert!(!name.contains(&trace.events.len().to_string()), "{name}");
     app::update(&mut state, Msg::Predict(right_choice(&LESSONS[0], 0)));
     assert!(app::status_line(&state, &trace).contains(&total));
-    let name = app::canvas_label(&state, "A", trace.events.len());
+    let name = app::canvas_label(&state, Side::A, trace.events.len());
     assert!(
         name.contains(&format!("{} events", trace.events.len())),
         "{name}"

@@ -153,12 +153,14 @@ pub fn focus_on(state: &State, a: &Trace, b: Option<&Trace>, side: Side) -> supe
 }
 
 /// The timeline canvas's accessible name: what it shows and where its text form is. While a
-/// step waits for its prediction the run's length is left out, as on the status line.
-pub fn canvas_label(state: &State, title: &str, events: usize) -> String {
+/// step waits for its prediction the run's length is left out, as on the status line. The run
+/// is named by its side, not its title: the title is the heading just before the canvas, and
+/// as a name it read out a whole query (about 230 characters, a keyboard walk of issue 14).
+pub fn canvas_label(state: &State, side: Side, events: usize) -> String {
     if state.awaiting() {
-        format!("Race timeline of {title}, held at its first event until you answer.")
+        format!("Race timeline of run {side:?}, held at its first event until you answer.")
     } else {
-        format!("Race timeline of {title}: {events} events, told order by order under \"The run as text\".")
+        format!("Race timeline of run {side:?}: {events} events, told order by order under \"The run as text\".")
     }
 }
 

@@ -129,7 +129,7 @@ fn render_side(side: &str) {
         root.set_attribute("data-events", &run.trace.events.len().to_string())
             .ok();
         let canvas: HtmlCanvasElement = dom::by_id(&format!("canvas-{side}"));
-        let label = app::canvas_label(&app.state, &title, run.trace.events.len());
+        let label = app::canvas_label(&app.state, side_of(side), run.trace.events.len());
         canvas.set_attribute("aria-label", &label).ok();
         let drawn = with_frame(app, side, &canvas, |frame| frame.paint());
         root.set_attribute("data-drawn", &drawn.to_string()).ok();
