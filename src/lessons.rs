@@ -655,7 +655,7 @@ pub static LESSONS: [Lesson; 3] = [
                 title: "Reconciliation repairs after the fact",
                 query: "seed=7&orders=3&dedup=atomic&loss_provider=0.3&retries=5",
                 compare: Some("reconcile_ms=900"),
-                text: "The same lost answer, without lookup. At 900 ms a reconciliation job (B) compares the payment service's charges with the ledger: it records charge #2, which the ledger lacked, and refunds charge #3, order 2's second: 1 reconciled charge, 1 refund, 0 charges the ledger never recorded. The duplicate still happened (1): the customer paid twice until the refund. The model runs the job once, after the orders are done.",
+                text: "The same lost answer, without lookup. At 900 ms a reconciliation job (B) compares the payment service's charges with the ledger: it records charge #2, which the ledger lacked, and refunds charge #3, order 2's second: 1 reconciled charge, 1 refund, 0 charges the ledger never recorded. The duplicate still happened (1): the customer paid twice until the refund, and order 2's key still stores the answer naming charge #3. The model runs the job once, after the orders are done.",
                 calculator: false,
                 keystore: false,
                 classify: false,

@@ -160,3 +160,18 @@ fn a_committed_claim_shows_its_stored_answer_and_its_expiry() {
     // Before anything happened the table is empty.
     assert!(table_at(&trace, 0).is_empty());
 }
+
+/// Lesson C's reconciliation step says the key still names the refunded charge: the key table
+/// at B's end keeps order 2's stored answer, charge #3, which the job refunded.
+#[test]
+fn after_reconciliation_the_key_still_names_the_refunded_charge() {
+    let query = "seed=7&orders=3&dedup=atomic&loss_provider=0.3&retries=5&reconcile_ms=900";
+    let trace = idemlab::sim::run(&idemlab::scenario::decode(query).unwrap().scenario);
+    let view = idemlab::app::key_store(&trace, None);
+    let rows: Vec<String> = view
+        .rows
+        .iter()
+        .map(|r| format!("{} {}", r.key, r.response))
+        .collect();
+    assert!(rows.iter().any(|r| r.contains("charge #3")), "{rows:?}");
+}
