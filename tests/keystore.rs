@@ -173,5 +173,8 @@ fn after_reconciliation_the_key_still_names_the_refunded_charge() {
         .iter()
         .map(|r| format!("{} {}", r.key, r.response))
         .collect();
-    assert!(rows.iter().any(|r| r.contains("charge #3")), "{rows:?}");
+    assert!(
+        rows.contains(&"case-1/work-2 200, charge #3".to_string()),
+        "{rows:?}"
+    );
 }
