@@ -3813,3 +3813,50 @@ fn a_view_shortcut_says_what_it_did() {
     app::update(&mut locked, Msg::NewSeed(8));
     assert_eq!(app::shortcut_said(&Shortcut::NewSeed, 7, &locked), None);
 }
+
+/// Keyboard re-walk of issue 14: Shift+Enter changed the run in silence; it now says the key it
+/// set and where the cursor is. A refused break says nothing here (the banner does).
+#[test]
+fn a_break_by_hand_says_what_it_set() {
+    let mut state = load("seed=1&preset=lost-ack");
+    let before = state.page.scenario.clone();
+    let (trace, _) = idemlab::run(&before);
+    let send = (trace.events.iter())
+        .position(|e| matches!(e.kind, idemlab::trace::EventKind::Send { .. }))
+        .unwrap() as u32;
+    app::update(&mut state, Msg::Select(send));
+    let msg = app::grid_break("Enter", true, &state, &trace).unwrap();
+    app::update(&mut state, msg);
+    app::update(&mut state, Msg::Select(send));
+    let (after, _) = idemlab::run(&state.page.scenario);
+    let said = app::break_said(&before, &state, &after).unwrap();
+    assert!(said.starts_with("Broken by hand (drop="), "{said}");
+    assert!(said.contains(&app::status_line(&state, &after)), "{said}");
+    let mut locked = load("seed=1&preset=lost-ack&embed=1&controls=dedup");
+    let before = locked.page.scenario.clone();
+    let msg = app::break_at(&before, &trace, send).unwrap();
+    app::update(&mut locked, msg);
+    assert_eq!(app::break_said(&before, &locked, &trace), None);
+}
+
+/// Keyboard re-walk of issue 14: "Check my answer" with nothing chosen redrew the form and left
+/// the focus on the page; it now goes back to the form's first field.
+#[test]
+fn a_check_answer_it_cannot_take_keeps_the_focus_in_the_form() {
+    let mut state = load(&format!("lesson=a&step={}", LESSONS[0].steps.len()));
+    let start = Msg::QuizStart {
+        stored: Progress::default(),
+        fresh_seed: 3,
+    };
+    app::update(&mut state, start);
+    app::update(&mut state, Msg::QuizBegin);
+    let effects = app::update(
+        &mut state,
+        Msg::QuizAnswer(AnswerInput {
+            choice: None,
+            number: String::new(),
+        }),
+    );
+    assert_eq!(effects.focus, Some(Focus::QuizAnswer));
+    assert!(state.quiz.as_ref().unwrap().feedback.is_some());
+}

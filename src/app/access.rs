@@ -71,6 +71,23 @@ pub fn grid_break(key: &str, shift: bool, state: &State, a: &crate::Trace) -> Op
     super::break_at(&state.page.scenario, a, state.page.cursor?)
 }
 
+/// What Shift+Enter said once it broke the run (a keyboard re-walk heard nothing while the run
+/// and its counts changed): the key it set and the event the cursor is back on. `None` when
+/// the scenario did not change (a lock refused it, and the banner says why).
+pub fn break_said(
+    before: &crate::scenario::Scenario,
+    state: &State,
+    lead: &crate::Trace,
+) -> Option<String> {
+    let set = super::differing(before, &state.page.scenario);
+    (!set.is_empty()).then(|| {
+        format!(
+            "Broken by hand ({set}): a new run. {}",
+            super::status_line(state, lead)
+        )
+    })
+}
+
 /// Where a skip link (by its id) lands: the lesson's (`lesson_skip`), or the timeline.
 pub fn skip_to(state: &State, link: &str) -> (Option<Msg>, &'static str) {
     match link {

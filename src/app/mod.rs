@@ -41,7 +41,7 @@ pub use input::{
 };
 // Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.
 pub use access::{
-    grid_break, grid_key, key_target, lesson_skip, skip_to, tab_key, tooltip_follows,
+    break_said, grid_break, grid_key, key_target, lesson_skip, skip_to, tab_key, tooltip_follows,
 };
 pub use input::shortcut_for;
 pub use speak::{announce, first_sentence, first_sentences, Heard};
@@ -429,6 +429,9 @@ pub enum Focus {
     /// The lesson picker's first button: the lesson closed, and its column (with the button
     /// that closed it) is gone (issue 14: the focus never falls to the page).
     LessonPicker,
+    /// The check's first answer field, after an answer it could not take: the form is drawn
+    /// again, and the focus had fallen to the page with the button that sent it.
+    QuizAnswer,
 }
 
 /// What `update` asks of the browser.

@@ -324,6 +324,7 @@ fn answer(state: &mut State, input: &AnswerInput) -> Effects {
             session.feedback = Some(message);
             Effects {
                 render: true,
+                focus: Some(Focus::QuizAnswer),
                 ..Effects::default()
             }
         }

@@ -276,6 +276,7 @@ pub(crate) fn apply(effects: Effects) {
         Some(Focus::DrawerToggle) => screen::focus_toggle(),
         Some(Focus::PredictFeedback) => predict::focus_feedback(),
         Some(Focus::LessonPicker) => access::focus("#lesson-picker button:not([disabled])"),
+        Some(Focus::QuizAnswer) => access::focus("#quiz-body input"),
         None => {}
     }
     if let Some(report) = &effects.report {

@@ -86,9 +86,10 @@ fn piece_into(paragraph: &Element, piece: Piece<'_>) {
             paragraph.insert_adjacent_text("beforeend", words).ok();
         }
         Piece::Term(words, term) => {
-            let n = dom::document()
-                .query_selector_all(".term-def")
-                .map_or(0, |all| all.length());
+            // A counter, not the number already in the document: the question's text is built
+            // before the step's is attached, and both took `term-def-0`, so a term in the
+            // question was described by another term's definition (keyboard re-walk).
+            let n = TERM_IDS.with(|next| next.replace(next.get() + 1));
             let id = format!("term-def-{n}");
             // A span, not a <button>, for the same reason as a pointer phrase: it wraps.
             let word = El::new("span").class("term").attr("role", "button");
@@ -310,4 +311,9 @@ fn place_def(term: &Element, def: &Element) {
         let value = format!("{}px", crate::decimal::Fixed::<0>(px));
         style.set_property(name, &value).ok();
     }
+}
+
+thread_local! {
+    /// The next glossary definition's id number, unique for the page's life.
+    static TERM_IDS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }

@@ -34,13 +34,35 @@ pub fn mount() {
     let table: Element = dom::by_id("events");
     dom::listen::<KeyboardEvent>(&table, "keydown", |event| {
         let page_rows = (VIEW_HEIGHT_PX / ROW_PX - 1) as u32;
+        if event.alt_key() || event.ctrl_key() {
+            return;
+        }
+        let (broke, before, cursor) = with_app(|app| {
+            let broke = app::grid_break(&event.key(), event.shift_key(), &app.state, &app.a.trace);
+            (
+                broke,
+                app.state.page.scenario.clone(),
+                app.state.page.cursor,
+            )
+        });
+        if let Some(msg) = broke {
+            event.prevent_default();
+            dispatch(msg);
+            // The run up to the broken event is the same: the cursor goes back to it.
+            if let Some(cursor) = cursor {
+                dispatch(Msg::Select(cursor));
+            }
+            let said = with_app(|app| app::break_said(&before, &app.state, &app.lead().trace));
+            if let Some(said) = said {
+                dom::by_id::<Element>("announce").set_text_content(Some(&said));
+            }
+            return;
+        }
         let msg = with_app(|app| {
             let events = app.state.events_lead();
-            let key = event.key();
-            app::grid_break(&key, event.shift_key(), &app.state, &app.a.trace)
-                .or_else(|| app::grid_key(&key, app.state.page.cursor, events, page_rows))
+            app::grid_key(&event.key(), app.state.page.cursor, events, page_rows)
         });
-        if let Some(msg) = msg.filter(|_| !event.alt_key() && !event.ctrl_key()) {
+        if let Some(msg) = msg {
             event.prevent_default();
             dispatch(msg);
         }
