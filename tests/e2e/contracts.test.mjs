@@ -29,9 +29,17 @@ async function buildTable(query, seeds, runs) {
   await page.waitForSelector('html[data-state="ready"]', { timeout: 60_000 });
   await page.fill('#sweep-seeds', String(seeds));
   await page.waitForTimeout(300);
-  await page.evaluate(() => { window.__longest = 0; });
+  // Busy is recorded as it is set: a table of 1,800 runs can be done in under a second, before
+  // a poll for the attribute would see it.
+  await page.evaluate(() => {
+    window.__longest = 0;
+    window.__sawBusy = false;
+    const table = document.getElementById('table-contracts');
+    new MutationObserver(() => { if (table.getAttribute('aria-busy') === 'true') window.__sawBusy = true; })
+      .observe(table, { attributes: true, attributeFilter: ['aria-busy'] });
+  });
   await page.click('#contracts-run');
-  await page.waitForSelector('#table-contracts[aria-busy="true"]', { timeout: 5_000 });
+  await page.waitForFunction(() => window.__sawBusy, null, { timeout: 5_000 });
   await page.waitForSelector('#table-contracts:not([aria-busy]):not([hidden])', { timeout: 120_000 });
   // Long-task entries arrive after the task ends.
   await page.waitForTimeout(300);
