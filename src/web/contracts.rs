@@ -136,7 +136,7 @@ pub fn paint() {
     SHOWN.with(|shown| *shown.borrow_mut() = view);
 }
 
-fn row(index: usize, name: &str, counts: &[u64; 10]) -> Element {
+fn row(index: usize, name: &str, counts: &[u64; crate::app::CONTRACT_COLUMNS.len()]) -> Element {
     let head = El::new("th").attr("scope", "row").text(name).el();
     let tr = El::new("tr").child(&head);
     let tr = (counts.iter()).fold(tr, |tr, n| {
