@@ -3750,12 +3750,7 @@ fn the_classify_score_speaks_the_verdict_just_given() {
 /// read before every question. It speaks the verdict and the explanation's first sentence.
 #[test]
 fn a_check_answer_speaks_its_verdict_and_first_sentence_not_the_instruction() {
-    let mut state = load(&format!("lesson=a&step={}", LESSONS[0].steps.len()));
-    let start = Msg::QuizStart {
-        stored: Progress::default(),
-        fresh_seed: 3,
-    };
-    app::update(&mut state, start);
+    let mut state = load("lesson=a&quiz=3");
     app::update(&mut state, Msg::QuizBegin);
     let session = state.quiz.as_ref().unwrap();
     let index = session.shown.unwrap();
@@ -3843,12 +3838,7 @@ fn a_break_by_hand_says_what_it_set() {
 /// the focus on the page; it now goes back to the form's first field.
 #[test]
 fn a_check_answer_it_cannot_take_keeps_the_focus_in_the_form() {
-    let mut state = load(&format!("lesson=a&step={}", LESSONS[0].steps.len()));
-    let start = Msg::QuizStart {
-        stored: Progress::default(),
-        fresh_seed: 3,
-    };
-    app::update(&mut state, start);
+    let mut state = load("lesson=a&quiz=3");
     app::update(&mut state, Msg::QuizBegin);
     let effects = app::update(
         &mut state,

@@ -86,12 +86,9 @@ pub fn classify_items(answers: &Answers) -> Vec<ClassifyItem> {
 /// (issue 14's walk heard only the count).
 pub fn classify_said(before: Option<&Answers>, after: &Answers) -> String {
     let score = classify_score(after);
-    let new =
-        (0..after.len()).find(|&i| after[i].is_some() && before.is_none_or(|b| b[i].is_none()));
-    let verdict = new.filter(|_| before.is_some()).and_then(|i| {
-        let item = classify_items(after).into_iter().nth(i)?;
-        item.verdict
-    });
+    // No `before` is the first paint: nothing was just answered.
+    let new = before.and_then(|b| (0..after.len()).find(|&i| after[i].is_some() && b[i].is_none()));
+    let verdict = new.and_then(|i| classify_items(after).into_iter().nth(i)?.verdict);
     match verdict {
         Some(verdict) => format!("{verdict} {score}"),
         None => score,
