@@ -547,7 +547,7 @@ pub static LESSONS: [Lesson; 3] = [
                 title: "The lock held across the payment call",
                 query: "seed=3&preset=race&dedup=atomic&provider=keyed",
                 compare: Some("concurrent=conflict"),
-                text: "The default handler keeps its transaction, and the key's lock, open across the payment call: from 10 to 86 ms for order 1. Its retry waits on that lock, then gets the stored answer. Stripe and the IETF draft answer such a copy 409 at once instead (B; 409s answered: 1), ending its transaction. The lab's 409 carries a Retry-After, as the Agentic Commerce Protocol's does (Stripe and the draft need none): the client waits it out (128 ms, the model's worst fault-free round trip), then tries again. 0 duplicates either way.",
+                text: "The default handler keeps its transaction and the key's lock open across the payment call: for the first order, 10 to 86 ms (the database lane's first long bar). Its retry waits on that lock, then gets the stored answer. Stripe and the IETF draft answer such a copy 409 at once instead (B; 409s answered: 1), ending its transaction. The lab's 409 carries a Retry-After, as the Agentic Commerce Protocol's does (Stripe and the draft need none): the client waits it out (128 ms, the model's worst fault-free round trip), then retries. 0 duplicates either way.",
                 calculator: false,
                 keystore: false,
                 classify: false,

@@ -300,15 +300,19 @@ pub fn text_box(at: (f64, f64), text: &str, font: Font, anchor: Anchor) -> Rect 
 }
 
 impl Shape {
-    /// The box of a text shape, `None` for any other.
+    /// The box of a filled text shape; `None` for any other shape, and for a stroked text:
+    /// that is a label's halo, which lies under the label itself.
     pub fn text_box(&self) -> Option<Rect> {
-        match &self.geometry {
-            Geometry::Text {
-                at,
-                text,
-                font,
-                anchor,
-            } => Some(text_box(*at, text, *font, *anchor)),
+        match (&self.geometry, self.paint) {
+            (
+                Geometry::Text {
+                    at,
+                    text,
+                    font,
+                    anchor,
+                },
+                Paint::Fill,
+            ) => Some(text_box(*at, text, *font, *anchor)),
             _ => None,
         }
     }

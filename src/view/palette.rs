@@ -188,7 +188,7 @@ pub fn svg_style() -> String {
         vars(true)
     );
     out.push_str(
-        ".idemlab text{font:12px system-ui,sans-serif}\n\
+        ".idemlab text{font:12px system-ui,sans-serif;stroke-linejoin:round}\n\
          .idemlab .bold{font-weight:600}\n\
          .idemlab .heading{font-size:14px;font-weight:600}\n",
     );

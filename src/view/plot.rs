@@ -9,7 +9,9 @@ use std::fmt::Write as _;
 
 use super::cull::{Density, View};
 use super::draw::Shape;
-use super::draw::{line, text_box, Anchor, Drawing, Font, Geometry, Group, Link, PathPoint, Rect};
+use super::draw::{
+    line, text_box, Anchor, Drawing, Font, Geometry, Group, Link, Paint, PathPoint, Rect,
+};
 use super::find::Find;
 use super::labels::{self, Rank, Spot, Want};
 use super::layout::{ms_text, Timeline};
@@ -176,6 +178,8 @@ const ROWS_NEAR: [f64; 2] = [-8.0, 17.0];
 const ROWS_FAR: [f64; 2] = [-21.0, 30.0];
 /// The lane's label, in the gutter, leaves this much room before the plot.
 const LANE_LABEL_PX: f64 = GUTTER_PX - 6.0 - 6.0;
+/// The width of the stroke under a label's text: 2 px of lane colour about each glyph.
+const HALO_PX: f64 = 4.0;
 
 impl Plotter<'_, '_> {
     fn group(&mut self, class: &str, clip: bool, shapes: Vec<Shape>) {
@@ -513,6 +517,11 @@ impl Plotter<'_, '_> {
     fn labels(&mut self, room: Rect) {
         let wants = std::mem::take(&mut self.wants);
         let (placed, more) = labels::place(wants, room, &[], &self.glyphs);
+        // Placement keeps labels off each other and off the dots, but an arrow or a bar drawn
+        // after a label's own mark would cut through its text (the Lesson C walk met this in
+        // every busy step). So labels are drawn last, over every mark, each on a halo of its
+        // lane's colour.
+        let mut shapes = Vec::with_capacity(2 * placed.len());
         for label in placed {
             let text = Geometry::Text {
                 at: label.spot.at,
@@ -520,9 +529,19 @@ impl Plotter<'_, '_> {
                 font: label.font,
                 anchor: label.spot.anchor,
             };
-            let shape = Shape::fill(text, label.ink).alpha(label.alpha);
-            self.groups[label.group].shapes.push(shape);
+            let halo = Shape {
+                geometry: text.clone(),
+                ink: self.band_ink(label.spot.at.1),
+                paint: Paint::Stroke {
+                    width_px: HALO_PX,
+                    dashed: false,
+                },
+                alpha: label.alpha,
+            };
+            shapes.push(halo);
+            shapes.push(Shape::fill(text, label.ink).alpha(label.alpha));
         }
+        self.group("labels", true, shapes);
         for more in more {
             // Hover text only: `data-event` stays one per mark.
             let link = self.scene.links.then(|| Link {
@@ -545,6 +564,19 @@ impl Plotter<'_, '_> {
                 link,
                 shapes: vec![Shape::fill(text, Ink::Muted)],
             });
+        }
+    }
+
+    /// The background under a label whose baseline is at `baseline_y`: its lane's band.
+    fn band_ink(&self, baseline_y: f64) -> Ink {
+        // A label's box is centred about 4 px above its baseline.
+        let lane = ((baseline_y - 4.0 - AXIS_PX) / self.geo.lane_px).floor();
+        if lane < 0.0 || lane as usize >= self.scene.timeline.lanes().len() {
+            Ink::Panel
+        } else if (lane as u64).is_multiple_of(2) {
+            Ink::Lane
+        } else {
+            Ink::LaneAlt
         }
     }
 

@@ -249,9 +249,14 @@ pub(super) fn write_shape(out: &mut String, shape: &Shape) {
                 Anchor::Middle => " text-anchor=\"middle\"",
                 Anchor::End => " text-anchor=\"end\"",
             };
+            // A stroked text is a label's halo: the label itself is the next shape.
+            let hidden = match shape.paint {
+                Paint::Stroke { .. } => " aria-hidden=\"true\"",
+                Paint::Fill => "",
+            };
             write!(
                 out,
-                "<text x=\"{}\" y=\"{}\"{paint}{anchor}>{}</text>",
+                "<text x=\"{}\" y=\"{}\"{paint}{anchor}{hidden}>{}</text>",
                 d1(at.0),
                 d1(at.1),
                 escape(text)

@@ -118,6 +118,8 @@ impl Frame<'_> {
         ctx.clear_rect(0.0, 0.0, width_css, height_css);
         ctx.set_font(Font::Plain.css());
         ctx.set_text_baseline("alphabetic");
+        // Round, as the export's stylesheet has it: a label's halo has no spikes at sharp glyphs.
+        ctx.set_line_join("round");
         ctx
     }
 
@@ -254,8 +256,14 @@ impl Painter<'_> {
                 });
                 // The width label placement measured is a maximum: a font wider than the
                 // measure's is squeezed into it rather than run over a neighbouring label.
-                ctx.fill_text_with_max_width(text, at.0, at.1, font.width_px(text))
-                    .ok();
+                let width_px = font.width_px(text);
+                match shape.paint {
+                    Paint::Fill => ctx.fill_text_with_max_width(text, at.0, at.1, width_px),
+                    Paint::Stroke { .. } => {
+                        ctx.stroke_text_with_max_width(text, at.0, at.1, width_px)
+                    }
+                }
+                .ok();
             }
         }
     }
