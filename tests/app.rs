@@ -1957,6 +1957,48 @@ fn answering_checks_against_the_runs_reveals_outlines_the_proof_and_goes_to_the_
     assert_eq!(state.answered().unwrap().choice, wrong);
 }
 
+/// Issue 11's phone walk saw the docked timeline show only its first 400 ms while the proof
+/// lay further on: the answer asks the page to scroll the proving run sideways to its outline.
+#[test]
+fn a_reveal_scrolls_its_timeline_sideways_to_the_proof_when_it_lies_out_of_view() {
+    let lesson = &LESSONS[2];
+    let index = (lesson.steps.iter())
+        .position(|step| step.title == "Commit the claim first, with a lease")
+        .expect("step C2");
+    let mut state = load_measured(&format!("lesson=c&step={}", index + 1));
+    let effects = app::update(&mut state, Msg::Predict(0));
+    let proof = lesson.steps[index].predict.proof;
+    assert_eq!(effects.reveal, Some(proof.side));
+    let scenario = match proof.side {
+        Side::A => state.page.scenario.clone(),
+        Side::B => state.page.compare_scenario().unwrap(),
+    };
+    let timeline = idemlab::view::layout(&idemlab::sim::run(&scenario));
+    // A phone's plot: wider than the 372 px box that shows it.
+    let viewport = idemlab::view::window(timeline.end_us(), None, app::PLOT_MIN_PX);
+    let x_px = app::outline_left_px(&state, proof.side, &timeline, &viewport)
+        .expect("the proof has marks in view");
+    let first_us = (timeline.marks().iter())
+        .filter(|mark| proof.find.matches(mark))
+        .map(|mark| mark.t0_us)
+        .min()
+        .unwrap();
+    assert_eq!(x_px, GUTTER_PX + viewport.x_px(first_us));
+    let other = match proof.side {
+        Side::A => Side::B,
+        Side::B => Side::A,
+    };
+    assert_eq!(
+        app::outline_left_px(&state, other, &timeline, &viewport),
+        None
+    );
+    // Already in view: no scroll. Past the right edge, or left of the scroll: a quarter in.
+    assert_eq!(app::outline_scroll_px(200.0, 0.0, 372.0), None);
+    assert_eq!(app::outline_scroll_px(600.0, 0.0, 372.0), Some(507.0));
+    assert_eq!(app::outline_scroll_px(100.0, 300.0, 372.0), Some(7.0));
+    assert_eq!(app::outline_scroll_px(50.0, 300.0, 372.0), Some(0.0));
+}
+
 #[test]
 fn an_answered_step_stays_answered_going_back_and_after_browser_back() {
     let mut state = load_measured("lesson=a&step=1");

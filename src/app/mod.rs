@@ -74,9 +74,9 @@ pub use quiz::{
 };
 pub use screen::{
     canvas_label, counter_label, counters_view, focus_on, lane_px, lead, named_metrics,
-    page_layout, plot_width_px, popup_at, status_line, sweep_note, tables_note, ClaimLine,
-    CountersView, PageLayout, DOCK_LANES_PX, FIT_CHROME_PX, LANE_MIN_PX, PLOT_MIN_EMBED_PX,
-    PLOT_MIN_PX, PLOT_MIN_WIDE_PX, TWO_RUNS_LANES_PX,
+    outline_left_px, outline_scroll_px, page_layout, plot_width_px, popup_at, status_line,
+    sweep_note, tables_note, ClaimLine, CountersView, PageLayout, DOCK_LANES_PX, FIT_CHROME_PX,
+    LANE_MIN_PX, PLOT_MIN_EMBED_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX, TWO_RUNS_LANES_PX,
 };
 pub use text::{
     cursor_label, cursor_label_held, cursor_tooltip, mark_tooltip, request_header, row_class,
@@ -453,6 +453,9 @@ pub struct Effects {
     pub contracts_slice: bool,
     /// Scroll this timeline into view (an outline was turned on).
     pub show_timeline: Option<Side>,
+    /// Scroll this timeline sideways to its outlined marks when they lie outside its box: a
+    /// phone's plot is wider than the screen (`outline_scroll_px`).
+    pub reveal: Option<Side>,
     /// Repaint only the progress line of a run being computed.
     pub paint_progress: bool,
     /// Post this to the parent frame (`report=parent` only).
@@ -1072,12 +1075,14 @@ fn toggle_pointer(state: &mut State, index: usize) -> Effects {
         state.playing = false;
         return Effects {
             show_timeline: Some(pointer.side),
+            reveal: Some(pointer.side),
             ..Effects::view()
         };
     }
     Effects {
         render: true,
         show_timeline: state.highlight.map(|(side, _)| side),
+        reveal: state.highlight.map(|(side, _)| side),
         ..Effects::default()
     }
 }

@@ -124,6 +124,9 @@ pub(super) fn answer(state: &mut State, choice: usize) -> Effects {
         // the feedback names the timeline that proves it (B's may be below; a click on the
         // step's phrase scrolls to it, as the learner chooses).
         show_timeline: None,
+        // But a phone's docked timeline scrolls sideways to the proof, which may lie past the
+        // part its box shows (issue 11's walk saw only run A's first 400 ms).
+        reveal: Some(proof.side),
         ..Effects::default()
     }
 }

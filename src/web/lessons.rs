@@ -130,6 +130,31 @@ pub(super) fn show_timeline(side: Side) {
     }
 }
 
+/// Scrolls a timeline wider than its box (a phone's) sideways to its outline, when that lies
+/// outside the part it shows (`app::outline_scroll_px`).
+pub(super) fn reveal_outline(side: Side) {
+    let id = match side {
+        Side::A => "timeline-a",
+        Side::B => "timeline-b",
+    };
+    let x_px = with_app(|app| {
+        let run = match side {
+            Side::A => Some(&app.a),
+            Side::B => app.b.as_ref(),
+        }?;
+        let viewport = super::runs::viewport(app);
+        app::outline_left_px(&app.state, side, &run.timeline, &viewport)
+    });
+    let Some(x_px) = x_px else {
+        return;
+    };
+    let scroller: Element = dom::by_id(id);
+    let (left_px, width_px) = (scroller.scroll_left(), scroller.client_width());
+    if let Some(to_px) = app::outline_scroll_px(x_px, f64::from(left_px), f64::from(width_px)) {
+        scroller.set_scroll_left(to_px as i32);
+    }
+}
+
 fn mark_pressed(index: Option<usize>) {
     let article: Element = dom::by_id("lesson-step");
     for i in 0.. {

@@ -285,6 +285,9 @@ pub(crate) fn apply(effects: Effects) {
     if let Some(side) = effects.show_timeline {
         lessons::show_timeline(side);
     }
+    if let Some(side) = effects.reveal {
+        lessons::reveal_outline(side);
+    }
     if effects.tick {
         playback::schedule_tick();
     }
