@@ -14,6 +14,7 @@ pub mod contracts;
 pub mod decimal;
 pub mod glossary;
 pub mod heaviest;
+pub mod i18n;
 pub mod job;
 pub mod keystore;
 pub mod lessons;
