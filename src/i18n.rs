@@ -118,6 +118,23 @@ pub fn tr_markup(en: &str) -> Option<String> {
     }
 }
 
+/// Elements of the page's markup whose text is not translated: code, key names and scripts.
+/// An element with `translate="no"` (HTML's own attribute) is skipped too.
+pub const MARKUP_SKIPPED: [&str; 5] = ["script", "style", "code", "kbd", "samp"];
+/// Attributes of the page's markup that a person reads (or hears).
+pub const MARKUP_ATTRIBUTES: [&str; 4] = ["title", "aria-label", "placeholder", "alt"];
+
+/// A markup string as the table keeps it: runs of whitespace as one space, none at the ends.
+pub fn collapse(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Whether a markup string has words to translate: at least one letter. "–", "→", "0" or
+/// "+" have none.
+pub fn worth_translating(text: &str) -> bool {
+    text.chars().any(char::is_alphabetic)
+}
+
 /// Fills a template's holes: `{}` takes the next argument, `{N}` the Nth; `{{` and `}}` are
 /// braces. A hole with no argument is left as written, so a faulty translation shows its
 /// fault rather than panicking.

@@ -22,6 +22,7 @@
 //! - `steps=LINES`: an instructor's own steps (`crate::steps`), with `step=N` the one shown;
 //! - `height=N`: the frame's fixed height in CSS px (`HEIGHT_PX`): the page fits itself into
 //!   it, for a snippet whose sizing script a course platform strips.
+//! - `lang=NAME`: the language of the page's words (`crate::i18n`), read when the page loads.
 //!
 //! Every value is parsed into a typed field once, here (or, for `compare`, decoded), and
 //! `controls` keeps each name once, so what `to_query` writes is bounded and loads again. No
@@ -106,6 +107,8 @@ pub struct PageState {
     pub steps: Option<Vec<crate::steps::OwnStep>>,
     /// `v=`: the model version the link was made with.
     pub version: Option<u32>,
+    /// `lang=`: the language of the page's words, kept as given so a link keeps what it said.
+    pub lang: Option<crate::i18n::Lang>,
 }
 
 impl Default for PageState {
@@ -132,6 +135,7 @@ impl Default for PageState {
             height: None,
             steps: None,
             version: None,
+            lang: None,
         }
     }
 }
@@ -202,6 +206,11 @@ impl PageState {
                     "0" | "false" => false,
                     _ => return Err(malformed("1 or 0 (also true/false)")),
                 }
+            }
+            "lang" => {
+                let lang = crate::i18n::Lang::from_name(value);
+                let allowed = || format!("one of {}", crate::i18n::Lang::names().join("|"));
+                self.lang = Some(lang.ok_or_else(|| malformed(&allowed()))?);
             }
             // Checked, so that a misspelt theme is reported rather than ignored.
             "theme" => {
@@ -405,6 +414,9 @@ impl PageState {
         }
         if let Some(theme) = self.theme {
             push("theme", theme.name());
+        }
+        if let Some(lang) = self.lang {
+            push("lang", lang.name());
         }
         if let Some(seeds) = self.sweep {
             push("sweep", &seeds.to_string());

@@ -14,6 +14,7 @@ mod controls;
 mod dom;
 mod embed;
 mod export;
+mod i18n;
 mod keys;
 mod lessons;
 mod ordering;
@@ -471,6 +472,10 @@ fn mount_ui() {
         performance.mark("idemlab-mount").ok();
     }
     let query = dom::window().location().search().unwrap_or_default();
+    // The language first: everything the page writes from here on is in it.
+    let lang = crate::page::PageState::from_query(&query).0.lang;
+    crate::i18n::set_lang(lang.unwrap_or(crate::i18n::Lang::English));
+    i18n::translate_markup();
     let start_ms = dom::now_ms();
     let state = State::load(&query, &quiz::load_progress());
     let load_ms = dom::now_ms() - start_ms;
