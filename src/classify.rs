@@ -29,11 +29,12 @@ impl Class {
         }
     }
 
+    /// The answer as the page shows it, in the page's language.
     pub fn label(self) -> &'static str {
         match self {
-            Class::Natural => "naturally idempotent",
-            Class::Not => "not idempotent",
-            Class::Redesign => "idempotent after a redesign",
+            Class::Natural => crate::t!("naturally idempotent"),
+            Class::Not => crate::t!("not idempotent"),
+            Class::Redesign => crate::t!("idempotent after a redesign"),
         }
     }
 

@@ -28,7 +28,8 @@ pub const LEASE_MS: u32 = 300;
 /// One situation an order must survive: keys laid over `BASE`.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Probe {
-    /// Shown to the learner: "answers lost", "two copies at once".
+    /// Shown to the learner: "answers lost", "two copies at once". Data: translated where it is
+    /// shown (`crate::i18n::tr`).
     pub name: &'static str,
     pub keys: &'static str,
 }
@@ -95,6 +96,7 @@ pub static PROBES: [Probe; 10] = [
 /// What a "Safe" verdict checked and what it leaves out, said with every safe verdict: seeded runs
 /// are evidence, not a proof, and the probes never crash between the charge and the commit (see
 /// the module doc), so "safe" is about the ledger's boundary only, never the payment service's.
+/// Translated where it is shown (`safe_text`).
 pub const BOUNDARY: &str = "That is evidence for the ledger's boundary, not a proof: it was \
 checked under lost answers, two copies at once, a rerun, and a crash after any step but the charge \
 (after the answer, with a rerun too). \
@@ -105,19 +107,25 @@ order unless the payment service honours the key (Lesson B, step 6).";
 /// for an order that commits its claim before the transaction, what that claim relied on.
 pub fn safe_text(order: [Step; 6], runs: u32) -> String {
     let lease = if before(&order, Step::Claim, Step::Begin) {
-        format!(
-            " Your claim commits before the transaction, as a phased handler's does: it held \
-             because its {LEASE_MS} ms lease let a retry after a crash take it over; without a \
-             lease it stays in progress until the key expires."
-        )
+        // A sentence of its own, after a space.
+        let sentence = crate::tf!(
+            "Your claim commits before the transaction, as a phased handler's does: it held \
+             because its {} ms lease let a retry after a crash take it over; without a \
+             lease it stays in progress until the key expires.",
+            LEASE_MS
+        );
+        format!(" {sentence}")
     } else {
         String::new()
     };
-    format!(
-        "Safe across {runs} runs ({SEEDS_PAGE} seeds of each of {} situations): no duplicate, lost \
-         order or charge missing from the ledger in any, and every order ended ok. {BOUNDARY}{lease}",
+    let safe = crate::tf!(
+        "Safe across {} runs ({} seeds of each of {} situations): no duplicate, lost \
+         order or charge missing from the ledger in any, and every order ended ok.",
+        runs,
+        SEEDS_PAGE,
         PROBES.len()
-    )
+    );
+    format!("{safe} {}{lease}", crate::i18n::tr(BOUNDARY))
 }
 
 /// Seeds the page judges an order over. 10 probes × 200 seeds = 2,000 runs for a safe order (a
@@ -219,7 +227,8 @@ pub fn judge_with(probes: &'static [Probe], order: [Step; 6], seeds: u64) -> Ver
 /// A rule a safe order keeps, with the harm breaking it can do.
 pub struct Rule {
     pub broken: fn(&[Step; 6]) -> bool,
-    /// What the order did, as the first half of the explanation.
+    /// What the order did, as the first half of the explanation. Data: translated where
+    /// `explain` reads it.
     pub cause: &'static str,
     /// Which counts this mistake can produce, so an explanation never blames it for another.
     pub explains: fn(&Counts) -> bool,
@@ -287,40 +296,49 @@ pub fn explain(order: [Step; 6], probe: &Probe, counts: &Counts) -> String {
     let cause = broken_rules(order)
         .find(|rule| (rule.explains)(counts))
         .or_else(|| broken_rules(order).next())
-        .map_or("this order broke", |rule| rule.cause);
-    format!("{cause}: with {}, {}", probe.name, harm(counts))
+        .map_or(crate::t!("this order broke"), |rule| {
+            crate::i18n::tr(rule.cause)
+        });
+    crate::tf!(
+        "{}: with {}, {}",
+        cause,
+        crate::i18n::tr(probe.name),
+        harm(counts)
+    )
 }
 
 /// The counts in words, worst first.
 pub fn harm(counts: &Counts) -> String {
     let mut parts = Vec::new();
-    let plural = |n: u32, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
+    // `one` and `many` are translated templates whose hole is the count.
+    let plural =
+        |n: u32, one: &str, many: &str| crate::i18n::fill(if n == 1 { one } else { many }, &[&n]);
     if counts.duplicates > 0 {
         parts.push(plural(
             counts.duplicates,
-            "duplicate charge",
-            "duplicate charges",
+            crate::t!("{} duplicate charge"),
+            crate::t!("{} duplicate charges"),
         ));
     }
     if counts.lost > 0 {
         parts.push(plural(
             counts.lost,
-            "order told it worked but never charged",
-            "orders told they worked but never charged",
+            crate::t!("{} order told it worked but never charged"),
+            crate::t!("{} orders told they worked but never charged"),
         ));
     }
     if counts.unrecorded > 0 {
         parts.push(plural(
             counts.unrecorded,
-            "charge missing from the ledger",
-            "charges missing from the ledger",
+            crate::t!("{} charge missing from the ledger"),
+            crate::t!("{} charges missing from the ledger"),
         ));
     }
     if counts.stuck > 0 {
         parts.push(plural(
             counts.stuck,
-            "order that never got its answer",
-            "orders that never got their answer",
+            crate::t!("{} order that never got its answer"),
+            crate::t!("{} orders that never got their answer"),
         ));
     }
     parts.join(", ")
@@ -329,16 +347,18 @@ pub fn harm(counts: &Counts) -> String {
 /// What each step does, for the exercise's list.
 pub fn describe(step: Step) -> &'static str {
     match step {
-        Step::Begin => "Begin a database transaction.",
-        Step::Lookup => "Look the key up; if it is done, send back the stored answer and stop.",
-        Step::Claim => {
+        Step::Begin => crate::t!("Begin a database transaction."),
+        Step::Lookup => {
+            crate::t!("Look the key up; if it is done, send back the stored answer and stop.")
+        }
+        Step::Claim => crate::t!(
             "Insert the key as \"in progress\" (unique: a second copy waits here; outside a transaction it commits at once, with a lease, and a second copy gets 409)."
-        }
-        Step::Effect => {
+        ),
+        Step::Effect => crate::t!(
             "Call the payment service to charge the card (no database rollback can undo it), then write the ledger row (in the transaction, if one is open)."
-        }
-        Step::Commit => "Store the answer under the key and commit.",
-        Step::Respond => "Send the answer to the client.",
+        ),
+        Step::Commit => crate::t!("Store the answer under the key and commit."),
+        Step::Respond => crate::t!("Send the answer to the client."),
     }
 }
 

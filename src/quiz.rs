@@ -10,8 +10,6 @@
 
 pub mod progress;
 
-use std::fmt::Write as _;
-
 use rand::{Rng, RngCore, SeedableRng};
 use rand_pcg::Pcg32;
 
@@ -485,22 +483,29 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
         .iter()
         .map(|&ix| ms_text(trace.events[ix].time_us))
         .collect();
-    let prompt = format!(
-        "The API does not check keys. The client waits {timeout_ms} ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of {backoff_ms} ms, doubling each time, plus a random extra of up to half the delay, up to {retries} times. In this run {lost_text} on the way back. How many times does the payment service charge order {order}?",
-        lost_text = plural(
-            lost,
-            &format!("answer to order {order} is lost"),
-            &format!("answers to order {order} are lost")
-        ),
+    let lost_text = if lost == 1 {
+        crate::tf!("{} answer to order {} is lost", lost, order)
+    } else {
+        crate::tf!("{} answers to order {} are lost", lost, order)
+    };
+    let prompt = crate::tf!(
+        "The API does not check keys. The client waits {0} ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of {1} ms, doubling each time, plus a random extra of up to half the delay, up to {2} times. In this run {3} on the way back. How many times does the payment service charge order {4}?",
+        timeout_ms,
+        backoff_ms,
+        retries,
+        lost_text,
+        order,
     );
-    let explanation = format!(
-        "Order {order} is charged {n} times, at {times}; the last is at the cursor, labelled \"order {order}: charge {n} of {n}\". Each lost answer (a ✕ on an arrow to the client) cost one more charge, unless it was the answer to the last attempt: the client saw only a timeout, could not tell a lost request from a lost answer, and sent the order again.",
-        n = own.len(),
-        times = match times.split_last() {
-            Some((last, [])) => last.clone(),
-            Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-            None => String::new(),
-        },
+    let times = match times.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => crate::tf!("{} and {}", rest.join(", "), last),
+        None => String::new(),
+    };
+    let explanation = crate::tf!(
+        "Order {0} is charged {1} times, at {2}; the last is at the cursor, labelled \"order {0}: charge {1} of {1}\". Each lost answer (a ✕ on an arrow to the client) cost one more charge, unless it was the answer to the last attempt: the client saw only a timeout, could not tell a lost request from a lost answer, and sent the order again.",
+        order,
+        own.len(),
+        times,
     );
     let mut question = number_question(
         Kind::ChargesForOrder,
@@ -536,25 +541,31 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
         .iter()
         .rev()
         .find(|e| e.kind == EventKind::KeyExpired && e.order() == Some(order));
+    // An optional clause of the explanation, ending where the sentence goes on.
     let expired = expired.map_or_else(String::new, |e| {
-        format!(
+        crate::tf!(
             "the retry found its key expired at {} (key-expired on the database lane: stored plus kept time had passed), and ",
             ms_text(e.time_us)
         )
     });
-    let prompt = format!(
-        "{orders_text} sent with keys to an API with a unique claim that keeps each key for {retention_ms} ms from when it is stored. Every answer is cut on the way back for the first {partition_ms} ms. The client waits {timeout} ms for an answer, then retries after a backoff of {backoff_ms} ms, doubling each time, plus a random extra of up to half the delay, up to 4 times; a request reaches the API {lo}–{hi} ms after it leaves. In this run {timings}. How many duplicates does this run count?",
-        orders_text = plural(orders, "order is", "orders are"),
-        timeout = scenario.timeout_ms,
-        lo = scenario.latency_ms.lo,
-        hi = scenario.latency_ms.hi,
-        timings = expiry_timings(&trace, orders),
+    let prompt = crate::tf!(
+        "{} sent with keys to an API with a unique claim that keeps each key for {} ms from when it is stored. Every answer is cut on the way back for the first {} ms. The client waits {} ms for an answer, then retries after a backoff of {} ms, doubling each time, plus a random extra of up to half the delay, up to 4 times; a request reaches the API {}–{} ms after it leaves. In this run {}. How many duplicates does this run count?",
+        plural(orders, crate::t!("{} order is"), crate::t!("{} orders are")),
+        retention_ms,
+        partition_ms,
+        scenario.timeout_ms,
+        backoff_ms,
+        scenario.latency_ms.lo,
+        scenario.latency_ms.hi,
+        expiry_timings(&trace, orders),
     );
-    let explanation = format!(
-        "{d}. The first: order {order} was charged a {nth} time at {t} (the cursor): {expired}a retry after that looked like new work. Keeping keys longer than the client retries (a day) gives 0.",
-        d = plural(metrics.duplicates, "duplicate", "duplicates"),
-        nth = ordinal(nth),
-        t = ms_text(trace.events[ix].time_us),
+    let explanation = crate::tf!(
+        "{}. The first: order {} was charged a {} time at {} (the cursor): {}a retry after that looked like new work. Keeping keys longer than the client retries (a day) gives 0.",
+        plural(metrics.duplicates, crate::t!("{} duplicate"), crate::t!("{} duplicates")),
+        order,
+        ordinal(nth),
+        ms_text(trace.events[ix].time_us),
+        expired,
     );
     let question = number_question(
         Kind::DuplicatesAfterExpiry,
@@ -574,8 +585,8 @@ fn expiry_timings(trace: &Trace, orders: u32) -> String {
             let stored = (trace.events.iter().filter(of_order))
                 .find(|e| matches!(e.kind, EventKind::Commit { .. }))
                 .map_or_else(
-                    || "never stored".into(),
-                    |e| format!("stored at {}", ms_text(e.time_us)),
+                    || crate::t!("never stored").into(),
+                    |e| crate::tf!("stored at {}", ms_text(e.time_us)),
                 );
             let retries: Vec<String> = (trace.events.iter().filter(of_order))
                 .filter(|e| {
@@ -591,11 +602,11 @@ fn expiry_timings(trace: &Trace, orders: u32) -> String {
                 .map(|e| ms_text(e.time_us))
                 .collect();
             let retries = if retries.is_empty() {
-                "no retry".into()
+                crate::t!("no retry").into()
             } else {
-                format!("retries leaving at {}", retries.join(", "))
+                crate::tf!("retries leaving at {}", retries.join(", "))
             };
-            format!("order {order}'s key is {stored}, with {retries}")
+            crate::tf!("order {}'s key is {}, with {}", order, stored, retries)
         })
         .collect();
     parts.join("; ")
@@ -621,15 +632,18 @@ fn lost_with_one_key(dice: &mut Pcg32) -> Option<Question> {
         return None;
     }
     let event = &trace.events[first_lost];
-    let prompt = format!(
-        "Every order is sent with the same key (key=constant) to an API with atomic dedup. How many of the {orders} orders are lost: their client saw success, yet they were never charged?"
+    // `key=constant` is the setting's own name, left as it is in every language.
+    let prompt = crate::tf!(
+        "Every order is sent with the same key (key=constant) to an API with atomic dedup. How many of the {} orders are lost: their client saw success, yet they were never charged?",
+        orders
     );
-    let explanation = format!(
-        "{lost} lost. Order {o} finished ok at {t} (the cursor) with the answer stored for another order under the shared key: a replay, with no charge of its own. The run shows 0 duplicates and {e} for {orders} orders: a key too coarse merges different work.",
-        lost = plural(metrics.lost, "order is", "orders are"),
-        o = event.order().unwrap_or(0),
-        t = ms_text(event.time_us),
-        e = plural(metrics.effects, "charge", "charges"),
+    let explanation = crate::tf!(
+        "{} lost. Order {} finished ok at {} (the cursor) with the answer stored for another order under the shared key: a replay, with no charge of its own. The run shows 0 duplicates and {} for {} orders: a key too coarse merges different work.",
+        plural(metrics.lost, crate::t!("{} order is"), crate::t!("{} orders are")),
+        event.order().unwrap_or(0),
+        ms_text(event.time_us),
+        plural(metrics.effects, crate::t!("{} charge"), crate::t!("{} charges")),
+        orders,
     );
     let question = number_question(
         Kind::LostWithOneKey,
@@ -674,24 +688,28 @@ fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
     }
     // The right choice named once, first: the feedback does not repeat it (issue 11's walk
     // found a question's feedback running below a 768 px screen).
-    let mut explanation = format!(
-        "The answer is \"{}\" (run B): with it the run ends with 0 duplicates and 0 lost{}. In the run shown (A), order {order} is charged a {} time at {} (the red dot at the cursor, and the selected row of the Events tab). {} The others:",
+    let mut explanation = crate::tf!(
+        "The answer is \"{}\" (run B): with it the run ends with 0 duplicates and 0 lost{}. In the run shown (A), order {} is charged a {} time at {} (the red dot at the cursor, and the selected row of the Events tab). {} The others:",
         choices[answer].1,
-        if finish { ", every order answered" } else { "" },
+        if finish { crate::t!(", every order answered") } else { "" },
+        order,
         ordinal(nth),
         ms_text(trace.events[ix].time_us),
         which.why,
     );
+    // One clause per wrong choice, each after a space and before a ';'.
     for ((_, label), m) in choices.iter().zip(&results).filter(|(_, m)| !good(m)) {
         let (d, l) = (m.duplicates, m.lost);
-        let _ = write!(
-            explanation,
-            " \"{label}\": {}, {l} lost",
-            plural(d, "duplicate", "duplicates")
-        );
+        explanation.push(' ');
+        explanation.push_str(&crate::tf!(
+            "\"{}\": {}, {} lost",
+            label,
+            plural(d, crate::t!("{} duplicate"), crate::t!("{} duplicates")),
+            l
+        ));
         let unanswered = m.orders.saturating_sub(m.outcomes.ok);
         if finish && unanswered > 0 {
-            let _ = write!(explanation, ", {unanswered} never answered ok");
+            explanation.push_str(&crate::tf!(", {} never answered ok", unanswered));
         }
         explanation.push(';');
     }
@@ -719,17 +737,18 @@ fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
     Some(prove(question, &trace, ix, explanation))
 }
 
-/// `1 duplicate`, `3 duplicates`.
+/// `1 duplicate`, `3 duplicates`: `one` and `many` are translated templates whose hole is the
+/// count, so a language can put the number where its grammar wants it.
 fn plural(n: u32, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+    crate::i18n::fill(if n == 1 { one } else { many }, &[&n])
 }
 
 fn ordinal(n: u32) -> String {
     match n {
-        2 => "second".into(),
-        3 => "third".into(),
-        4 => "fourth".into(),
-        _ => format!("{n}th"),
+        2 => crate::t!("second").into(),
+        3 => crate::t!("third").into(),
+        4 => crate::t!("fourth").into(),
+        _ => crate::tf!("{}th", n),
     }
 }
 
@@ -741,9 +760,9 @@ fn shuffle<T>(items: &mut [T], dice: &mut Pcg32) {
     }
 }
 
-/// The question every "which change" kind asks. The choices' runs stay closed until the answer
-/// is locked (`app::quiz`), so the learner reasons before seeing them.
-const SAFE_PROMPT: &str = "Before any run is shown:";
+// Every "which change" prompt ends "Before any run is shown: which …?", written out in each
+// template so a translator sees whole sentences. The choices' runs stay closed until the answer
+// is locked (`app::quiz`), so the learner reasons before seeing them.
 
 fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
     let seed = scenario_seed(dice);
@@ -755,13 +774,13 @@ fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::DedupForRace,
         query,
-        prompt: format!("The client gives up after {timeout_ms} ms while the first attempt may still be charging, and retries. {SAFE_PROMPT} which way of handling the key ends this run with 0 duplicates and 0 lost orders?"),
+        prompt: crate::tf!("The client gives up after {} ms while the first attempt may still be charging, and retries. Before any run is shown: which way of handling the key ends this run with 0 duplicates and 0 lost orders?", timeout_ms),
         choices: vec![
-            ("dedup=none".into(), "charge every request as it arrives; its key is never read".into()),
-            ("dedup=naive".into(), "look the key up; if it is absent, charge, then write the key".into()),
-            ("dedup=atomic".into(), "insert the key (unique) in the ledger's transaction, then charge".into()),
+            ("dedup=none".into(), crate::t!("charge every request as it arrives; its key is never read").into()),
+            ("dedup=naive".into(), crate::t!("look the key up; if it is absent, charge, then write the key").into()),
+            ("dedup=atomic".into(), crate::t!("insert the key (unique) in the ledger's transaction, then charge").into()),
         ],
-        why: "With check-then-insert both copies of the order read \"not found\" before either recorded the key (the race region). An atomic claim makes the second copy wait on the key and then replay the first answer.",
+        why: crate::t!("With check-then-insert both copies of the order read \"not found\" before either recorded the key (the race region). An atomic claim makes the second copy wait on the key and then replay the first answer."),
         finish: false,
     };
     pose_which(which, dice)
@@ -772,9 +791,9 @@ fn store_for_crash(dice: &mut Pcg32) -> Option<Question> {
         kind: Kind::StoreForCrash,
         keys: "dedup=atomic&store=memory&crash=api@after-commit",
         restart_tens: 3..=12,
-        situation: "The API keeps its keys in memory and crashes right after a commit, before it answers.",
-        fix: ("store=durable", "keep the key table in a durable database"),
-        why: "The crash wiped the keys held in the API's memory, so after the restart the retry looked new. Keys in a durable store survive the crash, and the retry gets the first answer back.",
+        situation: crate::t!("The API keeps its keys in memory and crashes right after a commit, before it answers."),
+        fix: ("store=durable", crate::t!("keep the key table in a durable database")),
+        why: crate::t!("The crash wiped the keys held in the API's memory, so after the restart the retry looked new. Keys in a durable store survive the crash, and the retry gets the first answer back."),
     };
     crash.pose(dice)
 }
@@ -806,11 +825,11 @@ impl CrashWhich {
         let which = Which {
             kind: self.kind,
             query,
-            prompt: format!("{} {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?", self.situation),
+            prompt: crate::tf!("{} Before any run is shown: which one change ends this run with 0 duplicates and 0 lost orders?", self.situation),
             choices: vec![
                 (fix.into(), label.into()),
-                (format!("timeout_ms={}", timeout_ms * 2), "have the client wait twice as long for an answer".into()),
-                ("retries=6".into(), "have the client retry up to 6 times, not 3".into()),
+                (format!("timeout_ms={}", timeout_ms * 2), crate::t!("have the client wait twice as long for an answer").into()),
+                ("retries=6".into(), crate::t!("have the client retry up to 6 times, not 3").into()),
             ],
             why: self.why,
             finish: false,
@@ -828,13 +847,13 @@ fn key_for_rerun(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::KeyForRerun,
         query,
-        prompt: format!("An operator reruns the job at {rerun_ms} ms: a new pod with a new UID sends the same orders again. {SAFE_PROMPT} which key strategy ends this run with 0 duplicates and 0 lost orders?"),
+        prompt: crate::tf!("An operator reruns the job at {} ms: a new pod with a new UID sends the same orders again. Before any run is shown: which key strategy ends this run with 0 duplicates and 0 lost orders?", rerun_ms),
         choices: vec![
-            ("key=business".into(), "the business key: case_id + work_id".into()),
-            ("key=process".into(), "a UUID made when the pod starts, plus the work id".into()),
-            ("key=attempt".into(), "a fresh UUID for every attempt".into()),
+            ("key=business".into(), crate::t!("the business key: case_id + work_id").into()),
+            ("key=process".into(), crate::t!("a UUID made when the pod starts, plus the work id").into()),
+            ("key=attempt".into(), crate::t!("a fresh UUID for every attempt").into()),
         ],
-        why: "The rerun's pod has a new UID, so keys made from the pod look new to the API. Only a key made from the work itself is the same from any pod.",
+        why: crate::t!("The rerun's pod has a new UID, so keys made from the pod look new to the API. Only a key made from the work itself is the same from any pod."),
         finish: false,
     };
     pose_which(which, dice)
@@ -850,13 +869,13 @@ fn store_for_both_faults(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::StoreForBothFaults,
         query,
-        prompt: format!("The API crashes after a commit, the ledger pod is replaced at {replace_ms} ms, and the job is rerun at {rerun_ms} ms. {SAFE_PROMPT} where must the keys live for 0 duplicates and 0 lost orders?"),
+        prompt: crate::tf!("The API crashes after a commit, the ledger pod is replaced at {} ms, and the job is rerun at {} ms. Before any run is shown: where must the keys live for 0 duplicates and 0 lost orders?", replace_ms, rerun_ms),
         choices: vec![
-            ("store=memory".into(), "in the API process's memory".into()),
-            ("store=pod".into(), "on the ledger pod's own disk (an emptyDir)".into()),
-            ("store=durable".into(), "in a durable database".into()),
+            ("store=memory".into(), crate::t!("in the API process's memory").into()),
+            ("store=pod".into(), crate::t!("on the ledger pod's own disk (an emptyDir)").into()),
+            ("store=durable".into(), crate::t!("in a durable database").into()),
         ],
-        why: "Memory dies with the API's crash, and the ledger pod's disk dies with the pod's replacement; only a durable store survives both.",
+        why: crate::t!("Memory dies with the API's crash, and the ledger pod's disk dies with the pod's replacement; only a durable store survives both."),
         finish: false,
     };
     pose_which(which, dice)
@@ -867,9 +886,9 @@ fn provider_after_crash(dice: &mut Pcg32) -> Option<Question> {
         kind: Kind::ProviderAfterCrash,
         keys: "dedup=atomic&crash=api@after-effect",
         restart_tens: 3..=10,
-        situation: "The API crashes after the payment service charged and before the ledger committed; keys are atomic and durable.",
-        fix: ("provider=keyed", "pass the key along so the payment service dedupes by it"),
-        why: "The ledger rolled back with the crash but the payment service did not, so the API's key never recorded that charge. A payment service that honours the forwarded key returns the first charge instead of making a second.",
+        situation: crate::t!("The API crashes after the payment service charged and before the ledger committed; keys are atomic and durable."),
+        fix: ("provider=keyed", crate::t!("pass the key along so the payment service dedupes by it")),
+        why: crate::t!("The ledger rolled back with the crash but the payment service did not, so the API's key never recorded that charge. A payment service that honours the forwarded key returns the first charge instead of making a second."),
     };
     crash.pose(dice)
 }
@@ -892,16 +911,25 @@ fn receipts_without_inbox(dice: &mut Pcg32) -> Option<Question> {
     if !well_posed {
         return None;
     }
-    let prompt = format!(
-        "{orders} orders are charged once each, and each booked charge goes to a queue that delivers at least once: it delivers an event again if no acknowledgement comes back within its visibility timeout ({visibility_ms} ms). The consumer mails a receipt for every delivery it gets. In this run {acks} on the way back to the queue. How many receipts does the consumer mail?",
-        acks = plural(acks_lost, "acknowledgement is lost", "acknowledgements are lost"),
+    let prompt = crate::tf!(
+        "{} orders are charged once each, and each booked charge goes to a queue that delivers at least once: it delivers an event again if no acknowledgement comes back within its visibility timeout ({} ms). The consumer mails a receipt for every delivery it gets. In this run {} on the way back to the queue. How many receipts does the consumer mail?",
+        orders,
+        visibility_ms,
+        plural(
+            acks_lost,
+            crate::t!("{} acknowledgement is lost"),
+            crate::t!("{} acknowledgements are lost")
+        ),
     );
-    let explanation = format!(
-        "{n}: one per charge ({c}), and one more for each lost ack ({acks_lost}). The first repeat is at {t} (the cursor): the ack for e{event} was lost, so after the visibility timeout ({visibility_ms} ms) the queue delivered e{event} again and the consumer mailed again. With an inbox table it would mail {effects}.",
-        n = plural(metrics.receipts, "receipt", "receipts"),
-        c = metrics.effects,
-        t = ms_text(trace.events[ix].time_us),
-        effects = metrics.effects,
+    // `e{event}` is the queue event's id as the Events tab writes it.
+    let explanation = crate::tf!(
+        "{0}: one per charge ({1}), and one more for each lost ack ({2}). The first repeat is at {3} (the cursor): the ack for e{4} was lost, so after the visibility timeout ({5} ms) the queue delivered e{4} again and the consumer mailed again. With an inbox table it would mail {1}.",
+        plural(metrics.receipts, crate::t!("{} receipt"), crate::t!("{} receipts")),
+        metrics.effects,
+        acks_lost,
+        ms_text(trace.events[ix].time_us),
+        event,
+        visibility_ms,
     );
     let question = number_question(
         Kind::ReceiptsWithoutInbox,
@@ -924,8 +952,9 @@ fn first_repeat_receipt(trace: &Trace) -> Option<(usize, u32)> {
 }
 
 /// Situations in which a handler that runs its steps out of order charges twice, as
-/// (what the learner is told, keys over the ordering exercise's base).
-const ORDER_SITUATIONS: [(&str, &str); 3] = [
+/// (what the learner is told, keys over the ordering exercise's base). Data: the text is
+/// translated where the prompt reads it (`crate::i18n::tr`).
+pub const ORDER_SITUATIONS: [(&str, &str); 3] = [
     (
         "answers are cut on the way back for the first 300 ms",
         "partition=0..300",
@@ -945,6 +974,7 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
     use crate::scenario::Step;
     let seed = scenario_seed(dice);
     let (situation, keys) = ORDER_SITUATIONS[dice.random_range(0..3u32) as usize];
+    let situation = crate::i18n::tr(situation);
     let orders = ordering::all_orders();
     let pick = |dice: &mut Pcg32, ok: &dyn Fn(&[Step; 6]) -> bool| {
         let candidates: Vec<&[Step; 6]> = orders.iter().filter(|o| ok(o)).collect();
@@ -984,9 +1014,9 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::SafeOrder,
         query,
-        prompt: format!("The API runs the six steps of a keyed request in some order, with a unique claim (one committed on its own holds a {lease} ms lease), durable keys and a payment service that ignores keys; {situation}. {SAFE_PROMPT} which order ends this run with 0 duplicates and 0 lost orders?", lease = ordering::LEASE_MS),
+        prompt: crate::tf!("The API runs the six steps of a keyed request in some order, with a unique claim (one committed on its own holds a {} ms lease), durable keys and a payment service that ignores keys; {}. Before any run is shown: which order ends this run with 0 duplicates and 0 lost orders?", ordering::LEASE_MS, situation),
         choices: vec![choice(safe), choice(shown), choice(other)],
-        why: "As in step 12 of Lesson A: begin the transaction, lookup (a retry of finished work gets the stored answer back), claim, effect (the charge), commit (storing the answer under the key), and only then respond. The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help.",
+        why: crate::t!("As in step 12 of Lesson A: begin the transaction, lookup (a retry of finished work gets the stored answer back), claim, effect (the charge), commit (storing the answer under the key), and only then respond. The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help."),
         finish: false,
     };
     pose_which(which, dice)
@@ -1005,13 +1035,14 @@ fn charges_after_crash(dice: &mut Pcg32) -> Option<Question> {
         .map(|(ix, _)| ix)
         .collect();
     let &last = own.last()?;
-    let prompt = format!(
-        "The API claims each key under a unique constraint, in the same transaction as the ledger row, and keeps keys in a durable store. It crashes after the payment service has charged order {order} and before that transaction commits; the client retries. How many times does the payment service charge order {order}?"
+    let prompt = crate::tf!(
+        "The API claims each key under a unique constraint, in the same transaction as the ledger row, and keeps keys in a durable store. It crashes after the payment service has charged order {0} and before that transaction commits; the client retries. How many times does the payment service charge order {0}?",
+        order
     );
-    let explanation = format!(
-        "{n}; the last at {t} (the cursor). The crash rolled back the ledger row and the key's claim with it, but a payment service is not part of the ledger's transaction, so its charge stayed and the retry found no key. The claim protects the ledger's boundary only; the payment service is a boundary of its own.",
-        n = plural(own.len() as u32, "time", "times"),
-        t = ms_text(trace.events[last].time_us),
+    let explanation = crate::tf!(
+        "{}; the last at {} (the cursor). The crash rolled back the ledger row and the key's claim with it, but a payment service is not part of the ledger's transaction, so its charge stayed and the retry found no key. The claim protects the ledger's boundary only; the payment service is a boundary of its own.",
+        plural(own.len() as u32, crate::t!("{} time"), crate::t!("{} times")),
+        ms_text(trace.events[last].time_us),
     );
     let mut question = number_question(
         Kind::ChargesAfterCrash,
@@ -1078,37 +1109,49 @@ fn calls_after_500(dice: &mut Pcg32) -> Option<Question> {
         return None;
     }
     let answers = if charged && fails == 1 {
-        "fails its first call with 500 and charges on the second".into()
+        crate::t!("fails its first call with 500 and charges on the second").into()
     } else if charged {
-        format!("fails its first {fails} calls with 500 and charges on the next")
+        crate::tf!(
+            "fails its first {} calls with 500 and charges on the next",
+            fails
+        )
     } else {
-        "fails every call with 500".into()
+        crate::t!("fails every call with 500").into()
     };
     let rule = if stripe {
-        "stores each result under the key once the call is made and replays it to a repeat, 500s included"
+        crate::t!("stores each result under the key once the call is made and replays it to a repeat, 500s included")
     } else {
-        "replays a stored 2xx or 4xx to a repeat but runs the request again after a 5xx, storing nothing"
+        crate::t!("replays a stored 2xx or 4xx to a repeat but runs the request again after a 5xx, storing nothing")
     };
-    let prompt = format!(
-        "The API claims each key atomically and forwards it to a payment service that honours it. A 500 from the payment service charges nothing. In this run, whenever it is called for order {order}, it {answers}. The client retries a 500 up to {retries} times. The API {rule}. How many charge calls does the payment service get for order {order}?"
+    let prompt = crate::tf!(
+        "The API claims each key atomically and forwards it to a payment service that honours it. A 500 from the payment service charges nothing. In this run, whenever it is called for order {0}, it {1}. The client retries a 500 up to {2} times. The API {3}. How many charge calls does the payment service get for order {0}?",
+        order,
+        answers,
+        retries,
+        rule,
     );
     let &last = calls.last()?;
     let explanation = if stripe {
-        format!(
-            "1: the call at {t} (the cursor) failed, the API stored its 500 under the key, and every retry got that 500 back without a call (Stripe v1's rule): order {order} ends without a charge{later}.",
-            t = ms_text(trace.events[last].time_us),
-            later = if charged {
-                ", though the payment service would have charged a later call"
+        crate::tf!(
+            "1: the call at {} (the cursor) failed, the API stored its 500 under the key, and every retry got that 500 back without a call (Stripe v1's rule): order {} ends without a charge{}.",
+            ms_text(trace.events[last].time_us),
+            order,
+            if charged {
+                crate::t!(", though the payment service would have charged a later call")
             } else {
                 ""
             },
         )
     } else {
-        format!(
-            "{n}: a 5xx is not stored, so each retry ran again (OASIS's rule), until {end}; the last call is at {t} (the cursor).",
-            n = calls.len(),
-            end = if charged { "a call charged" } else { "the retries ran out" },
-            t = ms_text(trace.events[last].time_us),
+        crate::tf!(
+            "{}: a 5xx is not stored, so each retry ran again (OASIS's rule), until {}; the last call is at {} (the cursor).",
+            calls.len(),
+            if charged {
+                crate::t!("a call charged")
+            } else {
+                crate::t!("the retries ran out")
+            },
+            ms_text(trace.events[last].time_us),
         )
     };
     let mut question = number_question(
@@ -1130,13 +1173,13 @@ fn lease_length(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::LeaseLength,
         query,
-        prompt: format!("The API commits each claim as in progress, then calls a payment service that ignores keys and takes 150 to 250 ms to charge. The client gives up after 100 ms and retries up to 6 times, after a backoff of 30 ms, doubling each time, plus a random extra of up to half the delay. The API crashes once, right after committing a claim. A claim may be taken over once its lease has run out; in this run each claim's lease is {short_ms} ms. {SAFE_PROMPT} which lease ends this run with 0 duplicates, 0 lost and every order answered ok?"),
+        prompt: crate::tf!("The API commits each claim as in progress, then calls a payment service that ignores keys and takes 150 to 250 ms to charge. The client gives up after 100 ms and retries up to 6 times, after a backoff of 30 ms, doubling each time, plus a random extra of up to half the delay. The API crashes once, right after committing a claim. A claim may be taken over once its lease has run out; in this run each claim's lease is {} ms. Before any run is shown: which lease ends this run with 0 duplicates, 0 lost and every order answered ok?", short_ms),
         choices: vec![
-            (format!("lease_ms={long_ms}"), format!("a lease of {long_ms} ms")),
-            ("lease_ms=none".into(), "no lease: the claim holds until the key expires".into()),
-            (format!("lease_ms={}", short_ms / 2), format!("a lease of {} ms", short_ms / 2)),
+            (format!("lease_ms={long_ms}"), crate::tf!("a lease of {} ms", long_ms)),
+            ("lease_ms=none".into(), crate::t!("no lease: the claim holds until the key expires").into()),
+            (format!("lease_ms={}", short_ms / 2), crate::tf!("a lease of {} ms", short_ms / 2)),
         ],
-        why: "A lease must outlast one copy's work, or a retry takes the claim from a copy still waiting on the payment service and charges again; and it must run out within the client's retries, or a crashed copy's claim answers 409 until the key expires.",
+        why: crate::t!("A lease must outlast one copy's work, or a retry takes the claim from a copy still waiting on the payment service and charges again; and it must run out within the client's retries, or a crashed copy's claim answers 409 until the key expires."),
         finish: true,
     };
     pose_which(which, dice)
@@ -1151,13 +1194,13 @@ fn fix_for_lost_answer(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::FixForLostAnswer,
         query,
-        prompt: format!("The API claims keys atomically; the network between it and the payment service (which does not deduplicate by key, but records each charge's key so that it can be searched) loses some messages. When no answer comes, the API gives the call up, answers 504 and rolls back, and the client retries. {SAFE_PROMPT} which one change ends this run with 0 duplicates and 0 lost orders?"),
+        prompt: crate::t!("The API claims keys atomically; the network between it and the payment service (which does not deduplicate by key, but records each charge's key so that it can be searched) loses some messages. When no answer comes, the API gives the call up, answers 504 and rolls back, and the client retries. Before any run is shown: which one change ends this run with 0 duplicates and 0 lost orders?").into(),
         choices: vec![
-            ("lookup=on".into(), "look the charge up by key before calling".into()),
-            ("reconcile_ms=3600000".into(), "a job an hour later that refunds each extra charge".into()),
-            ("retries=8".into(), "have the client retry up to 8 times, not 5".into()),
+            ("lookup=on".into(), crate::t!("look the charge up by key before calling").into()),
+            ("reconcile_ms=3600000".into(), crate::t!("a job an hour later that refunds each extra charge").into()),
+            ("retries=8".into(), crate::t!("have the client retry up to 8 times, not 5").into()),
         ],
-        why: "The charge was made and only its answer was lost, so the retry charged again. Asking the payment service for a charge under the key before calling finds the first charge and records it. A refund repairs the duplicate after it happened; it does not prevent it.",
+        why: crate::t!("The charge was made and only its answer was lost, so the retry charged again. Asking the payment service for a charge under the key before calling finds the first charge and records it. A refund repairs the duplicate after it happened; it does not prevent it."),
         finish: false,
     };
     pose_which(which, dice)
@@ -1184,16 +1227,17 @@ fn duplicates_after_reconcile(dice: &mut Pcg32) -> Option<Question> {
     if !well_posed {
         return None;
     }
-    let prompt = format!(
-        "{orders} orders, with keys claimed atomically; the payment service ignores keys. When no answer comes from it, the API gives the call up, answers 504 and rolls back, and the client retries. In this run {a} on the way back from the payment service (after the charge was made) and {c} on the way to it. An hour later a reconciliation job records each charge the ledger lacks and refunds each charge after an order's first. How many duplicates does the run count?",
-        a = plural(answers_lost, "answer is lost", "answers are lost"),
-        c = plural(calls_lost, "call is lost", "calls are lost"),
+    let prompt = crate::tf!(
+        "{} orders, with keys claimed atomically; the payment service ignores keys. When no answer comes from it, the API gives the call up, answers 504 and rolls back, and the client retries. In this run {} on the way back from the payment service (after the charge was made) and {} on the way to it. An hour later a reconciliation job records each charge the ledger lacks and refunds each charge after an order's first. How many duplicates does the run count?",
+        orders,
+        plural(answers_lost, crate::t!("{} answer is lost"), crate::t!("{} answers are lost")),
+        plural(calls_lost, crate::t!("{} call is lost"), crate::t!("{} calls are lost")),
     );
-    let explanation = format!(
-        "{d}: each lost answer left a charge the API never heard of, and the retry charged again; the first repeat is at {t} (the cursor). The job refunds {r} later, but a duplicate counts what happened: the card was charged twice until then.",
-        d = plural(metrics.duplicates, "duplicate", "duplicates"),
-        t = ms_text(trace.events[ix].time_us),
-        r = plural(metrics.refunds, "charge", "charges"),
+    let explanation = crate::tf!(
+        "{}: each lost answer left a charge the API never heard of, and the retry charged again; the first repeat is at {} (the cursor). The job refunds {} later, but a duplicate counts what happened: the card was charged twice until then.",
+        plural(metrics.duplicates, crate::t!("{} duplicate"), crate::t!("{} duplicates")),
+        ms_text(trace.events[ix].time_us),
+        plural(metrics.refunds, crate::t!("{} charge"), crate::t!("{} charges")),
     );
     let question = number_question(
         Kind::DuplicatesAfterReconcile,

@@ -72,14 +72,15 @@ impl QuizSession {
             .enumerate()
             .map(|(i, (q, a))| {
                 let (mark, state) = match a {
-                    Some(given) if q.is_right(*given) => ("✓", "right"),
-                    Some(_) => ("✗", "wrong"),
-                    None if i == index => ("•", "current question"),
-                    None => ("", "to come"),
+                    Some(given) if q.is_right(*given) => ("✓", crate::t!("right")),
+                    Some(_) => ("✗", crate::t!("wrong")),
+                    None if i == index => ("•", crate::t!("current question")),
+                    None => ("", crate::t!("to come")),
                 };
                 Dot {
+                    // A number and a mark: no words to translate.
                     text: format!("{} {mark}", i + 1),
-                    label: format!("question {}: {state}", i + 1),
+                    label: crate::tf!("question {}: {}", i + 1, state),
                     current: i == index,
                 }
             })
@@ -100,13 +101,13 @@ impl QuizSession {
 /// A lesson's button in the picker: its name, and "✓ mastered" once this browser's progress
 /// says its check was passed, so the picker shows what is done before a lesson is opened.
 pub fn lesson_button(progress: &Progress, lesson: &crate::lessons::Lesson) -> String {
-    let name = format!(
+    let name = crate::tf!(
         "Lesson {}: {}",
         lesson.id.to_ascii_uppercase(),
-        lesson.title
+        crate::i18n::tr(lesson.title)
     );
     match progress.lesson(lesson.id) {
-        Some(p) if p.mastered => format!("{name} ✓ mastered"),
+        Some(p) if p.mastered => crate::tf!("{} ✓ mastered", name),
         _ => name,
     }
 }
@@ -115,9 +116,11 @@ pub fn lesson_button(progress: &Progress, lesson: &crate::lessons::Lesson) -> St
 pub fn quiz_status(progress: &Progress, lesson_id: &str) -> String {
     let total = QUESTIONS;
     match progress.lesson(lesson_id) {
-        Some(p) if p.mastered => format!("Mastered (best {} of {total}).", p.best),
-        Some(p) if p.best > 0 => format!("Best so far: {} of {total}; {}.", p.best, mastery_rule()),
-        _ => format!("Not taken yet: {total} questions, one attempt each."),
+        Some(p) if p.mastered => crate::tf!("Mastered (best {} of {}).", p.best, total),
+        Some(p) if p.best > 0 => {
+            crate::tf!("Best so far: {} of {}; {}.", p.best, total, mastery_rule())
+        }
+        _ => crate::tf!("Not taken yet: {} questions, one attempt each.", total),
     }
 }
 
@@ -125,8 +128,8 @@ pub fn quiz_status(progress: &Progress, lesson_id: &str) -> String {
 pub fn mastery_rule() -> String {
     let total = QUESTIONS as u32;
     match quiz::right_needed(total) {
-        needed if needed == total => format!("all {total} right masters the lesson"),
-        needed => format!("{needed} of {total} right master the lesson"),
+        needed if needed == total => crate::tf!("all {} right masters the lesson", total),
+        needed => crate::tf!("{} of {} right master the lesson", needed, total),
     }
 }
 
@@ -227,9 +230,6 @@ pub fn run_hidden(state: &State) -> bool {
 pub const RUN_HIDDEN_NOTE: &str =
     "The run appears once you lock your answer: work each question out before you see it.";
 
-/// Why "Show my choice as B" did nothing before the answer was locked.
-const TRY_LOCKED: &str = "Lock your answer first: the choices' runs open once it is locked.";
-
 /// Shows question `index` (or the score) and loads its run: unanswered, the question's
 /// scenario with no B, its run kept out of sight (`run_hidden`); answered, with the right
 /// choice as B and the cursor on the event that proves the answer.
@@ -272,7 +272,10 @@ fn show(state: &mut State, index: usize) -> Effects {
 fn try_choice(state: &mut State, choice: Option<u32>) -> Effects {
     if run_hidden(state) {
         if let Some(session) = state.quiz.as_mut() {
-            session.feedback = Some(TRY_LOCKED.into());
+            // Why "Show my choice as B" did nothing before the answer was locked.
+            let locked =
+                crate::t!("Lock your answer first: the choices' runs open once it is locked.");
+            session.feedback = Some(locked.into());
         }
         return Effects {
             render: true,
@@ -290,7 +293,7 @@ fn try_choice(state: &mut State, choice: Option<u32>) -> Effects {
         _ => None,
     };
     let Some(keys) = keys else {
-        session.feedback = Some("Pick a choice first, then show it as B.".into());
+        session.feedback = Some(crate::t!("Pick a choice first, then show it as B.").into());
         return Effects {
             render: true,
             ..Effects::default()
@@ -337,17 +340,17 @@ fn given(form: &Form, input: &AnswerInput) -> Result<u32, String> {
         Form::Choices(choices) => input
             .choice
             .filter(|&c| (c as usize) < choices.len())
-            .ok_or_else(|| "Pick one of the choices first.".into()),
+            .ok_or_else(|| crate::t!("Pick one of the choices first.").into()),
         Form::Number => (input.number.trim().parse::<u32>().ok())
             .filter(|&n| n <= NUMBER_MAX)
-            .ok_or_else(|| format!("Enter a whole number from 0 to {NUMBER_MAX}.")),
+            .ok_or_else(|| crate::tf!("Enter a whole number from 0 to {}.", NUMBER_MAX)),
     }
 }
 
 impl QuizSession {
     /// "Lesson A": how the check names its lesson.
     pub fn lesson_name(&self) -> String {
-        format!("Lesson {}", self.quiz.lesson.to_ascii_uppercase())
+        crate::tf!("Lesson {}", self.quiz.lesson.to_ascii_uppercase())
     }
 
     /// What the check says aloud about question `index` (issue 14's walk: the whole
@@ -377,17 +380,23 @@ impl QuizSession {
         let question = &self.quiz.questions[index];
         match self.answers[index] {
             None => (
-                format!("Answer before you see the run: it appears on the timeline, with its counters, once you lock your answer. One attempt per question; {}.", mastery_rule()),
+                crate::tf!("Answer before you see the run: it appears on the timeline, with its counters, once you lock your answer. One attempt per question; {}.", mastery_rule()),
                 None,
             ),
             Some(given) => {
                 let right = question.is_right(given);
-                let verdict = if right { "Right." } else { "Not this time." };
-                // A choice's explanation opens with its answer; a number's does not.
+                let verdict = if right {
+                    crate::t!("Right.")
+                } else {
+                    crate::t!("Not this time.")
+                };
+                // A choice's explanation opens with its answer; a number's does not. The
+                // explanation is already in the page's language (`crate::quiz`).
                 let text = match question.form {
                     Form::Choices(_) => format!("{verdict} {}", question.explanation),
-                    Form::Number => format!(
-                        "{verdict} The answer is {}. {}",
+                    Form::Number => crate::tf!(
+                        "{} The answer is {}. {}",
+                        verdict,
                         question.answer_text(),
                         question.explanation
                     ),
@@ -401,14 +410,14 @@ impl QuizSession {
     pub fn score_text(&self) -> (String, bool) {
         let score = quiz::grade(&self.quiz, &self.answers);
         let text = if score.mastered {
-            format!(
+            crate::tf!(
                 "{} of {} right: {} mastered.",
                 score.right,
                 score.total,
                 self.lesson_name()
             )
         } else {
-            format!(
+            crate::tf!(
                 "{} of {} right: not mastered yet; {}. Try a new variant when ready.",
                 score.right,
                 score.total,
@@ -424,18 +433,19 @@ impl QuizSession {
     pub fn title(&self) -> String {
         let name = self.lesson_name();
         match self.shown {
-            None => format!("Mastery check: {name}"),
+            None => crate::tf!("Mastery check: {}", name),
             Some(index) if index < QUESTIONS => {
-                format!("{name}, question {} of {QUESTIONS}", index + 1)
+                crate::tf!("{}, question {} of {}", name, index + 1, QUESTIONS)
             }
-            Some(_) => format!("Mastery check: {name}, your score"),
+            Some(_) => crate::tf!("Mastery check: {}, your score", name),
         }
     }
 
     /// The introduction's paragraph: how the check works, and its seed.
     pub fn intro_text(&self) -> String {
-        format!(
-            "{QUESTIONS} questions on fresh variants of the lesson's situations: a prediction (a count), a concept (a step order, or which boundary a claim protects) and a diagnosis (which change prevents the harm), at least. Answer each before its run is shown; once your answer is locked the run appears, the cursor on the event that proves it. One attempt per question; {}. Quiz seed {}: the same link gives the same questions.",
+        crate::tf!(
+            "{} questions on fresh variants of the lesson's situations: a prediction (a count), a concept (a step order, or which boundary a claim protects) and a diagnosis (which change prevents the harm), at least. Answer each before its run is shown; once your answer is locked the run appears, the cursor on the event that proves it. One attempt per question; {}. Quiz seed {}: the same link gives the same questions.",
+            QUESTIONS,
             mastery_rule(),
             self.quiz.seed
         )
@@ -450,26 +460,32 @@ impl QuizSession {
         }
         // The choice's words are painted before this (`quiz::Choice::words`): only the mark.
         let mark = match self.answers[index] {
-            Some(_) if question.answer == choice => " ✓ the right answer",
-            Some(given) if given == choice => " ✗ your answer",
-            _ => "",
+            Some(_) if question.answer == choice => crate::t!("✓ the right answer"),
+            Some(given) if given == choice => crate::t!("✗ your answer"),
+            _ => return String::new(),
         };
-        mark.to_string()
+        // After the words, with a space between.
+        format!(" {mark}")
     }
 
     /// The score's review, one line per question: the answer given and the right one.
     pub fn review(&self) -> Vec<String> {
         (self.quiz.questions.iter().zip(&self.answers))
             .map(|(question, answer)| {
-                let given =
-                    answer.map_or("no answer".into(), |a| quiz::answer_text(&question.form, a));
+                let given = answer.map_or(crate::t!("no answer").into(), |a| {
+                    quiz::answer_text(&question.form, a)
+                });
                 let mark = if answer.is_some_and(|a| question.is_right(a)) {
                     "✓"
                 } else {
                     "✗"
                 };
                 let right = question.answer_text();
-                format!("{mark} you answered {given}; the answer is {right}. ")
+                // The trailing space parts one line from the next, outside the sentence.
+                let mut line =
+                    crate::tf!("{} you answered {}; the answer is {}.", mark, given, right);
+                line.push(' ');
+                line
             })
             .collect()
     }

@@ -74,17 +74,23 @@ impl Progress {
         let Some(text) = text else {
             return (Progress::new(), None);
         };
-        let reset = |why: &str| {
-            let note = format!("Saved quiz progress {why}, so it starts afresh.");
-            (Progress::new(), Some(note))
-        };
+        // Each note a whole sentence, so a translation need not assemble one from pieces.
+        let reset = |note: &str| (Progress::new(), Some(note.to_string()));
         if text.len() > TEXT_LEN_MAX {
-            return reset("was too long to be ours");
+            return reset(crate::t!(
+                "Saved quiz progress was too long to be ours, so it starts afresh."
+            ));
         }
         match read(text) {
-            Err(Unreadable::Malformed) => reset("could not be read"),
-            Err(Unreadable::OtherVersion) => reset("is from another version"),
-            Ok(progress) if progress.out_of_range() => reset("had answers out of range"),
+            Err(Unreadable::Malformed) => reset(crate::t!(
+                "Saved quiz progress could not be read, so it starts afresh."
+            )),
+            Err(Unreadable::OtherVersion) => reset(crate::t!(
+                "Saved quiz progress is from another version, so it starts afresh."
+            )),
+            Ok(progress) if progress.out_of_range() => reset(crate::t!(
+                "Saved quiz progress had answers out of range, so it starts afresh."
+            )),
             Ok(progress) => (progress.sanitized(), None),
         }
     }
