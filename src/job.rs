@@ -38,10 +38,10 @@ impl Phase {
     /// What the page's progress line says the job is doing.
     pub fn text(self) -> &'static str {
         match self {
-            Phase::Simulating => "simulating",
-            Phase::LayingOut => "drawing the timeline",
-            Phase::Indexing => "indexing the counts",
-            Phase::Done => "done",
+            Phase::Simulating => crate::t!("simulating"),
+            Phase::LayingOut => crate::t!("drawing the timeline"),
+            Phase::Indexing => crate::t!("indexing the counts"),
+            Phase::Done => crate::t!("done"),
         }
     }
 }

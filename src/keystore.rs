@@ -28,10 +28,10 @@ pub enum KeyState {
 impl KeyState {
     pub fn name(self) -> &'static str {
         match self {
-            KeyState::Claimed => "claimed, not committed",
-            KeyState::InProgress => "in progress",
-            KeyState::Done { .. } => "done",
-            KeyState::Expired => "expired",
+            KeyState::Claimed => crate::t!("claimed, not committed"),
+            KeyState::InProgress => crate::t!("in progress"),
+            KeyState::Done { .. } => crate::t!("done"),
+            KeyState::Expired => crate::t!("expired"),
         }
     }
 }

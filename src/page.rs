@@ -182,7 +182,7 @@ impl PageState {
             key: "step".into(),
             value: codec::quote(&value),
             problem: Problem::Malformed {
-                allowed: format!("a step of lesson {}, 1..={}", lesson.id, lesson.steps.len()),
+                allowed: crate::tf!("a step of lesson {}, 1..={}", lesson.id, lesson.steps.len()),
             },
         })
     }
@@ -197,14 +197,14 @@ impl PageState {
                 self.cursor = Some(
                     value
                         .parse()
-                        .map_err(|_| malformed("an event index, a whole number"))?,
+                        .map_err(|_| malformed(crate::t!("an event index, a whole number")))?,
                 )
             }
             "embed" => {
                 self.embed = match value {
                     "1" | "true" => true,
                     "0" | "false" => false,
-                    _ => return Err(malformed("1 or 0 (also true/false)")),
+                    _ => return Err(malformed(crate::t!("1 or 0 (also true/false)"))),
                 }
             }
             "lang" => {
@@ -215,13 +215,14 @@ impl PageState {
             // Checked, so that a misspelt theme is reported rather than ignored.
             "theme" => {
                 let theme = Theme::from_name(value);
-                self.theme =
-                    Some(theme.ok_or_else(|| malformed(&format!("one of {}", THEMES.join("|"))))?);
+                self.theme = Some(
+                    theme.ok_or_else(|| malformed(&crate::tf!("one of {}", THEMES.join("|"))))?,
+                );
             }
             "sweep" => {
                 let seeds = value.parse::<u64>().ok();
                 let seeds = seeds.filter(|seeds| (1..=SWEEP_SEEDS_MAX).contains(seeds));
-                let allowed = format!("a seed count, a whole number 1..={SWEEP_SEEDS_MAX}");
+                let allowed = crate::tf!("a seed count, a whole number 1..={}", SWEEP_SEEDS_MAX);
                 self.sweep = Some(seeds.ok_or_else(|| malformed(&allowed))?);
             }
             "controls" => {
@@ -232,7 +233,7 @@ impl PageState {
                     .collect();
                 let known = |name: &String| codec::key_names().any(|k| k == name);
                 if let Some(bad) = names.iter().find(|name| !known(name)) {
-                    let allowed = format!(
+                    let allowed = crate::tf!(
                         "a comma-separated list of scenario keys; `{}` is not one",
                         codec::quote(bad)
                     );
@@ -251,47 +252,57 @@ impl PageState {
             // instead of silently ignored.
             "quiz" => {
                 self.quiz = Some(value.parse::<u64>().map_err(|_| {
-                    malformed("a quiz seed, a whole number 0..=18446744073709551615")
+                    malformed(crate::t!(
+                        "a quiz seed, a whole number 0..=18446744073709551615"
+                    ))
                 })?);
             }
             "lesson" => {
                 let ids: Vec<&str> = LESSONS.iter().map(|l| l.id).collect();
-                let allowed = || malformed(&format!("a lesson, one of {}", ids.join("|")));
+                let allowed = || malformed(&crate::tf!("a lesson, one of {}", ids.join("|")));
                 self.lesson = Some(Lesson::by_id(value).ok_or_else(allowed)?);
             }
             "step" => {
-                self.step = Some(
-                    parse_step(value)
-                        .ok_or_else(|| malformed(&format!("a step number 1..={}", steps_max())))?,
-                );
+                self.step =
+                    Some(parse_step(value).ok_or_else(|| {
+                        malformed(&crate::tf!("a step number 1..={}", steps_max()))
+                    })?);
             }
             "focus" => {
                 self.focus = match value {
                     "a" => Side::A,
                     "b" => Side::B,
-                    _ => return Err(malformed("a or b")),
+                    _ => return Err(malformed(crate::t!("a or b"))),
                 }
             }
             "keys" => {
                 self.keys = match value {
                     "1" | "true" => true,
                     "0" | "false" => false,
-                    _ => return Err(malformed("1 or 0 (also true/false)")),
+                    _ => return Err(malformed(crate::t!("1 or 0 (also true/false)"))),
                 }
             }
             "gate" => {
                 self.gate = match value {
                     "1" => true,
                     "0" => false,
-                    _ => return Err(malformed("1 (a step waits for its prediction) or 0")),
+                    _ => {
+                        return Err(malformed(crate::t!(
+                            "1 (a step waits for its prediction) or 0"
+                        )))
+                    }
                 }
             }
             "report" if value == "parent" => self.report = true,
-            "report" => return Err(malformed("parent (results go to the parent frame)")),
+            "report" => {
+                return Err(malformed(crate::t!(
+                    "parent (results go to the parent frame)"
+                )))
+            }
             "hide" => {
                 let mut hide = 0;
                 for name in value.split(',').filter(|n| !n.is_empty()) {
-                    let allowed = || malformed(&format!("a list of {}", PARTS.join("|")));
+                    let allowed = || malformed(&crate::tf!("a list of {}", PARTS.join("|")));
                     hide |= 1 << PARTS.iter().position(|p| *p == name).ok_or_else(allowed)?;
                 }
                 self.hide = hide;
@@ -300,28 +311,30 @@ impl PageState {
                 let height = value.parse::<u32>().ok();
                 let height = height.filter(|h| HEIGHT_PX.contains(h));
                 let (min, max) = HEIGHT_PX.into_inner();
-                let allowed = format!("a frame height in CSS px, {min}..={max}");
+                let allowed = crate::tf!("a frame height in CSS px, {}..={}", min, max);
                 self.height = Some(height.ok_or_else(|| malformed(&allowed))?);
             }
             "steps" => {
                 let steps = crate::steps::parse(value);
-                self.steps = Some(steps.map_err(|why| malformed(&format!("own steps: {why}")))?);
+                let own = |why: String| malformed(&crate::tf!("own steps: {}", why));
+                self.steps = Some(steps.map_err(own)?);
             }
             "v" => {
                 let version = value.parse::<u32>().ok().filter(|v| *v >= 1);
-                self.version =
-                    Some(version.ok_or_else(|| malformed("a model version, 1 or more"))?);
+                self.version = Some(
+                    version.ok_or_else(|| malformed(crate::t!("a model version, 1 or more")))?,
+                );
             }
             "tab" if TABS.contains(&value) => self.tab = value.into(),
-            "tab" => return Err(malformed(&format!("one of {}", TABS.join("|")))),
+            "tab" => return Err(malformed(&crate::tf!("one of {}", TABS.join("|")))),
             "speed" => {
                 self.speed = parse_speed(value).ok_or_else(|| malformed(&speeds_allowed()))?
             }
             "zoom" => {
-                self.zoom = Some(
-                    parse_zoom(value)
-                        .ok_or_else(|| malformed("T0..T1 in whole microseconds, T0 < T1"))?,
-                )
+                self.zoom =
+                    Some(parse_zoom(value).ok_or_else(|| {
+                        malformed(crate::t!("T0..T1 in whole microseconds, T0 < T1"))
+                    })?)
             }
             // The codec passes only its `VIEW_KEYS`, each handled above.
             _ => unreachable!("view key `{key}` has no field in PageState"),
@@ -487,7 +500,7 @@ fn parse_speed(value: &str) -> Option<u32> {
 
 fn speeds_allowed() -> String {
     let speeds: Vec<String> = SPEEDS.iter().map(|s| s.to_string()).collect();
-    format!("one of {} (events per second)", speeds.join("|"))
+    crate::tf!("one of {} (events per second)", speeds.join("|"))
 }
 
 fn parse_zoom(value: &str) -> Option<(u64, u64)> {

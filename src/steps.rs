@@ -107,12 +107,12 @@ impl Checked {
 pub fn parse(value: &str) -> Result<Vec<OwnStep>, String> {
     let lines: Vec<&str> = value.lines().filter(|l| !l.trim().is_empty()).collect();
     if lines.is_empty() || lines.len() > STEPS_MAX {
-        return Err(format!("1 to {STEPS_MAX} steps, one per line"));
+        return Err(crate::tf!("1 to {} steps, one per line", STEPS_MAX));
     }
     let steps = lines
         .iter()
         .enumerate()
-        .map(|(i, line)| parse_step(line).map_err(|why| format!("step {}: {why}", i + 1)));
+        .map(|(i, line)| parse_step(line).map_err(|why| crate::tf!("step {}: {}", i + 1, why)));
     steps.collect()
 }
 
@@ -130,7 +130,7 @@ fn parse_step(line: &str) -> Result<OwnStep, String> {
     // The page's own reader checks the scenario and the compare keys as a link's.
     let (page, errors) = PageState::from_query(&keys.join("&"));
     if let Some(error) = errors.first() {
-        return Err(error.to_string());
+        return Err(crate::app::error_text(error));
     }
     if page
         != (PageState {
@@ -139,13 +139,13 @@ fn parse_step(line: &str) -> Result<OwnStep, String> {
             ..PageState::default()
         })
     {
-        return Err("only scenario keys, compare, caption, check and ask".into());
+        return Err(crate::t!("only scenario keys, compare, caption, check and ask").into());
     }
     if page.compare.is_none() && checks.iter().any(|c: &Check| c.side == Side::B) {
-        return Err("a check of B (`b.`) needs compare=".into());
+        return Err(crate::t!("a check of B (`b.`) needs compare=").into());
     }
     if page.compare.is_none() && ask.as_ref().is_some_and(|q: &Question| q.side == Side::B) {
-        return Err("a question about B (`ask=b.`) needs compare=".into());
+        return Err(crate::t!("a question about B (`ask=b.`) needs compare=").into());
     }
     Ok(OwnStep {
         scenario: page.scenario,
@@ -163,7 +163,7 @@ pub fn parse_question(name: &str) -> Result<Question, String> {
         None => (Side::A, name),
     };
     if crate::lessons::metric(&Metrics::default(), metric).is_none() {
-        return Err(format!(
+        return Err(crate::tf!(
             "`ask={}`: expected a count such as effects, duplicates or lost, or b. and one",
             codec::quote(name)
         ));
@@ -177,15 +177,16 @@ pub fn parse_question(name: &str) -> Result<Question, String> {
 /// A caption as typed (already decoded): bounded, with no control or invisible characters.
 pub fn parse_caption(text: &str) -> Result<String, String> {
     if text.chars().count() > CAPTION_CHARS_MAX {
-        return Err(format!(
-            "a caption of at most {CAPTION_CHARS_MAX} characters"
+        return Err(crate::tf!(
+            "a caption of at most {} characters",
+            CAPTION_CHARS_MAX
         ));
     }
     if text
         .chars()
         .any(|c| c.is_control() || codec::is_invisible(c))
     {
-        return Err("a caption with no control or invisible characters".into());
+        return Err(crate::t!("a caption with no control or invisible characters").into());
     }
     Ok(text.to_string())
 }
@@ -196,7 +197,7 @@ fn parse_checks(list: &str) -> Result<Vec<Check>, String> {
         .filter(|c| !c.is_empty())
         .map(|item| {
             let bad = || {
-                format!(
+                crate::tf!(
                     "`check={}`: expected METRIC:N or b.METRIC:N",
                     codec::quote(item)
                 )
@@ -217,7 +218,7 @@ fn parse_checks(list: &str) -> Result<Vec<Check>, String> {
         .collect();
     let checks = checks?;
     if checks.len() > CHECKS_MAX {
-        return Err(format!("at most {CHECKS_MAX} checks"));
+        return Err(crate::tf!("at most {} checks", CHECKS_MAX));
     }
     Ok(checks)
 }

@@ -3892,3 +3892,40 @@ fn a_check_answer_it_cannot_take_keeps_the_focus_in_the_form() {
     assert_eq!(effects.focus, Some(Focus::QuizAnswer));
     assert!(state.quiz.as_ref().unwrap().feedback.is_some());
 }
+
+/// The banner words a codec error through `app::error_text` (translatable), the CLI through
+/// `Display`: in English they are the same, byte for byte, for every kind of problem.
+#[test]
+fn the_banners_codec_errors_read_as_the_clis() {
+    let long = format!(
+        "seed={}",
+        "1".repeat(idemlab::scenario::codec::QUERY_LEN_MAX)
+    );
+    let many = vec!["seed=1"; idemlab::scenario::codec::PAIRS_MAX + 1].join("&");
+    let queries = [
+        "colour=blue",
+        "seed=1&seed=2",
+        "dedup=sometimes",
+        "retries=999",
+        "theme=sepia&controls=dedup,nope&step=99&lesson=a",
+        "compare=dedup%3Dmaybe",
+        long.as_str(),
+        many.as_str(),
+    ];
+    let mut kinds = std::collections::BTreeSet::new();
+    for query in queries {
+        let (_, errors) = idemlab::page::PageState::from_query(query);
+        assert!(!errors.is_empty(), "{query}");
+        for error in &errors {
+            kinds.insert(
+                format!("{:?}", error.problem)
+                    .split([' ', '{'])
+                    .next()
+                    .unwrap()
+                    .to_string(),
+            );
+            assert_eq!(app::error_text(error), error.to_string(), "{query}");
+        }
+    }
+    assert_eq!(kinds.len(), 5, "{kinds:?}");
+}

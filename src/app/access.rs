@@ -81,8 +81,9 @@ pub fn break_said(
 ) -> Option<String> {
     let set = super::differing(before, &state.page.scenario);
     (!set.is_empty()).then(|| {
-        format!(
-            "Broken by hand ({set}): a new run. {}",
+        crate::tf!(
+            "Broken by hand ({}): a new run. {}",
+            set,
             super::status_line(state, lead)
         )
     })

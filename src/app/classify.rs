@@ -4,6 +4,7 @@
 
 use super::{Effects, State};
 use crate::classify::{score, Class, OPERATIONS};
+use crate::i18n::tr;
 use crate::scenario::decode_lenient;
 
 /// The learner's answers, one per operation of `classify::OPERATIONS`.
@@ -62,19 +63,21 @@ pub fn classify_items(answers: &Answers) -> Vec<ClassifyItem> {
         .iter()
         .zip(answers)
         .map(|(op, &answer)| {
+            // The class's label and the operation's words are the exercise's data.
+            let label = tr(op.class.label());
             let verdict = answer.map(|given| {
                 if given == op.class {
-                    format!("Right: {}.", op.class.label())
+                    crate::tf!("Right: {}.", label)
                 } else {
-                    format!("Not quite: it is {}.", op.class.label())
+                    crate::tf!("Not quite: it is {}.", label)
                 }
             });
             ClassifyItem {
-                text: op.text,
+                text: tr(op.text),
                 answer,
                 right: answer.map(|_| op.class),
                 verdict,
-                why: answer.map(|_| op.why),
+                why: answer.map(|_| tr(op.why)),
                 show: answer.is_some() && op.show.is_some(),
             }
         })
@@ -101,10 +104,18 @@ pub fn classify_score(answers: &Answers) -> String {
     let answered = answers.iter().flatten().count();
     let right = score(answers);
     if answered == total {
-        format!("Score: {right} of {total}.")
+        crate::tf!("Score: {} of {}.", right, total)
     } else if answered == 0 {
-        format!("Classify each of the {total} operations; each answer locks and says why.")
+        crate::tf!(
+            "Classify each of the {} operations; each answer locks and says why.",
+            total
+        )
     } else {
-        format!("Answered {answered} of {total}: {right} right so far.")
+        crate::tf!(
+            "Answered {} of {}: {} right so far.",
+            answered,
+            total,
+            right
+        )
     }
 }

@@ -24,13 +24,15 @@ impl Computing {
         let JobProgress { phase, events } = self.progress;
         let run = run_name(self.side);
         match phase {
-            Phase::Simulating => format!(
-                "Computing run {run}: simulating, {} events so far (at most {}).",
+            Phase::Simulating => crate::tf!(
+                "Computing run {}: simulating, {} events so far (at most {}).",
+                run,
                 grouped(events),
                 grouped(self.events_max)
             ),
-            _ => format!(
-                "Computing run {run}: {} of {} events.",
+            _ => crate::tf!(
+                "Computing run {}: {} of {} events.",
+                run,
                 phase.text(),
                 grouped(events)
             ),
@@ -88,20 +90,23 @@ pub fn cancel(state: &mut State) -> Effects {
     let Some(computing) = state.computing.take() else {
         return Effects::default();
     };
-    let (scenario, compare, back_to) = match state.last_ran.as_deref() {
-        Some(last) => (
-            last.scenario.clone(),
-            last.compare.clone(),
-            "the last scenario that finished",
-        ),
-        None => (Scenario::default(), None, "the default scenario"),
-    };
-    let line = format!(
-        "Run {} was cancelled while {} after {} events. The page shows {back_to}; Back returns to the cancelled one.",
+    let (run, doing, events) = (
         run_name(computing.side),
         computing.progress.phase.text(),
         grouped(computing.progress.events),
     );
+    let (scenario, compare, line) = match state.last_ran.as_deref() {
+        Some(last) => (
+            last.scenario.clone(),
+            last.compare.clone(),
+            crate::tf!("Run {} was cancelled while {} after {} events. The page shows the last scenario that finished; Back returns to the cancelled one.", run, doing, events),
+        ),
+        None => (
+            Scenario::default(),
+            None,
+            crate::tf!("Run {} was cancelled while {} after {} events. The page shows the default scenario; Back returns to the cancelled one.", run, doing, events),
+        ),
+    };
     state.set_scenario(scenario);
     state.page.compare = compare;
     state.cancelled = Some(line);

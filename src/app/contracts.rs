@@ -161,27 +161,30 @@ pub fn overrides(query: &str) -> Vec<(String, Vec<&'static str>)> {
 /// contract sets the provider or result lookup (`tests/contracts_page.rs` keeps that true).
 pub fn about(scenario: &Scenario, query: &str) -> String {
     let said: Vec<String> = (overrides(query).iter())
-        .map(|(pair, names)| format!("{pair} overrode {}", names.join(", ")))
+        .map(|(pair, names)| crate::tf!("{} overrode {}", pair, names.join(", ")))
         .collect();
     let mut won = if said.is_empty() {
-        "none overrode a contract's here".to_string()
+        crate::t!("none overrode a contract's here").to_string()
     } else {
-        format!("here {}", said.join("; "))
+        crate::tf!("here {}", said.join("; "))
     };
     if let Some(own) = scenario.contract {
-        won.push_str(&format!("; its own contract={} is replaced", own.name()));
+        won.push_str(&crate::tf!("; its own contract={} is replaced", own.name()));
     }
     let value = |name: &str| {
         let spec = codec::keys().iter().find(|spec| spec.name == name);
         spec.map_or_else(String::new, |spec| spec.value(scenario))
     };
-    format!(
+    // The trailing space joins the next sentence (`contracts_view`'s note).
+    let text = crate::tf!(
         "Each row runs this scenario under that contract's keys (the (none) row under none), \
-         its own keys winning ({won}). No contract turns on result lookup or a keyed provider: every \
-         row keeps provider={} and lookup={}. ",
+         its own keys winning ({}). No contract turns on result lookup or a keyed provider: every \
+         row keeps provider={} and lookup={}.",
+        won,
         value("provider"),
         value("lookup")
-    )
+    );
+    text + " "
 }
 
 /// The table as the page shows it, or `None` before any table was asked for.
@@ -189,15 +192,25 @@ pub fn contracts_view(state: &State) -> Option<ContractsView> {
     let table = state.contracts.as_ref()?;
     // Inclusive, so that a table reaching the largest seed is written as the CLI reads it.
     let last = table.first + (table.count - 1);
-    let note = format!(
-        "{}Sums over seeds {}..={last}, {} of {} runs{}; Duplicates include refunded charges \
-         and duplicate receipts. The same rows: ",
-        table.about,
-        table.first,
-        table.job.runs_done(),
-        table.job.runs_total(),
-        if table.stopped { " (stopped)" } else { "" }
-    );
+    let sums = match table.stopped {
+        false => crate::tf!(
+            "Sums over seeds {}..={}, {} of {} runs; Duplicates include refunded charges \
+             and duplicate receipts. The same rows:",
+            table.first,
+            last,
+            table.job.runs_done(),
+            table.job.runs_total()
+        ),
+        true => crate::tf!(
+            "Sums over seeds {}..={}, {} of {} runs (stopped); Duplicates include refunded \
+             charges and duplicate receipts. The same rows:",
+            table.first,
+            last,
+            table.job.runs_done(),
+            table.job.runs_total()
+        ),
+    };
+    let note = format!("{}{sums} ", table.about);
     let command = format!(
         "idemlab contracts '{}' --seeds {}..={last}",
         table.query, table.first
@@ -212,7 +225,7 @@ pub fn contracts_view(state: &State) -> Option<ContractsView> {
 }
 
 fn name(row: &Row) -> String {
-    row.contract.unwrap_or("(none)").to_string()
+    row.contract.unwrap_or(crate::t!("(none)")).to_string()
 }
 
 fn counts(row: &Row) -> [u64; CONTRACT_COLUMNS.len()] {

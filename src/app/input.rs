@@ -102,10 +102,12 @@ pub fn shortcut_said(
 ) -> Option<String> {
     let seed = state.page.scenario.seed;
     match shortcut {
-        Shortcut::NewSeed if seed != seed_before => Some(format!("New seed {seed}: a new run.")),
-        Shortcut::ZoomBy(factor) if *factor > 1.0 => Some("Zoomed in.".into()),
-        Shortcut::ZoomBy(_) => Some("Zoomed out.".into()),
-        Shortcut::Msg(Msg::Zoom(None)) => Some("Zoomed to fit the whole run.".into()),
+        Shortcut::NewSeed if seed != seed_before => {
+            Some(crate::tf!("New seed {}: a new run.", seed))
+        }
+        Shortcut::ZoomBy(factor) if *factor > 1.0 => Some(crate::t!("Zoomed in.").into()),
+        Shortcut::ZoomBy(_) => Some(crate::t!("Zoomed out.").into()),
+        Shortcut::Msg(Msg::Zoom(None)) => Some(crate::t!("Zoomed to fit the whole run.").into()),
         _ => None,
     }
 }

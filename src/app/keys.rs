@@ -56,11 +56,13 @@ fn key_store_at(trace: &Trace, count: Option<usize>, at_us: Option<u64>) -> KeyS
         .map_or(0, |e| e.time_us);
     let at_us = at_us.unwrap_or(last_us);
     let table = table_at(trace, count);
-    let noun = if table.len() == 1 { "key" } else { "keys" };
-    let caption = format!("Key table at {}: {} {noun}", ms_text(at_us), table.len());
+    let caption = match table.len() {
+        1 => crate::tf!("Key table at {}: {} key", ms_text(at_us), 1),
+        n => crate::tf!("Key table at {}: {} keys", ms_text(at_us), n),
+    };
     let shown = latest(&table, KEY_ROWS_MAX);
     let more = (table.len() > shown.len())
-        .then(|| format!("+{} more, written earlier", table.len() - shown.len()));
+        .then(|| crate::tf!("+{} more, written earlier", table.len() - shown.len()));
     let empty = table.is_empty().then(|| empty_reason(trace, count));
     let op = trace.scenario.op;
     KeyStoreView {
@@ -81,10 +83,10 @@ fn key_store_at(trace: &Trace, count: Option<usize>, at_us: Option<u64>) -> KeyS
 pub fn key_store_for(state: &super::State, lead: &Trace, side: Side, run: &Trace) -> KeyStoreView {
     if super::run_hidden(state) {
         return KeyStoreView {
-            caption: "Key table".into(),
+            caption: crate::t!("Key table").into(),
             rows: Vec::new(),
             more: None,
-            empty: Some(super::RUN_HIDDEN_NOTE),
+            empty: Some(crate::i18n::tr(super::RUN_HIDDEN_NOTE)),
         };
     }
     let count = super::events_counted(state, lead, side, run);
@@ -123,13 +125,13 @@ fn latest(table: &[KeyRow], max: usize) -> Vec<&KeyRow> {
 
 fn empty_reason(trace: &Trace, count: usize) -> &'static str {
     if trace.scenario.dedup == Dedup::None {
-        "This API stores no keys (dedup=none): every request runs."
+        crate::t!("This API stores no keys (dedup=none): every request runs.")
     } else if trace.scenario.key == KeyStrategy::None {
-        "The client sends no key (key=none), so there is nothing to store."
+        crate::t!("The client sends no key (key=none), so there is nothing to store.")
     } else if count == 0 {
-        "No keys yet: the run has not started."
+        crate::t!("No keys yet: the run has not started.")
     } else {
-        "No keys stored at this moment."
+        crate::t!("No keys stored at this moment.")
     }
 }
 
@@ -138,16 +140,21 @@ pub fn row_text(row: &KeyRow, op: Op, expired: Expired) -> KeyRowText {
     let (state, response) = match row.state {
         KeyState::Claimed => (
             "claimed",
-            "none: not committed, so no other request sees it".into(),
+            crate::t!("none: not committed, so no other request sees it").into(),
         ),
-        KeyState::InProgress => ("in-progress", "none yet: a repeat gets 409".into()),
+        KeyState::InProgress => (
+            "in-progress",
+            crate::t!("none yet: a repeat gets 409").into(),
+        ),
         KeyState::Done { status, number } => ("done", response_text(status, number, op)),
         KeyState::Expired => (
             "expired",
             match expired {
-                Expired::New => "none: the next read removes the key and runs the request as new",
+                Expired::New => {
+                    crate::t!("none: the next read removes the key and runs the request as new")
+                }
                 // Lesson C step 5's walk: the row said "runs as new" under a 412 rule.
-                Expired::Reject => "none: a repeat gets 412 and the row stays",
+                Expired::Reject => crate::t!("none: a repeat gets 412 and the row stays"),
             }
             .into(),
         ),
@@ -161,17 +168,17 @@ pub fn row_text(row: &KeyRow, op: Op, expired: Expired) -> KeyRowText {
         // As a span after the write: a day's retention read "86400146.977 ms" as an instant.
         expires: row.expires_us.map_or_else(
             || "–".into(),
-            |at_us| format!("{} after", span_text(at_us.saturating_sub(row.created_us))),
+            |at_us| crate::tf!("{} after", span_text(at_us.saturating_sub(row.created_us))),
         ),
-        by: format!("written by order {}, attempt {}", row.order, row.attempt),
+        by: crate::tf!("written by order {}, attempt {}", row.order, row.attempt),
     }
 }
 
 /// "200, charge #3" for a charge, "200, value 3" for a write; the status alone without one.
 fn response_text(status: u16, number: Option<u32>, op: Op) -> String {
     match (number, op) {
-        (Some(n), Op::Charge) => format!("{status}, charge #{n}"),
-        (Some(n), Op::Set) => format!("{status}, value {n}"),
+        (Some(n), Op::Charge) => crate::tf!("{}, charge #{}", status, n),
+        (Some(n), Op::Set) => crate::tf!("{}, value {}", status, n),
         (None, _) => status.to_string(),
     }
 }

@@ -20,30 +20,36 @@ pub fn refusal(state: &State, msg: &Msg) -> Option<String> {
         .is_some_and(|at| lesson_open(state, at.lesson.id));
     // Plain words, not the link's keys: learners meet this, not the author (walk of issue 13).
     let locked = match msg {
-        Msg::SetKey { name, .. } if !open(name) => format!("the {name} setting"),
-        Msg::NewSeed(_) if !open("seed") => "the seed".into(),
-        Msg::PickPreset(_) if !open("preset") => "the preset".into(),
+        Msg::SetKey { name, .. } if !open(name) => crate::tf!("the {} setting", name),
+        Msg::NewSeed(_) if !open("seed") => crate::t!("the seed").into(),
+        Msg::PickPreset(_) if !open("preset") => crate::t!("the preset").into(),
         Msg::CompareOn(_) | Msg::CompareKeys(_) if compare_locked(state, Some(msg)) => {
-            "the Compare box (B may differ from A only where you can change A)".into()
+            crate::t!("the Compare box (B may differ from A only where you can change A)").into()
         }
         Msg::OpenLesson(lesson) if !lesson_open(state, lesson.id) => {
-            format!("Lesson {}", lesson.id.to_ascii_uppercase())
+            crate::tf!("Lesson {}", lesson.id.to_ascii_uppercase())
         }
-        Msg::RunOrder if !(open("order") || in_lesson) => "the handler's order of steps".into(),
+        Msg::RunOrder if !(open("order") || in_lesson) => {
+            crate::t!("the handler's order of steps").into()
+        }
         // A contracts row sets a whole contract's keys, as a preset does.
-        Msg::ContractsLoad { .. } if !open("contract") => "the contract".into(),
+        Msg::ContractsLoad { .. } if !open("contract") => crate::t!("the contract").into(),
         Msg::OpenStep(_) | Msg::ClassifyShow(_) | Msg::QuizStart { .. } if !in_lesson => {
-            "the lessons".into()
+            crate::t!("the lessons").into()
         }
         _ => return None,
     };
-    let may = match open_keys.as_slice() {
-        [] => "nothing can be changed here".to_string(),
-        keys => format!("only {} can be changed here", keys.join(", ")),
-    };
-    Some(format!(
-        "This lab's author set it up so that {may}: {locked} stays as it is."
-    ))
+    Some(match open_keys.as_slice() {
+        [] => crate::tf!(
+            "This lab's author set it up so that nothing can be changed here: {} stays as it is.",
+            locked
+        ),
+        keys => crate::tf!(
+            "This lab's author set it up so that only {} can be changed here: {} stays as it is.",
+            keys.join(", "),
+            locked
+        ),
+    })
 }
 
 /// With locks, the lessons a learner may open: only the one the link itself opened (its steps

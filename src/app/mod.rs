@@ -56,6 +56,8 @@ pub use model::{
     ReceiptRow, SeedRange, StepNav, Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX,
     TOOLBAR_KEYS,
 };
+// The banner's words for a codec error (the CLI keeps `CodecError`'s `Display`).
+pub use model::error_text;
 pub use own::{
     compose_ask_choices, compose_checks, compose_lines, own_step_view, OwnQuestionView, OwnStepView,
 };

@@ -8,6 +8,7 @@ use crate::lessons::Side;
 use crate::metrics::{walk_ledger, walk_receipts};
 use crate::ordering::{self, Verdict};
 use crate::page::Theme;
+use crate::scenario::codec::{CodecError, Problem};
 use crate::scenario::{codec, decode, Consumer, Scenario, Step};
 use crate::trace::{EventKind, Trace};
 use crate::view::Timeline;
@@ -15,6 +16,8 @@ use crate::Metrics;
 
 /// A count read off a run's metrics.
 type Count = fn(&Metrics) -> u32;
+/// A count in words, as a template fills it ("2 failed").
+type Said = fn(u32) -> String;
 
 /// "dedup=naive: 2 duplicates, 0 lost orders → dedup=atomic: 0 duplicates, 0 lost orders": the whole runs
 /// side by side, while comparing.
@@ -24,26 +27,31 @@ pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<Strin
     // Other counts too where the runs differ in them: else the line read "0 duplicates, 0 lost"
     // on both sides of a step about two failed orders (issue 11), or about an order left
     // unknown or an event lost (Lesson C's walk).
-    let extra: [(Count, &str); 4] = [
-        (|m| m.outcomes.failed, "failed"),
-        (|m| m.outcomes.unknown, "unknown"),
-        (|m| m.replayed_failures, "failures replayed"),
-        (|m| m.lost_events, "lost events"),
+    let extra: [(Count, Said); 4] = [
+        (|m| m.outcomes.failed, |n| crate::tf!("{} failed", n)),
+        (|m| m.outcomes.unknown, |n| crate::tf!("{} unknown", n)),
+        (
+            |m| m.replayed_failures,
+            |n| crate::tf!("{} failures replayed", n),
+        ),
+        (|m| m.lost_events, |n| crate::tf!("{} lost events", n)),
     ];
     let differ: Vec<_> = (extra.iter())
         .filter(|(count, _)| count(a) != count(b))
         .collect();
     let side = |m: &Metrics| {
-        let dups = if m.duplicates == 1 { "" } else { "s" };
-        // "lost orders", not "lost": a bare "0 lost" left walkers asking what was lost.
-        let lost = if m.lost == 1 {
-            "lost order"
-        } else {
-            "lost orders"
+        let dups = match m.duplicates {
+            1 => crate::tf!("{} duplicate", m.duplicates),
+            n => crate::tf!("{} duplicates", n),
         };
-        let mut text = format!("{} duplicate{dups}, {} {lost}", m.duplicates, m.lost);
+        // "lost orders", not "lost": a bare "0 lost" left walkers asking what was lost.
+        let lost = match m.lost {
+            1 => crate::tf!("{} lost order", m.lost),
+            n => crate::tf!("{} lost orders", n),
+        };
+        let mut text = format!("{dups}, {lost}");
         for (count, words) in &differ {
-            text.push_str(&format!(", {} {words}", count(m)));
+            text.push_str(&format!(", {}", words(count(m))));
         }
         text
     };
@@ -58,7 +66,7 @@ fn in_words(label: &str) -> String {
         .map(|pair| match pair.strip_prefix("retention_ms=") {
             Some(ms) => ms.parse::<u64>().map_or_else(
                 |_| pair.to_string(),
-                |ms| format!("keys kept {}", super::keys::span_text(ms * 1_000)),
+                |ms| crate::tf!("keys kept {}", super::keys::span_text(ms * 1_000)),
             ),
             None => pair.to_string(),
         })
@@ -76,7 +84,9 @@ fn compare_keys_in(scenario: &Scenario, compare: &str) -> String {
     let contract = names.contains(&"contract").then(|| {
         scenario
             .contract
-            .map_or("no contract".into(), |c| format!("contract={}", c.name()))
+            .map_or(crate::t!("no contract").into(), |c| {
+                format!("contract={}", c.name())
+            })
     });
     let keys = codec::keys()
         .iter()
@@ -110,11 +120,11 @@ pub fn counts_at_label(state: &State, lead: &Trace) -> String {
     let last = lead.events.len().saturating_sub(1);
     let cursor = state.cursor() as usize;
     match state.page.cursor {
-        Some(_) if cursor < last => format!(
+        Some(_) if cursor < last => crate::tf!(
             "Counts at {} (the cursor; ▶| shows the end):",
             crate::view::ms_text(lead.events.get(cursor).map_or(0, |e| e.time_us))
         ),
-        _ => "Counts at the end of the run:".into(),
+        _ => crate::t!("Counts at the end of the run:").into(),
     }
 }
 
@@ -125,11 +135,11 @@ pub const HIDDEN_TITLE: &str = "The question's run (hidden)";
 pub fn title(state: &State, side: Side) -> String {
     // A quiz question's scenario would give its answer away (pasted into another tab).
     if super::run_hidden(state) {
-        return HIDDEN_TITLE.into();
+        return crate::i18n::tr(HIDDEN_TITLE).into();
     }
     let scenario = codec::encode(&state.page.scenario);
     match (side, &state.page.compare) {
-        (Side::B, Some(compare)) => format!("B: A with {}", in_words(compare)),
+        (Side::B, Some(compare)) => crate::tf!("B: A with {}", in_words(compare)),
         (Side::A, Some(_)) => format!("A: {scenario}"),
         _ => scenario,
     }
@@ -236,9 +246,9 @@ pub struct Banner {
 
 impl Banner {
     pub fn of(state: &State) -> Option<Banner> {
-        let mut lines: Vec<String> = state.errors.iter().map(|e| e.to_string()).collect();
+        let mut lines: Vec<String> = state.errors.iter().map(error_text).collect();
         if let Some((lesson, index)) = state.step_overridden {
-            lines.push(format!(
+            lines.push(crate::tf!(
                 "This link names lesson {} step {} and sets scenario keys of its own, so its own scenario loaded, not the step's: the step's counts may differ. Click the step's title to load the step's scenario.",
                 lesson.id.to_ascii_uppercase(),
                 index + 1
@@ -253,14 +263,20 @@ impl Banner {
             return None;
         }
         let heading = match (state.errors.is_empty(), state.errors_from) {
-            (true, _) if only_version => "This link comes from another version of the lab.",
-            (true, _) if state.lock_note.is_some() => "That change is locked.",
-            (true, _) if state.step_overridden.is_none() && state.cancelled.is_some() => {
-                "The run was cancelled."
+            (true, _) if only_version => {
+                crate::t!("This link comes from another version of the lab.")
             }
-            (true, _) => "The link's own scenario loaded.",
-            (false, ErrorsFrom::Link) => "Some of the link was not understood; the rest loaded.",
-            (false, ErrorsFrom::Control) => "That value was not accepted; the run is unchanged.",
+            (true, _) if state.lock_note.is_some() => crate::t!("That change is locked."),
+            (true, _) if state.step_overridden.is_none() && state.cancelled.is_some() => {
+                crate::t!("The run was cancelled.")
+            }
+            (true, _) => crate::t!("The link's own scenario loaded."),
+            (false, ErrorsFrom::Link) => {
+                crate::t!("Some of the link was not understood; the rest loaded.")
+            }
+            (false, ErrorsFrom::Control) => {
+                crate::t!("That value was not accepted; the run is unchanged.")
+            }
         };
         Some(Banner { heading, lines })
     }
@@ -269,8 +285,37 @@ impl Banner {
 /// What the banner says of a link made with model version `v` (`v=`), not this one.
 fn version_note(v: u32) -> String {
     let now = crate::page::MODEL_VERSION;
-    let age = if v < now { "an older" } else { "a newer" };
-    format!("It was made with {age} model (version {v}; this lab runs version {now}), so this run may differ from the one its author saw.")
+    if v < now {
+        crate::tf!("It was made with an older model (version {}; this lab runs version {}), so this run may differ from the one its author saw.", v, now)
+    } else {
+        crate::tf!("It was made with a newer model (version {}; this lab runs version {}), so this run may differ from the one its author saw.", v, now)
+    }
+}
+
+/// A codec error as the banner says it: the same English as `CodecError`'s `Display` (which
+/// the CLI keeps), one template per problem. The key, the value, the key lists and what is
+/// allowed are the codec's vocabulary, so they fill the holes untranslated.
+pub fn error_text(error: &CodecError) -> String {
+    let (key, value) = (&error.key, &error.value);
+    match &error.problem {
+        Problem::UnknownKey => {
+            let names: Vec<&str> = codec::key_names().collect();
+            crate::tf!(
+                "unknown key `{}`; scenario keys are {}; view keys are {}",
+                key,
+                names.join(", "),
+                codec::VIEW_KEYS.join(", ")
+            )
+        }
+        Problem::Repeated => crate::tf!("key `{}` is given more than once; give it once", key),
+        Problem::Malformed { allowed } => {
+            crate::tf!("`{}={}` is not valid: expected {}", key, value, allowed)
+        }
+        Problem::OutOfBounds { allowed } => {
+            crate::tf!("`{}={}` is out of bounds: allowed {}", key, value, allowed)
+        }
+        Problem::TooLong { allowed } => crate::tf!("the {} is too long: allowed {}", key, allowed),
+    }
 }
 
 /// The seeds a sweep runs: `count` seeds from `first`, never past the largest seed.
@@ -294,11 +339,14 @@ pub fn sweep_range(seed: u64, requested: &str) -> SeedRange {
     let asked = requested.trim().parse::<u64>().unwrap_or(1_000);
     let count = asked.clamp(1, SWEEP_SEEDS_MAX);
     let available = (u64::MAX - seed).saturating_add(1);
-    let mut note =
-        (count != asked).then(|| format!("{count} seeds (the sweep runs 1..={SWEEP_SEEDS_MAX})."));
+    let mut note = (count != asked)
+        .then(|| crate::tf!("{} seeds (the sweep runs 1..={}).", count, SWEEP_SEEDS_MAX));
     if available < count {
-        note = Some(format!(
-            "Only {available} of the {count} seeds asked for exist from seed {seed}: seeds end at {}.",
+        note = Some(crate::tf!(
+            "Only {} of the {} seeds asked for exist from seed {}: seeds end at {}.",
+            available,
+            count,
+            seed,
             u64::MAX
         ));
     }
@@ -319,7 +367,7 @@ pub fn order_outcome(
 ) -> (String, bool, Scenario) {
     match verdict {
         Verdict::Safe { runs } => {
-            let text = format!(
+            let text = crate::tf!(
                 "{} The timeline shows the same run with your order.",
                 ordering::safe_text(order, *runs)
             );
@@ -331,10 +379,10 @@ pub fn order_outcome(
             let scenario = decode(&failure.query)
                 .expect("the judge builds its queries with the codec")
                 .scenario;
-            let text = format!(
+            let text = crate::tf!(
                 "Fails. {}. The timeline now shows that run ({}, seed {}).",
                 capitalise(&failure.why),
-                failure.probe.name,
+                crate::i18n::tr(failure.probe.name),
                 scenario.seed
             );
             (text, false, scenario)
@@ -357,11 +405,11 @@ pub fn pointer_status(state: &State, a: &Timeline, b: Option<&Timeline>) -> Opti
         Side::B => b,
     };
     let count = timeline.map_or(0, |t| t.marks().iter().filter(|m| find.matches(m)).count());
-    let on = match b {
-        Some(_) => format!(" on timeline {side:?}"),
-        None => String::new(),
-    };
-    Some(format!("{} outlined{on}.", find.count_text(count)))
+    let what = find.count_text(count);
+    Some(match b {
+        Some(_) => crate::tf!("{} outlined on timeline {}.", what, format!("{side:?}")),
+        None => crate::tf!("{} outlined.", what),
+    })
 }
 
 /// Keys with their own place in the toolbar rather than in the side panel of controls.
@@ -434,7 +482,7 @@ pub const TABLE_ROWS_MAX: usize = 300;
 /// What a table's caption adds when it lists only its first rows: " — first 300 of 412".
 pub fn rows_cut_note(rows: usize) -> String {
     if rows > TABLE_ROWS_MAX {
-        format!(" — first {TABLE_ROWS_MAX} of {rows}")
+        format!(" {}", crate::tf!("— first {} of {}", TABLE_ROWS_MAX, rows))
     } else {
         String::new()
     }
@@ -470,7 +518,12 @@ impl ChargeRow {
             or_blank(self.order),
             or_blank(self.attempt),
             pod_text(self.pod_uid),
-            if self.committed { "yes" } else { "no" }.into(),
+            if self.committed {
+                crate::t!("yes")
+            } else {
+                crate::t!("no")
+            }
+            .into(),
         ]
     }
 }
@@ -479,15 +532,20 @@ impl ReceiptRow {
     /// event, charge, order, which receipt for the event, inbox row.
     pub fn cells(&self) -> [String; 5] {
         let nth = match self.nth {
-            1 => "first".into(),
-            nth => format!("repeat {nth} (duplicate)"),
+            1 => crate::t!("first").into(),
+            nth => crate::tf!("repeat {} (duplicate)", nth),
         };
         [
             format!("e{}", self.event),
             format!("#{}", self.charge),
             or_blank(self.order),
             nth,
-            if self.inbox { "yes" } else { "no inbox" }.into(),
+            if self.inbox {
+                crate::t!("yes")
+            } else {
+                crate::t!("no inbox")
+            }
+            .into(),
         ]
     }
 }
@@ -578,14 +636,14 @@ pub fn preset_summary(scenario: &Scenario) -> Option<&'static str> {
     let unchanged = codec::encode(scenario).split('&').count() <= 2;
     (scenario.preset)
         .filter(|_| unchanged)
-        .map(|p| p.spec().summary)
+        .map(|p| crate::i18n::tr(p.spec().summary))
 }
 
 /// The sweep's line: seeds run, totals, the mean effects per order with its standard error,
 /// the closed form when the scenario fits it, and the range's note first.
 pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
     let t = &job.totals;
-    let mut text = format!(
+    let mut text = crate::tf!(
         "{} of {} seeds in {} s: {} duplicates in {} runs, {} lost orders, {} races; {} ± {} effects per order",
         t.runs,
         job.range.count,
@@ -618,11 +676,8 @@ pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
 pub fn sweep_formula(scenario: &Scenario) -> Option<String> {
     let expected = crate::sweep::closed_form(scenario)?;
     let plain = scenario.loss_req == 0;
-    let mut text = String::from(if plain {
-        "formula 1"
-    } else {
-        "formula (1−q)(1"
-    });
+    let mut text = String::from(crate::t!("formula"));
+    text.push_str(if plain { " 1" } else { " (1−q)(1" });
     let last = scenario.retries;
     for k in 1..=last {
         // Three terms, then "…" and the last: retries go up to 20.
@@ -643,16 +698,20 @@ pub fn sweep_formula(scenario: &Scenario) -> Option<String> {
     text.push_str(" (r = ");
     text.push_str(&codec::format_ppm(scenario.loss_resp));
     if plain {
-        text.push_str(", the share of answers lost");
+        text.push_str(crate::t!(", the share of answers lost"));
     } else {
-        text.push_str(" of answers and q = ");
-        text.push_str(&codec::format_ppm(scenario.loss_req));
-        text.push_str(" of requests lost, t = 1−(1−q)(1−r)");
+        text.push(' ');
+        text.push_str(&crate::tf!(
+            "of answers and q = {} of requests lost, t = 1−(1−q)(1−r)",
+            codec::format_ppm(scenario.loss_req)
+        ));
     }
     let r = f64::from(scenario.loss_resp) / f64::from(crate::scenario::PPM_ONE);
     if r < 1.0 {
-        text.push_str("; with no cap on retries, 1/(1−r) = ");
-        text.push_str(&Fixed::<4>(1.0 / (1.0 - r)).to_string());
+        text.push_str(&crate::tf!(
+            "; with no cap on retries, 1/(1−r) = {}",
+            Fixed::<4>(1.0 / (1.0 - r))
+        ));
     }
     text.push(')');
     Some(text)
@@ -673,9 +732,11 @@ pub struct Bar {
 pub fn histogram(totals: &crate::sweep::Sweep) -> (Vec<Bar>, String) {
     let bars = totals.duplicates_histogram.bars();
     let peak = bars.iter().map(|&(_, runs)| runs).max().unwrap_or(1).max(1);
-    let mut label = String::from("Duplicates per run: ");
+    let mut label = String::from(crate::t!("Duplicates per run:"));
+    label.push(' ');
     for (duplicates, runs) in bars {
-        label.push_str(&format!("{duplicates}: {runs} runs; "));
+        label.push_str(&crate::tf!("{}: {} runs;", duplicates, runs));
+        label.push(' ');
     }
     let bars = (bars.iter())
         .map(|&(duplicates, runs)| Bar {
@@ -747,38 +808,41 @@ pub fn embed_title(state: &State, controls: &[String]) -> String {
     let page = &state.page;
     let open = match controls {
         [] => String::new(),
-        keys => format!(" ({} editable)", keys.join(", ")),
+        keys => format!(" {}", crate::tf!("({} editable)", keys.join(", "))),
     };
     // A composed sequence is what the snippet opens, not the view on screen (walk of issue 13).
     if let Some(first) = state.compose.first() {
         let n = state.compose.len();
         let caption: String = first.caption.chars().take(TITLE_CAPTION_CHARS).collect();
         let what = match (caption.as_str(), first.caption.chars().count()) {
-            ("", _) => format!("a sequence of {n} steps"),
-            (c, chars) if chars > TITLE_CAPTION_CHARS => format!("{c}… ({n} steps)"),
-            (c, _) => format!("{c} ({n} steps)"),
+            ("", _) => crate::tf!("a sequence of {} steps", n),
+            (c, chars) if chars > TITLE_CAPTION_CHARS => crate::tf!("{}… ({} steps)", c, n),
+            (c, _) => crate::tf!("{} ({} steps)", c, n),
         };
         return format!("idemlab: {what}{open}");
     }
     let what = match (&state.quiz, state.lesson) {
-        (Some(q), _) => format!(
+        (Some(q), _) => crate::tf!(
             "Lesson {} mastery check",
             q.quiz.lesson.to_ascii_uppercase()
         ),
-        (None, Some(at)) => format!(
+        (None, Some(at)) => crate::tf!(
             "Lesson {} step {}",
             at.lesson.id.to_ascii_uppercase(),
             at.index() + 1
         ),
         (None, None) => {
-            let preset = page.scenario.preset.map_or("a scenario", |p| p.name());
-            format!("{preset}, seed {}", page.scenario.seed)
+            let preset = page
+                .scenario
+                .preset
+                .map_or(crate::t!("a scenario"), |p| p.name());
+            crate::tf!("{}, seed {}", preset, page.scenario.seed)
         }
     };
     let compare = page
         .compare
         .as_deref()
-        .map_or(String::new(), |c| format!(" vs {c}"));
+        .map_or(String::new(), |c| format!(" {}", crate::tf!("vs {}", c)));
     format!("idemlab: {what}{compare}{open}")
 }
 
@@ -851,11 +915,11 @@ pub struct CopyView {
 pub fn copy_view(written: bool) -> CopyView {
     match written {
         true => CopyView {
-            label: "Copied",
+            label: crate::t!("Copied"),
             show_field: false,
         },
         false => CopyView {
-            label: "Not copied",
+            label: crate::t!("Not copied"),
             show_field: true,
         },
     }

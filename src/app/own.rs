@@ -74,18 +74,20 @@ pub fn own_step_view(state: &State) -> Option<OwnStepView> {
     // Counts stated of other runs than those on screen would contradict the counters.
     let own = state.page.scenario == step.scenario && state.page.compare == step.compare;
     let not_own = (!own).then(|| {
-        "The runs on screen are not this step's own, so its counts and question are hidden."
-            .to_string()
+        crate::t!(
+            "The runs on screen are not this step's own, so its counts and question are hidden."
+        )
+        .to_string()
     });
     // The stated counts wait with the question: one of them may be its answer.
     let held = state.own_awaiting() || !own;
     let checks = step.checks.iter().filter(|_| !held).map(|c| {
         let label = super::counter_label(&c.metric, &step.scenario);
         let side = if c.side == Side::B { "B" } else { "A" };
-        format!("Run {side}: {label} {}", c.count)
+        crate::tf!("Run {}: {} {}", side, label, c.count)
     });
     Some(OwnStepView {
-        heading: format!("Your instructor's step {} of {}", index + 1, steps.len()),
+        heading: crate::tf!("Your instructor's step {} of {}", index + 1, steps.len()),
         caption: step.caption.clone(),
         checks: checks.collect(),
         previous: index > 0,
@@ -106,7 +108,11 @@ fn done_line(state: &State, steps: &[OwnStep], index: usize) -> Option<String> {
         return None;
     }
     let right = (state.own_choices.iter()).filter(|c| c.2).count();
-    Some(format!("Last step: {right} of {asked} answered right."))
+    Some(crate::tf!(
+        "Last step: {} of {} answered right.",
+        right,
+        asked
+    ))
 }
 
 fn question_view(state: &State) -> Option<OwnQuestionView> {
@@ -118,15 +124,19 @@ fn question_view(state: &State) -> Option<OwnQuestionView> {
     let choices = step.choices(value);
     let chosen = state.own_chosen(index);
     let feedback = chosen.map(|c| match choices[c] == value {
-        true => format!("Right: {value}. Run {side}'s counters show it."),
-        false => format!(
-            "Not quite: you chose {}; the simulator's answer is {value}. Run {side}'s counters show it.",
-            choices[c]
+        true => crate::tf!("Right: {}. Run {}'s counters show it.", value, side),
+        false => crate::tf!(
+            "Not quite: you chose {}; the simulator's answer is {}. Run {}'s counters show it.",
+            choices[c],
+            value,
+            side
         ),
     });
     Some(OwnQuestionView {
-        text: format!(
-            "Before the run shows: what will run {side}'s count of {label} be at its end?"
+        text: crate::tf!(
+            "Before the run shows: what will run {}'s count of {} be at its end?",
+            side,
+            label
         ),
         choices: choices.iter().map(u32::to_string).collect(),
         chosen,
@@ -209,7 +219,7 @@ pub fn compose_checks(state: &State, a: &Metrics, b: Option<&Metrics>) -> Vec<Ch
 /// The composer's question menu: none, then each count it may ask of A (and of B when
 /// comparing), as `(value of ask=, label)`.
 pub fn compose_ask_choices(state: &State) -> Vec<(String, String)> {
-    let mut out = vec![(String::new(), "No question".to_string())];
+    let mut out = vec![(String::new(), crate::t!("No question").to_string())];
     let scenario = &state.page.scenario;
     let sides: &[(&str, &str)] = match state.page.compare {
         Some(_) => &[("", "A"), ("b.", "B")],
@@ -220,7 +230,7 @@ pub fn compose_ask_choices(state: &State) -> Vec<(String, String)> {
             let label = super::counter_label(metric, scenario).to_ascii_lowercase();
             out.push((
                 format!("{prefix}{metric}"),
-                format!("How many {label} in run {side}?"),
+                crate::tf!("How many {} in run {}?", label, side),
             ));
         }
     }
@@ -232,7 +242,7 @@ pub fn compose_ask_choices(state: &State) -> Vec<(String, String)> {
 pub fn compose_add(state: &mut State, caption: &str, ask: &str, checks: Vec<Check>) -> Effects {
     let step = (|| {
         if state.compose.len() >= steps::STEPS_MAX {
-            return Err(format!("at most {} steps", steps::STEPS_MAX));
+            return Err(crate::tf!("at most {} steps", steps::STEPS_MAX));
         }
         let caption = steps::parse_caption(caption.trim())?;
         let ask = match ask {
@@ -240,7 +250,7 @@ pub fn compose_add(state: &mut State, caption: &str, ask: &str, checks: Vec<Chec
             name => Some(steps::parse_question(name)?),
         };
         if state.page.compare.is_none() && ask.as_ref().is_some_and(|q| q.side == Side::B) {
-            return Err("a question about B needs a compare".to_string());
+            return Err(crate::t!("a question about B needs a compare").to_string());
         }
         let checks = checks.into_iter().take(steps::CHECKS_MAX).collect();
         Ok(OwnStep {
@@ -267,14 +277,17 @@ pub fn compose_lines(state: &State) -> Vec<String> {
     let lines = state.compose.iter().map(|step| {
         let mut line = crate::scenario::encode(&step.scenario);
         if let Some(compare) = &step.compare {
-            line += &format!(" (B: {compare})");
+            line += &format!(" {}", crate::tf!("(B: {})", compare));
         }
         if !step.caption.is_empty() {
             line += &format!(" · {}", step.caption);
         }
         if let Some(q) = &step.ask {
             let side = if q.side == Side::B { "b." } else { "" };
-            line += &format!(" · asks {side}{}", q.metric);
+            line += &format!(
+                " · {}",
+                crate::tf!("asks {}", format!("{side}{}", q.metric))
+            );
         }
         line
     });

@@ -10,6 +10,7 @@
 
 use super::{Effects, Focus, State, UrlWrite};
 use crate::glossary::{self, Term};
+use crate::i18n::tr;
 use crate::lessons::{Pointer, Predict};
 use crate::scenario::decode_lenient;
 use crate::Metrics;
@@ -134,6 +135,7 @@ pub(super) fn answer(state: &mut State, choice: usize) -> Effects {
 /// A step's question as the page shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PredictView {
+    /// The step's setup and question, in the language in force (`tr`).
     pub setup: &'static str,
     pub question: &'static str,
     pub choices: Vec<String>,
@@ -153,26 +155,34 @@ pub const HOLD_HINT: &str = "Answer this step's question to see the run and go o
 /// or runs that are not the step's own).
 pub fn predict_view(state: &State) -> Option<PredictView> {
     let (predict, right) = state.asking()?;
-    let choices = predict.choices();
+    // "only A", "both"...: the lessons' data, shown in the language in force; counts are numbers.
+    let choices: Vec<String> = match predict.ask {
+        crate::lessons::Ask::WhichHas { .. } => (crate::lessons::WHICH_CHOICES.iter())
+            .map(|choice| tr(choice).to_string())
+            .collect(),
+        crate::lessons::Ask::Count { .. } => predict.choices(),
+    };
     let answered = state.answered();
     let on = match (state.page.compare.is_some(), predict.proof.side) {
-        (false, _) => "the timeline",
-        (true, crate::lessons::Side::A) => "timeline A",
-        (true, crate::lessons::Side::B) => "timeline B",
+        (false, _) => crate::t!("the timeline"),
+        (true, crate::lessons::Side::A) => crate::t!("timeline A"),
+        (true, crate::lessons::Side::B) => crate::t!("timeline B"),
     };
     let feedback = answered.map(|a| {
         let truth = &choices[right];
         match a.choice == right {
-            true => format!("Right: {truth}. The outlined marks on {on} show it, and the Events tab lists the same events in words."),
-            false => format!(
-                "Not quite: you chose {}; the simulator's answer is {truth}. The outlined marks on {on} show it, and the Events tab lists the same events in words.",
-                choices[a.choice]
+            true => crate::tf!("Right: {}. The outlined marks on {} show it, and the Events tab lists the same events in words.", truth, on),
+            false => crate::tf!(
+                "Not quite: you chose {}; the simulator's answer is {}. The outlined marks on {} show it, and the Events tab lists the same events in words.",
+                choices[a.choice],
+                truth,
+                on
             ),
         }
     });
     Some(PredictView {
-        setup: predict.setup,
-        question: predict.question,
+        setup: tr(predict.setup),
+        question: tr(predict.question),
         choices,
         answered,
         feedback,

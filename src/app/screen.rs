@@ -157,10 +157,18 @@ pub fn focus_on(state: &State, a: &Trace, b: Option<&Trace>, side: Side) -> supe
 /// is named by its side, not its title: the title is the heading just before the canvas, and
 /// as a name it read out a whole query (about 230 characters, a keyboard walk of issue 14).
 pub fn canvas_label(state: &State, side: Side, events: usize) -> String {
+    let side = format!("{side:?}");
     if state.awaiting() {
-        format!("Race timeline of run {side:?}, held at its first event until you answer.")
+        crate::tf!(
+            "Race timeline of run {}, held at its first event until you answer.",
+            side
+        )
     } else {
-        format!("Race timeline of run {side:?}: {events} events, told order by order under \"The run as text\".")
+        crate::tf!(
+            "Race timeline of run {}: {} events, told order by order under \"The run as text\".",
+            side,
+            events
+        )
     }
 }
 
@@ -181,16 +189,16 @@ pub fn status_line(state: &State, lead: &Trace) -> String {
 /// Above the Tables tab's tables while comparing: which run they fold.
 pub fn tables_note(state: &State) -> Option<String> {
     state.page.compare.as_ref()?;
-    Some(format!(
-        "Run {:?}'s tables at the cursor (the run in focus; pick A or B beside the scrubber).",
-        state.focus()
+    Some(crate::tf!(
+        "Run {}'s tables at the cursor (the run in focus; pick A or B beside the scrubber).",
+        format!("{:?}", state.focus())
     ))
 }
 
 /// After the sweep's line while comparing: which run it swept.
 pub fn sweep_note(job: &super::SweepJob) -> Option<String> {
     job.side
-        .map(|side| format!("Swept run {side:?}, the run in focus."))
+        .map(|side| crate::tf!("Swept run {}, the run in focus.", format!("{side:?}")))
 }
 
 /// The plot is never narrower than this: on a phone the timeline scrolls sideways at a
@@ -255,31 +263,31 @@ pub fn named_metrics(step: &Step, side: Side) -> Vec<&'static str> {
 /// A counter's card label, in the words the lessons use for it.
 pub fn counter_label(metric: &str, scenario: &Scenario) -> &'static str {
     match metric {
-        "orders" => "Orders",
-        "attempts" => "Requests",
-        "received" => "Attempt rows",
-        "effects" if scenario.op == Op::Set => "Writes",
-        "effects" => "Charges",
-        "duplicates" => "Duplicates",
-        "lost" => "Lost work",
-        "races" => "Races",
-        "unrecorded" => "Charges the ledger never recorded",
-        "ok" => "OK",
-        "failed" => "Failed",
-        "unknown" => "Unknown",
-        "in_flight" => "In flight",
-        "receipts" => "Receipts",
-        "duplicate_receipts" => "Duplicate receipts",
-        "redeliveries" => "Redeliveries",
-        "dead_letters" => "Dead letters",
-        "conflicts" => "409s answered",
-        "takeovers" => "Takeovers",
-        "replayed_failures" => "Failures replayed",
-        "rejected_expired" => "Refused: key expired",
-        "lookups" => "Charge lookups",
-        "reconciled" => "Reconciled charges",
-        "refunds" => "Refunds",
-        "lost_events" => "Lost events",
+        "orders" => crate::t!("Orders"),
+        "attempts" => crate::t!("Requests"),
+        "received" => crate::t!("Attempt rows"),
+        "effects" if scenario.op == Op::Set => crate::t!("Writes"),
+        "effects" => crate::t!("Charges"),
+        "duplicates" => crate::t!("Duplicates"),
+        "lost" => crate::t!("Lost work"),
+        "races" => crate::t!("Races"),
+        "unrecorded" => crate::t!("Charges the ledger never recorded"),
+        "ok" => crate::t!("OK"),
+        "failed" => crate::t!("Failed"),
+        "unknown" => crate::t!("Unknown"),
+        "in_flight" => crate::t!("In flight"),
+        "receipts" => crate::t!("Receipts"),
+        "duplicate_receipts" => crate::t!("Duplicate receipts"),
+        "redeliveries" => crate::t!("Redeliveries"),
+        "dead_letters" => crate::t!("Dead letters"),
+        "conflicts" => crate::t!("409s answered"),
+        "takeovers" => crate::t!("Takeovers"),
+        "replayed_failures" => crate::t!("Failures replayed"),
+        "rejected_expired" => crate::t!("Refused: key expired"),
+        "lookups" => crate::t!("Charge lookups"),
+        "reconciled" => crate::t!("Reconciled charges"),
+        "refunds" => crate::t!("Refunds"),
+        "lost_events" => crate::t!("Lost events"),
         _ => "",
     }
 }
@@ -318,7 +326,7 @@ pub fn counters_view(state: &State, side: Side, scenario: &Scenario, m: &Metrics
         .map(|mut card| {
             card.label = counter_label(card.name, scenario);
             if mid_run && card.name == "unrecorded" {
-                card.label = UNRECORDED_SO_FAR;
+                card.label = crate::i18n::tr(UNRECORDED_SO_FAR);
             }
             card.named = named.contains(&card.name);
             if card.shown && fold && !card.named {
@@ -357,7 +365,7 @@ pub(super) fn claim_lines(step: &Step) -> Vec<ClaimLine> {
         .map(|c| {
             let (run, scenario) = match (c.side, step.compare) {
                 (Side::A, Some(_)) => ("A", &a),
-                (Side::A, None) => ("the run", &a),
+                (Side::A, None) => (crate::t!("the run"), &a),
                 (Side::B, _) => ("B", &b),
             };
             ClaimLine {

@@ -113,8 +113,8 @@ fn counter_words(named: &[(Side, &'static str, u32)]) -> String {
     let both = named.iter().any(|n| n.0 == Side::B);
     let words: Vec<String> = (named.iter())
         .map(|(side, label, value)| match both {
-            true => format!("{side:?}, {label}: {value}."),
-            false => format!("{label}: {value}."),
+            true => crate::tf!("{}, {}: {}.", format!("{side:?}"), label, value),
+            false => crate::tf!("{}: {}.", label, value),
         })
         .collect();
     words.join(" ")
@@ -130,12 +130,12 @@ fn step_words(state: &State) -> Option<String> {
     } else {
         step.text
     };
-    Some(format!(
+    Some(crate::tf!(
         "Step {} of {}: {}. {}",
         at.index() + 1,
         at.lesson.steps.len(),
-        step.title,
-        first_sentence(text)
+        crate::i18n::tr(step.title),
+        first_sentence(crate::i18n::tr(text))
     ))
 }
 

@@ -18,12 +18,13 @@ pub fn cursor_label_held(trace: &Trace, cursor: usize) -> String {
 
 fn event_label(trace: &Trace, cursor: usize, with_total: bool) -> String {
     let Some(event) = trace.events.get(cursor) else {
-        return "no events".into();
+        return crate::t!("no events").into();
     };
-    let mut label = format!("event {}", cursor + 1);
-    if with_total {
-        let _ = write!(label, " of {}", trace.events.len());
-    }
+    // The page's words; the event's description after them is the trace's own vocabulary.
+    let mut label = match with_total {
+        true => crate::tf!("event {} of {}", cursor + 1, trace.events.len()),
+        false => crate::tf!("event {}", cursor + 1),
+    };
     let _ = write!(label, " · {} · ", ms_text(event.time_us));
     let _ = describe(&mut label, &event.kind, trace);
     if let Some(header) = request_header(trace, cursor) {
@@ -48,21 +49,24 @@ pub fn request_header(trace: &Trace, index: usize) -> Option<String> {
     };
     // Every request carries its key from Lesson A's first step, before the API looks at it:
     // say so, or the header reads as if it already protected something.
-    let unchecked = if trace.scenario.dedup == crate::scenario::Dedup::None {
-        " (the API does not check it: dedup=none)"
-    } else {
-        ""
-    };
+    let unchecked = trace.scenario.dedup == crate::scenario::Dedup::None;
     Some(match event.key {
-        Some(key) => format!("Idempotency-Key: {key}{unchecked}"),
-        None => "no Idempotency-Key header".into(),
+        Some(key) if unchecked => {
+            crate::tf!(
+                "Idempotency-Key: {} (the API does not check it: dedup=none)",
+                key
+            )
+        }
+        Some(key) => format!("Idempotency-Key: {key}"),
+        None => crate::t!("no Idempotency-Key header").into(),
     })
 }
 
 /// The tooltip of a focused timeline: the cursor's event of that side's run, if it has one.
 pub fn cursor_tooltip(trace: &Trace, cursor: usize) -> Option<String> {
     let event = trace.events.get(cursor)?;
-    let mut text = format!("event {} at {}: ", cursor + 1, ms_text(event.time_us));
+    let mut text = crate::tf!("event {} at {}:", cursor + 1, ms_text(event.time_us));
+    text.push(' ');
     let _ = describe(&mut text, &event.kind, trace);
     if let Some(header) = request_header(trace, cursor) {
         text.push('\n');
@@ -109,18 +113,21 @@ pub fn sql_line(trace: &Trace, index: usize) -> Option<String> {
 pub fn mark_tooltip(trace: &Trace, timeline: &Timeline, mark: &Mark) -> String {
     let event = &trace.events[mark.event() as usize];
     let label = timeline.label(mark);
-    let mut lines = vec![format!("{label} at {}", ms_text(mark.t0_us))];
+    let mut lines = vec![crate::tf!("{} at {}", label, ms_text(mark.t0_us))];
     if let Some(order) = event.order() {
-        let attempt = event.attempt().map(|a| format!(", attempt {a}"));
-        lines.push(format!("order {order}{}", attempt.unwrap_or_default()));
+        lines.push(match event.attempt() {
+            Some(attempt) => crate::tf!("order {}, attempt {}", order, attempt),
+            None => crate::tf!("order {}", order),
+        });
     }
     // The lane says "client"; which pod sent it is a detail (a `key=process` key is made from it).
     if let Node::Client(pod) = event.node {
-        lines.push(format!("client pod {:08x}", trace.pod_uid(pod)));
+        let uid = format!("{:08x}", trace.pod_uid(pod));
+        lines.push(crate::tf!("client pod {}", uid));
     }
     match (request_header(trace, mark.event() as usize), event.key) {
         (Some(header), _) => lines.push(header),
-        (None, Some(key)) => lines.push(format!("key {key}")),
+        (None, Some(key)) => lines.push(crate::tf!("key {}", key)),
         (None, None) => {}
     }
     let mut text = String::new();
