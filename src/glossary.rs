@@ -191,9 +191,12 @@ pub static TERMS: [Term; 31] = [
 pub fn lookup(phrase: &str) -> Option<&'static Term> {
     // ASCII only: every term is ASCII, and the Unicode case tables would add kilobytes to the page.
     let phrase = phrase.trim();
+    // A step names its terms in English; the page's text names them in its language.
     TERMS.iter().find(|t| {
         let mut names = std::iter::once(t.word).chain(t.aliases.iter().copied());
-        names.any(|name| name.eq_ignore_ascii_case(phrase))
+        names.any(|name| {
+            name.eq_ignore_ascii_case(phrase) || crate::i18n::tr(name).eq_ignore_ascii_case(phrase)
+        })
     })
 }
 
@@ -208,7 +211,8 @@ pub fn spans(text: &str, loose: bool) -> Vec<(usize, usize, &'static Term)> {
     for term in &TERMS {
         let names = std::iter::once(term.word).chain(term.aliases.iter().copied());
         for name in names.filter(|name| loose || !is_common(name)) {
-            let name = name.to_ascii_lowercase();
+            // The text is in the page's language, so its terms are looked for in it too.
+            let name = crate::i18n::tr(name).to_ascii_lowercase();
             let starts: Vec<usize> = word_starts(&lower, &name).collect();
             for start in starts {
                 // Kept in (start, longest first) order by insertion: a text has a handful of

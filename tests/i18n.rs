@@ -190,13 +190,33 @@ fn data_strings() -> Vec<&'static str> {
     out.extend(idemlab::ordering::PROBES.iter().map(|p| p.name));
     out.extend(idemlab::ordering::RULES.iter().map(|r| r.cause));
     out.push(idemlab::ordering::BOUNDARY);
+    out.extend(
+        idemlab::quiz::ORDER_SITUATIONS
+            .iter()
+            .map(|(words, _)| *words),
+    );
+    // The core's words that the page shows: each preset's summary, each key's help and the
+    // controls' group titles (the CLI prints the same English from the core).
+    use idemlab::scenario::codec;
+    out.extend(
+        idemlab::scenario::presets::PRESETS
+            .iter()
+            .map(|p| p.summary),
+    );
+    out.extend(codec::keys().iter().map(|k| k.help));
+    out.extend(codec::Group::ALL.iter().map(|g| g.title()));
     out.extend(TRANSLATED_CONSTS);
     out
 }
 
 /// Constants a display site passes through `i18n::tr` (kept as constants for the tests that
 /// compare with them).
-const TRANSLATED_CONSTS: [&str; 0] = [];
+const TRANSLATED_CONSTS: [&str; 4] = [
+    idemlab::app::HOLD_HINT,
+    idemlab::app::RUN_HIDDEN_NOTE,
+    idemlab::app::HIDDEN_TITLE,
+    idemlab::app::UNRECORDED_SO_FAR,
+];
 
 /// The words of `www/index.html`: text outside `MARKUP_SKIPPED` elements and those marked
 /// `translate="no"`, and the `MARKUP_ATTRIBUTES`, each collapsed, as `web::i18n` reads them.

@@ -60,7 +60,9 @@ fn c1_the_txn_handler_holds_its_lock_across_the_call_and_conflict_answers_409_wi
     // A: order 1's transaction spans the payment call, 10 to 86 ms, and its retry blocks on the
     // unique index, then replays the stored answer.
     assert_eq!(first_txn_ms(&a, 1), (10, 86));
-    assert!(step.text.contains("for the first order, 10 to 86 ms (the database lane's first"));
+    assert!(step
+        .text
+        .contains("for the first order, 10 to 86 ms (the database lane's first"));
     // "The first order" and "the first bar" are order 1's: the run's first transaction.
     let first_begin = (a.events.iter())
         .find(|e| matches!(e.kind, EventKind::TxBegin { .. }))

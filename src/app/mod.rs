@@ -65,7 +65,7 @@ pub use report::{on_load as report_on_load, Report};
 // Embedding: the theme a link asks for, what Copy says once the clipboard answered.
 pub use model::{
     address_query, copy_view, embed_height, embed_title, is_theme_media, permalink_query,
-    theme_rules, CopyView, EMBED_HEIGHT_PX, THEME_MEDIA,
+    theme_rules, CopyView, EMBED_HEIGHT_PX, HIDDEN_TITLE, THEME_MEDIA,
 };
 pub use predict::{
     counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,
@@ -79,6 +79,7 @@ pub use screen::{
     outline_left_px, outline_scroll_px, page_layout, plot_width_px, popup_at, status_line,
     sweep_note, tables_note, ClaimLine, CountersView, PageLayout, DOCK_LANES_PX, FIT_CHROME_PX,
     LANE_MIN_PX, PLOT_MIN_EMBED_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX, TWO_RUNS_LANES_PX,
+    UNRECORDED_SO_FAR,
 };
 pub use text::{
     cursor_label, cursor_label_held, cursor_tooltip, mark_tooltip, request_header, row_class,

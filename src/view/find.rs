@@ -91,26 +91,37 @@ impl Find {
 
     /// What the page announces after outlining: "1 race", "3 duplicates".
     pub fn count_text(self, count: usize) -> String {
+        // One template per form, the count a hole: a language puts the number where its
+        // grammar wants it (`crate::i18n`).
         let (one, many) = match self {
-            Find::Drop(_) => ("dropped message", "dropped messages"),
-            Find::Timeout => ("timeout", "timeouts"),
-            Find::Effect => ("effect", "effects"),
-            Find::Duplicate => ("duplicate", "duplicates"),
-            Find::Race => ("race", "races"),
-            Find::Blocked => ("blocked wait", "blocked waits"),
-            Find::Replay => ("replayed answer", "replayed answers"),
-            Find::Crash => ("crash", "crashes"),
-            Find::KeyExpired => ("expired key", "expired keys"),
-            Find::Rollback => ("rollback", "rollbacks"),
-            Find::Rerun => ("rerun", "reruns"),
-            Find::LedgerReplaced => ("ledger replacement", "ledger replacements"),
-            Find::AttemptRow => ("attempt row", "attempt rows"),
-            Find::Redeliver => ("redelivery", "redeliveries"),
-            Find::InboxHit => ("inbox hit", "inbox hits"),
-            Find::Refused => ("refusal", "refusals"),
-            Find::Failed => ("failed order", "failed orders"),
-            Find::Conflict => ("409 answer", "409 answers"),
+            Find::Drop(_) => (
+                crate::t!("{} dropped message"),
+                crate::t!("{} dropped messages"),
+            ),
+            Find::Timeout => (crate::t!("{} timeout"), crate::t!("{} timeouts")),
+            Find::Effect => (crate::t!("{} effect"), crate::t!("{} effects")),
+            Find::Duplicate => (crate::t!("{} duplicate"), crate::t!("{} duplicates")),
+            Find::Race => (crate::t!("{} race"), crate::t!("{} races")),
+            Find::Blocked => (crate::t!("{} blocked wait"), crate::t!("{} blocked waits")),
+            Find::Replay => (
+                crate::t!("{} replayed answer"),
+                crate::t!("{} replayed answers"),
+            ),
+            Find::Crash => (crate::t!("{} crash"), crate::t!("{} crashes")),
+            Find::KeyExpired => (crate::t!("{} expired key"), crate::t!("{} expired keys")),
+            Find::Rollback => (crate::t!("{} rollback"), crate::t!("{} rollbacks")),
+            Find::Rerun => (crate::t!("{} rerun"), crate::t!("{} reruns")),
+            Find::LedgerReplaced => (
+                crate::t!("{} ledger replacement"),
+                crate::t!("{} ledger replacements"),
+            ),
+            Find::AttemptRow => (crate::t!("{} attempt row"), crate::t!("{} attempt rows")),
+            Find::Redeliver => (crate::t!("{} redelivery"), crate::t!("{} redeliveries")),
+            Find::InboxHit => (crate::t!("{} inbox hit"), crate::t!("{} inbox hits")),
+            Find::Refused => (crate::t!("{} refusal"), crate::t!("{} refusals")),
+            Find::Failed => (crate::t!("{} failed order"), crate::t!("{} failed orders")),
+            Find::Conflict => (crate::t!("{} 409 answer"), crate::t!("{} 409 answers")),
         };
-        format!("{count} {}", if count == 1 { one } else { many })
+        crate::i18n::fill(if count == 1 { one } else { many }, &[&count])
     }
 }
