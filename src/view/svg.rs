@@ -34,7 +34,7 @@ pub struct SvgOptions {
 impl Default for SvgOptions {
     fn default() -> Self {
         SvgOptions {
-            title: "idemlab race timeline".into(),
+            title: crate::t!("idemlab race timeline").into(),
             legend: true,
         }
     }
@@ -90,13 +90,10 @@ pub fn drawing(timeline: &Timeline, viewport: &Viewport, options: &SvgOptions) -
 }
 
 fn heading(timeline: &Timeline, viewport: &Viewport, title: &str) -> Group {
-    let mut text = format!(
-        "{title} · {} to {}",
-        ms_text(viewport.t0_us()),
-        ms_text(viewport.t1_us())
-    );
+    let (t0, t1) = (ms_text(viewport.t0_us()), ms_text(viewport.t1_us()));
+    let mut text = crate::tf!("{} · {} to {}", title, t0, t1);
     if timeline.truncated() {
-        text.push_str(" · truncated at events_max");
+        text.push_str(crate::t!(" · truncated at events_max"));
     }
     let shapes = vec![Shape::text((PAD_PX, 19.0), &text, Ink::Text, Font::Heading)];
     plain_group("heading", shapes)
@@ -117,13 +114,15 @@ fn legend(room_px: f64) -> (Group, u32) {
     let mut shapes = Vec::new();
     let (swatch_w, _) = SWATCH_PX;
     for entry in &LEGEND {
-        let w = swatch_w + 6.0 + Font::Plain.width_px(entry.label) + 14.0;
+        // The label in the language in force (the page's own legend is translated in its markup).
+        let label = crate::i18n::tr(entry.label);
+        let w = swatch_w + 6.0 + Font::Plain.width_px(label) + 14.0;
         if x > 0.0 && x + w > room_px {
             (x, y, rows) = (0.0, y + LEGEND_ROW_PX, rows + 1);
         }
         shapes.extend(swatch(entry.key, entry.ink, PAD_PX + x, y + 1.0));
         let at = (PAD_PX + x + swatch_w + 6.0, y + 11.0);
-        shapes.push(Shape::text(at, entry.label, Ink::Muted, Font::Plain));
+        shapes.push(Shape::text(at, label, Ink::Muted, Font::Plain));
         x += w;
     }
     (plain_group("legend", shapes), rows)

@@ -10,6 +10,7 @@ use super::dom::{self, El};
 use super::{dispatch, with_app, with_ui};
 use crate::app::{self, Msg};
 use crate::classify::{Class, OPERATIONS};
+use crate::i18n::tr;
 
 pub fn mount() {
     let panel: Element = dom::by_id("panel-lessons");
@@ -51,7 +52,7 @@ pub fn paint(article: &Element) {
         dom::set_attr(&item, "data-op", &index.to_string());
         let text = dom::find(&item, ".classify-op");
         dom::set_attr(&text, "id", &format!("classify-op-{index}"));
-        dom::set_text(&text, op.text);
+        dom::set_text(&text, tr(op.text));
         let choices = dom::find(&item, ".classify-choices");
         dom::set_attr(&choices, "aria-labelledby", &format!("classify-op-{index}"));
         for class in Class::ALL {

@@ -143,7 +143,7 @@ fn row(index: usize, name: &str, counts: &[u64; crate::app::CONTRACT_COLUMNS.len
         tr.child(&El::new("td").text(&n.to_string()).el())
     });
     let load = ["a", "b"].iter().fold(El::new("td"), |cell, side| {
-        let label = format!("Load {name} as run {}", side.to_ascii_uppercase());
+        let label = crate::tf!("Load {} as run {}", name, side.to_ascii_uppercase());
         let button = El::new("button")
             .attr("type", "button")
             .attr("data-row", &index.to_string())

@@ -7,6 +7,7 @@ use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement};
 use super::dom::{self, El};
 use super::{dispatch, with_app};
 use crate::app::Msg;
+use crate::i18n::tr;
 use crate::scenario::codec::{self, Group, Input, KeySpec};
 use crate::scenario::presets::PRESETS;
 
@@ -34,7 +35,7 @@ pub fn mount() {
         }
         let fieldset = El::new("fieldset")
             .attr("data-group", group.title())
-            .child(&El::new("legend").text(group.title()).el());
+            .child(&El::new("legend").text(tr(group.title())).el());
         let fieldset = keys
             .iter()
             .fold(fieldset, |set, spec| set.child(&control(spec)));
@@ -45,12 +46,17 @@ pub fn mount() {
 fn mount_presets() {
     let select = dom::select("preset");
     select
-        .append_child(&El::new("option").attr("value", "").text("(none)").el())
+        .append_child(
+            &El::new("option")
+                .attr("value", "")
+                .text(crate::t!("(none)"))
+                .el(),
+        )
         .ok();
     for spec in PRESETS.iter() {
         let option = El::new("option")
             .attr("value", spec.name)
-            .attr("title", spec.summary)
+            .attr("title", tr(spec.summary))
             .text(spec.name);
         select.append_child(&option.el()).ok();
     }
@@ -99,7 +105,7 @@ fn control(spec: &KeySpec) -> Element {
     field
         .set_attribute(
             "title",
-            &format!("{} Allowed: {}.", spec.help, (spec.allowed)()),
+            &crate::tf!("{} Allowed: {}.", tr(spec.help), (spec.allowed)()),
         )
         .ok();
     let name = spec.name;
@@ -110,7 +116,12 @@ fn control(spec: &KeySpec) -> Element {
         .attr("data-control", spec.name)
         .child(&El::new("label").attr("for", &id).text(spec.name).el())
         .child(&field)
-        .child(&El::new("small").attr("id", &help_id).text(spec.help).el())
+        .child(
+            &El::new("small")
+                .attr("id", &help_id)
+                .text(tr(spec.help))
+                .el(),
+        )
         .el()
 }
 

@@ -356,8 +356,8 @@ fn paint_composer() {
         let remove = El::new("button").attr("type", "button");
         let remove = remove.attr("data-compose-remove", &i.to_string());
         let remove = remove
-            .attr("aria-label", &format!("Remove step {}", i + 1))
-            .text("Remove");
+            .attr("aria-label", &crate::tf!("Remove step {}", i + 1))
+            .text(crate::t!("Remove"));
         let item = El::new("li")
             .child(&El::new("span").text(line).el())
             .child(&remove.el());

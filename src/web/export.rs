@@ -141,7 +141,7 @@ fn json_slice(mut parts: crate::trace::JsonParts, written: js_sys::Array, label:
     let percent = done * 100 / all.max(1);
     dom::set_text(
         &dom::by_id("export-json"),
-        &format!("Writing JSON {percent}%"),
+        &crate::tf!("Writing JSON {}%", percent),
     );
     dom::later(0, move || json_slice(parts, written, label));
 }

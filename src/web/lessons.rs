@@ -8,6 +8,7 @@ use super::dom::{self, El};
 use super::predict;
 use super::{dispatch, with_app};
 use crate::app::{self, Msg};
+use crate::i18n::tr;
 use crate::lessons::{Lesson, Side, LESSONS};
 
 /// The panel's shells are in `index.html`; the picker's buttons follow `LESSONS`.
@@ -234,9 +235,10 @@ pub fn render() {
     };
     for (i, step) in lesson.steps.iter().enumerate() {
         let button = El::new("button").attr("type", "button");
-        let button = button.attr("data-step", &i.to_string()).text(step.title);
+        let title = tr(step.title);
+        let button = button.attr("data-step", &i.to_string()).text(title);
         // In the lesson's column the list shows step numbers only; the title is the tooltip.
-        let button = button.attr("title", &format!("Step {}: {}", i + 1, step.title));
+        let button = button.attr("title", &crate::tf!("Step {}: {}", i + 1, title));
         let button = if i == index {
             button.attr("aria-current", "step")
         } else {
@@ -255,11 +257,11 @@ pub fn render() {
 fn paint_step(article: &Element, lesson: &Lesson, index: usize) {
     let step = &lesson.steps[index];
     dom::stamp("tpl-lesson-step", article);
-    let heading = format!(
+    let heading = crate::tf!(
         "Step {} of {}: {}",
         index + 1,
         lesson.steps.len(),
-        step.title
+        tr(step.title)
     );
     dom::set_text(&dom::find(article, "#lesson-heading"), &heading);
     predict::paint(article, step);
@@ -302,7 +304,7 @@ fn paint_step(article: &Element, lesson: &Lesson, index: usize) {
     }
     let status = dom::find(article, ".quiz-status");
     if to.last {
-        let text = format!("Mastery check: {}", super::quiz::status(lesson));
+        let text = crate::tf!("Mastery check: {}", super::quiz::status(lesson));
         dom::set_text(&status, &text);
         article.append_child(&status).ok();
     } else {
@@ -323,9 +325,9 @@ fn update_calculator() {
     let text = match (read("calc-rate"), read("calc-hours"), read("calc-bytes")) {
         (Some(rate), Some(hours), Some(bytes)) => {
             let total = crate::lessons::key_storage_bytes(rate, hours.saturating_mul(3_600), bytes);
-            format!("= {} held at any moment", crate::lessons::bytes_text(total))
+            crate::tf!("= {} held at any moment", crate::lessons::bytes_text(total))
         }
-        _ => "Enter whole numbers, 0 or more.".to_string(),
+        _ => crate::t!("Enter whole numbers, 0 or more.").to_string(),
     };
     dom::set_text(&out, &text);
 }

@@ -59,17 +59,26 @@ fn item(index: usize, step: Step) -> Element {
     let item = dom::copy("tpl-order-item");
     item.set_attribute("data-index", &at).ok();
     item.set_attribute("data-order-step", name).ok();
-    let label = format!("{} of 6: {name}. {}", index + 1, ordering::describe(step));
+    let describe = ordering::describe(step);
+    let label = crate::tf!("{} of 6: {}. {}", index + 1, name, describe);
     item.set_attribute("aria-label", &label).ok();
     dom::set_text(&dom::find(&item, "strong"), name);
-    dom::set_text(&dom::find(&item, ".order-desc"), ordering::describe(step));
+    dom::set_text(&dom::find(&item, ".order-desc"), describe);
     for (dir, end) in [("up", 0), ("down", 5)] {
         let button = dom::find(&item, &format!("[data-move=\"{dir}\"]"));
         button.set_attribute("data-index", &at).ok();
-        (button.set_attribute("aria-label", &format!("Move {name} {dir}"))).ok();
+        (button.set_attribute("aria-label", &move_label(name, dir))).ok();
         dom::set_flag(&button, "disabled", index == end);
     }
     item
+}
+
+/// The move button's label: "Move claim up" ("up"/"down" stay code in `data-move`).
+fn move_label(name: &str, dir: &str) -> String {
+    match dir {
+        "up" => crate::tf!("Move {} up", name),
+        _ => crate::tf!("Move {} down", name),
+    }
 }
 
 /// Moves the step at `from` to `to`, redraws the list, keeps focus on the moved step and says so.
@@ -86,7 +95,7 @@ fn move_step(from: usize, to: usize, refocus: bool) {
     if refocus {
         focus_item(to);
     }
-    announce(&format!(
+    announce(&crate::tf!(
         "{} moved to position {} of 6.",
         step.name(),
         to + 1

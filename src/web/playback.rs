@@ -17,7 +17,7 @@ pub fn mount() {
             .append_child(
                 &El::new("option")
                     .attr("value", &s.to_string())
-                    .text(&format!("{s}/s"))
+                    .text(&crate::tf!("{}/s", s))
                     .el(),
             )
             .ok();
@@ -105,13 +105,18 @@ pub fn render() {
     scrub.set_value(&cursor.to_string());
     scrub.set_attribute("aria-valuetext", &label).ok();
     let play: Element = dom::by_id("play");
-    dom::set_text(&play, if playing { "❚❚ Pause" } else { "▶ Play" });
+    let text = if playing {
+        crate::t!("❚❚ Pause")
+    } else {
+        crate::t!("▶ Play")
+    };
+    dom::set_text(&play, text);
     play.set_attribute(
         "aria-label",
         if playing {
-            "Pause (space)"
+            crate::t!("Pause (space)")
         } else {
-            "Play (space)"
+            crate::t!("Play (space)")
         },
     )
     .ok();

@@ -8,7 +8,8 @@ use web_sys::{Element, FocusEvent, KeyboardEvent};
 use super::dom::{self, El};
 use super::with_app;
 use crate::app::{self, Piece};
-use crate::lessons::{Ask, Side, Step};
+use crate::i18n::tr;
+use crate::lessons::{Ask, Side, Step, WHICH_CHOICES};
 
 /// The parts of a step that are the reveal: held back while the step waits for its answer.
 const REVEAL: &str =
@@ -21,7 +22,7 @@ pub fn paint(article: &Element, step: &Step) {
     paint_text(&dom::find(&section, ".predict-setup"), step.predict.setup);
     dom::set_text(
         &dom::find(&section, ".predict-question"),
-        step.predict.question,
+        tr(step.predict.question),
     );
     let group = dom::find(&section, ".predict-choices");
     // What is asked (never its answer), so a test can ask the CLI for it.
@@ -34,7 +35,9 @@ pub fn paint(article: &Element, step: &Step) {
     dom::set_attr(&group, "data-metric", metric);
     for (i, choice) in step.predict.choices().iter().enumerate() {
         let button = El::new("button").attr("type", "button");
-        let button = button.attr("data-choice", &i.to_string()).text(choice);
+        let button = button
+            .attr("data-choice", &i.to_string())
+            .text(choice_text(choice));
         group.append_child(&button.el()).ok();
     }
     heading.after_with_node_1(&section).ok();
@@ -45,22 +48,30 @@ pub fn paint(article: &Element, step: &Step) {
     let details = dom::copy("tpl-terms");
     // Folded on every step, the first too: open, step 1's four definitions pushed its question
     // below the fold (issue 11). The summary names the words; a click opens them.
-    let words: Vec<&str> = terms.iter().map(|t| t.word).collect();
-    let summary = format!("Words this step uses: {}", words.join(", "));
+    let words: Vec<&str> = terms.iter().map(|t| tr(t.word)).collect();
+    let summary = crate::tf!("Words this step uses: {}", words.join(", "));
     dom::set_text(&dom::find(&details, "summary"), &summary);
     let list = dom::find(&details, "dl");
     for term in terms {
-        list.append_child(&El::new("dt").text(term.word).el()).ok();
-        list.append_child(&El::new("dd").text(term.definition).el())
+        list.append_child(&El::new("dt").text(tr(term.word)).el())
+            .ok();
+        list.append_child(&El::new("dd").text(tr(term.definition)).el())
             .ok();
     }
     heading.after_with_node_1(&details).ok();
 }
 
+/// A choice as shown: `WHICH_CHOICES`' words in the language in force, a count as it is.
+fn choice_text(choice: &str) -> &str {
+    (WHICH_CHOICES.iter())
+        .find(|which| **which == choice)
+        .map_or(choice, |which| tr(which))
+}
+
 /// The hint under a held "Next step", tied to the button.
 pub fn hint(nav: &Element) {
     let hint = El::new("p").attr("id", "next-hint").class("next-hint");
-    let hint = hint.text(app::HOLD_HINT).el();
+    let hint = hint.text(tr(app::HOLD_HINT)).el();
     dom::set_hidden(&hint, true);
     if let Ok(Some(next)) = nav.query_selector("[data-next]") {
         dom::set_attr(&next, "aria-describedby", "next-hint");
@@ -102,9 +113,9 @@ fn piece_into(paragraph: &Element, piece: Piece<'_>) {
             let def = El::new("span").class("term-def").attr("id", &id);
             let def = def
                 .attr("role", "note")
-                .child(&El::new("strong").text(term.word).el());
+                .child(&El::new("strong").text(tr(term.word)).el());
             let def = def.el();
-            def.insert_adjacent_text("beforeend", &format!(": {}", term.definition))
+            def.insert_adjacent_text("beforeend", &format!(": {}", tr(term.definition)))
                 .ok();
             dom::set_hidden(&def, true);
             paragraph.append_child(&word).ok();

@@ -76,7 +76,8 @@ pub fn save_progress() {
     progress.record(&session.quiz, &session.answers);
     let saved = storage().is_some_and(|s| s.set_item(STORAGE_KEY, &progress.to_text()).is_ok());
     if !saved {
-        let note = "This browser would not keep the progress; it lasts until the page closes.";
+        let note =
+            crate::t!("This browser would not keep the progress; it lasts until the page closes.");
         super::with_ui(|u| &u.quiz_note, |n| *n.borrow_mut() = Some(note.into()));
     }
 }
@@ -226,7 +227,7 @@ fn question_view(check: &QuizSession, index: usize, body: &Element, nav: &Elemen
     }
     dom::stamp("tpl-quiz-answered-nav", nav);
     if index + 1 == QUESTIONS {
-        dom::set_text(&dom::find(nav, "#quiz-next"), "See the score →");
+        dom::set_text(&dom::find(nav, "#quiz-next"), crate::t!("See the score →"));
     }
 }
 
@@ -234,7 +235,7 @@ fn question_view(check: &QuizSession, index: usize, body: &Element, nav: &Elemen
 fn dots(check: &QuizSession, index: usize) -> Element {
     let list = El::new("ol")
         .class("quiz-dots")
-        .attr("aria-label", "Questions");
+        .attr("aria-label", crate::t!("Questions"));
     check
         .dots(index)
         .iter()

@@ -120,7 +120,7 @@ fn render_side(side: &str) {
             .set_attribute("data-focus", if in_focus { "1" } else { "0" })
             .ok();
         let counts_at = if hidden {
-            app::RUN_HIDDEN_NOTE.to_string()
+            crate::i18n::tr(app::RUN_HIDDEN_NOTE).to_string()
         } else {
             app::counts_at_label(&app.state, &app.lead().trace)
         };
@@ -191,9 +191,9 @@ fn render_counters(side: &str, view: &app::CountersView, hidden: bool) {
     let more: Element = dom::by_id(&format!("more-{side}"));
     dom::set_hidden(&more, view.folded == 0);
     let text = if view.more_open {
-        "fewer".to_string()
+        crate::t!("fewer").to_string()
     } else {
-        format!("more ({})", view.folded)
+        crate::tf!("more ({})", view.folded)
     };
     dom::set_text(&more, &text);
     dom::set_attr(

@@ -44,7 +44,7 @@ fn paint(side: &str, shown: Option<bool>) {
     let summary = dom::find(&block, ".story-summary");
     let left = dom::find(&block, ".story-left");
     if shown != Some(true) {
-        dom::set_text(&summary, crate::story::HELD);
+        dom::set_text(&summary, crate::i18n::tr(crate::story::HELD));
         dom::set_hidden(&left, true);
         return;
     }

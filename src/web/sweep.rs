@@ -131,7 +131,7 @@ fn histogram(totals: &Sweep) {
     let (bars, label) = crate::app::histogram(totals);
     for bar in bars {
         let (duplicates, runs) = (bar.duplicates, bar.runs);
-        let title = format!("{runs} runs with {duplicates} duplicates");
+        let title = crate::tf!("{} runs with {} duplicates", runs, duplicates);
         let class = if duplicates > 0 { "bar bad" } else { "bar" };
         let text = El::new("span").text(&duplicates.to_string()).el();
         let element = El::new("div")
