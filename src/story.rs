@@ -493,10 +493,12 @@ fn plural(n: usize, one: &'static str, many: &'static str) -> &'static str {
 /// `count` are in the page.
 pub fn rows_note(first: u32, end: u32, count: u32) -> String {
     if first == 0 && end >= count {
-        return format!("All {count} rows are shown.");
+        return crate::tf!("All {} rows are shown.", count);
     }
-    format!(
-        "Rows {} to {end} of {count} are in the page; scroll the list for more.",
-        first + 1
+    crate::tf!(
+        "Rows {} to {} of {} are in the page; scroll the list for more.",
+        first + 1,
+        end,
+        count
     )
 }

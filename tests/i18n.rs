@@ -205,13 +205,19 @@ fn data_strings() -> Vec<&'static str> {
     );
     out.extend(codec::keys().iter().map(|k| k.help));
     out.extend(codec::Group::ALL.iter().map(|g| g.title()));
+    out.extend(
+        idemlab::view::legend::LEGEND
+            .iter()
+            .map(|entry| entry.label),
+    );
     out.extend(TRANSLATED_CONSTS);
     out
 }
 
 /// Constants a display site passes through `i18n::tr` (kept as constants for the tests that
 /// compare with them).
-const TRANSLATED_CONSTS: [&str; 4] = [
+const TRANSLATED_CONSTS: [&str; 5] = [
+    idemlab::story::HELD,
     idemlab::app::HOLD_HINT,
     idemlab::app::RUN_HIDDEN_NOTE,
     idemlab::app::HIDDEN_TITLE,

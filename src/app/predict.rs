@@ -204,16 +204,18 @@ pub enum Piece<'t> {
     Term(&'t str, &'static Term),
 }
 
-/// A text cut into pieces: each pointer phrase where it first appears after the previous one
+/// A text, in the page's language, cut into pieces: each pointer phrase where it first appears after the previous one
 /// (as the page always placed them), and the first use of each glossary term outside them
 /// (`glossary::spans`, common words excepted). Concatenated, the pieces are the text.
 pub fn pieces<'t>(text: &'t str, pointers: &[Pointer]) -> Vec<Piece<'t>> {
     let mut marks: Vec<(usize, usize, Option<usize>)> = Vec::new();
     let mut from = 0;
     for (index, pointer) in pointers.iter().enumerate() {
-        if let Some(at) = text[from..].find(pointer.phrase) {
+        // The text is in the page's language (`i18n::tr`), so its phrases are too.
+        let phrase = crate::i18n::tr(pointer.phrase);
+        if let Some(at) = text[from..].find(phrase) {
             let start = from + at;
-            from = start + pointer.phrase.len();
+            from = start + phrase.len();
             marks.push((start, from, Some(index)));
         }
     }

@@ -173,7 +173,7 @@ fn mark_pressed(index: Option<usize>) {
 /// Fills the step's text: each pointer phrase a button that outlines what it names, and the
 /// first use of each glossary term underlined with its definition (`app::pieces`).
 fn step_text(paragraph: &Element, step: &crate::lessons::Step) {
-    for piece in app::pieces(step.text, step.pointers) {
+    for piece in app::pieces(crate::i18n::tr(step.text), step.pointers) {
         match piece {
             app::Piece::Pointer(index, phrase) => {
                 // A span, not a <button>: a button cannot wrap across lines inside a sentence.

@@ -19,7 +19,10 @@ const REVEAL: &str =
 pub fn paint(article: &Element, step: &Step) {
     let heading = dom::find(article, "#lesson-heading");
     let section = dom::copy("tpl-predict");
-    paint_text(&dom::find(&section, ".predict-setup"), step.predict.setup);
+    paint_text(
+        &dom::find(&section, ".predict-setup"),
+        crate::i18n::tr(step.predict.setup),
+    );
     dom::set_text(
         &dom::find(&section, ".predict-question"),
         tr(step.predict.question),
