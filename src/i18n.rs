@@ -122,7 +122,9 @@ pub fn tr_markup(en: &str) -> Option<String> {
 /// An element with `translate="no"` (HTML's own attribute) is skipped too.
 pub const MARKUP_SKIPPED: [&str; 5] = ["script", "style", "code", "kbd", "samp"];
 /// Attributes of the page's markup that a person reads (or hears).
-pub const MARKUP_ATTRIBUTES: [&str; 4] = ["title", "aria-label", "placeholder", "alt"];
+/// (`data-caption` is a docked timeline's caption, which the stylesheet shows.)
+pub const MARKUP_ATTRIBUTES: [&str; 5] =
+    ["title", "aria-label", "placeholder", "alt", "data-caption"];
 
 /// A markup string as the table keeps it: runs of whitespace as one space, none at the ends.
 pub fn collapse(text: &str) -> String {

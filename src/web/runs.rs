@@ -30,6 +30,14 @@ pub fn mount() {
             element.set_id(&format!("{}-b", &id[..id.len() - 2]));
         }
     }
+    // A docked timeline's caption (the stylesheet shows it on a phone) names its run.
+    if let Ok(Some(timeline)) = b.query_selector("#timeline-b") {
+        dom::set_attr(
+            &timeline,
+            "data-caption",
+            crate::t!("Timeline B · swipe sideways ↔"),
+        );
+    }
     dom::by_id::<Element>("runs")
         .insert_before(&b, Some(&dom::by_id::<Element>("legend")))
         .ok();
