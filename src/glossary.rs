@@ -210,16 +210,13 @@ pub fn spans(text: &str, loose: bool) -> Vec<(usize, usize, &'static Term)> {
     let mut found: Vec<(usize, usize, &'static Term)> = Vec::new();
     for term in &TERMS {
         let names = std::iter::once(term.word).chain(term.aliases.iter().copied());
-        for name in names.filter(|name| loose || !is_common(name)) {
-            // The text is in the page's language, so its terms are looked for in it too.
-            let name = crate::i18n::tr(name).to_ascii_lowercase();
-            let starts: Vec<usize> = word_starts(&lower, &name).collect();
-            for start in starts {
-                // Kept in (start, longest first) order by insertion: a text has a handful of
-                // matches, and a sort of this type would add a sort routine to the page.
-                let key = (start, usize::MAX - (start + name.len()));
-                let at = found.partition_point(|&(s, e, _)| (s, usize::MAX - e) <= key);
-                found.insert(at, (start, start + name.len(), term));
+        for english in names.filter(|name| loose || !is_common(name)) {
+            // The text is in the page's language, or still in English where a translation
+            // leaves it: a term is looked for in both (once when they are the same).
+            let translated = crate::i18n::tr(english);
+            let forms = [Some(english), (translated != english).then_some(translated)];
+            for name in forms.into_iter().flatten() {
+                insert_matches(&mut found, &lower, &name.to_ascii_lowercase(), term);
             }
         }
     }
@@ -232,6 +229,23 @@ pub fn spans(text: &str, loose: bool) -> Vec<(usize, usize, &'static Term)> {
         }
     }
     kept
+}
+
+/// Adds each whole-word match of `name` in `lower` to `found`, kept in (start, longest first)
+/// order by insertion: a text has a handful of matches, and a sort of this type would add a
+/// sort routine to the page.
+fn insert_matches(
+    found: &mut Vec<(usize, usize, &'static Term)>,
+    lower: &str,
+    name: &str,
+    term: &'static Term,
+) {
+    let starts: Vec<usize> = word_starts(lower, name).collect();
+    for start in starts {
+        let key = (start, usize::MAX - (start + name.len()));
+        let at = found.partition_point(|&(s, e, _)| (s, usize::MAX - e) <= key);
+        found.insert(at, (start, start + name.len(), term));
+    }
 }
 
 /// Aliases that are everyday words: underlined only on request.

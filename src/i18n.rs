@@ -28,8 +28,10 @@ use std::fmt::{Display, Write as _};
 pub const BUILT_IN: [&str; 2] = ["en", "qps"];
 
 /// Tables compiled into the page: (name, the table's text in `lang/README.md`'s format). To add
-/// a language, add its file and a line here (`include_str!("../lang/NAME.txt")`).
-pub const LANGS: [(&str, &str); 0] = [];
+/// a language, add its file, a line here and one to the array's length.
+pub const LANGS: [(&str, &str); 0] = [
+    // ("de", include_str!("../lang/de.txt")),
+];
 
 /// The language in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -62,11 +62,43 @@ fn lang_names_what_it_accepts_and_the_page_strings_follow_it() {
     assert_eq!(i18n::tr_markup("Seed"), None);
 }
 
-/// The one table: every string the page can show in words, from three places.
-fn catalog() -> std::collections::BTreeSet<String> {
-    let mut strings = std::collections::BTreeSet::new();
+/// The one table: every string the page can show in words, each with where it is used, in
+/// an order a translator can follow: the lessons' data step by step, then the rest of the
+/// data, the code file by file, and the markup in document order. A string used in several
+/// places comes once, first where it first appears, with each place.
+struct Catalog {
+    strings: Vec<(String, Vec<String>)>,
+    index: std::collections::BTreeMap<String, usize>,
+}
+
+impl Catalog {
+    fn add(&mut self, text: &str, place: String) {
+        match self.index.get(text) {
+            Some(&at) if self.strings[at].1.contains(&place) => {}
+            Some(&at) => self.strings[at].1.push(place),
+            None => {
+                self.index.insert(text.to_string(), self.strings.len());
+                self.strings.push((text.to_string(), vec![place]));
+            }
+        }
+    }
+
+    fn contains(&self, text: &str) -> bool {
+        self.index.contains_key(text)
+    }
+}
+
+fn catalog() -> Catalog {
+    let mut catalog = Catalog {
+        strings: Vec::new(),
+        index: std::collections::BTreeMap::new(),
+    };
+    for (text, place) in data_strings() {
+        catalog.add(text, place);
+    }
     let mut sources = Vec::new();
     rust_files(std::path::Path::new("src"), &mut sources);
+    sources.sort();
     for path in sources {
         let text = std::fs::read_to_string(&path).unwrap();
         // Comments may show the macros (`t!("…")`) without calling them.
@@ -74,14 +106,14 @@ fn catalog() -> std::collections::BTreeSet<String> {
             .filter(|line| !line.trim_start().starts_with("//"))
             .collect();
         for literal in macro_literals(&code.join("\n")) {
-            strings.insert(literal);
+            catalog.add(&literal, path.display().to_string());
         }
     }
-    strings.extend(data_strings().into_iter().map(str::to_string));
-    strings.extend(markup_strings(
-        &std::fs::read_to_string("www/index.html").unwrap(),
-    ));
-    strings
+    let html = std::fs::read_to_string("www/index.html").unwrap();
+    for text in markup_strings(&html) {
+        catalog.add(&text, "www/index.html".into());
+    }
+    catalog
 }
 
 fn rust_files(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
@@ -162,66 +194,95 @@ fn unescape_literal(body: &str) -> String {
     panic!("an unterminated literal: {out:.60}")
 }
 
-/// The lessons' data, translated where it is shown (`i18n::tr`).
-fn data_strings() -> Vec<&'static str> {
-    let mut out = Vec::new();
+/// The lessons' data and the core's words, translated where they are shown (`i18n::tr`),
+/// each with its place.
+fn data_strings() -> Vec<(&'static str, String)> {
+    let mut out: Vec<(&'static str, String)> = Vec::new();
     for lesson in &idemlab::lessons::LESSONS {
-        out.push(lesson.title);
-        for step in lesson.steps {
-            out.extend([
-                step.title,
-                step.text,
-                step.predict.setup,
-                step.predict.question,
-            ]);
-            out.extend(step.pointers.iter().map(|p| p.phrase));
-            out.push(step.predict.proof.phrase);
+        let id = lesson.id.to_ascii_uppercase();
+        out.push((lesson.title, format!("lesson {id}: its title")));
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let at = format!("lesson {id} step {}", index + 1);
+            out.push((step.title, format!("{at}: title")));
+            out.push((step.predict.setup, format!("{at}: the question's set-up")));
+            out.push((step.predict.question, format!("{at}: the question")));
+            out.push((step.text, format!("{at}: the text shown after the answer")));
+            let phrases = step.pointers.iter().chain([&step.predict.proof]);
+            for pointer in phrases {
+                let place = format!("{at}: a phrase of its text (write it as your text has it)");
+                out.push((pointer.phrase, place));
+            }
         }
     }
-    out.extend(idemlab::lessons::WHICH_CHOICES);
+    for choice in idemlab::lessons::WHICH_CHOICES {
+        out.push((choice, "a question's choice".into()));
+    }
     for term in &idemlab::glossary::TERMS {
-        out.push(term.word);
-        out.extend(term.aliases);
-        out.push(term.definition);
+        out.push((
+            term.word,
+            "glossary: a term (the lessons' texts use it)".into(),
+        ));
+        for alias in term.aliases {
+            out.push((
+                alias,
+                format!("glossary: another form of \"{}\"", term.word),
+            ));
+        }
+        let place = format!("glossary: the definition of \"{}\"", term.word);
+        out.push((term.definition, place));
     }
     for operation in &idemlab::classify::OPERATIONS {
-        out.extend([operation.text, operation.why]);
+        out.push((
+            operation.text,
+            "classification exercise: an operation".into(),
+        ));
+        out.push((operation.why, "classification exercise: why".into()));
     }
-    out.extend(idemlab::ordering::PROBES.iter().map(|p| p.name));
-    out.extend(idemlab::ordering::RULES.iter().map(|r| r.cause));
-    out.push(idemlab::ordering::BOUNDARY);
-    out.extend(
-        idemlab::quiz::ORDER_SITUATIONS
-            .iter()
-            .map(|(words, _)| *words),
-    );
+    for probe in &idemlab::ordering::PROBES {
+        out.push((probe.name, "ordering exercise: a situation".into()));
+    }
+    for rule in &idemlab::ordering::RULES {
+        out.push((rule.cause, "ordering exercise: a verdict's cause".into()));
+    }
+    out.push((
+        idemlab::ordering::BOUNDARY,
+        "ordering exercise: a verdict".into(),
+    ));
+    for (words, _) in &idemlab::quiz::ORDER_SITUATIONS {
+        out.push((words, "mastery check: a situation".into()));
+    }
     // The core's words that the page shows: each preset's summary, each key's help and the
     // controls' group titles (the CLI prints the same English from the core).
     use idemlab::scenario::codec;
-    out.extend(
-        idemlab::scenario::presets::PRESETS
-            .iter()
-            .map(|p| p.summary),
-    );
-    out.extend(codec::keys().iter().map(|k| k.help));
-    out.extend(codec::Group::ALL.iter().map(|g| g.title()));
-    out.extend(
-        idemlab::view::legend::LEGEND
-            .iter()
-            .map(|entry| entry.label),
-    );
-    out.extend(TRANSLATED_CONSTS);
+    for preset in &idemlab::scenario::presets::PRESETS {
+        out.push((
+            preset.summary,
+            format!("preset {}: its summary", preset.name),
+        ));
+    }
+    for key in codec::keys() {
+        out.push((key.help, format!("control {}: its help", key.name)));
+    }
+    for group in codec::Group::ALL {
+        out.push((group.title(), "controls: a group's title".into()));
+    }
+    for entry in &idemlab::view::legend::LEGEND {
+        out.push((entry.label, "the legend (and the SVG export's)".into()));
+    }
+    for (name, text) in TRANSLATED_CONSTS {
+        out.push((text, name.to_string()));
+    }
     out
 }
 
 /// Constants a display site passes through `i18n::tr` (kept as constants for the tests that
 /// compare with them).
-const TRANSLATED_CONSTS: [&str; 5] = [
-    idemlab::story::HELD,
-    idemlab::app::HOLD_HINT,
-    idemlab::app::RUN_HIDDEN_NOTE,
-    idemlab::app::HIDDEN_TITLE,
-    idemlab::app::UNRECORDED_SO_FAR,
+const TRANSLATED_CONSTS: [(&str, &str); 5] = [
+    ("src/story.rs", idemlab::story::HELD),
+    ("src/app/predict.rs", idemlab::app::HOLD_HINT),
+    ("src/app/quiz.rs", idemlab::app::RUN_HIDDEN_NOTE),
+    ("src/app/model.rs", idemlab::app::HIDDEN_TITLE),
+    ("src/app/screen.rs", idemlab::app::UNRECORDED_SO_FAR),
 ];
 
 /// The words of `www/index.html`: text outside `MARKUP_SKIPPED` elements and those marked
@@ -299,23 +360,32 @@ fn push_markup(out: &mut Vec<String>, raw: &str) {
 
 const TABLE_PATH: &str = "lang/en.txt";
 
-fn table_text(strings: &std::collections::BTreeSet<String>) -> String {
+fn table_text(catalog: &Catalog) -> String {
     let mut out = String::from(
-        "# idemlab's page strings: the one table (lang/README.md says how to translate it).\n\
-         # tests/i18n.rs writes this file from the code: run `UPDATE_EXPECT=1 cargo test --test\n\
-         # i18n` after changing a string, and never edit it by hand.\n",
+        "# idemlab's page strings: the one table. tests/i18n.rs writes lang/en.txt from the code\n\
+         # (run `UPDATE_EXPECT=1 cargo test --test i18n` after changing a string); never edit it\n\
+         # by hand. A translation is a copy, lang/NAME.txt, with a translation written after each\n\
+         # `xx:` (lang/README.md). The `#` lines say where each string is used.\n",
     );
-    for text in strings {
-        out.push_str(&format!("\nen: {}\nxx:\n", idemlab::i18n::escape(text)));
+    for (text, places) in &catalog.strings {
+        out.push('\n');
+        for place in places {
+            out.push_str(&format!("# {place}\n"));
+        }
+        out.push_str(&format!("en: {}\nxx:\n", idemlab::i18n::escape(text)));
     }
     out
 }
 
 #[test]
 fn the_one_table_holds_every_string_the_page_shows_and_no_other() {
-    let strings = catalog();
-    assert!(strings.len() > 500, "only {} strings", strings.len());
-    let want = table_text(&strings);
+    let catalog = catalog();
+    assert!(
+        catalog.strings.len() > 900,
+        "only {} strings",
+        catalog.strings.len()
+    );
+    let want = table_text(&catalog);
     let have = std::fs::read_to_string(TABLE_PATH).unwrap_or_default();
     if have != want {
         if std::env::var_os("UPDATE_EXPECT").is_some() {
@@ -325,30 +395,159 @@ fn the_one_table_holds_every_string_the_page_shows_and_no_other() {
         panic!(
             "{TABLE_PATH} is out of date with the code ({} strings now): run \
              `UPDATE_EXPECT=1 cargo test --test i18n` and commit the file",
-            strings.len()
+            catalog.strings.len()
         );
     }
     assert!(parse(&have).is_ok(), "the table parses");
 }
 
-#[test]
-fn every_shipped_language_is_a_table_of_the_page_s_own_strings_with_its_holes() {
-    let strings = catalog();
-    for (name, text) in idemlab::i18n::LANGS {
-        let pairs = parse(text).unwrap_or_else(|e| panic!("lang/{name}.txt: {e}"));
-        for (en, translated) in pairs {
-            assert!(
-                strings.contains(&en),
-                "lang/{name}.txt: {en:?} is not a page string"
-            );
-            let holes = |s: &str| {
-                s.matches("{}").count() + (0..9).filter(|i| s.contains(&format!("{{{i}}}"))).count()
+/// What a translation must keep of its English: every hole, each used, none past the last.
+/// `{}` counts in order; `{N}` names one. Returns the faults in words.
+fn hole_faults(en: &str, translated: &str) -> Option<String> {
+    let used = |text: &str| -> Vec<usize> {
+        let mut next = 0;
+        let mut out = Vec::new();
+        let mut rest = text.replace("{{", "").replace("}}", "");
+        while let Some(open) = rest.find('{') {
+            let Some(close) = rest[open..].find('}') else {
+                break;
             };
-            assert_eq!(
-                holes(&en),
-                holes(&translated),
-                "lang/{name}.txt: the holes of {en:?}"
-            );
+            let inside = &rest[open + 1..open + close];
+            if inside.is_empty() {
+                out.push(next);
+                next += 1;
+            } else if let Ok(n) = inside.parse::<usize>() {
+                out.push(n);
+            }
+            rest = rest[open + close + 1..].to_string();
+        }
+        out.sort_unstable();
+        out.dedup();
+        out
+    };
+    let (want, have) = (used(en), used(translated));
+    (want != have).then(|| {
+        format!(
+            "the English fills {} hole(s) {want:?} and the translation {have:?}: keep every \
+             `{{}}` (or number them `{{0}}`, `{{1}}`, … to reorder)",
+            want.len()
+        )
+    })
+}
+
+/// Every fault of one translation, with its line, so a translator fixes them in one pass.
+fn table_faults(name: &str, text: &str, catalog: &Catalog) -> Vec<String> {
+    let pairs = match parse(text) {
+        Ok(pairs) => pairs,
+        Err(e) => return vec![format!("lang/{name}.txt: {e}")],
+    };
+    let line_of = |en: &str| {
+        let needle = format!("en: {}", idemlab::i18n::escape(en));
+        text.lines().position(|l| l == needle).map_or(0, |i| i + 1)
+    };
+    let mut faults = Vec::new();
+    let translations: std::collections::BTreeMap<&str, &str> = pairs
+        .iter()
+        .map(|(en, t)| (en.as_str(), t.as_str()))
+        .collect();
+    for (en, translated) in &pairs {
+        let line = line_of(en);
+        if !catalog.contains(en) {
+            let near = (catalog.strings.iter())
+                .max_by_key(|(s, _)| {
+                    s.chars()
+                        .zip(en.chars())
+                        .take_while(|(a, b)| a == b)
+                        .count()
+                })
+                .map(|(s, _)| s.as_str())
+                .unwrap_or("");
+            faults.push(format!(
+                "lang/{name}.txt line {line}: {en:?} is not one of the page's strings (the \
+                 nearest is {near:?}); copy the English from lang/en.txt"
+            ));
+        } else if let Some(fault) = hole_faults(en, translated) {
+            faults.push(format!("lang/{name}.txt line {line}: {en:?}: {fault}"));
         }
     }
+    // A step's phrases are buttons only where the step's text contains them.
+    for lesson in &idemlab::lessons::LESSONS {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let Some(text) = translations.get(step.text) else {
+                continue;
+            };
+            for pointer in step.pointers.iter().chain([&step.predict.proof]) {
+                let phrase = translations
+                    .get(pointer.phrase)
+                    .copied()
+                    .unwrap_or(pointer.phrase);
+                if !text.contains(phrase) {
+                    faults.push(format!(
+                        "lang/{name}.txt line {}: lesson {} step {}'s text has no {phrase:?} \
+                         (a phrase of it that is a button): translate the phrase as the text has it",
+                        line_of(step.text),
+                        lesson.id.to_ascii_uppercase(),
+                        index + 1
+                    ));
+                }
+            }
+        }
+    }
+    faults
+}
+
+#[test]
+fn every_shipped_language_is_a_table_of_the_page_s_own_strings_with_its_holes() {
+    let catalog = catalog();
+    let mut faults = Vec::new();
+    for (name, text) in idemlab::i18n::LANGS {
+        faults.extend(table_faults(name, text, &catalog));
+        let done = parse(text).map_or(0, |pairs| pairs.len());
+        eprintln!(
+            "lang/{name}.txt: {done} of {} strings translated",
+            catalog.strings.len()
+        );
+    }
+    // A table in lang/ that LANGS does not name would never be checked, nor shown.
+    for entry in std::fs::read_dir("lang").unwrap() {
+        let file = entry.unwrap().file_name().to_string_lossy().to_string();
+        let Some(name) = file.strip_suffix(".txt") else {
+            continue;
+        };
+        if name != "en" && !idemlab::i18n::LANGS.iter().any(|(n, _)| *n == name) {
+            faults.push(format!(
+                "lang/{file} is not in src/i18n.rs's LANGS: add it there"
+            ));
+        }
+    }
+    assert!(faults.is_empty(), "{}", faults.join("\n"));
+}
+
+#[test]
+fn a_translation_s_faults_are_all_named_with_their_lines() {
+    let catalog = catalog();
+    let step = &idemlab::lessons::LESSONS[0].steps[0];
+    let pointer = step.pointers[0].phrase;
+    let text = format!(
+        "en: Step {{}} of {{}}: {{}}\nde: Schritt {{}} von {{}}\n\n\
+         en: Step {{}} of {{}}\nde: Schritt {{}} von {{}}\n\n\
+         en: Next step →\nde: Weiter {{3}} →\n\n\
+         en: {}\nde: Ein Text ohne die Phrase\n\n\
+         en: {pointer}\nde: eine Phrase\n",
+        idemlab::i18n::escape(step.text)
+    );
+    let faults = table_faults("de", &text, &catalog);
+    // The text's other phrases are left in English, which its German does not contain either.
+    assert_eq!(faults.len(), 3 + 1 + step.pointers.len(), "{faults:#?}");
+    let says = |i: usize, line: &str, what: &str| {
+        assert!(
+            faults[i].contains(line) && faults[i].contains(what),
+            "{}",
+            faults[i]
+        );
+    };
+    says(0, "lang/de.txt line 1:", "3 hole(s)");
+    says(1, "line 4:", "nearest is \"Step {} of {}: {}\"");
+    says(2, "line 7:", "[3]");
+    says(3, "line 10:", "\"eine Phrase\"");
 }
