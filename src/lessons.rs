@@ -215,7 +215,7 @@ pub static LESSONS: [Lesson; 3] = [
                 classify: false,
                 predict: Predict {
                     setup: "50 orders. Each answer is lost with chance r = 0.2, and the client makes up to 4 attempts per order (the first and 3 retries). It waits 500 ms for an answer, far longer than one takes, so it retries only when the answer was lost.",
-                    question: "How many charges will these 50 orders make with this seed?",
+                    question: "How many charges will these 50 orders make? Work out the expected number: this seed's run made the choice nearest to it.",
                     ask: Ask::Count { side: Side::A, metric: "effects", choices: &[50, 60, 80, 100] },
                     proof: pa("60 charges", Find::Effect),
                 },
@@ -571,7 +571,7 @@ pub static LESSONS: [Lesson; 3] = [
                 classify: false,
                 predict: Predict {
                     setup: "3 orders. The API commits each claim as in progress before it calls the payment service, which honours the key. It crashes once, after the first charge and before recording it, and restarts. A's claims have no lease; in B a copy may take a claim over once it has been held 300 ms.",
-                    question: "Which run leaves an order without an answer?",
+                    question: "In which run does a client give up on an order without learning whether it was charged?",
                     ask: Ask::WhichHas { metric: "unknown" },
                     proof: pa("every retry gets 409", Find::Conflict),
                 },

@@ -549,7 +549,7 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
         )
     });
     let prompt = crate::tf!(
-        "{} sent with keys to an API with a unique claim that keeps each key for {} ms from when it is stored. Every answer is cut on the way back for the first {} ms. The client waits {} ms for an answer, then retries after a backoff of {} ms, doubling each time, plus a random extra of up to half the delay, up to 4 times; a request reaches the API {}–{} ms after it leaves. In this run {}. How many duplicates does this run count?",
+        "{} sent with keys to an API with a unique claim that keeps each key for {} ms from when it is stored. Every answer is cut on the way back for the first {} ms. The client waits {} ms for an answer, then retries after a backoff of {} ms, doubling each time, plus a random extra of up to half the delay, up to 4 times (5 attempts in all); a request reaches the API {}–{} ms after it leaves. In this run {}. How many duplicates does this run count?",
         plural(orders, crate::t!("{} order is"), crate::t!("{} orders are")),
         retention_ms,
         partition_ms,
@@ -559,14 +559,15 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
         scenario.latency_ms.hi,
         expiry_timings(&trace, orders),
     );
-    let explanation = crate::tf!(
-        "{}. The first: order {} was charged a {} time at {} (the cursor): {}a retry after that looked like new work. Keeping keys longer than the client retries (a day) gives 0.",
-        plural(metrics.duplicates, crate::t!("{} duplicate"), crate::t!("{} duplicates")),
-        order,
-        ordinal(nth),
-        ms_text(trace.events[ix].time_us),
-        expired,
-    );
+    // "The first" only when there are more; both fill the same numbered holes.
+    let template = match metrics.duplicates {
+        1 => crate::t!("1 duplicate: order {1} was charged a {2} time at {3} (the cursor): {4}a retry after that looked like new work. Keeping keys longer than the client retries (a day) gives 0."),
+        _ => crate::t!("{0} duplicates. The first: order {1} was charged a {2} time at {3} (the cursor): {4}a retry after that looked like new work. Keeping keys longer than the client retries (a day) gives 0."),
+    };
+    let at = ms_text(trace.events[ix].time_us);
+    let nth = ordinal(nth);
+    let args: [&dyn std::fmt::Display; 5] = [&metrics.duplicates, &order, &nth, &at, &expired];
+    let explanation = crate::i18n::fill(template, &args);
     let question = number_question(
         Kind::DuplicatesAfterExpiry,
         encode(&scenario),

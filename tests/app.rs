@@ -1706,7 +1706,13 @@ fn issue_11_a_step_about_the_key_table_opens_the_key_store() {
     assert!(!state.page.keys);
     app::update(&mut state, Msg::OpenStep(3));
     assert!(state.page.keys);
-    // A later step leaves it as it is: the learner closes it.
+    // A later step not about it closes what a step opened (step 4 opens it, step 10 is the
+    // consumer's inbox), but leaves it as the learner set it.
+    app::update(&mut state, Msg::OpenStep(9));
+    assert!(!state.page.keys, "step 10 closes the table step 4 opened");
+    app::update(&mut state, Msg::ToggleKeyStore);
+    app::update(&mut state, Msg::OpenStep(8));
+    assert!(state.page.keys, "the learner opened it: it stays");
     app::update(&mut state, Msg::ToggleKeyStore);
     app::update(&mut state, Msg::OpenStep(7));
     assert!(!state.page.keys);
@@ -1976,27 +1982,35 @@ fn a_reveal_scrolls_its_timeline_sideways_to_the_proof_when_it_lies_out_of_view(
     let timeline = idemlab::view::layout(&idemlab::sim::run(&scenario));
     // A phone's plot: wider than the 372 px box that shows it.
     let viewport = idemlab::view::window(timeline.end_us(), None, app::PLOT_MIN_PX);
-    let x_px = app::outline_left_px(&state, proof.side, &timeline, &viewport)
+    let (first_px, last_px) = app::outline_span_px(&state, proof.side, &timeline, &viewport)
         .expect("the proof has marks in view");
-    let first_us = (timeline.marks().iter())
+    let times: Vec<u64> = (timeline.marks().iter())
         .filter(|mark| proof.find.matches(mark))
         .map(|mark| mark.t0_us)
-        .min()
-        .unwrap();
-    assert_eq!(x_px, GUTTER_PX + viewport.x_px(first_us));
+        .collect();
+    let x = |t: u64| GUTTER_PX + viewport.x_px(t);
+    assert_eq!(first_px, x(*times.iter().min().unwrap()));
+    assert_eq!(last_px, x(*times.iter().max().unwrap()));
     let other = match proof.side {
         Side::A => Side::B,
         Side::B => Side::A,
     };
     assert_eq!(
-        app::outline_left_px(&state, other, &timeline, &viewport),
+        app::outline_span_px(&state, other, &timeline, &viewport),
         None
     );
-    // Already in view: no scroll. Past the right edge, or left of the scroll: a quarter in.
-    assert_eq!(app::outline_scroll_px(200.0, 0.0, 372.0), None);
-    assert_eq!(app::outline_scroll_px(600.0, 0.0, 372.0), Some(507.0));
-    assert_eq!(app::outline_scroll_px(100.0, 300.0, 372.0), Some(7.0));
-    assert_eq!(app::outline_scroll_px(50.0, 300.0, 372.0), Some(0.0));
+    // All in view: no scroll. A span that fits: centred. One wider than the box: its start a
+    // margin in. Never before the plot's start.
+    assert_eq!(app::outline_scroll_px(200.0, 300.0, 0.0, 372.0), None);
+    assert_eq!(
+        app::outline_scroll_px(300.0, 600.0, 0.0, 372.0),
+        Some(264.0)
+    );
+    assert_eq!(
+        app::outline_scroll_px(300.0, 900.0, 0.0, 372.0),
+        Some(284.0)
+    );
+    assert_eq!(app::outline_scroll_px(10.0, 100.0, 300.0, 372.0), Some(0.0));
 }
 
 #[test]

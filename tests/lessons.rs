@@ -129,3 +129,25 @@ fn the_ordering_exercise_sits_in_exactly_one_step_of_lesson_a() {
         .collect();
     assert_eq!(holders, [("a", "The order of the steps matters")]);
 }
+
+/// Lesson A step 3 asks for the charges of one seed's run and tells the learner to work out
+/// the expected number, which its run's count is the nearest choice to: 50 × (1 + r + r² + r³)
+/// with r = 0.2 and 3 retries.
+#[test]
+fn step_a3s_run_is_the_choice_nearest_the_expected_charges() {
+    let step = &LESSONS[0].steps[2];
+    assert!(step.predict.question.contains("the choice nearest to it"));
+    let page = step_page(step, "lesson a step 3");
+    let charges = metric(&idemlab::run(&page.scenario).1, "effects").unwrap();
+    let expected = 50.0 * (1.0 + 0.2 + 0.04 + 0.008);
+    let idemlab::lessons::Ask::Count { choices, .. } = step.predict.ask else {
+        panic!("a count question")
+    };
+    let nearest = (choices.iter())
+        .min_by(|a, b| {
+            let d = |c: &&u32| (f64::from(**c) - expected).abs();
+            d(a).total_cmp(&d(b))
+        })
+        .unwrap();
+    assert_eq!(charges, *nearest, "expected {expected}");
+}

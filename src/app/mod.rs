@@ -76,7 +76,7 @@ pub use quiz::{
 };
 pub use screen::{
     canvas_label, counter_label, counters_view, focus_on, lane_px, lead, named_metrics,
-    outline_left_px, outline_scroll_px, page_layout, plot_width_px, popup_at, status_line,
+    outline_scroll_px, outline_span_px, page_layout, plot_width_px, popup_at, status_line,
     sweep_note, tables_note, ClaimLine, CountersView, PageLayout, DOCK_LANES_PX, FIT_CHROME_PX,
     LANE_MIN_PX, PLOT_MIN_EMBED_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX, TWO_RUNS_LANES_PX,
     UNRECORDED_SO_FAR,
@@ -228,6 +228,10 @@ pub struct State {
     pub events_b: u32,
     /// The scenario controls' drawer is open (in a lesson, whose text takes their column).
     pub drawer_open: bool,
+    /// The key store is open because a step about it opened it, not by the learner's hand: a
+    /// later step that is not about it closes it again (Lesson A's walk met the API's key
+    /// table beside the consumer's inbox step).
+    pub keys_by_step: bool,
     /// "more": every counter shows, not only those the step names.
     pub counters_more: bool,
     /// The classification exercise's answers, kept for the visit (a Back keeps them too).
@@ -512,6 +516,7 @@ impl State {
             events_a: 0,
             events_b: 0,
             drawer_open: false,
+            keys_by_step: false,
             counters_more: false,
             classify: Answers::default(),
             predictions: Default::default(),
@@ -641,8 +646,13 @@ impl State {
         self.step_overridden = None;
         self.draft = self.page.scenario.order;
         self.verdict = None;
-        // A step about the key table opens it; other steps leave it as the learner set it.
-        self.page.keys |= step.keystore;
+        // A step about the key table opens it; another closes it if a step opened it, and
+        // otherwise leaves it as the learner set it.
+        if step.keystore && !self.page.keys {
+            (self.page.keys, self.keys_by_step) = (true, true);
+        } else if !step.keystore && self.keys_by_step {
+            (self.page.keys, self.keys_by_step) = (false, false);
+        }
         self.scenario_changed();
     }
 
@@ -765,6 +775,7 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         Msg::ContractsLoad { row, side } => contracts::load(state, row, side),
         Msg::ToggleKeyStore => {
             state.page.keys = !state.page.keys;
+            state.keys_by_step = false;
             Effects::view()
         }
         Msg::Classify { index, answer } => classify::answer(state, index, answer),

@@ -433,32 +433,44 @@ pub fn lane_px(state: &State, lanes: usize, window_px: f64) -> Option<u32> {
     (squeeze && fit < 60).then_some(fit.max(LANE_MIN_PX))
 }
 
-/// Where a timeline's outline begins, in CSS px from its canvas's left edge: the earliest mark
-/// on `side` that the lesson's highlight matches and the viewport shows. `None` with no
-/// outline on that side, or none of its marks in view.
-pub fn outline_left_px(
+/// Where a timeline's outline lies, in CSS px from its canvas's left edge: from the earliest
+/// to the latest mark on `side` that the lesson's highlight matches and the viewport shows.
+/// `None` with no outline on that side, or none of its marks in view.
+pub fn outline_span_px(
     state: &State,
     side: Side,
     timeline: &crate::view::Timeline,
     viewport: &crate::view::Viewport,
-) -> Option<f64> {
+) -> Option<(f64, f64)> {
     let (on, find) = state.highlight?;
     if on != side {
         return None;
     }
     let shown = viewport.t0_us()..=viewport.t1_us();
-    let first_us = (timeline.marks().iter())
+    let mut times = (timeline.marks().iter())
         .filter(|mark| find.matches(mark) && shown.contains(&mark.t0_us))
-        .map(|mark| mark.t0_us)
-        .min()?;
-    Some(crate::view::GUTTER_PX + viewport.x_px(first_us))
+        .map(|mark| mark.t0_us);
+    let first_us = times.next()?;
+    let (first_us, last_us) =
+        times.fold((first_us, first_us), |(lo, hi), t| (lo.min(t), hi.max(t)));
+    let x = |t| crate::view::GUTTER_PX + viewport.x_px(t);
+    Some((x(first_us), x(last_us)))
 }
 
-/// The scroll position that brings an outline starting at `x_px` into a scroller showing
-/// `width_px` from `left_px`: `None` when it already shows (with a margin for the outline's
-/// own ring), else the outline a quarter of the way in, so the marks after it show too.
-pub fn outline_scroll_px(x_px: f64, left_px: f64, width_px: f64) -> Option<f64> {
+/// The scroll position that shows an outline spanning `first_px..=last_px` in a scroller
+/// showing `width_px` from `left_px`: `None` when all of it already shows (with a margin for
+/// the outline's rings); else the whole span, centred, when it fits, and its start a margin in
+/// when it does not (Lesson A's phone walk saw 1 of 3 outlined duplicates).
+pub fn outline_scroll_px(first_px: f64, last_px: f64, left_px: f64, width_px: f64) -> Option<f64> {
     const MARGIN_PX: f64 = 16.0;
-    let shows = x_px >= left_px + MARGIN_PX && x_px <= left_px + width_px - MARGIN_PX;
-    (!shows).then(|| (x_px - width_px / 4.0).max(0.0))
+    let shows = first_px >= left_px + MARGIN_PX && last_px <= left_px + width_px - MARGIN_PX;
+    if shows {
+        return None;
+    }
+    let to = if last_px - first_px <= width_px - 2.0 * MARGIN_PX {
+        (first_px + last_px - width_px) / 2.0
+    } else {
+        first_px - MARGIN_PX
+    };
+    Some(to.max(0.0))
 }

@@ -170,7 +170,12 @@ pub const LEGEND: [Entry; 24] = [
             C::Rollback,
         ],
     ),
-    entry(Key::Bar, Ink::Mark(C::Txn), "transaction", &[C::Txn]),
+    entry(
+        Key::Bar,
+        Ink::Mark(C::Txn),
+        "transaction (\"read only\": it wrote nothing)",
+        &[C::Txn],
+    ),
     entry(
         Key::Bar,
         Ink::Mark(C::TxnRollback),
@@ -211,7 +216,7 @@ pub const LEGEND: [Entry; 24] = [
     entry(
         Key::Ids,
         Ink::Muted,
-        "#3 = charge number 3; e2, m5 = ids of a queue event (one per charge) and a message",
+        "#3 = charge number 3; e2 = a queue event, one per charge, counted from e0 (charge #1's); m5 = a message",
         &[],
     ),
 ];

@@ -684,12 +684,13 @@ fn spot(x: f64, y: f64, anchor: Anchor) -> Spot {
 
 /// Right of the dot on each row in turn, then left of it, the near rows before the far ones.
 fn point_spots(x: f64, y: f64, dx: f64, rows: &[f64; 4]) -> Vec<Spot> {
+    // Every row to the mark's right first: a label that starts at its mark reads as its own,
+    // where one that ends at it runs back over the marks before (Lesson A's walk read
+    // "order 1: charge 2 of 3 (#2)", ending at charge #2, as the name of charge #1 beside it).
     let mut spots = Vec::with_capacity(8);
-    for pair in rows.chunks(2) {
-        for &(side, anchor) in &[(dx, Anchor::Start), (-dx, Anchor::End)] {
-            for row in pair {
-                spots.push(spot(x + side, y + row, anchor));
-            }
+    for &(side, anchor) in &[(dx, Anchor::Start), (-dx, Anchor::End)] {
+        for row in rows {
+            spots.push(spot(x + side, y + row, anchor));
         }
     }
     spots

@@ -138,20 +138,23 @@ pub(super) fn reveal_outline(side: Side) {
         Side::A => "timeline-a",
         Side::B => "timeline-b",
     };
-    let x_px = with_app(|app| {
+    let span = with_app(|app| {
         let run = match side {
             Side::A => Some(&app.a),
             Side::B => app.b.as_ref(),
         }?;
         let viewport = super::runs::viewport(app);
-        app::outline_left_px(&app.state, side, &run.timeline, &viewport)
+        app::outline_span_px(&app.state, side, &run.timeline, &viewport)
     });
-    let Some(x_px) = x_px else {
+    let Some((first_px, last_px)) = span else {
         return;
     };
     let scroller: Element = dom::by_id(id);
-    let (left_px, width_px) = (scroller.scroll_left(), scroller.client_width());
-    if let Some(to_px) = app::outline_scroll_px(x_px, f64::from(left_px), f64::from(width_px)) {
+    let (left_px, width_px) = (
+        f64::from(scroller.scroll_left()),
+        f64::from(scroller.client_width()),
+    );
+    if let Some(to_px) = app::outline_scroll_px(first_px, last_px, left_px, width_px) {
         scroller.set_scroll_left(to_px as i32);
     }
 }

@@ -270,6 +270,11 @@ pub(crate) fn apply(effects: Effects) {
     if effects.render || effects.rerun {
         render();
     }
+    if effects.rerun {
+        // A new run starts at its start: a phone's sideways scroll of the old one (a step's
+        // reveal) would open the next step part-way along (Lesson A's walk).
+        runs::rewind();
+    }
     match effects.focus {
         Some(Focus::LessonHeading) => lessons::focus_heading(),
         Some(Focus::QuizTitle) => quiz::focus_title(),

@@ -222,6 +222,15 @@ fn render_diff() {
     dom::set_text(&diff, text.as_deref().unwrap_or(""));
 }
 
+/// Scrolls both timelines back to their start (they scroll sideways on a phone).
+pub fn rewind() {
+    for side in SIDES {
+        if let Some(timeline) = dom::document().get_element_by_id(&format!("timeline-{side}")) {
+            timeline.set_scroll_left(0);
+        }
+    }
+}
+
 /// The shared time axis: the zoom window, or the whole of the longer run, by the rule the SVG
 /// export uses too (`view::window`).
 pub fn viewport(app: &App) -> Viewport {
