@@ -1782,6 +1782,13 @@ fn issue_11_an_answer_locks_and_says_why() {
     let third = &app::classify_items(&state.classify)[2];
     assert_eq!(third.verdict.as_deref(), Some("Right: not idempotent."));
     assert!(third.show, "append has a run of the same shape");
+    // Shown as run A, the operation replaces the step's runs: the step's claims no longer
+    // hold, so they hide (with a note), until the step's number brings its runs back.
+    assert!(app::page_layout(&state).claims);
+    app::update(&mut state, Msg::ClassifyShow(2));
+    assert!(!app::step_runs_shown(&state) && !app::page_layout(&state).claims);
+    app::update(&mut state, Msg::OpenStep(1));
+    assert!(app::step_runs_shown(&state) && app::page_layout(&state).claims);
     assert_eq!(
         app::classify_score(&state.classify),
         "Answered 2 of 7: 1 right so far."

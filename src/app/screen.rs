@@ -58,7 +58,7 @@ pub fn page_layout(state: &State) -> PageLayout {
             tab => Some(tab),
         },
         focus_toggle: state.page.compare.is_some(),
-        claims: state.verdict.is_none(),
+        claims: state.verdict.is_none() && step_runs_shown(state),
         dock: lesson_column && !state.awaiting() && !super::run_hidden(state),
         side: lesson_column
             || state
@@ -473,4 +473,17 @@ pub fn outline_scroll_px(first_px: f64, last_px: f64, left_px: f64, width_px: f6
         first_px - MARGIN_PX
     };
     Some(to.max(0.0))
+}
+
+/// Whether the runs on show are the open step's own (its scenario, and its fix as B), so that
+/// the counts its text claims hold: not once the learner ran an order of their own, had an
+/// operation of the classification exercise shown as run A (Lesson A's walk saw "A: Writes = 7"
+/// beside a charge run), or changed a control. True outside a lesson.
+pub fn step_runs_shown(state: &State) -> bool {
+    let Some(at) = state.lesson else {
+        return true;
+    };
+    let step = at.step();
+    state.page.scenario == decode_lenient(step.query).0.scenario
+        && state.page.compare.as_deref() == step.compare
 }
