@@ -2006,18 +2006,23 @@ fn a_reveal_scrolls_its_timeline_sideways_to_the_proof_when_it_lies_out_of_view(
         app::outline_span_px(&state, other, &timeline, &viewport),
         None
     );
-    // All in view: no scroll. A span that fits: centred. One wider than the box: its start a
-    // margin in. Never before the plot's start.
+    // The box's left 128 px hold the lanes' names. All in view right of them: no scroll. A
+    // span that fits: centred in the rest. One wider than the rest: its start just right of
+    // the names. Never before the plot's start.
     assert_eq!(app::outline_scroll_px(200.0, 300.0, 0.0, 372.0), None);
+    assert_eq!(app::outline_scroll_px(140.0, 300.0, 0.0, 372.0), Some(0.0));
     assert_eq!(
-        app::outline_scroll_px(300.0, 600.0, 0.0, 372.0),
-        Some(264.0)
+        app::outline_scroll_px(300.0, 500.0, 0.0, 372.0),
+        Some(150.0)
     );
     assert_eq!(
         app::outline_scroll_px(300.0, 900.0, 0.0, 372.0),
-        Some(284.0)
+        Some(156.0)
     );
-    assert_eq!(app::outline_scroll_px(10.0, 100.0, 300.0, 372.0), Some(0.0));
+    assert_eq!(
+        app::outline_scroll_px(150.0, 200.0, 300.0, 372.0),
+        Some(0.0)
+    );
 }
 
 #[test]

@@ -458,19 +458,26 @@ pub fn outline_span_px(
 }
 
 /// The scroll position that shows an outline spanning `first_px..=last_px` in a scroller
-/// showing `width_px` from `left_px`: `None` when all of it already shows (with a margin for
-/// the outline's rings); else the whole span, centred, when it fits, and its start a margin in
-/// when it does not (Lesson A's phone walk saw 1 of 3 outlined duplicates).
+/// showing `width_px` from `left_px`, whose left `GUTTER_PX` the lanes' names cover (the
+/// canvas's own, or the page's copies once it scrolls): `None` when all of it already shows
+/// (with a margin for the outline's rings); else the whole span, centred in the rest, when it
+/// fits, and its start just right of the names when it does not (Lesson A's phone walk saw 1
+/// of 3 outlined duplicates).
 pub fn outline_scroll_px(first_px: f64, last_px: f64, left_px: f64, width_px: f64) -> Option<f64> {
     const MARGIN_PX: f64 = 16.0;
-    let shows = first_px >= left_px + MARGIN_PX && last_px <= left_px + width_px - MARGIN_PX;
-    if shows {
+    let names_px = crate::view::GUTTER_PX;
+    let (from_px, to_px) = (
+        left_px + names_px + MARGIN_PX,
+        left_px + width_px - MARGIN_PX,
+    );
+    if first_px >= from_px && last_px <= to_px {
         return None;
     }
-    let to = if last_px - first_px <= width_px - 2.0 * MARGIN_PX {
-        (first_px + last_px - width_px) / 2.0
+    let room_px = width_px - names_px - 2.0 * MARGIN_PX;
+    let to = if last_px - first_px <= room_px {
+        (first_px + last_px) / 2.0 - names_px - (width_px - names_px) / 2.0
     } else {
-        first_px - MARGIN_PX
+        first_px - names_px - MARGIN_PX
     };
     Some(to.max(0.0))
 }

@@ -43,6 +43,8 @@ pub use mark::{
     TxnEnd, NO_END,
 };
 pub use palette::Ink;
-pub use plot::{hit, plot, plot_height_px, shorten, tooltip, Overlay, Scene, GUTTER_PX};
+pub use plot::{
+    hit, lane_names, plot, plot_height_px, shorten, tooltip, Overlay, Scene, GUTTER_PX,
+};
 pub use scale::{tick_step_us, window, Tick, Viewport, SPAN_US_MAX, SPAN_US_MIN, WIDTH_PX_MAX};
 pub use svg::{escape, export, svg, SvgOptions, EXPORT_WIDTH_PX};

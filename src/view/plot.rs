@@ -75,6 +75,24 @@ impl Overlay {
     }
 }
 
+/// A lane's centre line, from the plot's top.
+fn lane_centre_px(lane_px: f64, lane: LaneIx) -> f64 {
+    AXIS_PX + lane_px * f64::from(lane) + lane_px / 2.0
+}
+
+/// Each lane's name as the gutter draws it (shortened to fit) and its centre line, in CSS px
+/// from the plot's top: a phone's timeline scrolls its gutter away sideways, so the page keeps
+/// these names over the scroller's left edge.
+pub fn lane_names(timeline: &Timeline, overlay: &Overlay) -> Vec<(String, f64)> {
+    let lane_px = overlay.lane_px();
+    (timeline.lanes().iter().enumerate())
+        .map(|(ix, lane)| {
+            let name = shorten(&lane.label, Font::Plain, LANE_LABEL_PX);
+            (name, lane_centre_px(lane_px, ix as LaneIx))
+        })
+        .collect()
+}
+
 /// The plot's height for a timeline with `lanes` lanes of `lane_px` each.
 pub fn plot_height_px(lanes: usize, lane_px: f64) -> f64 {
     AXIS_PX + lane_px * lanes as f64 + BOTTOM_PX
@@ -93,7 +111,7 @@ impl Geo {
     }
 
     fn lane_y(&self, lane: LaneIx) -> f64 {
-        AXIS_PX + self.lane_px * f64::from(lane) + self.lane_px / 2.0
+        lane_centre_px(self.lane_px, lane)
     }
 
     fn width(&self) -> f64 {
@@ -224,12 +242,11 @@ impl Plotter<'_, '_> {
             Geometry::Rect(Rect::new(0.0, 0.0, width, height)),
             Ink::Panel,
         )];
-        for (ix, lane) in self.scene.timeline.lanes().iter().enumerate() {
-            let y = geo.lane_y(ix as LaneIx);
+        let names = lane_names(self.scene.timeline, &self.scene.overlay);
+        for (ix, (label, y)) in names.into_iter().enumerate() {
             let ink = if ix % 2 == 0 { Ink::Lane } else { Ink::LaneAlt };
             let band = Rect::new(0.0, y - geo.lane_px / 2.0, width, geo.lane_px);
             shapes.push(Shape::fill(Geometry::Rect(band), ink));
-            let label = shorten(&lane.label, Font::Plain, LANE_LABEL_PX);
             shapes.push(Shape::text((6.0, y + 4.0), &label, Ink::Text, Font::Plain));
         }
         self.group("lanes", false, shapes);

@@ -139,9 +139,40 @@ fn render_side(side: &str) {
         let canvas: HtmlCanvasElement = dom::by_id(&format!("canvas-{side}"));
         let label = app::canvas_label(&app.state, side_of(side), run.trace.events.len());
         canvas.set_attribute("aria-label", &label).ok();
-        let drawn = with_frame(app, side, &canvas, |frame| frame.paint());
+        let (drawn, names) = with_frame(app, side, &canvas, |frame| {
+            let names = crate::view::lane_names(frame.timeline, &frame.overlay);
+            (frame.paint(), names)
+        });
         root.set_attribute("data-drawn", &drawn.to_string()).ok();
+        paint_lane_names(&root, &names);
     });
+}
+
+/// The lanes' names over the timeline's left edge, for when it scrolls sideways and takes the
+/// canvas's own names with it (a phone; the stylesheet shows them only there). Rebuilt only
+/// when the names or their places change, not on every frame of a scrub.
+fn paint_lane_names(root: &Element, names: &[(String, f64)]) {
+    let key: String = (names.iter())
+        .map(|(name, y)| format!("{name}@{y};"))
+        .collect();
+    let holder = match root.query_selector(".lane-names").ok().flatten() {
+        Some(holder) if holder.get_attribute("data-key").as_deref() == Some(&key) => return,
+        Some(holder) => holder,
+        None => {
+            let holder = dom::El::new("div").attr("class", "lane-names");
+            let holder = holder.attr("aria-hidden", "true").el();
+            root.prepend_with_node_1(&holder).ok();
+            holder
+        }
+    };
+    holder.set_text_content(None);
+    for (name, y) in names {
+        let label = dom::El::new("span").text(name).el();
+        let label: HtmlElement = label.unchecked_into();
+        label.style().set_property("top", &format!("{y}px")).ok();
+        holder.append_child(&label).ok();
+    }
+    holder.set_attribute("data-key", &key).ok();
 }
 
 fn run_of<'a>(app: &'a App, side: &str) -> &'a Run {
