@@ -429,6 +429,9 @@ impl Plotter<'_, '_> {
         };
         let rect = Rect::new(x0, geo.lane_y(mark.lane) + offset, (x1 - x0).max(1.5), 5.0);
         shapes.push(Shape::fill(Geometry::Rect(rect), ink));
+        // Labels keep off the bars: a rollback's short pink bar under a label was lost (the
+        // walk could not find "the pink bar" step 12 names).
+        self.glyphs.push(rect);
     }
 
     fn arrow(&mut self, shapes: &mut Vec<Shape>, mark: &Mark, to: LaneIx, end: ArrowEnd, ink: Ink) {
