@@ -253,14 +253,18 @@ fn is_common(name: &str) -> bool {
     matches!(name, "key" | "race" | "the race" | "durable" | "acks")
 }
 
-/// The byte offsets where `word` stands in `text` as a whole word.
+/// The byte offsets where `word` stands in `text` as a whole word: no letter, digit, `_` or
+/// `-` right before or after it. Letters are any script's (a translation's ü, é or Cyrillic
+/// are letters, so "ack" is not found inside "Rückgabe"); punctuation such as "—" or "“" is
+/// not a letter.
 fn word_starts<'t>(text: &'t str, word: &'t str) -> impl Iterator<Item = usize> + 't {
-    let bytes = text.as_bytes();
-    let is_word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b == b'-';
+    let is_word = |c: char| c.is_alphabetic() || c.is_ascii_digit() || c == '_' || c == '-';
     text.match_indices(word).map(|(i, _)| i).filter(move |&i| {
-        let before = i == 0 || !is_word(bytes[i - 1]);
-        let end = i + word.len();
-        let after = end == bytes.len() || !is_word(bytes[end]);
+        let before = text[..i].chars().next_back().is_none_or(|c| !is_word(c));
+        let after = text[i + word.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !is_word(c));
         before && after
     })
 }

@@ -133,10 +133,12 @@ pub fn collapse(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Whether a markup string has words to translate: at least one letter. "–", "→", "0" or
-/// "+" have none.
+/// Whether a markup string has words to translate: at least one letter ("–", "→", "0" or
+/// "+" have none), and not scenario syntax alone ("dedup=atomic, retries=0", a placeholder:
+/// every word of it a key and its value).
 pub fn worth_translating(text: &str) -> bool {
-    text.chars().any(char::is_alphabetic)
+    let code = text.split_whitespace().all(|word| word.contains('='));
+    text.chars().any(char::is_alphabetic) && !code
 }
 
 /// Fills a template's holes: `{}` takes the next argument, `{N}` the Nth; `{{` and `}}` are
@@ -211,8 +213,11 @@ pub const TABLE_BYTES_MAX: usize = 1 << 20;
 /// A table's (English, translation) pairs, in `lang/README.md`'s format: blocks of an `en:`
 /// line and a translation line (`xx:`, any name), separated by blank lines; `#` starts a
 /// comment line; `\n` in a line is a line break and `\\` a backslash. A block whose translation
-/// is empty is left out (the English shows). An error names the line and what it expected.
+/// is empty (or only spaces) is left out (the English shows). An error names the line and
+/// what it expected.
 pub fn parse(text: &str) -> Result<Vec<(String, String)>, String> {
+    // A byte-order mark, as some editors write at a file's start, is no part of line 1.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.len() > TABLE_BYTES_MAX {
         return Err(format!(
             "the table is {} bytes: allowed at most {TABLE_BYTES_MAX}",
@@ -251,7 +256,7 @@ pub fn parse(text: &str) -> Result<Vec<(String, String)>, String> {
                     "line {at}: an `en:` line with no translation after it"
                 ))
             }
-            (Some((_, en)), _) if value.is_empty() => drop(en),
+            (Some((_, en)), _) if value.trim().is_empty() => drop(en),
             (Some((_, en)), _) => pairs.push((en, unescape(value))),
         }
     }

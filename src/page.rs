@@ -209,7 +209,8 @@ impl PageState {
             }
             "lang" => {
                 let lang = crate::i18n::Lang::from_name(value);
-                let allowed = || format!("one of {}", crate::i18n::Lang::names().join("|"));
+                let names = crate::i18n::Lang::names().join("|");
+                let allowed = || crate::tf!("one of {}", names);
                 self.lang = Some(lang.ok_or_else(|| malformed(&allowed()))?);
             }
             // Checked, so that a misspelt theme is reported rather than ignored.

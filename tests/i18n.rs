@@ -569,3 +569,35 @@ fn lang_in_a_link_is_checked_and_kept_in_the_link_the_page_writes() {
         .to_query()
         .contains("lang="));
 }
+
+/// A translation may put a step's button phrases in another order, and its letters may be any
+/// script's: the phrases are still found, and a term only as a whole word.
+#[test]
+fn phrases_are_found_in_any_order_and_terms_only_as_whole_words_in_any_script() {
+    use idemlab::app::{self, Piece};
+    use idemlab::lessons::{Pointer, Side};
+    use idemlab::view::Find;
+    let pointer = |phrase| Pointer {
+        phrase,
+        side: Side::A,
+        find: Find::Timeout,
+    };
+    let text = "the second thing, then the first thing";
+    let pointers = [pointer("the first thing"), pointer("the second thing")];
+    let found: Vec<usize> = (app::pieces(text, &pointers).iter())
+        .filter_map(|piece| match piece {
+            Piece::Pointer(index, _) => Some(*index),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(found, [1, 0]);
+    // "claim" inside a word, of any script, is no use of the term; after a comma and a space
+    // or a quotation mark it is.
+    let spans = |text: &str| {
+        (idemlab::glossary::spans(text, false).iter())
+            .map(|&(start, _, term)| (start, term.word))
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(spans("ȧclaim reclaimed"), []);
+    assert_eq!(spans("Rückclaim, then “claim”"), [(20, "claim")]);
+}

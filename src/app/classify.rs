@@ -63,8 +63,9 @@ pub fn classify_items(answers: &Answers) -> Vec<ClassifyItem> {
         .iter()
         .zip(answers)
         .map(|(op, &answer)| {
-            // The class's label and the operation's words are the exercise's data.
-            let label = tr(op.class.label());
+            // The label is already in the page's language (`Class::label` is `t!`); the
+            // operation's words are the exercise's data, translated here.
+            let label = op.class.label();
             let verdict = answer.map(|given| {
                 if given == op.class {
                     crate::tf!("Right: {}.", label)

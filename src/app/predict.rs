@@ -204,19 +204,23 @@ pub enum Piece<'t> {
     Term(&'t str, &'static Term),
 }
 
-/// A text, in the page's language, cut into pieces: each pointer phrase where it first appears after the previous one
-/// (as the page always placed them), and the first use of each glossary term outside them
-/// (`glossary::spans`, common words excepted). Concatenated, the pieces are the text.
+/// A text, in the page's language, cut into pieces: each pointer phrase at its first
+/// occurrence that no earlier phrase holds (a translation may put them in another order), and
+/// the first use of each glossary term outside them (`glossary::spans`, common words
+/// excepted). Concatenated, the pieces are the text.
 pub fn pieces<'t>(text: &'t str, pointers: &[Pointer]) -> Vec<Piece<'t>> {
+    // In text order, never overlapping.
     let mut marks: Vec<(usize, usize, Option<usize>)> = Vec::new();
-    let mut from = 0;
     for (index, pointer) in pointers.iter().enumerate() {
         // The text is in the page's language (`i18n::tr`), so its phrases are too.
         let phrase = crate::i18n::tr(pointer.phrase);
-        if let Some(at) = text[from..].find(phrase) {
-            let start = from + at;
-            from = start + phrase.len();
-            marks.push((start, from, Some(index)));
+        let free = |&(start, _): &(usize, &str)| {
+            let end = start + phrase.len();
+            marks.iter().all(|&(s, e, _)| end <= s || e <= start)
+        };
+        if let Some((start, _)) = text.match_indices(phrase).find(free) {
+            let at = marks.partition_point(|m| m.0 < start);
+            marks.insert(at, (start, start + phrase.len(), Some(index)));
         }
     }
     // Terms inside a pointer phrase would nest one control in another: blank the phrases out

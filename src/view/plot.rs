@@ -565,7 +565,7 @@ impl Plotter<'_, '_> {
         for more in more {
             // Hover text only: `data-event` stays one per mark.
             let link = self.scene.links.then(|| Link {
-                title: format!(
+                title: crate::tf!(
                     "{} more here:\n{}",
                     more.hidden.len(),
                     more.hidden.join("\n")
@@ -626,7 +626,7 @@ impl Plotter<'_, '_> {
                 })
                 .collect();
             let name = &self.scene.timeline.lanes()[usize::from(lane)].label;
-            let title = format!("{name}: marks per pixel column");
+            let title = crate::tf!("{}: marks per pixel column", name);
             self.density_group(shapes, title, links);
         }
         let top = AXIS_PX;
@@ -635,9 +635,9 @@ impl Plotter<'_, '_> {
                 &density.duplicates,
                 top,
                 Class::ChargeDuplicate,
-                "duplicate effects",
+                crate::t!("duplicate effects"),
             ),
-            (&density.races, top + 6.0, Class::Race, "races"),
+            (&density.races, top + 6.0, Class::Race, crate::t!("races")),
         ];
         for (cells, y, class, title) in strips {
             let shapes = (cells.iter().enumerate())
@@ -912,20 +912,21 @@ pub fn tooltip(timeline: &Timeline, mark: &Mark) -> String {
         let to = &timeline.lanes[usize::from(to_lane)].label;
         let _ = write!(text, "\n{from} → {to}");
         if let ArrowEnd::Dropped { cause, .. } = end {
-            let _ = write!(text, ", dropped: {}", crate::trace::drop_cause(cause));
+            let cause = crate::trace::drop_cause(cause);
+            text.push_str(&crate::tf!(", dropped: {}", cause));
         }
     }
     match (timeline.order(mark), timeline.attempt(mark)) {
         (Some(order), Some(attempt)) => {
-            let _ = write!(text, "\norder {order}, attempt {attempt}");
+            text.push_str(&crate::tf!("\norder {}, attempt {}", order, attempt));
         }
         (Some(order), None) => {
-            let _ = write!(text, "\norder {order}");
+            text.push_str(&crate::tf!("\norder {}", order));
         }
         _ => {}
     }
     if mark.t0_us == mark.t1_us {
-        let _ = write!(text, "\nat {}", ms_text(mark.t0_us));
+        text.push_str(&crate::tf!("\nat {}", ms_text(mark.t0_us)));
     } else {
         let (t0, t1) = (ms_text(mark.t0_us), ms_text(mark.t1_us));
         let _ = write!(text, "\n{t0} → {t1} ({})", ms_text(mark.duration_us()));
@@ -933,6 +934,6 @@ pub fn tooltip(timeline: &Timeline, mark: &Mark) -> String {
     let events: Vec<String> = (timeline.events_of(mark).iter())
         .map(|e| format!("#{e}"))
         .collect();
-    let _ = write!(text, "\nevents {}", events.join(", "));
+    text.push_str(&crate::tf!("\nevents {}", events.join(", ")));
     text
 }

@@ -152,8 +152,11 @@ fn render_side(side: &str) {
 /// canvas's own names with it (a phone; the stylesheet shows them only there). Rebuilt only
 /// when the names or their places change, not on every frame of a scrub.
 fn paint_lane_names(root: &Element, names: &[(String, f64)]) {
+    // Positions as decimals (`decimal::Fixed`): an f64's own `Display` would link core's
+    // float formatter into the page.
+    let px = |y: f64| crate::decimal::Fixed::<1>(y).to_string();
     let key: String = (names.iter())
-        .map(|(name, y)| format!("{name}@{y};"))
+        .map(|(name, y)| format!("{name}@{};", px(*y)))
         .collect();
     let holder = match root.query_selector(".lane-names").ok().flatten() {
         Some(holder) if holder.get_attribute("data-key").as_deref() == Some(&key) => return,
@@ -169,7 +172,10 @@ fn paint_lane_names(root: &Element, names: &[(String, f64)]) {
     for (name, y) in names {
         let label = dom::El::new("span").text(name).el();
         let label: HtmlElement = label.unchecked_into();
-        label.style().set_property("top", &format!("{y}px")).ok();
+        label
+            .style()
+            .set_property("top", &format!("{}px", px(*y)))
+            .ok();
         holder.append_child(&label).ok();
     }
     holder.set_attribute("data-key", &key).ok();

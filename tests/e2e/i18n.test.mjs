@@ -32,9 +32,10 @@ async function words(page) {
       if (!parent || !visible(parent)) continue;
       add(parent.closest(skipped) ? vocabulary : plain, node.nodeValue);
     }
-    for (const element of document.body.querySelectorAll('[title], [aria-label]')) {
+    const read = ['title', 'aria-label', 'placeholder', 'alt', 'data-caption'];
+    for (const element of document.body.querySelectorAll(read.map((name) => `[${name}]`).join(', '))) {
       if (!visible(element) || element.closest(skipped)) continue;
-      for (const name of ['title', 'aria-label']) add(plain, element.getAttribute(name) ?? '');
+      for (const name of read) add(plain, element.getAttribute(name) ?? '');
     }
     return { plain: [...plain], vocabulary: [...vocabulary.keys()] };
   });
