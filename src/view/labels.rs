@@ -39,8 +39,6 @@ pub struct Spot {
 #[derive(Clone, Debug)]
 pub struct Want {
     pub rank: Rank,
-    /// The drawing group (the mark's) the label joins when placed.
-    pub group: usize,
     pub lane: LaneIx,
     /// The mark's x, which orders labels and groups those left over.
     pub x: f64,
@@ -59,7 +57,6 @@ pub struct Want {
 /// A label with its place.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Placed {
-    pub group: usize,
     pub text: String,
     pub spot: Spot,
     pub ink: Ink,
@@ -112,7 +109,6 @@ pub fn place(
             Some((text, spot, rect)) => {
                 boxes.claim(rect);
                 placed.push(Placed {
-                    group: want.group,
                     text: text.to_string(),
                     spot,
                     ink: want.ink,

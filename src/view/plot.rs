@@ -141,7 +141,7 @@ pub fn plot(scene: &Scene) -> Drawing {
         scene,
         geo,
         wants: Vec::new(),
-        current: (0, 1.0),
+        alpha: 1.0,
         race_fill: Vec::new(),
         groups: Vec::with_capacity(64),
         glyphs: Vec::new(),
@@ -181,8 +181,8 @@ struct Plotter<'a, 's> {
     geo: Geo,
     /// Labels asking for a place, placed together once every mark is drawn.
     wants: Vec<Want>,
-    /// The group the mark being drawn will be, and its opacity.
-    current: (usize, f64),
+    /// The opacity of the mark being drawn, which its label takes.
+    alpha: f64,
     /// How far right the race shading reaches, per span of lanes (top, bottom, x).
     race_fill: Vec<(f64, f64, f64)>,
     groups: Vec<Group>,
@@ -211,7 +211,7 @@ impl Plotter<'_, '_> {
 
     /// Asks for a place for a label of the mark being drawn.
     fn want(&mut self, rank: Rank, mark: &Mark, texts: Vec<String>, spots: Vec<Spot>) {
-        let (group, alpha) = self.current;
+        let alpha = self.alpha;
         let (ink, font) = match rank {
             Rank::Duplicate => (Ink::Mark(mark.class()), Font::Plain),
             Rank::Caption if matches!(mark.kind, MarkKind::Race { .. }) => {
@@ -223,7 +223,6 @@ impl Plotter<'_, '_> {
         let counted = !matches!(mark.kind, MarkKind::Race { .. });
         self.wants.push(Want {
             rank,
-            group,
             lane: mark.lane,
             x: self.geo.x(mark.t0_us),
             texts,
@@ -295,7 +294,7 @@ impl Plotter<'_, '_> {
     fn mark(&mut self, mark: &Mark) {
         let overlay = &self.scene.overlay;
         let faded = overlay.fade_after_us.is_some_and(|t| mark.t0_us > t);
-        self.current = (self.groups.len(), if faded { FADED } else { 1.0 });
+        self.alpha = if faded { FADED } else { 1.0 };
         let mut shapes = Vec::new();
         let ink = Ink::Mark(mark.class());
         match mark.kind {
@@ -532,7 +531,7 @@ impl Plotter<'_, '_> {
         )
     }
 
-    /// Places every label asked for, adds each to its mark's group, and draws a "+N" where
+    /// Places every label asked for, in the drawing's last group, and draws a "+N" where
     /// labels found no place (in an export its hover text lists them).
     fn labels(&mut self, room: Rect) {
         let wants = std::mem::take(&mut self.wants);
