@@ -216,7 +216,7 @@ pub const LEGEND: [Entry; 24] = [
     entry(
         Key::Ids,
         Ink::Muted,
-        "#3 = charge number 3; e2 = a queue event, one per charge, counted from e0 (charge #1's); m5 = a message",
+        "#3 = charge number 3; e2 = a queue event, one per booked charge, counted from e0; m5 = a message",
         &[],
     ),
 ];
