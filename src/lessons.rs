@@ -100,11 +100,21 @@ pub enum Ask {
 pub const WHICH_CHOICES: [&str; 4] = ["only A", "only B", "both", "neither"];
 
 impl Predict {
-    /// The choices' texts, in order.
+    /// The choices' texts, in order, in English: what a report to the course page names.
     pub fn choices(&self) -> Vec<String> {
+        self.choices_in(|choice| choice)
+    }
+
+    /// The choices as the page shows them: "only A", "both"… in the page's language
+    /// (`i18n::tr`); a count is a number in any.
+    pub fn choices_shown(&self) -> Vec<String> {
+        self.choices_in(crate::i18n::tr)
+    }
+
+    fn choices_in(&self, words: fn(&'static str) -> &'static str) -> Vec<String> {
         match self.ask {
             Ask::Count { choices, .. } => choices.iter().map(u32::to_string).collect(),
-            Ask::WhichHas { .. } => WHICH_CHOICES.iter().map(|c| c.to_string()).collect(),
+            Ask::WhichHas { .. } => WHICH_CHOICES.iter().map(|c| words(c).to_string()).collect(),
         }
     }
 

@@ -155,13 +155,7 @@ pub const HOLD_HINT: &str = "Answer this step's question to see the run and go o
 /// or runs that are not the step's own).
 pub fn predict_view(state: &State) -> Option<PredictView> {
     let (predict, right) = state.asking()?;
-    // "only A", "both"...: the lessons' data, shown in the language in force; counts are numbers.
-    let choices: Vec<String> = match predict.ask {
-        crate::lessons::Ask::WhichHas { .. } => (crate::lessons::WHICH_CHOICES.iter())
-            .map(|choice| tr(choice).to_string())
-            .collect(),
-        crate::lessons::Ask::Count { .. } => predict.choices(),
-    };
+    let choices = predict.choices_shown();
     let answered = state.answered();
     let on = match (state.page.compare.is_some(), predict.proof.side) {
         (false, _) => crate::t!("the timeline"),

@@ -9,7 +9,7 @@ use super::dom::{self, El};
 use super::with_app;
 use crate::app::{self, Piece};
 use crate::i18n::tr;
-use crate::lessons::{Ask, Side, Step, WHICH_CHOICES};
+use crate::lessons::{Ask, Side, Step};
 
 /// The parts of a step that are the reveal: held back while the step waits for its answer.
 const REVEAL: &str =
@@ -36,11 +36,9 @@ pub fn paint(article: &Element, step: &Step) {
     dom::set_attr(&group, "data-ask", ask);
     dom::set_attr(&group, "data-side", if side == Side::B { "b" } else { "a" });
     dom::set_attr(&group, "data-metric", metric);
-    for (i, choice) in step.predict.choices().iter().enumerate() {
+    for (i, choice) in step.predict.choices_shown().iter().enumerate() {
         let button = El::new("button").attr("type", "button");
-        let button = button
-            .attr("data-choice", &i.to_string())
-            .text(choice_text(choice));
+        let button = button.attr("data-choice", &i.to_string()).text(choice);
         group.append_child(&button.el()).ok();
     }
     heading.after_with_node_1(&section).ok();
@@ -62,13 +60,6 @@ pub fn paint(article: &Element, step: &Step) {
             .ok();
     }
     heading.after_with_node_1(&details).ok();
-}
-
-/// A choice as shown: `WHICH_CHOICES`' words in the language in force, a count as it is.
-fn choice_text(choice: &str) -> &str {
-    (WHICH_CHOICES.iter())
-        .find(|which| **which == choice)
-        .map_or(choice, |which| tr(which))
 }
 
 /// The hint under a held "Next step", tied to the button.
