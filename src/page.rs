@@ -350,14 +350,35 @@ impl PageState {
     }
 
     /// A's scenario with each compare pair set on top of it, key by key, so that B may change
-    /// a key A sets too (A `dedup=naive`, B `dedup=atomic`). A `contract=NAME` pair comes first
-    /// wherever it stands, as in a link: A's query under that contract, A's own keys winning.
+    /// a key A sets too (A `dedup=naive`, B `dedup=atomic`). A `preset=NAME` pair, then a
+    /// `contract=NAME` pair, come first wherever they stand, as in a link: A's query under that
+    /// preset or contract, the keys A set by hand winning.
     fn apply_compare(&self, compare: &str) -> (Scenario, Vec<CodecError>) {
         let mut scenario = self.scenario.clone();
         let mut errors = Vec::new();
         let pairs = compare.split('&').filter(|pair| !pair.is_empty());
         let pairs = pairs.map(|pair| pair.split_once('=').unwrap_or((pair, "")));
-        let (contracts, keys): (Vec<_>, Vec<_>) = pairs.partition(|(key, _)| *key == "contract");
+        let (presets, pairs): (Vec<_>, Vec<_>) = pairs.partition(|(key, _)| *key == "preset");
+        for (_, value) in presets {
+            match crate::scenario::Preset::from_name(value) {
+                Some(preset) => match under_preset(&scenario, preset) {
+                    Ok(under) => scenario = under,
+                    Err(found) => errors.extend(found.into_iter().map(|error| CodecError {
+                        key: format!("compare: {}", error.key),
+                        ..error
+                    })),
+                },
+                None => errors.push(CodecError {
+                    key: "compare: preset".into(),
+                    value: codec::quote(value),
+                    problem: Problem::Malformed {
+                        allowed: codec::preset_allowed(),
+                    },
+                }),
+            }
+        }
+        let (contracts, keys): (Vec<_>, Vec<_>) =
+            pairs.into_iter().partition(|(key, _)| *key == "contract");
         for (_, value) in contracts {
             let contract = crate::scenario::Contract::from_name(value);
             match contract.map(|c| codec::decode_under(&encode(&scenario), Some(c))) {
@@ -481,6 +502,22 @@ impl PageState {
             .as_ref()
             .is_none_or(|open| open.iter().any(|k| k == key))
     }
+}
+
+/// `scenario` as its link would load under `preset` instead of its own: the preset's values,
+/// then its contract's, then the keys its link sets by hand.
+fn under_preset(
+    scenario: &Scenario,
+    preset: crate::scenario::Preset,
+) -> Result<Scenario, Vec<CodecError>> {
+    let query = encode(scenario);
+    let kept = query.split('&').filter(|pair| !pair.starts_with("preset="));
+    let query = format!(
+        "{}&preset={}",
+        kept.collect::<Vec<_>>().join("&"),
+        preset.name()
+    );
+    crate::scenario::decode(&query).map(|decoded| decoded.scenario)
 }
 
 /// The most steps any lesson has: the bound a `step=` is checked against on its own.

@@ -315,3 +315,37 @@ fn issue_13_height_is_a_frame_height_in_bounds_kept_before_v() {
         );
     }
 }
+
+#[test]
+fn compare_may_name_a_preset_which_applies_first_with_a_keys_set_by_hand_winning() {
+    // B is A under another preset: same seed, the race preset's values, A's own `retries=5`.
+    let (page, errors) =
+        PageState::from_query("seed=7&preset=lost-ack&retries=5&compare=preset%3Drace");
+    assert!(errors.is_empty(), "{errors:?}");
+    let b = page.compare_scenario().unwrap();
+    let mut race = idemlab::scenario::decode("seed=7&preset=race&retries=5")
+        .unwrap()
+        .scenario;
+    assert_eq!(b, race);
+    // A pair after it still wins over the preset, wherever the preset stands in the box.
+    let (page, _) =
+        PageState::from_query("seed=7&preset=lost-ack&compare=dedup%3Dnone%26preset%3Drace");
+    race = idemlab::scenario::decode("seed=7&preset=race&dedup=none")
+        .unwrap()
+        .scenario;
+    assert_eq!(page.compare_scenario().unwrap(), race);
+}
+
+#[test]
+fn an_unknown_preset_in_compare_names_the_presets() {
+    let (page, errors) = PageState::from_query("seed=7&compare=preset%3Dnope");
+    assert_eq!(page.compare, None);
+    let said: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(said.len(), 1, "{said:?}");
+    assert!(
+        said[0].starts_with("`compare: preset=nope` is not valid: expected one of"),
+        "{}",
+        said[0]
+    );
+    assert!(said[0].contains("race"), "{}", said[0]);
+}
