@@ -439,11 +439,19 @@ fn plain_text(scenario: &Scenario, event: &Event) -> String {
     }
 }
 
+/// Why a claim's `INSERT` can carry a time later than its own: a reader of the listing sees a
+/// statement write the future, which real code cannot do, and deserves the reason beside it.
+const DATING: &str =
+    "\n-- Times in rows are the model's: a row written in a transaction carries its \
+commit's time (a handler would write now(), the transaction's start), so a claim's INSERT can \
+show a time later than its own.";
+
 /// `--sql`'s listing: the schema, then one line per statement, tab-separated: time in ms,
 /// request, transaction (`-` for autocommit), what it returns, the statement.
 pub fn listing(trace: &Trace) -> String {
     let mut out = String::from("-- The tables:\n");
     out.push_str(SCHEMA);
+    out.push_str(DATING);
     out.push_str("\n-- ms\trequest\ttxn\treturns\tstatement\n");
     for s in statements(trace) {
         let txn = s.txn.map_or("-".into(), |t| t.to_string());

@@ -55,7 +55,7 @@ fn the_page_table_is_the_cli_table_for_the_same_query_and_seeds() {
     let view = contracts_view(&state).unwrap();
     assert!(!view.busy);
     assert!(view.note.contains(", 72 of 72 runs;"), "{}", view.note);
-    let names: Vec<&str> = view.rows.iter().map(|(name, _)| name.as_str()).collect();
+    let names: Vec<&str> = view.rows.iter().map(|(name, _, _)| name.as_str()).collect();
     assert_eq!(
         names,
         [
@@ -67,7 +67,7 @@ fn the_page_table_is_the_cli_table_for_the_same_query_and_seeds() {
             "sqs-fifo"
         ]
     );
-    for ((_, counts), row) in view.rows.iter().zip(&cli) {
+    for ((_, _, counts), row) in view.rows.iter().zip(&cli) {
         let want = app::CONTRACT_COLUMNS.map(|c| row.count(c).unwrap());
         assert_eq!(*counts, want, "{:?}", row.contract);
     }
@@ -272,4 +272,35 @@ fn runs_stepped_a_few_actions_at_a_time_give_the_cli_table() {
 
 fn table_of(query: &str, seeds: &str) -> Vec<idemlab::contracts::Row> {
     table(query, SeedRange::parse(seeds).unwrap()).unwrap()
+}
+
+#[test]
+fn the_caption_says_which_of_the_presets_keys_a_contract_replaces() {
+    // A newcomer read "its own keys winning (none overrode…)" as "the preset's 150 ms holds",
+    // while stripe-v1's row kept keys for 24 h: a link's preset gives way to a contract.
+    let state = started("seed=1&preset=key-expiry", "1");
+    let query = &state.contracts.as_ref().unwrap().query;
+    let replaced = app::preset_replaced(&state.page.scenario, query);
+    assert!(
+        replaced
+            .iter()
+            .any(|(pair, names)| pair == "retention_ms=150" && names.contains(&"stripe-v1")),
+        "{replaced:?}"
+    );
+    let note = contracts_view(&state).unwrap().note;
+    assert!(
+        note.contains(
+            "; a contract's keys replace preset key-expiry's: retention_ms=150 (by stripe-v1"
+        ),
+        "{note}"
+    );
+    // A key the link sets by hand (to another value than the preset's, or the canonical link
+    // drops it) is not the preset's, and is said to win instead.
+    let state = started("seed=1&preset=key-expiry&retention_ms=200", "1");
+    let note = contracts_view(&state).unwrap().note;
+    assert!(!note.contains("replace preset"), "{note}");
+    assert!(
+        note.contains("retention_ms=200 overrode stripe-v1"),
+        "{note}"
+    );
 }

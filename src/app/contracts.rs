@@ -51,7 +51,8 @@ pub struct ContractsView {
     pub note: String,
     pub command: String,
     pub busy: bool,
-    pub rows: Vec<(String, [u64; CONTRACT_COLUMNS.len()])>,
+    /// Each row: its contract's name, the keys it sets (empty for none) and its counts.
+    pub rows: Vec<(String, &'static str, [u64; CONTRACT_COLUMNS.len()])>,
 }
 
 /// Starts the table for the run in focus, over the seeds typed in the sweep form.
@@ -156,6 +157,35 @@ pub fn overrides(query: &str) -> Vec<(String, Vec<&'static str>)> {
     out
 }
 
+/// The keys the scenario's preset sets that a contract's row runs with another value, each
+/// with the contracts that replace it: a link applies its preset, then its contract, then its
+/// own keys, so a preset's value gives way to a contract's where the link did not set it.
+pub fn preset_replaced(scenario: &Scenario, query: &str) -> Vec<(String, Vec<&'static str>)> {
+    let Some(preset) = scenario.preset else {
+        return Vec::new();
+    };
+    let names = |keys: &'static str| keys.split('&').filter_map(|pair| pair.split('=').next());
+    let mut out: Vec<(String, Vec<&'static str>)> = Vec::new();
+    for contract in Contract::ALL {
+        let Ok(decoded) = codec::decode_under(query, Some(contract)) else {
+            continue;
+        };
+        let both =
+            names(contract.keys()).filter(|name| names(preset.spec().keys).any(|p| p == *name));
+        for spec in both.filter_map(|name| codec::keys().iter().find(|spec| spec.name == name)) {
+            if spec.value(&decoded.scenario) == spec.value(scenario) {
+                continue;
+            }
+            let pair = format!("{}={}", spec.name, spec.value(scenario));
+            match out.iter_mut().find(|(p, _)| *p == pair) {
+                Some((_, names)) => names.push(contract.name()),
+                None => out.push((pair, vec![contract.name()])),
+            }
+        }
+    }
+    out
+}
+
 /// What the rows run, in words: the scenario under each contract's keys with its own keys
 /// winning (which of them overrode a contract's, and its own contract replaced), and that no
 /// contract sets the provider or result lookup (`tests/contracts_page.rs` keeps that true).
@@ -171,6 +201,16 @@ pub fn about(scenario: &Scenario, query: &str) -> String {
     if let Some(own) = scenario.contract {
         won.push_str(&crate::tf!("; its own contract={} is replaced", own.name()));
     }
+    let replaced: Vec<String> = (preset_replaced(scenario, query).iter())
+        .map(|(pair, names)| crate::tf!("{} (by {})", pair, names.join(", ")))
+        .collect();
+    if let Some(preset) = scenario.preset.filter(|_| !replaced.is_empty()) {
+        won.push_str(&crate::tf!(
+            "; a contract's keys replace preset {}'s: {}",
+            preset.name(),
+            replaced.join(", ")
+        ));
+    }
     let value = |name: &str| {
         let spec = codec::keys().iter().find(|spec| spec.name == name);
         spec.map_or_else(String::new, |spec| spec.value(scenario))
@@ -179,7 +219,8 @@ pub fn about(scenario: &Scenario, query: &str) -> String {
     let text = crate::tf!(
         "Each row runs this scenario under that contract's keys (the (none) row under none), \
          its own keys winning ({}). No contract turns on result lookup or a keyed provider: every \
-         row keeps provider={} and lookup={}.",
+         row keeps provider={} and lookup={}. Loading a row as A keeps B the run it was, so \
+         the Compare box is rewritten as B's keys over the new A.",
         won,
         value("provider"),
         value("lookup")
@@ -215,13 +256,17 @@ pub fn contracts_view(state: &State) -> Option<ContractsView> {
         "idemlab contracts '{}' --seeds {}..={last}",
         table.query, table.first
     );
-    let rows = table.job.rows.iter().map(|row| (name(row), counts(row)));
+    let rows = (table.job.rows.iter()).map(|row| (name(row), sets(row), counts(row)));
     Some(ContractsView {
         note,
         command,
         busy: table.busy(),
         rows: rows.collect(),
     })
+}
+
+fn sets(row: &Row) -> &'static str {
+    (row.contract.and_then(Contract::from_name)).map_or("", Contract::keys)
 }
 
 fn name(row: &Row) -> String {

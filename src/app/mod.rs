@@ -32,7 +32,7 @@ mod text;
 
 pub use classify::{classify_items, classify_said, classify_score, Answers, ClassifyItem};
 pub use computing::Computing;
-pub use contracts::{compare_for, overrides};
+pub use contracts::{compare_for, overrides, preset_replaced};
 pub use contracts::{contracts_view, differing, ContractsJob, ContractsView, CONTRACT_COLUMNS};
 pub use free::{compare_text, proposed_change, start_hint};
 pub use input::{

@@ -129,15 +129,36 @@ pub fn paint() {
         dom::set_text(&dom::find(&table, "caption code"), &view.command);
         let body: Element = dom::by_id("contracts-body");
         dom::clear(&body);
-        for (index, (name, counts)) in view.rows.iter().enumerate() {
-            body.append_child(&row(index, name, counts)).ok();
+        for (index, (name, sets, counts)) in view.rows.iter().enumerate() {
+            body.append_child(&row(index, name, sets, counts)).ok();
         }
     }
     SHOWN.with(|shown| *shown.borrow_mut() = view);
 }
 
-fn row(index: usize, name: &str, counts: &[u64; crate::app::CONTRACT_COLUMNS.len()]) -> Element {
-    let head = El::new("th").attr("scope", "row").text(name).el();
+fn row(
+    index: usize,
+    name: &str,
+    sets: &str,
+    counts: &[u64; crate::app::CONTRACT_COLUMNS.len()],
+) -> Element {
+    let head = El::new("th").attr("scope", "row").text(name);
+    // What the contract changes, folded: a practitioner asked which keys a row runs with.
+    let head = match sets.is_empty() {
+        true => head,
+        false => head.child(
+            &El::new("details")
+                .child(&El::new("summary").text(crate::t!("keys")).el())
+                .child(
+                    &El::new("code")
+                        .attr("translate", "no")
+                        .text(&sets.replace('&', " "))
+                        .el(),
+                )
+                .el(),
+        ),
+    }
+    .el();
     let tr = El::new("tr").child(&head);
     let tr = (counts.iter()).fold(tr, |tr, n| {
         tr.child(&El::new("td").text(&n.to_string()).el())
