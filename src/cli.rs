@@ -264,6 +264,19 @@ struct RunReport<'a> {
 
 fn run(query: &str, with_trace: bool, text: bool, sql: bool) -> Result<(), Exit> {
     let scenario = decode(query)?;
+    // A page link with `compare=` shows two runs; say which one this is, and how to get B,
+    // on stderr so that stdout stays the one run's output.
+    if let Some(b) = idemlab::page::PageState::from_query(query)
+        .0
+        .compare_scenario()
+    {
+        let _ = writeln!(
+            std::io::stderr(),
+            "idemlab: this is run A; the link's compare= makes run B, which \
+             `idemlab run '{}'` runs",
+            codec::encode(&b)
+        );
+    }
     let (trace, metrics) = idemlab::run(&scenario);
     if text {
         say_raw!("{}", trace.text());

@@ -205,3 +205,19 @@ fn run_sql_lists_the_tables_then_one_line_per_statement_and_refuses_other_output
         assert_eq!(out.status.code(), Some(2), "--sql with {other}");
     }
 }
+
+#[test]
+fn run_of_a_compare_link_says_it_is_run_a_and_how_to_run_b() {
+    let url = "http://127.0.0.1:8080/?seed=1&loss_resp=0.2&compare=dedup%3Datomic";
+    let out = output(&["run", url]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("this is run A; the link's compare= makes run B, which `idemlab run 'seed=1&dedup=atomic&loss_resp=0.2'` runs"),
+        "{said}"
+    );
+    // Stdout is A's report alone, as without compare=.
+    let plain = output(&["run", "seed=1&loss_resp=0.2"]);
+    assert_eq!(text(&out.stdout), text(&plain.stdout));
+    assert!(text(&plain.stderr).is_empty(), "{}", text(&plain.stderr));
+}
