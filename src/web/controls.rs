@@ -102,12 +102,8 @@ fn control(spec: &KeySpec) -> Element {
     let field = input_for(spec, &id);
     field.set_attribute("aria-describedby", &help_id).ok();
     field.set_attribute("data-key", spec.name).ok();
-    field
-        .set_attribute(
-            "title",
-            &crate::tf!("{} Allowed: {}.", tr(spec.help), (spec.allowed)()),
-        )
-        .ok();
+    let help = crate::tf!("{} Allowed: {}.", tr(spec.help), (spec.allowed)());
+    field.set_attribute("title", &help).ok();
     let name = spec.name;
     let target = field.clone();
     dom::listen::<Event>(&field, "change", move |_| set_key(name, &value_of(&target)));
@@ -116,12 +112,7 @@ fn control(spec: &KeySpec) -> Element {
         .attr("data-control", spec.name)
         .child(&El::new("label").attr("for", &id).text(spec.name).el())
         .child(&field)
-        .child(
-            &El::new("small")
-                .attr("id", &help_id)
-                .text(tr(spec.help))
-                .el(),
-        )
+        .child(&El::new("small").attr("id", &help_id).text(&help).el())
         .el()
 }
 
