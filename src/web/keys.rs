@@ -79,16 +79,12 @@ fn paint(name: &str, side: Side) {
     let body: Element = dom::by_id(&format!("keystore-body-{name}"));
     dom::clear(&body);
     for row in &view.rows {
-        let cells = [
-            &row.key,
-            row.state_text,
-            &row.response,
-            &row.written,
-            &row.expires,
-        ];
-        let tr = cells.iter().fold(El::new("tr"), |tr, cell| {
-            tr.child(&El::new("td").text(cell).el())
-        });
+        let cells = [row.state_text, &row.response, &row.written, &row.expires];
+        let tr = cells
+            .iter()
+            .fold(El::new("tr").child(&key_cell(&row.key)), |tr, cell| {
+                tr.child(&El::new("td").text(cell).el())
+            });
         let tr = tr.attr("data-state", row.state).attr("title", &row.by);
         body.append_child(&tr.el()).ok();
     }
@@ -96,4 +92,19 @@ fn paint(name: &str, side: Side) {
     let note_el: Element = dom::by_id(&format!("keystore-note-{name}"));
     dom::set_text(&note_el, note);
     dom::set_hidden(&note_el, note.is_empty());
+}
+
+/// A key's cell, which may break after a `/` and nowhere else: each part reads whole
+/// ("proc-508f41de/" then "work-1"), and the Expires column stays in a narrow panel.
+fn key_cell(key: &str) -> Element {
+    let cell = El::new("td");
+    let cell = (key.split_inclusive('/').enumerate()).fold(cell, |cell, (i, part)| {
+        let cell = if i > 0 {
+            cell.child(&El::new("wbr").el())
+        } else {
+            cell
+        };
+        cell.child(&El::new("span").text(part).el())
+    });
+    cell.el()
 }

@@ -14,9 +14,10 @@ let browser;
 before(async () => { browser = await launch(); });
 after(async () => { await browser?.close(); });
 
-/** The table's rows as the page shows them: [name, ...counts]. */
+/** The table's rows as the page shows them: [name, ...counts] (a name's folded keys left out). */
 const shownRows = (page) => page.$$eval('#contracts-body tr', (rows, cells) =>
-  rows.map((row) => [...row.querySelectorAll('th, td')].slice(0, cells).map((cell) => cell.textContent)), 1 + COLUMNS.length);
+  rows.map((row) => [...row.querySelectorAll('th, td')].slice(0, cells)
+    .map((cell) => (cell.tagName === 'TH' ? cell.firstChild.textContent : cell.textContent))), 1 + COLUMNS.length);
 
 /** Opens `query` on the Sweep tab, builds the contracts table over `seeds` seeds (seen busy
  * first), checks that no task ran over 200 ms meanwhile, and checks the rows against
@@ -61,6 +62,13 @@ test('the contracts table is the CLI\'s for the same query and seeds, and a row 
   const { page, first, last, cli } = await buildTable(FAULTS, 300, 1800);
   assert.equal(first, '3');
   assert.equal(last, '302');
+  // Each row folds the keys its contract sets, as `idemlab contracts --list` prints them.
+  const keys = await page.$$eval('#contracts-body th', (heads) => heads.map((th) => th.querySelector('details code')?.textContent ?? ''));
+  const listed = execFileSync(IDEMLAB_BIN, ['contracts', '--list'], { encoding: 'utf8' });
+  assert.equal(keys[0], '', 'the (none) row sets nothing');
+  for (const shown of keys.slice(1)) {
+    assert.ok(listed.includes('`' + shown.replaceAll(' ', '&') + '`'), `${shown} is not a contract's keys in --list`);
+  }
 
   // stripe-v1 as A, oasis as B: each run's counters are the CLI's for its row's scenario.
   await page.click('#contracts-body button[aria-label="Load stripe-v1 as run A"]');
