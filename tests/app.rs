@@ -102,6 +102,19 @@ fn the_compare_sentence_puts_as_values_beside_bs() {
 }
 
 #[test]
+fn the_compare_sentence_names_as_preset_beside_bs() {
+    let state = load("seed=3&preset=lost-ack&compare=preset%3Drace");
+    let a = idemlab::run(&state.page.scenario).1;
+    let b = idemlab::run(&state.page.compare_scenario().unwrap()).1;
+    let line = compare_sentence(&state, &a, &b).unwrap();
+    assert!(line.starts_with("preset=lost-ack: "), "{line}");
+    assert!(line.contains(" → preset=race: "), "{line}");
+    let bare = load("seed=3&compare=preset%3Drace");
+    let line = compare_sentence(&bare, &a, &b).unwrap();
+    assert!(line.starts_with("no preset: "), "{line}");
+}
+
+#[test]
 fn bs_counts_at_the_cursor_fold_its_events_up_to_the_cursors_time() {
     let mut state = load("seed=3&preset=race&compare=retries%3D0");
     let a = idemlab::sim::run(&state.page.scenario);

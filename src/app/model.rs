@@ -80,7 +80,13 @@ fn compare_keys_in(scenario: &Scenario, compare: &str) -> String {
         .split('&')
         .filter_map(|pair| pair.split('=').next())
         .collect();
-    // B's `contract=NAME` (a contracts row loaded as B) faces A's contract, or none.
+    // B's `preset=NAME` faces A's preset, or none, as its `contract=NAME` (a contracts row
+    // loaded as B) faces A's contract.
+    let preset = names.contains(&"preset").then(|| {
+        scenario.preset.map_or(crate::t!("no preset").into(), |p| {
+            format!("preset={}", p.name())
+        })
+    });
     let contract = names.contains(&"contract").then(|| {
         scenario
             .contract
@@ -92,7 +98,7 @@ fn compare_keys_in(scenario: &Scenario, compare: &str) -> String {
         .iter()
         .filter(|spec| names.contains(&spec.name));
     let keys = keys.map(|spec| format!("{}={}", spec.name, spec.value(scenario)));
-    let parts: Vec<String> = contract.into_iter().chain(keys).collect();
+    let parts: Vec<String> = (preset.into_iter().chain(contract).chain(keys)).collect();
     if parts.is_empty() {
         "A".into()
     } else {
