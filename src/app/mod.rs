@@ -159,11 +159,18 @@ pub struct SweepJob {
     /// Seeds run so far, from `range.first`.
     pub done: u64,
     pub totals: Sweep,
+    /// Stop was pressed: the totals so far stay on show, and no more seeds run.
+    pub stopped: bool,
 }
 
 impl SweepJob {
     pub fn finished(&self) -> bool {
         self.done >= self.range.count
+    }
+
+    /// Whether seeds remain to run: neither finished nor stopped.
+    pub fn running(&self) -> bool {
+        !self.stopped && !self.finished()
     }
 
     /// Runs the next seed in one go. The range never passes the largest seed (`sweep_range`).
@@ -789,7 +796,11 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         }
         Msg::SweepStart(requested) => sweep_start(state, &requested),
         Msg::SweepStop => {
-            state.sweep = None;
+            // Stopped, not dropped: its totals so far stay, as the table's rows do. Only a new
+            // sweep or a scenario change (whose totals they no longer are) drops them.
+            if let Some(job) = &mut state.sweep {
+                job.stopped = true;
+            }
             // One Stop for both jobs of the Sweep tab: a stopped table keeps its rows so far.
             if let Some(table) = &mut state.contracts {
                 table.stopped = true;
@@ -1119,6 +1130,7 @@ fn sweep_start(state: &mut State, requested: &str) -> Effects {
         range,
         done: 0,
         totals: Sweep::default(),
+        stopped: false,
     });
     Effects {
         sweep_slice: true,

@@ -649,10 +649,13 @@ pub fn preset_summary(scenario: &Scenario) -> Option<&'static str> {
 /// the closed form when the scenario fits it, and the range's note first.
 pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
     let t = &job.totals;
+    let of = match job.stopped && !job.finished() {
+        true => crate::tf!("{} of {} seeds (stopped)", t.runs, job.range.count),
+        false => crate::tf!("{} of {} seeds", t.runs, job.range.count),
+    };
     let mut text = crate::tf!(
-        "{} of {} seeds in {} s: {} duplicates in {} runs, {} lost orders, {} races; {} ± {} effects per order",
-        t.runs,
-        job.range.count,
+        "{} in {} s: {} duplicates, in {} runs that had any, {} lost orders, {} races; {} ± {} effects per order",
+        of,
         Fixed::<2>(elapsed_s),
         t.duplicates_total,
         t.runs_with_duplicates,

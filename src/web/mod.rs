@@ -577,6 +577,7 @@ pub(crate) fn render() {
     runs::render();
     playback::render();
     table::render();
+    sweep::render();
     lessons::render();
     keys::render();
     story::render();

@@ -50,7 +50,7 @@ fn slice(started_ms: f64) {
     let deadline_ms = dom::now_ms() + SLICE_MS;
     let job = with_app(|app| {
         let job = app.state.sweep.as_mut()?;
-        while !job.finished() && dom::now_ms() < deadline_ms {
+        while job.running() && dom::now_ms() < deadline_ms {
             advance(job);
         }
         Some(job.clone())
@@ -59,7 +59,7 @@ fn slice(started_ms: f64) {
         return;
     };
     show(&job, started_ms);
-    if !job.finished() {
+    if job.running() {
         dom::later(0, move || {
             slice_if_current(started_ms, job.range.first, job.done)
         });
@@ -105,6 +105,21 @@ fn slice_if_current(started_ms: f64, first: u64, done: u64) {
     if current {
         slice(started_ms);
     }
+}
+
+/// Clears the panel once the state holds no sweep: a scenario change drops one, and its
+/// totals (another scenario's) must not stand beside the new run. A sweep's own painting is
+/// `show`'s, slice by slice.
+pub fn render() {
+    if with_app(|app| app.state.sweep.is_some()) {
+        return;
+    }
+    dom::set_text(&dom::by_id("sweep-summary"), "");
+    (dom::by_id::<Element>("sweep-progress"))
+        .set_attribute("value", "0")
+        .ok();
+    let histogram_box = dom::find(&dom::by_id("panel-sweep"), ".histogram-box");
+    dom::set_hidden(&histogram_box, true);
 }
 
 fn show(job: &SweepJob, started_ms: f64) {

@@ -413,6 +413,26 @@ test('the sweep shows the formula beside the mean, and its histogram names both 
   await page.close();
 });
 
+test('a stopped sweep keeps its totals, and a scenario change clears them', async () => {
+  // A newcomer's phone walk changed dedup after a sweep and read the old totals as the new.
+  const page = await openLab(browser, 'seed=1&orders=400&loss_resp=0.2&tab=sweep');
+  await page.fill('#sweep-seeds', '100000');
+  await page.click('#sweep-run');
+  await page.waitForFunction(() => / of 100000 seeds/.test(document.querySelector('#sweep-summary').textContent));
+  await page.click('#sweep-stop');
+  await page.waitForFunction(() => /of 100000 seeds \(stopped\)/.test(document.querySelector('#sweep-summary').textContent));
+  const stopped = await page.textContent('#sweep-summary');
+  await page.waitForTimeout(300);
+  assert.equal(await page.textContent('#sweep-summary'), stopped, 'no seed runs after Stop');
+  assert.ok(await page.isVisible('.histogram-box'));
+  await page.selectOption('#key-dedup', 'atomic');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('dedup') === 'atomic');
+  assert.equal(await page.textContent('#sweep-summary'), '');
+  assert.ok(await page.isHidden('.histogram-box'));
+  page.assertClean();
+  await page.close();
+});
+
 test('the Events header stays in sight as the list scrolls', async () => {
   const page = await openLab(browser, 'seed=1&preset=lost-ack&orders=200&partition=none');
   await page.$eval('#events-scroll', (el) => { el.scrollTop = 2000; });
