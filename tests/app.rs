@@ -1352,13 +1352,35 @@ fn a_lesson_takes_the_controls_column_and_the_controls_fold_into_a_drawer() {
     app::update(&mut ordering, Msg::RunOrder);
     assert!(!app::page_layout(&ordering).claims, "no stale claim lines");
     let embed = load("lesson=a&step=4&embed=1");
+    let layout = app::page_layout(&embed);
     assert!(
-        !app::page_layout(&embed).lesson_column,
-        "an embed keeps its layout"
+        layout.lesson_column && layout.side,
+        "a self-sizing embed puts the step beside its runs too (an instructor's walk)"
+    );
+    // Answered, a step docks its timeline on a phone's page, and in a frame of fixed height,
+    // but not in a frame that grows with its content.
+    let docks = |query: &str| {
+        let mut state = load(query);
+        app::update(&mut state, Msg::Predict(0));
+        app::page_layout(&state).dock
+    };
+    assert!(docks("lesson=a&step=4"));
+    assert!(docks("lesson=a&step=4&embed=1&height=600"));
+    assert!(
+        !docks("lesson=a&step=4&embed=1"),
+        "a frame that grows with its content docks nothing to the screen's foot"
     );
     // Issue 13: an embed with nothing open has no empty first column; one with a lesson does.
     assert!(!app::page_layout(&load("seed=4&embed=1&controls=")).side);
     assert!(app::page_layout(&load("seed=4&embed=1&controls=dedup")).side);
+    // The seed's control is in the toolbar: `controls=seed` leaves the side panel empty.
+    assert!(!app::page_layout(&load("seed=4&embed=1&controls=seed")).side);
+    // A lesson's drawer button shows only when its drawer holds an open control.
+    let drawer = |query: &str| app::page_layout(&load(query)).drawer_toggle;
+    assert!(drawer("lesson=a&step=4"));
+    assert!(drawer("lesson=a&step=4&embed=1&controls=dedup"));
+    assert!(!drawer("lesson=a&step=4&embed=1&controls="));
+    assert!(!drawer("lesson=a&step=4&embed=1&controls=seed"));
     assert!(app::page_layout(&load("lesson=a&step=4&embed=1&height=600&controls=")).side);
     let fixed = load("lesson=a&step=4&embed=1&height=600");
     assert!(

@@ -255,7 +255,7 @@ impl Banner {
         let mut lines: Vec<String> = state.errors.iter().map(error_text).collect();
         if let Some((lesson, index)) = state.step_overridden {
             lines.push(crate::tf!(
-                "This link names lesson {} step {} and sets scenario keys of its own, so its own scenario loaded, not the step's: the step's counts may differ. Click the step's title to load the step's scenario.",
+                "This link names lesson {} step {} and sets scenario keys of its own, so its own scenario loaded, not the step's: the step's counts may differ. Press the step's number in the lesson's row of step buttons to load the step's scenario.",
                 lesson.id.to_ascii_uppercase(),
                 index + 1
             ));

@@ -39,17 +39,22 @@ pub struct PageLayout {
     /// step waits for its answer or a check hides its run, when the run is held at its first
     /// event and the dock would only cover the choices (issue 11's walk).
     pub dock: bool,
-    /// The first column shows at all: not for an embed that leaves no control open and shows
-    /// no lesson (`controls=` empty), whose runs then take the whole width.
+    /// The first column shows at all: not for an embed that leaves no control of the side
+    /// panel open and shows no lesson (`controls=` empty, or `seed` alone), whose runs then
+    /// take the whole width.
     pub side: bool,
+    /// A lesson's "☰ Controls" button: only when its drawer would hold an open control.
+    pub drawer_toggle: bool,
 }
 
 pub fn page_layout(state: &State) -> PageLayout {
-    // An embed that sizes itself keeps the lesson in its tab; one of fixed height (`height=`)
-    // puts it beside the runs, each scrolling on its own, so the step and the timeline share
-    // the frame.
-    let column_fits = !state.page.embed || state.page.height.is_some();
-    let lesson_column = column_fits && (state.lesson.is_some() || state.quiz.is_some());
+    // A lesson's step stands beside its runs everywhere, in an embed too: an instructor's
+    // walk found a self-sizing frame's step 1,000 px under its empty timeline when it lived in
+    // the Lessons tab. Only a frame that sizes itself to its content leaves out what depends
+    // on the screen's height (the column's own scrolling, the phone's docked timeline), which
+    // would grow the frame that grows the screen.
+    let self_sizing = state.page.embed && state.page.height.is_none();
+    let lesson_column = state.lesson.is_some() || state.quiz.is_some();
     PageLayout {
         lesson_column,
         controls_shown: !lesson_column || state.drawer_open,
@@ -59,14 +64,23 @@ pub fn page_layout(state: &State) -> PageLayout {
         },
         focus_toggle: state.page.compare.is_some(),
         claims: state.verdict.is_none() && step_runs_shown(state),
-        dock: lesson_column && !state.awaiting() && !super::run_hidden(state),
-        side: lesson_column
-            || state
-                .page
-                .controls
-                .as_ref()
-                .is_none_or(|open| !open.is_empty()),
+        dock: lesson_column && !self_sizing && !state.awaiting() && !super::run_hidden(state),
+        side: lesson_column || side_controls_open(state),
+        drawer_toggle: lesson_column && side_controls_open(state),
     }
+}
+
+/// Whether the side panel holds any open control: every one without `controls=`, else those
+/// it lists that the panel has (the seed lives in the toolbar, and the preset is no key).
+/// An instructor's `controls=seed` had left a first column with nothing in it.
+fn side_controls_open(state: &State) -> bool {
+    let in_panel = |key: &String| {
+        !super::TOOLBAR_KEYS.contains(&key.as_str())
+            && crate::scenario::codec::keys()
+                .iter()
+                .any(|spec| spec.name == key)
+    };
+    (state.page.controls.as_ref()).is_none_or(|open| open.iter().any(in_panel))
 }
 
 /// Messages of the screen's own: the drawer, "more", the run in focus, leaving a lesson.
@@ -74,7 +88,7 @@ pub(super) fn update(state: &mut State, msg: super::Msg) -> Effects {
     use super::Msg;
     match msg {
         Msg::ShowControls(open) => {
-            let open = open && page_layout(state).lesson_column;
+            let open = open && page_layout(state).drawer_toggle;
             state.drawer_open = open;
             Effects {
                 render: true,

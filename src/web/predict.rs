@@ -63,12 +63,20 @@ pub fn paint(article: &Element, step: &Step) {
 }
 
 /// The hint under a held "Next step", tied to the button.
+/// A step's way on: "Next step", or on the last step "Take the mastery check", which waits for
+/// the step's answer too (a phone walk found it open under "Answer … to go on").
+const FORWARD: &str = "[data-next], [data-quiz-start]";
+
 pub fn hint(nav: &Element) {
     let hint = El::new("p").attr("id", "next-hint").class("next-hint");
     let hint = hint.text(tr(app::HOLD_HINT)).el();
     dom::set_hidden(&hint, true);
-    if let Ok(Some(next)) = nav.query_selector("[data-next]") {
-        dom::set_attr(&next, "aria-describedby", "next-hint");
+    // Both, while both stand: the step's nav drops the one this step has not.
+    if let Ok(ways) = nav.query_selector_all(FORWARD) {
+        for way in (0..ways.length()).filter_map(|i| ways.item(i)) {
+            let way: Element = wasm_bindgen::JsCast::unchecked_into(way);
+            dom::set_attr(&way, "aria-describedby", "next-hint");
+        }
     }
     nav.after_with_node_1(&hint).ok();
 }
@@ -135,7 +143,7 @@ pub fn render() {
             dom::set_hidden(&wasm_bindgen::JsCast::unchecked_into(part), waiting);
         }
     }
-    if let Ok(Some(next)) = article.query_selector("[data-next]") {
+    if let Ok(Some(next)) = article.query_selector(FORWARD) {
         dom::set_flag(&next, "disabled", waiting);
     }
     if let Some(hint) = dom::document().get_element_by_id("next-hint") {

@@ -95,7 +95,7 @@ pub fn render() {
     let controls: Element = dom::by_id("controls");
     dom::set_hidden(&controls, !layout.controls_shown);
     let toggle: Element = dom::by_id("controls-toggle");
-    dom::set_hidden(&toggle, !layout.lesson_column);
+    dom::set_hidden(&toggle, !layout.drawer_toggle);
     let expanded = if drawer_open { "true" } else { "false" };
     dom::set_attr(&toggle, "aria-expanded", expanded);
     dom::set_hidden(&dom::by_id("focus-toggle"), !layout.focus_toggle);

@@ -140,9 +140,16 @@ test('three embeds on a course page of another origin fit their content after lo
   const loaded = await settledHeights(page);
   assertFits(loaded, 'after load');
   const [lesson, free, tables] = await frames(page);
-  // Nothing is left editable (the dialog's default): no empty first column beside the runs.
-  const left = await lesson.$eval('#timeline-a', (t) => t.getBoundingClientRect().left);
+  // Nothing is left editable (the dialog's default): free play has no empty first column,
+  // and a lesson's first column is its step, beside the runs and level with them (an
+  // instructor's walk found the step 1,000 px under the timeline when it lived in its tab).
+  const left = await free.$eval('#timeline-a', (t) => t.getBoundingClientRect().left);
   assert.ok(left < 40, `the timeline starts ${left} px in, beside an empty column`);
+  const step = await lesson.$eval('#lesson-step', (el) => el.getBoundingClientRect().toJSON());
+  const timeline = await lesson.$eval('#timeline-a', (el) => el.getBoundingClientRect().toJSON());
+  assert.ok(step.right <= timeline.left && step.top < timeline.bottom, `the step (${JSON.stringify(step)}) stands beside the timeline (${JSON.stringify(timeline)})`);
+  assert.ok(await lesson.isHidden('#controls-toggle'), 'no drawer button for a drawer with nothing open');
+  assert.ok(await lesson.isHidden('.chrome'), 'no title bar in a frame');
 
   await tables.click('#tab-events');
   const shrunk = await settledHeights(page);

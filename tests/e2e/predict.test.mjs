@@ -46,11 +46,10 @@ test('Lesson A answered step by step: counters hidden and Next held until each p
     const drawn = () => page.$$eval('.timeline[data-drawn]', (els) => els.filter((e) => e.offsetParent).map((e) => Number(e.dataset.drawn)));
     const waiting = await drawn();
     assert.ok(waiting.length > 0 && waiting.every((d) => d <= 3), `step ${n}: only the first event's marks are drawn (${waiting})`);
-    const next = page.locator('#lesson-step [data-next]');
-    if (n < steps) {
-      assert.equal(await next.isDisabled(), true, `step ${n}: Next waits for the answer`);
-      assert.equal(await page.isVisible('#next-hint'), true);
-    }
+    const next = page.locator(n < steps ? '#lesson-step [data-next]' : '#lesson-step [data-quiz-start]');
+    // The last step's "Take the mastery check" waits too (a phone walk found it open).
+    assert.equal(await next.isDisabled(), true, `step ${n}: the way on waits for the answer`);
+    assert.equal(await page.isVisible('#next-hint'), true);
     const choice = await rightChoice(page);
     assert.ok(choice >= 0, `step ${n}: the CLI's answer is among the choices`);
     await page.click(`#lesson-step [data-choice="${choice}"]`);
@@ -63,10 +62,8 @@ test('Lesson A answered step by step: counters hidden and Next held until each p
     assert.equal(await hidden(page, '#lesson-step .step-text'), false, `step ${n}: the text is revealed`);
     assert.match(await page.textContent('#pointer-status'), /outlined/, `step ${n}: the proof is outlined`);
     if (n === 1) await page.screenshot({ path: `${ARTIFACTS}/predict-a1-answered.png` });
-    if (n < steps) {
-      assert.equal(await next.isDisabled(), false, `step ${n}: Next goes on once answered`);
-      await next.click();
-    }
+    assert.equal(await next.isDisabled(), false, `step ${n}: the way on opens once answered`);
+    if (n < steps) await next.click();
   }
   // Going back, an answered step stays answered.
   await page.click('#lesson-step [data-previous]');
