@@ -1018,7 +1018,7 @@ fn the_sweep_line_gives_totals_the_closed_form_and_the_ranges_note_first() {
 #[test]
 fn the_embed_link_is_this_state_compact_with_only_the_ticked_controls() {
     let state = load("seed=4&preset=race&cursor=3");
-    let query = app::embed_query(&state, vec!["dedup".into(), "retries".into()], None);
+    let query = app::embed_query(&state, vec!["dedup".into(), "retries".into()], None, false);
     assert!(
         query.ends_with("&cursor=3&embed=1&controls=dedup,retries&v=1"),
         "{query}"
@@ -3024,7 +3024,12 @@ fn issue_12_production_counters_show_only_with_a_key_that_can_make_them_count() 
 #[test]
 fn issue_13_a_fixed_height_snippet_has_no_script_and_asks_the_lab_to_fit() {
     let state = load("seed=7&preset=lost-ack");
-    let query = app::embed_query(&state, vec!["dedup".into()], app::embed_height(" 600 "));
+    let query = app::embed_query(
+        &state,
+        vec!["dedup".into()],
+        app::embed_height(" 600 "),
+        false,
+    );
     assert!(
         query.ends_with("&embed=1&controls=dedup&height=600&v=1"),
         "{query}"
@@ -3037,6 +3042,26 @@ fn issue_13_a_fixed_height_snippet_has_no_script_and_asks_the_lab_to_fit() {
         assert_eq!(app::embed_height(typed), None, "{typed:?}");
     }
     assert_eq!(app::embed_height("4000"), Some(4000));
+    // A height it cannot use is said, with what it can (an instructor's 200 was dropped
+    // without a word).
+    let said = app::embed_height_error("200").unwrap();
+    assert!(
+        said.contains("200 px") && said.contains("320 to 4000"),
+        "{said}"
+    );
+    assert_eq!(app::embed_height_error(" "), None);
+    assert_eq!(app::embed_height_error("600"), None);
+}
+
+#[test]
+fn the_embed_dialog_can_send_results_to_the_course_page() {
+    let state = load("lesson=a&step=3");
+    let query = app::embed_query(&state, vec![], None, true);
+    assert!(query.contains("&report=parent"), "{query}");
+    assert!(!app::embed_query(&state, vec![], None, false).contains("report="));
+    // A link that already reports keeps it, ticked or not.
+    let reporting = load("lesson=a&step=3&report=parent");
+    assert!(app::embed_query(&reporting, vec![], None, false).contains("&report=parent"));
 }
 
 /// Issue 13: in a frame of fixed height the lanes shrink so the run fits under the chrome (B
@@ -3314,7 +3339,7 @@ fn the_embed_dialogs_composer_writes_a_sequence_that_loads_as_the_authors_steps(
         "idemlab: Count the charges (2 steps)"
     );
     // The snippet's link opens step 1, and its stated counts are the simulator's.
-    let query = app::embed_query(&state, vec![], None);
+    let query = app::embed_query(&state, vec![], None, false);
     let opened = load(&query);
     assert_eq!(opened.own_step, Some(0));
     assert_eq!(opened.page.compare, None);

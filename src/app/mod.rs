@@ -64,8 +64,8 @@ pub use own::{
 pub use report::{on_load as report_on_load, Report};
 // Embedding: the theme a link asks for, what Copy says once the clipboard answered.
 pub use model::{
-    address_query, copy_view, embed_height, embed_title, is_theme_media, permalink_query,
-    theme_rules, CopyView, EMBED_HEIGHT_PX, HIDDEN_TITLE, THEME_MEDIA,
+    address_query, copy_view, embed_height, embed_height_error, embed_title, is_theme_media,
+    permalink_query, theme_rules, CopyView, EMBED_HEIGHT_PX, HIDDEN_TITLE, THEME_MEDIA,
 };
 pub use predict::{
     counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,

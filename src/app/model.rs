@@ -761,7 +761,12 @@ pub fn histogram(totals: &crate::sweep::Sweep) -> (Vec<Bar>, String) {
 pub const HEIGHT_MESSAGE: &str = "idemlab:height";
 
 /// The embed's permalink query: this state, compact, with only `controls` editable.
-pub fn embed_query(state: &State, controls: Vec<String>, height: Option<u32>) -> String {
+pub fn embed_query(
+    state: &State,
+    controls: Vec<String>,
+    height: Option<u32>,
+    report: bool,
+) -> String {
     let mut state = state.clone();
     // A composed sequence: the link opens its first step, whose scenario it names.
     if let Some(first) = state.compose.first().cloned() {
@@ -780,6 +785,8 @@ pub fn embed_query(state: &State, controls: Vec<String>, height: Option<u32>) ->
     state.page.embed = true;
     state.page.controls = Some(controls);
     state.page.height = height;
+    // Ticked in the dialog, or kept from a link that already had it.
+    state.page.report |= report;
     permalink_query(&state)
 }
 
@@ -788,6 +795,22 @@ pub fn embed_query(state: &State, controls: Vec<String>, height: Option<u32>) ->
 pub fn embed_height(typed: &str) -> Option<u32> {
     let height = typed.trim().parse().ok();
     height.filter(|h| crate::page::HEIGHT_PX.contains(h))
+}
+
+/// What the dialog says under a fixed height it cannot use, naming what is allowed; none for
+/// an empty field (a frame that sizes itself) or a height it takes.
+pub fn embed_height_error(typed: &str) -> Option<String> {
+    let typed = typed.trim();
+    if typed.is_empty() || embed_height(typed).is_some() {
+        return None;
+    }
+    let range = &crate::page::HEIGHT_PX;
+    Some(crate::tf!(
+        "A fixed height of {} px cannot be used: give a whole number from {} to {}, or leave it empty for a frame that sizes itself. This snippet sizes itself.",
+        crate::scenario::codec::quote(typed),
+        range.start(),
+        range.end()
+    ))
 }
 
 /// The link Copy link and the Embed dialog give: the page's own, with this model's `v=`, so

@@ -229,6 +229,9 @@ fn mount_dialog() {
         fieldset.append_child(&label.el()).ok();
     }
     dom::listen::<Event>(&fieldset, "change", |_| write_snippet());
+    dom::listen::<Event>(&dom::by_id::<Element>("embed-report"), "change", |_| {
+        write_snippet()
+    });
     for field in ["embed-name", "embed-height"] {
         dom::listen::<Event>(&dom::by_id::<Element>(field), "input", |_| write_snippet());
     }
@@ -266,8 +269,14 @@ fn chosen_controls() -> Vec<String> {
 
 fn write_snippet() {
     let controls = chosen_controls();
-    let height = crate::app::embed_height(&dom::input("embed-height").value());
-    let query = with_app(|app| crate::app::embed_query(&app.state, controls, height));
+    let typed = dom::input("embed-height").value();
+    let height = crate::app::embed_height(&typed);
+    let error = crate::app::embed_height_error(&typed);
+    let error_el: Element = dom::by_id("embed-height-error");
+    dom::set_text(&error_el, error.as_deref().unwrap_or(""));
+    dom::set_hidden(&error_el, error.is_none());
+    let report = dom::input("embed-report").checked();
+    let query = with_app(|app| crate::app::embed_query(&app.state, controls, height, report));
     let url = format!("{}?{query}", super::page_url());
     let snippet = crate::app::embed_snippet(&url, &dom::input("embed-name").value(), height);
     dom::by_id::<HtmlTextAreaElement>("embed-snippet").set_value(&snippet);

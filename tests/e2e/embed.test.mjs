@@ -619,6 +619,16 @@ test('the Embed dialog starts with nothing editable, has None and All, and a tit
   const snippet = await page.inputValue('#embed-snippet');
   assert.match(snippet, /title="Lost ack: &quot;try dedup&quot;"/);
   assert.match(snippet, /controls=dedup&amp;v=1"/);
+  // Results to the course page, ticked in the dialog (an instructor had to add it by hand).
+  await page.check('#embed-report');
+  assert.match(await page.inputValue('#embed-snippet'), /controls=dedup&amp;report=parent&amp;v=1"/);
+  // A fixed height it cannot use is said, with what it can; the snippet then sizes itself.
+  await page.fill('#embed-height', '200');
+  assert.match(await page.textContent('#embed-height-error'), /200 px cannot be used: give a whole number from 320 to 4000/);
+  assert.match(await page.inputValue('#embed-snippet'), /<script>/);
+  await page.fill('#embed-height', '600');
+  assert.ok(await page.isHidden('#embed-height-error'));
+  assert.doesNotMatch(await page.inputValue('#embed-snippet'), /<script>/);
   page.assertClean();
   await page.close();
 });
