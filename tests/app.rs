@@ -4015,3 +4015,21 @@ fn the_banners_codec_errors_read_as_the_clis() {
     }
     assert_eq!(kinds.len(), 5, "{kinds:?}");
 }
+
+#[test]
+fn a_locked_links_lesson_stays_open_so_its_runs_never_show_before_the_answer() {
+    // An instructor's walk closed the lesson of a locked embed and saw the whole run.
+    let mut state = load("lesson=a&step=3&embed=1&controls=");
+    assert!(app::refused(&state, &Msg::CloseLesson));
+    app::update(&mut state, Msg::CloseLesson);
+    assert!(state.lesson.is_some(), "still in the lesson");
+    assert!(state
+        .lock_note
+        .as_deref()
+        .unwrap_or("")
+        .contains("the lesson stays as it is"));
+    // Unlocked, or a locked link with no lesson of its own, closes as before.
+    let mut free = load("lesson=a&step=3&embed=1");
+    app::update(&mut free, Msg::CloseLesson);
+    assert!(free.lesson.is_none());
+}

@@ -34,6 +34,9 @@ pub fn refusal(state: &State, msg: &Msg) -> Option<String> {
         }
         // A contracts row sets a whole contract's keys, as a preset does.
         Msg::ContractsLoad { .. } if !open("contract") => crate::t!("the contract").into(),
+        // Closing the lesson a locked link opened would show its runs whole, answers and
+        // all, before the step's question is answered (an instructor's walk).
+        Msg::CloseLesson if state.link_lesson.is_some() => crate::t!("the lesson").into(),
         Msg::OpenStep(_) | Msg::ClassifyShow(_) | Msg::QuizStart { .. } if !in_lesson => {
             crate::t!("the lessons").into()
         }

@@ -77,6 +77,9 @@ pub fn render() {
     paint_own_step();
     let hint = with_app(|app| app::start_hint(&app.state));
     dom::set_hidden(&dom::by_id("start-hint"), !hint);
+    // A locked link's lesson stays open (`app::locks`): no button that would only be refused.
+    let stays = with_app(|app| app::refused(&app.state, &Msg::CloseLesson));
+    dom::set_hidden(&dom::by_id("lesson-close"), stays);
     let root: Element = dom::by_id("app");
     root.class_list()
         .toggle_with_force("lesson", layout.lesson_column)
