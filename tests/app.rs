@@ -1360,7 +1360,8 @@ fn a_lesson_takes_the_controls_column_and_the_controls_fold_into_a_drawer() {
     // Answered, a step docks its timeline on a phone's page, and in a frame of fixed height,
     // but not in a frame that grows with its content.
     let docks = |query: &str| {
-        let mut state = load(query);
+        let mut state = load_measured(query);
+        assert!(!app::page_layout(&state).dock, "{query}: nothing docks before the answer");
         app::update(&mut state, Msg::Predict(0));
         app::page_layout(&state).dock
     };
@@ -4032,4 +4033,24 @@ fn a_locked_links_lesson_stays_open_so_its_runs_never_show_before_the_answer() {
     let mut free = load("lesson=a&step=3&embed=1");
     app::update(&mut free, Msg::CloseLesson);
     assert!(free.lesson.is_none());
+}
+
+#[test]
+fn a_phones_docked_timeline_can_be_put_back_in_the_page_and_docked_again() {
+    // A phone walk found the docked strip over the reveal's text with no way to move it.
+    let mut state = load_measured("lesson=b&step=1");
+    assert_eq!(app::page_layout(&state).dock_toggle, None, "nothing docks before the answer");
+    app::update(&mut state, Msg::Predict(0));
+    let layout = app::page_layout(&state);
+    assert!(layout.dock && layout.dock_toggle == Some(true));
+    app::update(&mut state, Msg::Dock(false));
+    let layout = app::page_layout(&state);
+    assert!(!layout.dock && layout.dock_toggle == Some(false));
+    // The learner's choice holds on the next step.
+    app::update(&mut state, Msg::OpenStep(1));
+    ran_and_measured(&mut state);
+    app::update(&mut state, Msg::Predict(0));
+    assert!(!app::page_layout(&state).dock);
+    app::update(&mut state, Msg::Dock(true));
+    assert!(app::page_layout(&state).dock);
 }

@@ -235,6 +235,8 @@ pub struct State {
     pub events_b: u32,
     /// The scenario controls' drawer is open (in a lesson, whose text takes their column).
     pub drawer_open: bool,
+    /// The learner undocked the phone's timeline (`PageLayout::dock`), to read what it covered.
+    pub undocked: bool,
     /// The key store is open because a step about it opened it, not by the learner's hand: a
     /// later step that is not about it closes it again (Lesson A's walk met the API's key
     /// table beside the consumer's inbox step).
@@ -355,6 +357,8 @@ pub enum Msg {
     },
     /// The scenario controls' drawer: open or close it (Escape closes it).
     ShowControls(bool),
+    /// A phone's docked timeline: dock it at the screen's foot again, or put it back in the page.
+    Dock(bool),
     /// "more" under the counters: show every counter, or only those the step names.
     MoreCounters(bool),
     /// Put a run in focus while comparing, with the cursor on that run's event (`focus_on`
@@ -523,6 +527,7 @@ impl State {
             events_a: 0,
             events_b: 0,
             drawer_open: false,
+            undocked: false,
             keys_by_step: false,
             counters_more: false,
             classify: Answers::default(),
@@ -756,9 +761,11 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         | Msg::Zoom(_)
         | Msg::OpenTab(_)
         | Msg::Ran { .. } => update_view(state, msg),
-        Msg::ShowControls(_) | Msg::MoreCounters(_) | Msg::FocusOn { .. } | Msg::CloseLesson => {
-            screen::update(state, msg)
-        }
+        Msg::ShowControls(_)
+        | Msg::Dock(_)
+        | Msg::MoreCounters(_)
+        | Msg::FocusOn { .. }
+        | Msg::CloseLesson => screen::update(state, msg),
         Msg::OpenLesson(_)
         | Msg::OpenStep(_)
         | Msg::TogglePointer(_)

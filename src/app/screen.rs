@@ -45,6 +45,10 @@ pub struct PageLayout {
     pub side: bool,
     /// A lesson's "☰ Controls" button: only when its drawer would hold an open control.
     pub drawer_toggle: bool,
+    /// The phone's dock button, where the timeline may dock: whether it is docked (then the
+    /// button puts it back in the page, so the text it covered can be read; a phone walk found
+    /// no way to) or not (then it docks it again).
+    pub dock_toggle: Option<bool>,
 }
 
 pub fn page_layout(state: &State) -> PageLayout {
@@ -64,10 +68,17 @@ pub fn page_layout(state: &State) -> PageLayout {
         },
         focus_toggle: state.page.compare.is_some(),
         claims: state.verdict.is_none() && step_runs_shown(state),
-        dock: lesson_column && !self_sizing && !state.awaiting() && !super::run_hidden(state),
+        dock: dockable(state, lesson_column, self_sizing) && !state.undocked,
+        dock_toggle: dockable(state, lesson_column, self_sizing).then_some(!state.undocked),
         side: lesson_column || side_controls_open(state),
         drawer_toggle: lesson_column && side_controls_open(state),
     }
+}
+
+/// Whether a phone's timeline may dock at the screen's foot (`style.css` docks it only on a
+/// narrow screen): in a lesson, once the step is answered, and not in a frame that grows.
+fn dockable(state: &State, lesson_column: bool, self_sizing: bool) -> bool {
+    lesson_column && !self_sizing && !state.awaiting() && !super::run_hidden(state)
 }
 
 /// Whether the side panel holds any open control: every one without `controls=`, else those
@@ -97,6 +108,13 @@ pub(super) fn update(state: &mut State, msg: super::Msg) -> Effects {
                 } else {
                     Focus::DrawerToggle
                 }),
+                ..Effects::default()
+            }
+        }
+        Msg::Dock(on) => {
+            state.undocked = !on;
+            Effects {
+                render: true,
                 ..Effects::default()
             }
         }

@@ -17,6 +17,12 @@ pub fn mount() {
     });
     dom::on_click("controls-close", || dispatch(Msg::ShowControls(false)));
     dom::on_click("lesson-close", || dispatch(Msg::CloseLesson));
+    for id in ["dock-toggle-a", "dock-toggle-b"] {
+        dom::on_click(id, || {
+            let docked = with_app(|app| app::page_layout(&app.state).dock);
+            dispatch(Msg::Dock(!docked));
+        });
+    }
     // An instructor's own steps (`steps=`).
     for (id, delta) in [("own-previous", -1), ("own-next", 1)] {
         dom::on_click(id, move || {
@@ -77,6 +83,7 @@ pub fn render() {
     paint_own_step();
     let hint = with_app(|app| app::start_hint(&app.state));
     dom::set_hidden(&dom::by_id("start-hint"), !hint);
+    paint_dock_toggles(layout.dock_toggle);
     // A locked link's lesson stays open (`app::locks`): no button that would only be refused.
     let stays = with_app(|app| app::refused(&app.state, &Msg::CloseLesson));
     dom::set_hidden(&dom::by_id("lesson-close"), stays);
@@ -213,5 +220,27 @@ fn paint_own_question(view: Option<&app::OwnQuestionView>) {
     // The answer is in: its feedback takes the focus, as a lesson step's does.
     if was.is_empty() && !text.is_empty() {
         feedback.focus().ok();
+    }
+}
+
+/// Each run's dock button (the stylesheet shows the focused run's, on a phone only): there
+/// when the timeline may dock, saying what a press does.
+fn paint_dock_toggles(toggle: Option<bool>) {
+    let docked = toggle == Some(true);
+    let (text, name) = match docked {
+        true => (
+            crate::t!("Undock"),
+            crate::t!("Undock the timeline: put it back in the page"),
+        ),
+        false => (
+            crate::t!("Dock"),
+            crate::t!("Dock the timeline at the screen's foot"),
+        ),
+    };
+    for id in ["dock-toggle-a", "dock-toggle-b"] {
+        let button: Element = dom::by_id(id);
+        dom::set_hidden(&button, toggle.is_none());
+        dom::set_text(&button, text);
+        dom::set_attr(&button, "aria-label", name);
     }
 }
