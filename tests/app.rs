@@ -1361,7 +1361,10 @@ fn a_lesson_takes_the_controls_column_and_the_controls_fold_into_a_drawer() {
     // but not in a frame that grows with its content.
     let docks = |query: &str| {
         let mut state = load_measured(query);
-        assert!(!app::page_layout(&state).dock, "{query}: nothing docks before the answer");
+        assert!(
+            !app::page_layout(&state).dock,
+            "{query}: nothing docks before the answer"
+        );
         app::update(&mut state, Msg::Predict(0));
         app::page_layout(&state).dock
     };
@@ -4039,7 +4042,11 @@ fn a_locked_links_lesson_stays_open_so_its_runs_never_show_before_the_answer() {
 fn a_phones_docked_timeline_can_be_put_back_in_the_page_and_docked_again() {
     // A phone walk found the docked strip over the reveal's text with no way to move it.
     let mut state = load_measured("lesson=b&step=1");
-    assert_eq!(app::page_layout(&state).dock_toggle, None, "nothing docks before the answer");
+    assert_eq!(
+        app::page_layout(&state).dock_toggle,
+        None,
+        "nothing docks before the answer"
+    );
     app::update(&mut state, Msg::Predict(0));
     let layout = app::page_layout(&state);
     assert!(layout.dock && layout.dock_toggle == Some(true));
@@ -4053,4 +4060,16 @@ fn a_phones_docked_timeline_can_be_put_back_in_the_page_and_docked_again() {
     assert!(!app::page_layout(&state).dock);
     app::update(&mut state, Msg::Dock(true));
     assert!(app::page_layout(&state).dock);
+}
+
+#[test]
+fn a_timelines_tooltip_ends_inside_what_shows_of_a_scrolled_timeline() {
+    // Beside the point where there is room.
+    assert_eq!(app::tooltip_left_px(100.0, 200.0, (0.0, 390.0)), 114.0);
+    // Near the right edge of what shows, shifted left to end inside it.
+    assert_eq!(app::tooltip_left_px(900.0, 200.0, (600.0, 990.0)), 786.0);
+    // Scrolled 600 px, a point left of what shows puts it at the left edge, not off screen.
+    assert_eq!(app::tooltip_left_px(0.0, 200.0, (600.0, 990.0)), 604.0);
+    // Wider than what shows: it starts at the left edge.
+    assert_eq!(app::tooltip_left_px(700.0, 500.0, (600.0, 990.0)), 604.0);
 }

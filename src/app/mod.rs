@@ -77,8 +77,8 @@ pub use quiz::{
 pub use screen::{
     canvas_label, counter_label, counters_view, focus_on, lane_px, lead, named_metrics,
     outline_scroll_px, outline_span_px, page_layout, plot_width_px, popup_at, status_line,
-    step_runs_shown, sweep_note, tables_note, ClaimLine, CountersView, PageLayout, DOCK_LANES_PX,
-    FIT_CHROME_PX, LANE_MIN_PX, PLOT_MIN_EMBED_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX,
+    step_runs_shown, sweep_note, tables_note, tooltip_left_px, ClaimLine, CountersView, PageLayout,
+    DOCK_LANES_PX, FIT_CHROME_PX, LANE_MIN_PX, PLOT_MIN_EMBED_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX,
     TWO_RUNS_LANES_PX, UNRECORDED_SO_FAR,
 };
 pub use text::{

@@ -426,6 +426,18 @@ pub fn popup_at(anchor: (f64, f64, f64), size: (f64, f64), view: (f64, f64)) -> 
     (left, top)
 }
 
+/// Where a timeline's tooltip `width_px` wide starts, for a point `x_px` across the timeline's
+/// content of which `visible_px` (from, to) shows: beside the point, shifted to end inside
+/// what shows. A phone's timeline scrolls sideways, and a tooltip placed in the content's
+/// coordinates alone ended up off the left edge (a phone walk).
+pub fn tooltip_left_px(x_px: f64, width_px: f64, visible_px: (f64, f64)) -> f64 {
+    const MARGIN_PX: f64 = 4.0;
+    let (from, to) = visible_px;
+    (x_px + 14.0)
+        .min(to - MARGIN_PX - width_px)
+        .max(from + MARGIN_PX)
+}
+
 /// What a 768 px screen leaves for the lanes of both runs in a lesson's compare, under the
 /// chrome, run A's title and counters, two axes, and run B's title and counters.
 pub const TWO_RUNS_LANES_PX: u32 = 388;

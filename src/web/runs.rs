@@ -381,7 +381,7 @@ fn click(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
     if dragged_recently() {
         return;
     }
-    let Some((ix, _)) = mark_at(side, canvas, event) else {
+    let Some((ix, text)) = mark_at(side, canvas, event) else {
         return;
     };
     // Shift breaks run A where it is clicked (`app::break_at`); a plain click selects.
@@ -395,17 +395,30 @@ fn click(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
     });
     if let Some(msg) = msg {
         dispatch(msg);
+        // A tap focuses the canvas first, and its focus showed the old cursor's event: the
+        // mark just selected is what the tooltip says (a phone walk read another event's).
+        if !breaking {
+            let (x, y) = (f64::from(event.offset_x()), f64::from(event.offset_y()));
+            show_tooltip(side, &text, x, y);
+        }
     }
 }
 
 fn show_tooltip(side: &str, text: &str, x: f64, y: f64) {
     let tooltip: HtmlElement = dom::by_id(&format!("tooltip-{side}"));
     dom::set_text(&tooltip, text);
+    // Shown first, so that its width can be measured against what of the timeline shows.
+    tooltip.set_hidden(false);
+    let timeline: HtmlElement = dom::by_id(&format!("timeline-{side}"));
+    let from_px = f64::from(timeline.scroll_left());
+    let visible_px = (from_px, from_px + f64::from(timeline.client_width()));
+    let width_px = f64::from(tooltip.offset_width());
+    let left_px = app::tooltip_left_px(x, width_px, visible_px);
     let style = tooltip.style();
     style
         .set_property(
             "left",
-            &format!("{}px", crate::decimal::Fixed::<1>(x + 14.0)),
+            &format!("{}px", crate::decimal::Fixed::<1>(left_px)),
         )
         .ok();
     style
@@ -440,7 +453,10 @@ fn show_cursor_tooltip(side: &str) {
         app::cursor_tooltip(&run.trace, index)
     });
     if let Some(text) = text {
-        show_tooltip(side, &text, GUTTER_PX, 0.0);
+        // At the left of what shows of the timeline, which a phone scrolls sideways.
+        let timeline: HtmlElement = dom::by_id(&format!("timeline-{side}"));
+        let from_px = f64::from(timeline.scroll_left());
+        show_tooltip(side, &text, from_px + GUTTER_PX - 14.0, 0.0);
     }
 }
 

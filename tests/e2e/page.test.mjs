@@ -106,14 +106,23 @@ test('playback steps through events and the counters follow the cursor', async (
   await page.close();
 });
 
-test('a narrow embed stacks the timeline above its few controls', async () => {
-  const page = await openLab(browser, 'lesson=a&step=4&embed=1&controls=dedup', { viewport: { width: 900, height: 800 } });
+test('a narrow embed stacks the timeline above its few controls, and a lesson\'s step above its timeline', async () => {
+  const page = await openLab(browser, 'seed=7&preset=lost-ack&embed=1&controls=dedup', { viewport: { width: 900, height: 800 } });
   const stage = await page.$eval('main.stage', (el) => el.getBoundingClientRect());
   const controls = await page.$eval('#controls', (el) => el.getBoundingClientRect());
   assert.ok(stage.width > 800, `the timeline column is ${stage.width} px wide`);
   assert.ok(controls.top >= stage.bottom, 'the controls follow the timeline');
   page.assertClean();
   await page.close();
+  // A lesson's step takes the first column in a frame too, stacked above the runs here, and
+  // its open control waits in the drawer.
+  const lesson = await openLab(browser, 'lesson=a&step=4&embed=1&controls=dedup', { viewport: { width: 900, height: 800 } });
+  const step = await lesson.$eval('#lesson-step', (el) => el.getBoundingClientRect().toJSON());
+  const timeline = await lesson.$eval('#timeline-a', (el) => el.getBoundingClientRect().toJSON());
+  assert.ok(step.bottom <= timeline.top, 'the step comes before the timeline');
+  assert.ok(await lesson.isVisible('#controls-toggle'), 'dedup is a drawer away');
+  lesson.assertClean();
+  await lesson.close();
 });
 
 test('an embed posts its height, locks the other controls and reopens the same state', async () => {
