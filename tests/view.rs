@@ -939,3 +939,23 @@ fn a_zoomed_in_outage_is_hatched_where_the_plot_shows_it() {
     };
     assert!(points.iter().all(inside));
 }
+
+#[test]
+fn a_nodes_lane_label_is_what_the_timeline_prints() {
+    let trace = idemlab::sim::run(
+        &idemlab::scenario::decode("seed=1&preset=pod-rerun")
+            .unwrap()
+            .scenario,
+    );
+    let timeline = idemlab::view::layout(&trace);
+    use idemlab::trace::Node;
+    assert_eq!(timeline.lane_label(Node::Client(0)), Some("client"));
+    assert_eq!(timeline.lane_label(Node::Client(1)), Some("client (rerun)"));
+    assert_eq!(timeline.lane_label(Node::Api), Some("API"));
+    assert_eq!(timeline.lane_label(Node::Db), Some("database"));
+    assert_eq!(
+        timeline.lane_label(Node::Queue),
+        None,
+        "no queue lane without a consumer"
+    );
+}

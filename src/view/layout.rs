@@ -48,6 +48,14 @@ impl Timeline {
         &self.lanes
     }
 
+    /// The name of `node`'s lane, as the timeline prints it (`client 2 (rerun)`, `API`): the
+    /// Events tab's "lane" column says the same, where it had said `pod-9cab2010` beside a
+    /// timeline that says "client" (two newcomers' walks).
+    pub fn lane_label(&self, node: Node) -> Option<&str> {
+        let lane = self.lanes.iter().find(|lane| lane.node == node)?;
+        Some(lane.label.as_str())
+    }
+
     /// Sorted by `(t0_us, first event)`; a mark's index is stable for a given trace.
     pub fn marks(&self) -> &[Mark] {
         &self.marks

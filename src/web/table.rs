@@ -233,10 +233,11 @@ fn row(app: &App, index: usize) -> Element {
     let trace = &app.lead().trace;
     let event = &trace.events[index];
     let what = what_text(app, index);
+    let lane = app.lead().timeline.lane_label(event.node);
     let cells = [
         (index + 1).to_string(),
         crate::view::ms_text(event.time_us),
-        node_name(event.node, trace),
+        lane.map_or_else(|| node_name(event.node, trace), String::from),
         event.order().map(|o| o.to_string()).unwrap_or_default(),
         event.attempt().map(|a| a.to_string()).unwrap_or_default(),
         event.key.map(|k| k.to_string()).unwrap_or_default(),
