@@ -359,6 +359,15 @@ impl PageState {
         let pairs = compare.split('&').filter(|pair| !pair.is_empty());
         let pairs = pairs.map(|pair| pair.split_once('=').unwrap_or((pair, "")));
         let (presets, pairs): (Vec<_>, Vec<_>) = pairs.partition(|(key, _)| *key == "preset");
+        // Once, as in a link: which of two presets to believe is not ours to guess.
+        if let [_, (_, value), ..] = presets.as_slice() {
+            errors.push(CodecError {
+                key: "compare: preset".into(),
+                value: codec::quote(value),
+                problem: Problem::Repeated,
+            });
+            return (scenario, errors);
+        }
         for (_, value) in presets {
             match crate::scenario::Preset::from_name(value) {
                 Some(preset) => match under_preset(&scenario, preset) {

@@ -3063,9 +3063,10 @@ fn the_embed_dialog_can_send_results_to_the_course_page() {
     let query = app::embed_query(&state, vec![], None, true);
     assert!(query.contains("&report=parent"), "{query}");
     assert!(!app::embed_query(&state, vec![], None, false).contains("report="));
-    // A link that already reports keeps it, ticked or not.
+    // The box decides, on a page whose link reports already too (the dialog opens it ticked).
     let reporting = load("lesson=a&step=3&report=parent");
-    assert!(app::embed_query(&reporting, vec![], None, false).contains("&report=parent"));
+    assert!(!app::embed_query(&reporting, vec![], None, false).contains("report="));
+    assert!(reporting.page.report);
 }
 
 /// Issue 13: in a frame of fixed height the lanes shrink so the run fits under the chrome (B
@@ -4032,8 +4033,13 @@ fn a_locked_links_lesson_stays_open_so_its_runs_never_show_before_the_answer() {
         .as_deref()
         .unwrap_or("")
         .contains("the lesson stays as it is"));
-    // Unlocked, or a locked link with no lesson of its own, closes as before.
+    assert!(
+        !app::page_layout(&state).close_lesson,
+        "no button that would only be refused"
+    );
+    // Unlocked, it closes as before.
     let mut free = load("lesson=a&step=3&embed=1");
+    assert!(app::page_layout(&free).close_lesson);
     app::update(&mut free, Msg::CloseLesson);
     assert!(free.lesson.is_none());
 }
@@ -4050,7 +4056,7 @@ fn a_phones_docked_timeline_can_be_put_back_in_the_page_and_docked_again() {
     app::update(&mut state, Msg::Predict(0));
     let layout = app::page_layout(&state);
     assert!(layout.dock && layout.dock_toggle == Some(true));
-    app::update(&mut state, Msg::Dock(false));
+    app::update(&mut state, Msg::ToggleDock);
     let layout = app::page_layout(&state);
     assert!(!layout.dock && layout.dock_toggle == Some(false));
     // The learner's choice holds on the next step.
@@ -4058,18 +4064,75 @@ fn a_phones_docked_timeline_can_be_put_back_in_the_page_and_docked_again() {
     ran_and_measured(&mut state);
     app::update(&mut state, Msg::Predict(0));
     assert!(!app::page_layout(&state).dock);
-    app::update(&mut state, Msg::Dock(true));
+    app::update(&mut state, Msg::ToggleDock);
     assert!(app::page_layout(&state).dock);
 }
 
 #[test]
 fn a_timelines_tooltip_ends_inside_what_shows_of_a_scrolled_timeline() {
     // Beside the point where there is room.
-    assert_eq!(app::tooltip_left_px(100.0, 200.0, (0.0, 390.0)), 114.0);
+    assert_eq!(app::tooltip_left_px(114.0, 200.0, (0.0, 390.0)), 114.0);
     // Near the right edge of what shows, shifted left to end inside it.
-    assert_eq!(app::tooltip_left_px(900.0, 200.0, (600.0, 990.0)), 786.0);
+    assert_eq!(app::tooltip_left_px(914.0, 200.0, (600.0, 990.0)), 786.0);
     // Scrolled 600 px, a point left of what shows puts it at the left edge, not off screen.
     assert_eq!(app::tooltip_left_px(0.0, 200.0, (600.0, 990.0)), 604.0);
     // Wider than what shows: it starts at the left edge.
-    assert_eq!(app::tooltip_left_px(700.0, 500.0, (600.0, 990.0)), 604.0);
+    assert_eq!(app::tooltip_left_px(714.0, 500.0, (600.0, 990.0)), 604.0);
+}
+
+#[test]
+fn stop_keeps_a_sweeps_totals_and_a_scenario_change_drops_them() {
+    let mut state = load("seed=1&loss_resp=0.2&tab=sweep");
+    app::update(&mut state, Msg::SweepStart("50".into()));
+    for _ in 0..5 {
+        state.sweep.as_mut().unwrap().run_one();
+    }
+    app::update(&mut state, Msg::SweepStop);
+    let job = state.sweep.clone().expect("stopped, not dropped");
+    assert!(job.stopped && !job.running() && job.done == 5);
+    let said = app::sweep_summary(&job, 0.5);
+    assert!(
+        said.starts_with("5 of 50 seeds (stopped) in 0.50 s: "),
+        "{said}"
+    );
+    assert!(
+        said.contains(" duplicates, in ") && said.contains(" runs that had any, "),
+        "{said}"
+    );
+    state.sweep.as_mut().unwrap().run_one();
+    assert_eq!(
+        state.sweep.as_ref().unwrap().done,
+        5,
+        "no seed runs after Stop"
+    );
+    app::update(
+        &mut state,
+        Msg::SetKey {
+            name: "dedup".into(),
+            value: "atomic".into(),
+        },
+    );
+    assert!(state.sweep.is_none(), "the totals were another scenario's");
+}
+
+#[test]
+fn the_compare_box_splits_at_a_comma_before_a_preset_or_a_contract_too() {
+    let mut state = load("seed=1&loss_resp=0.2");
+    app::update(
+        &mut state,
+        Msg::CompareKeys("dedup=none, preset=race".into()),
+    );
+    assert_eq!(
+        state.page.compare.as_deref(),
+        Some("dedup=none&preset=race")
+    );
+    assert!(state.errors.is_empty(), "{:?}", state.errors);
+    app::update(
+        &mut state,
+        Msg::CompareKeys("retries=0,contract=stripe-v1".into()),
+    );
+    assert_eq!(
+        state.page.compare.as_deref(),
+        Some("retries=0&contract=stripe-v1")
+    );
 }

@@ -294,6 +294,20 @@ fn the_caption_says_which_of_the_presets_keys_a_contract_replaces() {
         ),
         "{note}"
     );
+    // Under a contract of its own, the value named is still the preset's (150), not the
+    // link's contract's (a review found the contract's 3,600,000 called the preset's).
+    let own = "seed=1&preset=key-expiry&contract=powertools";
+    let replaced = app::preset_replaced(&idemlab::scenario::decode(own).unwrap().scenario, own);
+    assert!(
+        replaced
+            .iter()
+            .all(|(pair, _)| pair != "retention_ms=3600000"),
+        "{replaced:?}"
+    );
+    assert!(
+        replaced.iter().any(|(pair, _)| pair == "retention_ms=150"),
+        "{replaced:?}"
+    );
     // A key the link sets by hand (to another value than the preset's, or the canonical link
     // drops it) is not the preset's, and is said to win instead.
     let state = started("seed=1&preset=key-expiry&retention_ms=200", "1");

@@ -337,6 +337,17 @@ fn compare_may_name_a_preset_which_applies_first_with_a_keys_set_by_hand_winning
 }
 
 #[test]
+fn a_preset_given_twice_in_compare_is_refused_as_in_a_link() {
+    let (page, errors) = PageState::from_query("seed=7&compare=preset%3Drace%26preset%3Dlost-ack");
+    assert_eq!(page.compare, None);
+    let said: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+    assert_eq!(
+        said,
+        ["key `compare: preset` is given more than once; give it once"]
+    );
+}
+
+#[test]
 fn an_unknown_preset_in_compare_names_the_presets() {
     let (page, errors) = PageState::from_query("seed=7&compare=preset%3Dnope");
     assert_eq!(page.compare, None);

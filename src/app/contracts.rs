@@ -164,19 +164,30 @@ pub fn preset_replaced(scenario: &Scenario, query: &str) -> Vec<(String, Vec<&'s
     let Some(preset) = scenario.preset else {
         return Vec::new();
     };
+    // The preset's own values, and the keys the link sets by hand (its canonical query lists
+    // just those, past seed, preset and contract): a key set by hand wins over any contract.
+    let Ok(alone) = codec::decode(&format!("preset={}", preset.name())) else {
+        return Vec::new();
+    };
+    let encoded = codec::encode(scenario);
+    let by_hand: Vec<&str> = (encoded.split('&'))
+        .filter_map(|pair| pair.split('=').next())
+        .collect();
     let names = |keys: &'static str| keys.split('&').filter_map(|pair| pair.split('=').next());
     let mut out: Vec<(String, Vec<&'static str>)> = Vec::new();
     for contract in Contract::ALL {
         let Ok(decoded) = codec::decode_under(query, Some(contract)) else {
             continue;
         };
-        let both =
-            names(contract.keys()).filter(|name| names(preset.spec().keys).any(|p| p == *name));
+        let both = names(contract.keys())
+            .filter(|name| names(preset.spec().keys).any(|p| p == *name))
+            .filter(|name| !by_hand.contains(name));
         for spec in both.filter_map(|name| codec::keys().iter().find(|spec| spec.name == name)) {
-            if spec.value(&decoded.scenario) == spec.value(scenario) {
+            let presets = spec.value(&alone.scenario);
+            if spec.value(&decoded.scenario) == presets {
                 continue;
             }
-            let pair = format!("{}={}", spec.name, spec.value(scenario));
+            let pair = format!("{}={presets}", spec.name);
             match out.iter_mut().find(|(p, _)| *p == pair) {
                 Some((_, names)) => names.push(contract.name()),
                 None => out.push((pair, vec![contract.name()])),

@@ -42,10 +42,12 @@ pub fn compare_text(text: &str) -> String {
     out
 }
 
-/// `name=…` where `name` is a scenario key.
+/// `name=…` where `name` is a scenario key, or `preset`/`contract`, which the box takes too.
 fn starts_pair(text: &str) -> bool {
-    (text.trim_start().split_once('='))
-        .is_some_and(|(name, _)| codec::keys().iter().any(|key| key.name == name.trim_end()))
+    (text.trim_start().split_once('=')).is_some_and(|(name, _)| {
+        let name = name.trim_end();
+        ["preset", "contract"].contains(&name) || codec::keys().iter().any(|key| key.name == name)
+    })
 }
 
 /// The changes Compare may propose, in order: the first one that changes `scenario` is

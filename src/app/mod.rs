@@ -79,7 +79,7 @@ pub use screen::{
     outline_scroll_px, outline_span_px, page_layout, plot_width_px, popup_at, status_line,
     step_runs_shown, sweep_note, tables_note, tooltip_left_px, ClaimLine, CountersView, PageLayout,
     DOCK_LANES_PX, FIT_CHROME_PX, LANE_MIN_PX, PLOT_MIN_EMBED_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX,
-    TWO_RUNS_LANES_PX, UNRECORDED_SO_FAR,
+    TOOLTIP_OFFSET_PX, TWO_RUNS_LANES_PX, UNRECORDED_SO_FAR,
 };
 pub use text::{
     cursor_label, cursor_label_held, cursor_tooltip, mark_tooltip, request_header, row_class,
@@ -173,8 +173,12 @@ impl SweepJob {
         !self.stopped && !self.finished()
     }
 
-    /// Runs the next seed in one go. The range never passes the largest seed (`sweep_range`).
+    /// Runs the next seed in one go, unless stopped. The range never passes the largest seed
+    /// (`sweep_range`).
     pub fn run_one(&mut self) {
+        if self.stopped {
+            return;
+        }
         if let Some(scenario) = self.next_scenario() {
             self.add(&crate::Metrics::of(&crate::sim::run(&scenario)));
         }
@@ -357,8 +361,8 @@ pub enum Msg {
     },
     /// The scenario controls' drawer: open or close it (Escape closes it).
     ShowControls(bool),
-    /// A phone's docked timeline: dock it at the screen's foot again, or put it back in the page.
-    Dock(bool),
+    /// A phone's docked timeline: put it back in the page, or dock it at the screen's foot again.
+    ToggleDock,
     /// "more" under the counters: show every counter, or only those the step names.
     MoreCounters(bool),
     /// Put a run in focus while comparing, with the cursor on that run's event (`focus_on`
@@ -762,7 +766,7 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         | Msg::OpenTab(_)
         | Msg::Ran { .. } => update_view(state, msg),
         Msg::ShowControls(_)
-        | Msg::Dock(_)
+        | Msg::ToggleDock
         | Msg::MoreCounters(_)
         | Msg::FocusOn { .. }
         | Msg::CloseLesson => screen::update(state, msg),

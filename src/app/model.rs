@@ -785,8 +785,8 @@ pub fn embed_query(
     state.page.embed = true;
     state.page.controls = Some(controls);
     state.page.height = height;
-    // Ticked in the dialog, or kept from a link that already had it.
-    state.page.report |= report;
+    // As the dialog's box says, which opens ticked on a page whose link reports already.
+    state.page.report = report;
     permalink_query(&state)
 }
 

@@ -45,6 +45,8 @@ pub struct PageLayout {
     pub side: bool,
     /// A lesson's "☰ Controls" button: only when its drawer would hold an open control.
     pub drawer_toggle: bool,
+    /// "Close lesson": not for a locked link's own lesson, which stays open (`locks`).
+    pub close_lesson: bool,
     /// The phone's dock button, where the timeline may dock: whether it is docked (then the
     /// button puts it back in the page, so the text it covered can be read; a phone walk found
     /// no way to) or not (then it docks it again).
@@ -72,6 +74,7 @@ pub fn page_layout(state: &State) -> PageLayout {
         dock_toggle: dockable(state, lesson_column, self_sizing).then_some(!state.undocked),
         side: lesson_column || side_controls_open(state),
         drawer_toggle: lesson_column && side_controls_open(state),
+        close_lesson: !super::locks::refused(state, &super::Msg::CloseLesson),
     }
 }
 
@@ -111,8 +114,8 @@ pub(super) fn update(state: &mut State, msg: super::Msg) -> Effects {
                 ..Effects::default()
             }
         }
-        Msg::Dock(on) => {
-            state.undocked = !on;
+        Msg::ToggleDock => {
+            state.undocked = page_layout(state).dock;
             Effects {
                 render: true,
                 ..Effects::default()
@@ -426,14 +429,18 @@ pub fn popup_at(anchor: (f64, f64, f64), size: (f64, f64), view: (f64, f64)) -> 
     (left, top)
 }
 
-/// Where a timeline's tooltip `width_px` wide starts, for a point `x_px` across the timeline's
-/// content of which `visible_px` (from, to) shows: beside the point, shifted to end inside
-/// what shows. A phone's timeline scrolls sideways, and a tooltip placed in the content's
-/// coordinates alone ended up off the left edge (a phone walk).
-pub fn tooltip_left_px(x_px: f64, width_px: f64, visible_px: (f64, f64)) -> f64 {
+/// How far right of and below the pointer a hover's tooltip starts, so it never covers the
+/// mark under the pointer.
+pub const TOOLTIP_OFFSET_PX: f64 = 14.0;
+
+/// Where a timeline's tooltip `width_px` wide starts, wanting to start at `wanted_px` across
+/// the timeline's content of which `visible_px` (from, to) shows: there, shifted to end
+/// inside what shows. A phone's timeline scrolls sideways, and a tooltip placed in the
+/// content's coordinates alone ended up off the left edge (a phone walk).
+pub fn tooltip_left_px(wanted_px: f64, width_px: f64, visible_px: (f64, f64)) -> f64 {
     const MARGIN_PX: f64 = 4.0;
     let (from, to) = visible_px;
-    (x_px + 14.0)
+    wanted_px
         .min(to - MARGIN_PX - width_px)
         .max(from + MARGIN_PX)
 }
@@ -466,6 +473,11 @@ pub fn lane_px(state: &State, lanes: usize, window_px: f64) -> Option<u32> {
         let runs = if comparing { 2 } else { 1 };
         let fit = height_px.saturating_sub(FIT_CHROME_PX) / (runs * lanes);
         return (fit < 60).then_some(fit.max(LANE_MIN_PX));
+    }
+    // A frame that grows with its content has room for every lane at its usual height, and
+    // never docks.
+    if state.page.embed {
+        return None;
     }
     let lesson = page_layout(state).lesson_column;
     let fit = if window_px <= NARROW_MAX_PX {

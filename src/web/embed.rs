@@ -240,6 +240,9 @@ fn mount_dialog() {
     dom::on_click("embed-all", || tick_all(true));
     dom::on_click("embed-open", || {
         paint_composer();
+        // A page whose link reports already offers a snippet that does too, untickable.
+        let reports = with_app(|app| app.state.page.report);
+        dom::input("embed-report").set_checked(reports);
         // Nothing editable until the author ticks it: an embed's keys are locked by default.
         tick_all(false);
         show_dialog("embed-dialog");

@@ -370,8 +370,8 @@ fn hover(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
         Some((_, text)) => show_tooltip(
             side,
             &text,
-            f64::from(event.offset_x()),
-            f64::from(event.offset_y()),
+            f64::from(event.offset_x()) + app::TOOLTIP_OFFSET_PX,
+            f64::from(event.offset_y()) + app::TOOLTIP_OFFSET_PX,
         ),
         None => hide_tooltip(side),
     }
@@ -394,40 +394,42 @@ fn click(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
         Some(app::mark_select(&app.state, side_of(side), mark.event()))
     });
     if let Some(msg) = msg {
-        dispatch(msg);
         // A tap focuses the canvas first, and its focus showed the old cursor's event: the
-        // mark just selected is what the tooltip says (a phone walk read another event's).
+        // mark selected is what the tooltip says (a phone walk read another event's). Shown
+        // before the page is painted again, so its measuring forces no layout of the page.
         if !breaking {
             let (x, y) = (f64::from(event.offset_x()), f64::from(event.offset_y()));
-            show_tooltip(side, &text, x, y);
+            let offset = app::TOOLTIP_OFFSET_PX;
+            show_tooltip(side, &text, x + offset, y + offset);
         }
+        dispatch(msg);
     }
 }
 
+/// Shows `text` starting at (`x`, `y`) of the canvas's content (the caller adds the pointer's
+/// offset). The timeline's scroll and the canvas's place in it are read before anything is
+/// written; only the tooltip's own width is read after its text, the one layout this forces,
+/// in a hover or a tap and never in a render.
 fn show_tooltip(side: &str, text: &str, x: f64, y: f64) {
-    let tooltip: HtmlElement = dom::by_id(&format!("tooltip-{side}"));
-    dom::set_text(&tooltip, text);
-    // Shown first, so that its width can be measured against what of the timeline shows.
-    tooltip.set_hidden(false);
     let timeline: HtmlElement = dom::by_id(&format!("timeline-{side}"));
+    let canvas: HtmlElement = dom::by_id(&format!("canvas-{side}"));
     let from_px = f64::from(timeline.scroll_left());
     let visible_px = (from_px, from_px + f64::from(timeline.client_width()));
-    let width_px = f64::from(tooltip.offset_width());
-    let left_px = app::tooltip_left_px(x, width_px, visible_px);
-    let style = tooltip.style();
-    style
-        .set_property(
-            "left",
-            &format!("{}px", crate::decimal::Fixed::<1>(left_px)),
-        )
-        .ok();
-    style
-        .set_property(
-            "top",
-            &format!("{}px", crate::decimal::Fixed::<1>(y + 14.0)),
-        )
-        .ok();
+    // The canvas may sit under a caption line (a phone's dock): the tooltip is placed in the
+    // timeline's box, the pointer measured in the canvas's.
+    let (canvas_left_px, canvas_top_px) = (
+        f64::from(canvas.offset_left()),
+        f64::from(canvas.offset_top()),
+    );
+    let tooltip: HtmlElement = dom::by_id(&format!("tooltip-{side}"));
+    dom::set_text(&tooltip, text);
     tooltip.set_hidden(false);
+    let width_px = f64::from(tooltip.offset_width());
+    let left_px = app::tooltip_left_px(canvas_left_px + x, width_px, visible_px);
+    let style = tooltip.style();
+    let px = |v: f64| format!("{}px", crate::decimal::Fixed::<1>(v));
+    style.set_property("left", &px(left_px)).ok();
+    style.set_property("top", &px(canvas_top_px + y)).ok();
 }
 
 /// Escape: both timelines' tooltips close (`app::Shortcut::HideTooltip`).
@@ -453,10 +455,11 @@ fn show_cursor_tooltip(side: &str) {
         app::cursor_tooltip(&run.trace, index)
     });
     if let Some(text) = text {
-        // At the left of what shows of the timeline, which a phone scrolls sideways.
+        // Past the lanes' names, at the left of what shows of the timeline (which a phone
+        // scrolls sideways), over the axis.
         let timeline: HtmlElement = dom::by_id(&format!("timeline-{side}"));
         let from_px = f64::from(timeline.scroll_left());
-        show_tooltip(side, &text, from_px + GUTTER_PX - 14.0, 0.0);
+        show_tooltip(side, &text, from_px + GUTTER_PX, app::TOOLTIP_OFFSET_PX);
     }
 }
 

@@ -18,10 +18,7 @@ pub fn mount() {
     dom::on_click("controls-close", || dispatch(Msg::ShowControls(false)));
     dom::on_click("lesson-close", || dispatch(Msg::CloseLesson));
     for id in ["dock-toggle-a", "dock-toggle-b"] {
-        dom::on_click(id, || {
-            let docked = with_app(|app| app::page_layout(&app.state).dock);
-            dispatch(Msg::Dock(!docked));
-        });
+        dom::on_click(id, || dispatch(Msg::ToggleDock));
     }
     // An instructor's own steps (`steps=`).
     for (id, delta) in [("own-previous", -1), ("own-next", 1)] {
@@ -84,9 +81,7 @@ pub fn render() {
     let hint = with_app(|app| app::start_hint(&app.state));
     dom::set_hidden(&dom::by_id("start-hint"), !hint);
     paint_dock_toggles(layout.dock_toggle);
-    // A locked link's lesson stays open (`app::locks`): no button that would only be refused.
-    let stays = with_app(|app| app::refused(&app.state, &Msg::CloseLesson));
-    dom::set_hidden(&dom::by_id("lesson-close"), stays);
+    dom::set_hidden(&dom::by_id("lesson-close"), !layout.close_lesson);
     let root: Element = dom::by_id("app");
     root.class_list()
         .toggle_with_force("lesson", layout.lesson_column)

@@ -11,6 +11,7 @@ use super::dom::{self, El};
 use super::{dispatch, with_app};
 use crate::app::{Msg, SweepJob};
 use crate::job::CountJob;
+use crate::scenario::Scenario;
 use crate::sweep::Sweep;
 
 const SEEDS_MAX: u64 = crate::app::SWEEP_SEEDS_MAX;
@@ -44,8 +45,9 @@ pub fn schedule() {
     dom::later(0, move || slice(started_ms));
 }
 
-/// Runs seeds of the state's sweep until the slice's time is up, then yields; a stop, a new
-/// sweep or a scenario change (each replaces `state.sweep`) ends the chain.
+/// Runs seeds of the state's sweep until the slice's time is up, then yields; a stop (which
+/// marks it stopped), a new sweep or a scenario change (which replace or drop it) ends the
+/// chain.
 fn slice(started_ms: f64) {
     let deadline_ms = dom::now_ms() + SLICE_MS;
     let job = with_app(|app| {
@@ -70,9 +72,11 @@ fn slice(started_ms: f64) {
 const STEP_ACTIONS: u32 = 8_192;
 
 thread_local! {
-    /// The seed in progress between slices: which sweep and seed it is (its first seed and how
-    /// many were done before it), and its run so far.
-    static RUN: RefCell<Option<(u64, u64, CountJob)>> = const { RefCell::new(None) };
+    /// The seed in progress between slices: which sweep and seed it is (its scenario, its
+    /// first seed and how many were done before it), and its run so far. The scenario too: a
+    /// sweep stopped mid-seed, then begun again from the same seed under a changed key, must
+    /// not count the old scenario's half-run seed (a review).
+    static RUN: RefCell<Option<(Scenario, u64, u64, CountJob)>> = const { RefCell::new(None) };
 }
 
 /// Does `STEP_ACTIONS` more of the sweep's next seed, adding its counts once it is done. A
@@ -81,11 +85,12 @@ fn advance(job: &mut SweepJob) {
     let at = (job.range.first, job.done);
     RUN.with(|cell| {
         let mut run = cell.borrow_mut();
-        let current = run
-            .as_ref()
-            .is_some_and(|(first, done, _)| (*first, *done) == at);
+        let current = (run.as_ref()).is_some_and(|(scenario, first, done, _)| {
+            (*first, *done) == at && *scenario == job.scenario
+        });
         if !current {
-            *run = job.next_scenario().map(|s| (at.0, at.1, CountJob::new(&s)));
+            *run = (job.next_scenario())
+                .map(|s| (job.scenario.clone(), at.0, at.1, CountJob::new(&s)));
         }
         let Some((.., count)) = run.as_mut() else {
             return;
