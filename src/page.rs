@@ -361,29 +361,22 @@ impl PageState {
         let (presets, pairs): (Vec<_>, Vec<_>) = pairs.partition(|(key, _)| *key == "preset");
         // Once, as in a link: which of two presets to believe is not ours to guess.
         if let [_, (_, value), ..] = presets.as_slice() {
-            errors.push(CodecError {
-                key: "compare: preset".into(),
-                value: codec::quote(value),
-                problem: Problem::Repeated,
-            });
+            errors.push(compare_error("preset", value, Problem::Repeated));
             return (scenario, errors);
         }
         for (_, value) in presets {
             match crate::scenario::Preset::from_name(value) {
                 Some(preset) => match under_preset(&scenario, preset) {
                     Ok(under) => scenario = under,
-                    Err(found) => errors.extend(found.into_iter().map(|error| CodecError {
-                        key: format!("compare: {}", error.key),
-                        ..error
-                    })),
+                    Err(found) => errors.extend(found.into_iter().map(in_compare)),
                 },
-                None => errors.push(CodecError {
-                    key: "compare: preset".into(),
-                    value: codec::quote(value),
-                    problem: Problem::Malformed {
+                None => errors.push(compare_error(
+                    "preset",
+                    value,
+                    Problem::Malformed {
                         allowed: codec::preset_allowed(),
                     },
-                }),
+                )),
             }
         }
         let (contracts, keys): (Vec<_>, Vec<_>) =
@@ -392,21 +385,18 @@ impl PageState {
             let contract = crate::scenario::Contract::from_name(value);
             match contract.map(|c| codec::decode_under(&encode(&scenario), Some(c))) {
                 Some(Ok(under)) => scenario = under.scenario,
-                _ => errors.push(CodecError {
-                    key: "compare: contract".into(),
-                    value: codec::quote(value),
-                    problem: Problem::Malformed {
+                _ => errors.push(compare_error(
+                    "contract",
+                    value,
+                    Problem::Malformed {
                         allowed: codec::contract_allowed(),
                     },
-                }),
+                )),
             }
         }
         for (key, value) in keys {
             if let Err(error) = codec::set_key(&mut scenario, key, value) {
-                errors.push(CodecError {
-                    key: format!("compare: {}", error.key),
-                    ..error
-                });
+                errors.push(in_compare(error));
             }
         }
         (scenario, errors)
@@ -511,6 +501,23 @@ impl PageState {
             .as_ref()
             .is_none_or(|open| open.iter().any(|k| k == key))
     }
+}
+
+/// A codec error met inside `compare=`, named as such (`compare: dedup`).
+fn in_compare(error: CodecError) -> CodecError {
+    CodecError {
+        key: format!("compare: {}", error.key),
+        ..error
+    }
+}
+
+/// An error of the compare value's own `key` (`preset`, `contract`), its value quoted.
+fn compare_error(key: &str, value: &str, problem: Problem) -> CodecError {
+    in_compare(CodecError {
+        key: key.into(),
+        value: codec::quote(value),
+        problem,
+    })
 }
 
 /// `scenario` as its link would load under `preset` instead of its own: the preset's values,

@@ -131,6 +131,11 @@ pub fn compare_for(a: &Scenario, b: &Scenario) -> String {
     format!("contract={}{sep}{rest}", contract.name())
 }
 
+/// The key names of a query fragment (`dedup=atomic&replay=all` → `dedup`, `replay`).
+fn key_names(keys: &str) -> impl Iterator<Item = &str> {
+    keys.split('&').filter_map(|pair| pair.split('=').next())
+}
+
 /// The query's keys that override a contract's, each with the contracts it overrides: a key
 /// a contract sets that is still in the canonical query under that contract (whose baseline
 /// is the preset, then the contract) holds another value than the contract's.
@@ -140,9 +145,7 @@ pub fn overrides(query: &str) -> Vec<(String, Vec<&'static str>)> {
         let Ok(decoded) = codec::decode_under(query, Some(contract)) else {
             continue;
         };
-        let sets: Vec<&str> = (contract.keys().split('&'))
-            .filter_map(|pair| pair.split('=').next())
-            .collect();
+        let sets: Vec<&str> = key_names(contract.keys()).collect();
         let encoded = codec::encode(&decoded.scenario);
         let kept = encoded
             .split('&')
@@ -170,10 +173,8 @@ pub fn preset_replaced(scenario: &Scenario, query: &str) -> Vec<(String, Vec<&'s
         return Vec::new();
     };
     let encoded = codec::encode(scenario);
-    let by_hand: Vec<&str> = (encoded.split('&'))
-        .filter_map(|pair| pair.split('=').next())
-        .collect();
-    let names = |keys: &'static str| keys.split('&').filter_map(|pair| pair.split('=').next());
+    let by_hand: Vec<&str> = key_names(&encoded).collect();
+    let names = key_names;
     let mut out: Vec<(String, Vec<&'static str>)> = Vec::new();
     for contract in Contract::ALL {
         let Ok(decoded) = codec::decode_under(query, Some(contract)) else {
