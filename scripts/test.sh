@@ -24,7 +24,7 @@ browser_tests() {
   # so each run names exactly one.
   unset GECKODRIVER GECKODRIVER_REMOTE CHROMEDRIVER CHROMEDRIVER_REMOTE SAFARIDRIVER SAFARIDRIVER_REMOTE
   CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER="$(command -v wasm-bindgen-test-runner)" \
-    WASM_BINDGEN_TEST_TIMEOUT=120 "$@" cargo test --target wasm32-unknown-unknown --test web
+    WASM_BINDGEN_TEST_TIMEOUT=120 "$@" cargo test -p idemlab-web --target wasm32-unknown-unknown --test web
 }
 
 browser_tests_chromium() { browser_tests env CHROMEDRIVER=/usr/bin/chromedriver; }

@@ -12,9 +12,9 @@ import { BASE_URL, launch, openLab, openPage, watchLongTasks } from './lab.mjs';
 const PAGE_URL = process.env.PAGE_URL ?? BASE_URL;
 const PLAIN_URL = process.env.PLAIN_URL;
 const PAGE_DIR = process.env.PAGE_DIR ?? 'dist';
-// The heaviest corner the CLI knows (src/cli.rs), and the link that froze the page for 32 s
+// The heaviest corner the CLI knows (crates/cli/src/cli.rs), and the link that froze the page for 32 s
 // (issue 10): each is loaded and its longest main-thread task measured.
-const WORST_QUERY = readFileSync('src/heaviest.rs', 'utf8').match(/WORST_QUERY: &str = "([^"]*)"/)[1];
+const WORST_QUERY = readFileSync('crates/lab/src/heaviest.rs', 'utf8').match(/WORST_QUERY: &str = "([^"]*)"/)[1];
 const FREEZING_QUERY = 'key=constant&dedup=atomic&provider_ms=60000..60000&timeout_ms=1&backoff_ms=0&latency_ms=0..0&clients=16&orders=10000&retries=20&events_max=1000000&replace_db_ms=7000';
 // Chrome DevTools' own "Slow 4G" is close to this; the issue fixes these numbers.
 const SLOW_4G = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 };

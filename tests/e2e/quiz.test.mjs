@@ -14,7 +14,7 @@ after(async () => { await browser?.close(); });
 
 const param = (page, key) => new URL(page.url()).searchParams.get(key);
 
-/** The stored progress record, as the page wrote it (see src/quiz/progress.rs for the format). */
+/** The stored progress record, as the page wrote it (see crates/course/src/quiz/progress.rs for the format). */
 const stored = (page) => page.evaluate(() => {
   const [header, ...lines] = (localStorage.getItem('idemlab.progress') ?? '').split('\n');
   const lessons = {};

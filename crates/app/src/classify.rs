@@ -1,0 +1,122 @@
+//! The classification exercise's decisions and words (`idemlab_course::classify` holds the operations):
+//! an answer locks its operation and reveals why; "show me" loads the operation's scenario as
+//! run A, a scenario change like any other (a new history entry, a rerun).
+
+use super::{Effects, State};
+use idemlab_core::scenario::decode_lenient;
+use idemlab_course::classify::{score, Class, OPERATIONS};
+use idemlab_lab::i18n::tr;
+
+/// The learner's answers, one per operation of `classify::OPERATIONS`.
+pub type Answers = [Option<Class>; OPERATIONS.len()];
+
+/// Locks `answer` for operation `index`; a second answer, or an index out of range, changes
+/// nothing (the first answer stands, as in the mastery check).
+pub(super) fn answer(state: &mut State, index: usize, answer: Class) -> Effects {
+    match state.classify.get_mut(index) {
+        Some(slot @ None) => {
+            *slot = Some(answer);
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
+        }
+        _ => Effects::default(),
+    }
+}
+
+/// Loads operation `index`'s scenario as run A, alone: the comparison of the step is not about
+/// it. Offered only once the operation is answered, since its run shows the answer.
+pub(super) fn show(state: &mut State, index: usize) -> Effects {
+    let answered = state.classify.get(index).is_some_and(Option::is_some);
+    let Some(query) = OPERATIONS.get(index).and_then(|op| op.show) else {
+        return Effects::default();
+    };
+    if !answered {
+        return Effects::default();
+    }
+    let scenario = decode_lenient(query).0.scenario;
+    state.page.compare = None;
+    state.page.focus = idemlab_course::lessons::Side::A;
+    state.set_scenario(scenario);
+    Effects::scenario()
+}
+
+/// One operation as the exercise shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ClassifyItem {
+    pub text: &'static str,
+    /// The learner's answer, once given.
+    pub answer: Option<Class>,
+    /// The right class, revealed once answered.
+    pub right: Option<Class>,
+    /// "Right: not idempotent." or "Not quite: it is naturally idempotent.", once answered.
+    pub verdict: Option<String>,
+    pub why: Option<&'static str>,
+    /// Whether "show me" is offered: answered, and the model has a run of the same shape.
+    pub show: bool,
+}
+
+/// The seven operations, with what each reveals so far.
+pub fn classify_items(answers: &Answers) -> Vec<ClassifyItem> {
+    OPERATIONS
+        .iter()
+        .zip(answers)
+        .map(|(op, &answer)| {
+            // The label is already in the page's language (`Class::label` is `t!`); the
+            // operation's words are the exercise's data, translated here.
+            let label = op.class.label();
+            let verdict = answer.map(|given| {
+                if given == op.class {
+                    idemlab_lab::tf!("Right: {}.", label)
+                } else {
+                    idemlab_lab::tf!("Not quite: it is {}.", label)
+                }
+            });
+            ClassifyItem {
+                text: tr(op.text),
+                answer,
+                right: answer.map(|_| op.class),
+                verdict,
+                why: answer.map(|_| tr(op.why)),
+                show: answer.is_some() && op.show.is_some(),
+            }
+        })
+        .collect()
+}
+
+/// The score line as it speaks after a paint: the verdict of the operation answered since
+/// `before` ("Right: not idempotent.") ahead of the score, so that a screen reader hears both
+/// (issue 14's walk heard only the count).
+pub fn classify_said(before: Option<&Answers>, after: &Answers) -> String {
+    let score = classify_score(after);
+    // No `before` is the first paint: nothing was just answered.
+    let new = before.and_then(|b| (0..after.len()).find(|&i| after[i].is_some() && b[i].is_none()));
+    let verdict = new.and_then(|i| classify_items(after).into_iter().nth(i)?.verdict);
+    match verdict {
+        Some(verdict) => format!("{verdict} {score}"),
+        None => score,
+    }
+}
+
+/// "Answered 3 of 7: 2 right so far." while open; "Score: 5 of 7." once all are answered.
+pub fn classify_score(answers: &Answers) -> String {
+    let total = OPERATIONS.len();
+    let answered = answers.iter().flatten().count();
+    let right = score(answers);
+    if answered == total {
+        idemlab_lab::tf!("Score: {} of {}.", right, total)
+    } else if answered == 0 {
+        idemlab_lab::tf!(
+            "Classify each of the {} operations; each answer locks and says why.",
+            total
+        )
+    } else {
+        idemlab_lab::tf!(
+            "Answered {} of {}: {} right so far.",
+            answered,
+            total,
+            right
+        )
+    }
+}

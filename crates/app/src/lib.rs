@@ -1,0 +1,1168 @@
+//! The page as a pure state machine: `State` (every fact the page shows), `Msg` (one variant per
+//! thing a user, a timer or a finished slice of work can do), `update` (the only place the state
+//! changes, returning the `Effects` the browser must carry out) and the view model in `model`.
+//! No DOM, no wasm-bindgen, no clock: it compiles and is tested natively (`tests/app.rs`).
+//!
+//! Rules decided here, each with a test:
+//! - A link that names a lesson step and no scenario key opens the step's scenario. A link that
+//!   also gives scenario keys (`?dedup=atomic&lesson=a&step=4`) keeps its own scenario, as every
+//!   permalink does, and the banner says it is not the step's own.
+//! - A scenario change pushes a history entry (Back undoes one); a view change (cursor, zoom,
+//!   tab, speed) replaces the current one.
+//! - A lesson step asks its prediction before its run plays (`predict`): until it is answered
+//!   the counters are hidden, the cursor stays on the first event and "Next step" is held,
+//!   unless the link says `gate=0`. Answers stay for the session, Back included.
+
+pub mod job;
+pub mod page;
+pub mod steps;
+
+mod access;
+mod classify;
+mod computing;
+mod contracts;
+mod free;
+mod input;
+mod keys;
+mod locks;
+mod model;
+mod own;
+mod predict;
+mod quiz;
+mod report;
+mod screen;
+mod speak;
+mod text;
+
+pub use classify::{classify_items, classify_said, classify_score, Answers, ClassifyItem};
+pub use computing::Computing;
+pub use contracts::{compare_for, overrides, preset_replaced};
+pub use contracts::{contracts_view, differing, ContractsJob, ContractsView, CONTRACT_COLUMNS};
+pub use free::{compare_text, proposed_change, start_hint};
+pub use input::{
+    break_at, mark_select, pan, shortcut, shortcut_said, wheel_zoom, zoom_about, KeyTarget,
+    Shortcut, DRAG_MIN_PX,
+};
+// Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.
+pub use access::{
+    break_said, grid_break, grid_key, key_target, lesson_skip, skip_to, tab_key, tooltip_follows,
+};
+pub use input::shortcut_for;
+pub use speak::{announce, first_sentence, first_sentences, Heard};
+// Instructors (h13b): locks that hold, results to the course page.
+pub use keys::{key_store, key_store_for, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
+pub use locks::{compare_locked, lesson_open, refusal, refused};
+pub use model::{
+    claim_lines, compare_sentence, control_view, counters, counts_at_label, embed_query,
+    embed_snippet, events_counted, group_hidden, histogram, order_outcome, overlay, pointer_status,
+    preset_summary, production_counters, rows_cut_note, step_nav, sweep_formula, sweep_range,
+    sweep_summary, tables_at, title, AttemptRow, Banner, Bar, ChargeRow, ControlView, Counter,
+    ReceiptRow, SeedRange, StepNav, Tables, HEIGHT_MESSAGE, SWEEP_SEEDS_MAX, TABLE_ROWS_MAX,
+    TOOLBAR_KEYS,
+};
+// The banner's words for a codec error (the CLI keeps `CodecError`'s `Display`).
+pub use model::error_text;
+pub use own::{
+    compose_ask_choices, compose_checks, compose_lines, own_step_view, OwnQuestionView, OwnStepView,
+};
+pub use report::{on_load as report_on_load, Report};
+// Embedding: the theme a link asks for, what Copy says once the clipboard answered.
+pub use model::{
+    address_query, copy_view, embed_height, embed_height_error, embed_title, is_theme_media,
+    permalink_query, theme_rules, CopyView, EMBED_HEIGHT_PX, HIDDEN_TITLE, THEME_MEDIA,
+};
+pub use predict::{
+    counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,
+    HOLD_HINT,
+};
+pub use quiz::{
+    lesson_button, quiz_status, run_hidden, AnswerInput, Dot, QuizSession, RUN_HIDDEN_NOTE,
+};
+pub use screen::{
+    canvas_label, counter_label, counters_view, focus_on, lane_px, lead, named_metrics,
+    outline_scroll_px, outline_span_px, page_layout, plot_width_px, popup_at, status_line,
+    step_runs_shown, sweep_note, tables_note, tooltip_left_px, ClaimLine, CountersView, PageLayout,
+    DOCK_LANES_PX, FIT_CHROME_PX, LANE_MIN_PX, PLOT_MIN_EMBED_PX, PLOT_MIN_PX, PLOT_MIN_WIDE_PX,
+    TOOLTIP_OFFSET_PX, TWO_RUNS_LANES_PX, UNRECORDED_SO_FAR,
+};
+pub use text::{
+    cursor_label, cursor_label_held, cursor_tooltip, mark_tooltip, request_header, row_class,
+    sql_line, sql_rows, SQL_ROWS_MAX,
+};
+
+use crate::page::PageState;
+use idemlab_core::scenario::codec::{self, CodecError};
+use idemlab_core::scenario::{decode_lenient, Scenario, Step};
+use idemlab_course::lessons::{Lesson, Side, LESSONS};
+use idemlab_course::quiz::progress::Progress;
+use idemlab_lab::sweep::Sweep;
+use idemlab_lab::view::Find;
+
+/// The page's tabs, in the order of the tab bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Events,
+    Tables,
+    Sweep,
+    Lessons,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 4] = [Tab::Events, Tab::Tables, Tab::Sweep, Tab::Lessons];
+
+    /// The `tab=` value and the suffix of its element ids (`tab-events`, `panel-events`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Tab::Events => "events",
+            Tab::Tables => "tables",
+            Tab::Sweep => "sweep",
+            Tab::Lessons => "lessons",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Tab> {
+        Tab::ALL.into_iter().find(|tab| tab.name() == name)
+    }
+}
+
+/// The lesson open on the Lessons tab, and its step as the link gave it (`step=`, 1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LessonAt {
+    pub lesson: &'static Lesson,
+    pub step: Option<usize>,
+}
+
+impl LessonAt {
+    /// The step shown, 0-based: the link's, clamped to the lesson, or the first.
+    pub fn index(&self) -> usize {
+        self.step
+            .unwrap_or(1)
+            .clamp(1, self.lesson.steps.len())
+            .saturating_sub(1)
+    }
+
+    pub fn step(&self) -> &'static idemlab_course::lessons::Step {
+        &self.lesson.steps[self.index()]
+    }
+}
+
+/// The ordering exercise's last verdict: its sentence and whether the order was safe.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderVerdict {
+    pub text: String,
+    pub safe: bool,
+}
+
+/// A sweep under way (or finished): its seeds and the totals of those run so far.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepJob {
+    pub scenario: Scenario,
+    /// Which run it sweeps, while comparing (the run in focus when it started).
+    pub side: Option<Side>,
+    pub range: SeedRange,
+    /// Seeds run so far, from `range.first`.
+    pub done: u64,
+    pub totals: Sweep,
+    /// Stop was pressed: the totals so far stay on show, and no more seeds run.
+    pub stopped: bool,
+}
+
+impl SweepJob {
+    pub fn finished(&self) -> bool {
+        self.done >= self.range.count
+    }
+
+    /// Whether seeds remain to run: neither finished nor stopped.
+    pub fn running(&self) -> bool {
+        !self.stopped && !self.finished()
+    }
+
+    /// Runs the next seed in one go, unless stopped. The range never passes the largest seed
+    /// (`sweep_range`).
+    pub fn run_one(&mut self) {
+        if self.stopped {
+            return;
+        }
+        if let Some(scenario) = self.next_scenario() {
+            self.add(&idemlab_lab::Metrics::of(&idemlab_core::sim::run(
+                &scenario,
+            )));
+        }
+    }
+
+    /// The next seed's scenario, none once every seed has run. The page runs it in slices
+    /// (`job::CountJob`): one seed of a heavy scenario can take longer than a frame.
+    pub fn next_scenario(&self) -> Option<Scenario> {
+        if self.finished() {
+            return None;
+        }
+        let mut scenario = self.scenario.clone();
+        scenario.seed = self.range.first + self.done;
+        Some(scenario)
+    }
+
+    /// Adds the next seed's counts.
+    pub fn add(&mut self, metrics: &idemlab_lab::Metrics) {
+        self.totals.add(metrics);
+        self.done += 1;
+    }
+}
+
+/// Where the banner's lines came from; the heading words them differently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorsFrom {
+    /// Some of the link did not load.
+    Link,
+    /// A control's value was refused.
+    Control,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct State {
+    /// The scenario, compare keys, cursor, zoom and embed settings. Its `tab` is not read, and
+    /// its `lesson`, `step` and `quiz` stay `None`: `tab`, `lesson` and `quiz` below hold them.
+    pub page: PageState,
+    pub tab: Tab,
+    pub lesson: Option<LessonAt>,
+    /// The mastery check, while the Lessons tab shows it rather than a step.
+    pub quiz: Option<QuizSession>,
+    /// The marks a lesson phrase outlines, and on which run.
+    pub highlight: Option<(Side, Find)>,
+    pub playing: bool,
+    pub errors: Vec<CodecError>,
+    pub errors_from: ErrorsFrom,
+    /// A link that named a step and a scenario of its own: which step, so the banner can say.
+    pub step_overridden: Option<(&'static Lesson, usize)>,
+    /// The ordering exercise's draft; it reaches the scenario only through `Msg::RunOrder`.
+    pub draft: [Step; 6],
+    pub verdict: Option<OrderVerdict>,
+    pub sweep: Option<SweepJob>,
+    /// How many events run A has: the cursor's bound, told by `Msg::Ran` after each run.
+    pub events_a: u32,
+    // One screen (layout11): the lesson's column, the controls' drawer, the counters' fold and
+    // the run in focus while comparing (`page.focus`; see `screen.rs`).
+    /// How many events run B has (0 when not comparing): the cursor's bound when B is in focus.
+    pub events_b: u32,
+    /// The scenario controls' drawer is open (in a lesson, whose text takes their column).
+    pub drawer_open: bool,
+    /// The learner undocked the phone's timeline (`PageLayout::dock`), to read what it covered.
+    pub undocked: bool,
+    /// The key store is open because a step about it opened it, not by the learner's hand: a
+    /// later step that is not about it closes it again (Lesson A's walk met the API's key
+    /// table beside the consumer's inbox step).
+    pub keys_by_step: bool,
+    /// "more": every counter shows, not only those the step names.
+    pub counters_more: bool,
+    /// The classification exercise's answers, kept for the visit (a Back keeps them too).
+    pub classify: Answers,
+    /// Predict, then reveal: the learner's answers this session, by lesson id and step index
+    /// (kept across steps, lessons and Back; not stored). At most one per step of every lesson
+    /// (17), so a list: a map would add its code to the page.
+    pub predictions: Vec<((&'static str, usize), Prediction)>,
+    /// The right choice of a step's prediction, read from its own runs (`Msg::Measured`).
+    pub step_answer: Option<StepAnswer>,
+    /// The run being computed in slices, and how far it has got (`None` once both are built).
+    pub computing: Option<Computing>,
+    /// The page state of the last runs that finished: where Cancel goes back to.
+    pub last_ran: Option<Box<PageState>>,
+    /// The banner's line about a cancelled run, until the scenario changes again.
+    pub cancelled: Option<String>,
+    /// Free play (`free.rs`): the page opened bare, and the "Start Lesson A" hint is not
+    /// dismissed yet.
+    pub start_hint: bool,
+    /// The lesson the link opened (or its check's): with locks, the only one that may open.
+    pub link_lesson: Option<&'static str>,
+    /// `v=` of a link made with another model version: the banner says so until the scenario
+    /// changes.
+    pub link_version: Option<u32>,
+    /// Why the last action was refused (`locks::refusal`), in the banner until the scenario
+    /// changes.
+    pub lock_note: Option<String>,
+    /// The instructor's own step on screen (`steps=`), 0-based.
+    pub own_step: Option<usize>,
+    /// The open own step's answer to its question, read from its own runs: (step, count).
+    pub own_answer: Option<(usize, u32)>,
+    /// The learner's choice for each own step they answered this session: (step, choice,
+    /// whether it was the simulator's count).
+    pub own_choices: Vec<(usize, usize, bool)>,
+    /// The steps an author is composing in the Embed dialog (`own::compose_add`), at most
+    /// `steps::STEPS_MAX`; the snippet and its link carry them as `steps=`.
+    pub compose: Vec<crate::steps::OwnStep>,
+    /// Why the last step could not be added, shown in the dialog until the next try.
+    pub compose_error: Option<String>,
+    /// The learner turned the single-key shortcuts off (kept with the progress; issue 14).
+    pub shortcuts_off: bool,
+    /// The contracts table (Sweep tab), until the scenario changes other than by loading a row.
+    pub contracts: Option<ContractsJob>,
+    /// The last message's compare keys were refused (invalid or locked): the Compare box goes
+    /// back to the keys B runs, even while focused (`compare_box`).
+    pub compare_refused: bool,
+}
+
+/// Everything a user, a timer or a finished piece of work can do to the page.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    /// A control changed a scenario key; a refused value shows the banner and changes nothing.
+    SetKey {
+        name: String,
+        value: String,
+    },
+    /// New seed (the page picks it: its one use of randomness besides the quiz seed).
+    NewSeed(u64),
+    /// Run the same scenario again: the same trace, which is the point.
+    RunAgain,
+    /// The preset picker: `""` for none.
+    PickPreset(String),
+    CompareOn(bool),
+    CompareKeys(String),
+    SetSpeed(u32),
+    /// Play or pause.
+    Play,
+    /// A playback timer fired.
+    Tick,
+    /// Step the cursor by this many events; pauses.
+    Step(i64),
+    /// Moves the cursor to an event of the run in focus (clamped; the last event means "the end").
+    GoTo(u32),
+    /// Moves the cursor to an event of the run in focus and pauses: a row, a mark.
+    Select(u32),
+    /// The visible time window; `None` fits the whole run.
+    Zoom(Option<(u64, u64)>),
+    OpenTab(Tab),
+    OpenLesson(&'static Lesson),
+    /// A step of the open lesson, from the list or the Previous/Next buttons.
+    OpenStep(usize),
+    /// A pointer phrase of the open step: outline what it names, or stop.
+    TogglePointer(usize),
+    /// The ordering draft: move the step at `from` to `to`.
+    Reorder {
+        from: usize,
+        to: usize,
+    },
+    RunOrder,
+    /// The lesson's mastery check: resume an unfinished one from `stored`, else `fresh_seed`.
+    QuizStart {
+        stored: Progress,
+        fresh_seed: u64,
+    },
+    /// Leave the introduction for the first open question.
+    QuizBegin,
+    QuizShow(usize),
+    QuizNext,
+    QuizNew {
+        seed: u64,
+        stored: Progress,
+    },
+    QuizClose,
+    /// Show the picked choice (if any) as B; refused until the answer is locked.
+    QuizTry(Option<u32>),
+    QuizAnswer(AnswerInput),
+    /// A sweep over the seed count typed in the form (as typed).
+    SweepStart(String),
+    SweepStop,
+    /// A run finished: A has this many events, and B this many (0 when not comparing).
+    Ran {
+        events_a: u32,
+        events_b: u32,
+    },
+    /// The scenario controls' drawer: open or close it (Escape closes it).
+    ShowControls(bool),
+    /// A phone's docked timeline: put it back in the page, or dock it at the screen's foot again.
+    ToggleDock,
+    /// "more" under the counters: show every counter, or only those the step names.
+    MoreCounters(bool),
+    /// Put a run in focus while comparing, with the cursor on that run's event (`focus_on`
+    /// converts it by time; a mark clicked on a timeline gives its own event).
+    FocusOn {
+        side: Side,
+        cursor: Option<u32>,
+    },
+    /// Leave the lesson: its column gives way to the controls again; the run stays.
+    CloseLesson,
+    /// The runs finished: their metrics at the end, for the open step's prediction.
+    Measured {
+        a: Box<idemlab_lab::Metrics>,
+        b: Option<Box<idemlab_lab::Metrics>>,
+    },
+    /// The learner answers the open step's prediction with this choice.
+    Predict(usize),
+    /// The URL changed under the page (Back, Forward, a hash change): load its state.
+    UrlChanged {
+        query: String,
+        stored: Progress,
+    },
+    /// Open or close the key-store panel (`keys=1`).
+    ToggleKeyStore,
+    /// The classification exercise: lock this answer for operation `index`.
+    Classify {
+        index: usize,
+        answer: idemlab_course::classify::Class,
+    },
+    /// "Show me": load operation `index`'s scenario as run A.
+    ClassifyShow(usize),
+    /// A slice of a run's computation ended here; more slices follow.
+    Computing {
+        side: Side,
+        progress: crate::job::JobProgress,
+    },
+    /// Stop computing and go back to the last scenario that finished.
+    CancelRun,
+    /// Free play: the newcomer's hint is dismissed.
+    DismissHint,
+    /// Open the instructor's own step at this index (`steps=`).
+    OwnStep(usize),
+    /// The learner picks choice N of the open own step's question.
+    OwnAnswer(usize),
+    /// The Embed dialog adds the view on screen as a step of the author's own sequence: its
+    /// caption and question as typed (`ask` empty for none), and the counts it states.
+    ComposeAdd {
+        caption: String,
+        ask: String,
+        checks: Vec<crate::steps::Check>,
+    },
+    /// Removes step N of the sequence being composed.
+    ComposeRemove(usize),
+    ComposeClear,
+    /// The help's setting: single-key shortcuts off (`true`) or on; the browser stores it.
+    ShortcutsOff(bool),
+    /// The contracts table over the seed count typed in the sweep form (as typed).
+    ContractsStart(String),
+    /// Load a row of the contracts table as run A or B.
+    ContractsLoad {
+        row: usize,
+        side: Side,
+    },
+}
+
+/// What the browser must write to the URL.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UrlWrite {
+    /// A new history entry: the scenario changed, so Back should undo it.
+    Push,
+    /// The same entry, rewritten: only the view changed.
+    Replace,
+}
+
+/// What to focus after painting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Focus {
+    LessonHeading,
+    QuizTitle,
+    /// The first control in the drawer, as it opens.
+    Drawer,
+    /// The button that opens the drawer, as it closes.
+    DrawerToggle,
+    /// The prediction's feedback, once answered.
+    PredictFeedback,
+    /// The lesson picker's first button: the lesson closed, and its column (with the button
+    /// that closed it) is gone (issue 14: the focus never falls to the page).
+    LessonPicker,
+    /// The check's first answer field, after an answer it could not take: the form is drawn
+    /// again, and the focus had fallen to the page with the button that sent it.
+    QuizAnswer,
+}
+
+/// What `update` asks of the browser.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Effects {
+    /// Rerun A and B (the scenario or the compare keys changed).
+    pub rerun: bool,
+    /// Repaint from the state.
+    pub render: bool,
+    pub url: Option<UrlWrite>,
+    pub focus: Option<Focus>,
+    /// Save the quiz session's answers to the progress record.
+    pub save_progress: bool,
+    /// Schedule the next playback tick.
+    pub tick: bool,
+    /// Schedule the next sweep slice.
+    pub sweep_slice: bool,
+    /// Start the contracts table's slices.
+    pub contracts_slice: bool,
+    /// Scroll this timeline into view (an outline was turned on).
+    pub show_timeline: Option<Side>,
+    /// Scroll this timeline sideways to its outlined marks when they lie outside its box: a
+    /// phone's plot is wider than the screen (`outline_scroll_px`).
+    pub reveal: Option<Side>,
+    /// Repaint only the progress line of a run being computed.
+    pub paint_progress: bool,
+    /// Post this to the parent frame (`report=parent` only).
+    pub report: Option<Report>,
+    /// Apply the theme and the embed's classes again (`theme=`, `embed=`, `hide=`, `height=`
+    /// changed: Back or Forward reached another link).
+    pub restyle: bool,
+}
+
+impl Effects {
+    fn view() -> Effects {
+        Effects {
+            render: true,
+            url: Some(UrlWrite::Replace),
+            ..Effects::default()
+        }
+    }
+
+    fn scenario() -> Effects {
+        Effects {
+            rerun: true,
+            render: true,
+            url: Some(UrlWrite::Push),
+            ..Effects::default()
+        }
+    }
+}
+
+impl State {
+    /// The page as a link describes it, with this browser's quiz progress.
+    pub fn load(query: &str, stored: &Progress) -> State {
+        let (mut page, errors) = PageState::from_query(query);
+        let version = page.version;
+        let lesson = page.lesson.take();
+        let step = page.step.take().map(usize::from);
+        let quiz_seed = page.quiz.take();
+        let tab = Tab::from_name(&page.tab).unwrap_or(Tab::Events);
+        let mut state = State {
+            draft: page.scenario.order,
+            page,
+            tab,
+            lesson: lesson.map(|lesson| LessonAt { lesson, step }),
+            quiz: None,
+            highlight: None,
+            playing: false,
+            errors,
+            errors_from: ErrorsFrom::Link,
+            step_overridden: None,
+            verdict: None,
+            sweep: None,
+            events_a: 0,
+            events_b: 0,
+            drawer_open: false,
+            undocked: false,
+            keys_by_step: false,
+            counters_more: false,
+            classify: Answers::default(),
+            predictions: Default::default(),
+            step_answer: None,
+            computing: None,
+            last_ran: None,
+            cancelled: None,
+            start_hint: free::bare(query),
+            link_lesson: lesson.map(|l| l.id),
+            link_version: None,
+            lock_note: None,
+            own_step: None,
+            own_answer: None,
+            own_choices: Vec::new(),
+            compose: Vec::new(),
+            compose_error: None,
+            shortcuts_off: stored.shortcuts_off,
+            contracts: None,
+            compare_refused: false,
+        };
+        match (quiz_seed, state.lesson) {
+            (Some(seed), at) => {
+                let lesson = at.map_or(&LESSONS[0], |at| at.lesson);
+                state.tab = Tab::Lessons;
+                state.quiz = Some(QuizSession::draw(lesson, seed, stored));
+            }
+            (None, Some(at)) if !names_scenario(query) => state.open_step_keeping_errors(at),
+            (None, Some(at)) => {
+                let own = decode_lenient(at.step().query).0.scenario;
+                if own != state.page.scenario {
+                    state.step_overridden = Some((at.lesson, at.index()));
+                }
+            }
+            // `steps=` without a lesson: the instructor's step the link names, or the first; its
+            // scenario unless the link gives one of its own.
+            (None, None) if state.page.steps.is_some() => {
+                let index = step.unwrap_or(1).saturating_sub(1);
+                let errors = std::mem::take(&mut state.errors);
+                match names_scenario(query) && !own::first_steps_keys(&state, index) {
+                    true => state.own_step = Some(index),
+                    false => _ = own::open(&mut state, index),
+                }
+                state.errors = errors;
+            }
+            (None, None) => {}
+        }
+        state.link_lesson = state
+            .link_lesson
+            .or(state.quiz.as_ref().map(|q| q.quiz.lesson));
+        // Opening the step above reset them, as any scenario change does; the link's stand.
+        state.page.version = version;
+        state.link_version = version.filter(|v| *v != crate::page::MODEL_VERSION);
+        state
+    }
+
+    /// The permalink query: the page's keys, then the lesson, step and quiz.
+    pub fn to_query(&self) -> String {
+        let mut page = self.page.clone();
+        page.tab = self.tab.name().to_string();
+        page.lesson = self.lesson.map(|at| at.lesson);
+        page.step = (self.lesson.and_then(|at| at.step))
+            .or(self.own_step.map(|index| index + 1))
+            .map(step_number);
+        if let Some(quiz) = &self.quiz {
+            page.lesson = page.lesson.or_else(|| Lesson::by_id(quiz.quiz.lesson));
+            page.quiz = Some(quiz.quiz.seed);
+        }
+        page.to_query()
+    }
+
+    /// The index of the event the cursor is on, in the run in focus: the cursor, or that
+    /// run's last event.
+    pub fn cursor(&self) -> u32 {
+        let last = self.events_lead().saturating_sub(1);
+        self.page.cursor.map_or(last, |c| c.min(last))
+    }
+
+    /// The run the cursor, the status line, Tables and Sweep follow: B only while comparing.
+    pub fn focus(&self) -> Side {
+        match self.page.compare {
+            Some(_) => self.page.focus,
+            None => Side::A,
+        }
+    }
+
+    /// How many events the run in focus has.
+    pub fn events_lead(&self) -> u32 {
+        match self.focus() {
+            Side::A => self.events_a,
+            Side::B => self.events_b,
+        }
+    }
+
+    /// The scenario of the run in focus.
+    pub fn lead_scenario(&self) -> Scenario {
+        match self.focus() {
+            Side::B => self.page.compare_scenario(),
+            Side::A => None,
+        }
+        .unwrap_or_else(|| self.page.scenario.clone())
+    }
+
+    fn open_step_keeping_errors(&mut self, at: LessonAt) {
+        let errors = std::mem::take(&mut self.errors);
+        self.open_step(at.lesson, at.index());
+        self.errors = errors;
+        self.errors_from = ErrorsFrom::Link;
+    }
+
+    /// Opens step `index` of `lesson`: its scenario, its fix as B, the Lessons tab; leaves any
+    /// mastery check.
+    fn open_step(&mut self, lesson: &'static Lesson, index: usize) {
+        let index = index.min(lesson.steps.len() - 1);
+        let step = &lesson.steps[index];
+        self.page.scenario = decode_lenient(step.query).0.scenario;
+        self.page.compare = step.compare.map(String::from);
+        self.tab = Tab::Lessons;
+        self.page.focus = Side::A;
+        self.drawer_open = false;
+        self.lesson = Some(LessonAt {
+            lesson,
+            step: Some(index + 1),
+        });
+        self.quiz = None;
+        self.start_hint = false;
+        self.errors.clear();
+        self.step_overridden = None;
+        self.draft = self.page.scenario.order;
+        self.verdict = None;
+        // A step about the key table opens it; another closes it if a step opened it, and
+        // otherwise leaves it as the learner set it.
+        if step.keystore && !self.page.keys {
+            (self.page.keys, self.keys_by_step) = (true, true);
+        } else if !step.keystore && self.keys_by_step {
+            (self.page.keys, self.keys_by_step) = (false, false);
+        }
+        self.scenario_changed();
+    }
+
+    /// What every scenario change resets: playback, the cursor, the zoom, any outline (it
+    /// belongs to the run a phrase named) and a sweep of the old scenario. The ordering draft
+    /// stays: it is the learner's, and only opening a step starts it afresh.
+    fn scenario_changed(&mut self) {
+        // The banner's notes were about the link's scenario or a cancelled one, which this
+        // replaces.
+        self.step_overridden = None;
+        self.cancelled = None;
+        // A changed run is this version's, whatever version made the link.
+        self.link_version = None;
+        self.lock_note = None;
+        self.page.version = None;
+        self.playing = false;
+        self.page.cursor = None;
+        self.page.zoom = None;
+        self.highlight = None;
+        self.sweep = None;
+        self.contracts = None;
+    }
+
+    fn set_scenario(&mut self, scenario: Scenario) {
+        self.page.scenario = scenario;
+        self.errors.clear();
+        self.errors_from = ErrorsFrom::Control;
+        self.scenario_changed();
+    }
+}
+
+/// Whether a link gives any scenario key of its own (or a preset): then its scenario is kept.
+pub fn names_scenario(query: &str) -> bool {
+    let query = query.strip_prefix('?').unwrap_or(query);
+    query.split('&').any(|pair| {
+        let key = pair.split_once('=').map_or(pair, |(key, _)| key);
+        key == "preset" || codec::key_names().any(|name| name == key)
+    })
+}
+
+/// The one place the page's state changes. A message that would change a locked key does
+/// nothing (`locks::refused`); a change a course page asked to hear of is reported.
+pub fn update(state: &mut State, msg: Msg) -> Effects {
+    // The runs a refused change started report back before the page paints: they keep it.
+    if !matches!(
+        msg,
+        Msg::Ran { .. } | Msg::Measured { .. } | Msg::Computing { .. }
+    ) {
+        state.compare_refused = false;
+    }
+    if let Some(note) = locks::refusal(state, &msg) {
+        state.compare_refused = matches!(msg, Msg::CompareKeys(_));
+        state.lock_note = Some(note);
+        return Effects {
+            render: true,
+            ..Effects::default()
+        };
+    }
+    let before = report::marks(state);
+    let looks = (
+        state.page.theme,
+        state.page.embed,
+        state.page.hide,
+        state.page.height,
+    );
+    let mut effects = update_msg(state, msg);
+    effects.report = report::decide(&before, state);
+    // Back or Forward onto a link of another theme, or other embed settings.
+    effects.restyle = looks
+        != (
+            state.page.theme,
+            state.page.embed,
+            state.page.hide,
+            state.page.height,
+        );
+    effects
+}
+
+fn update_msg(state: &mut State, msg: Msg) -> Effects {
+    match msg {
+        Msg::SetKey { .. }
+        | Msg::NewSeed(_)
+        | Msg::RunAgain
+        | Msg::PickPreset(_)
+        | Msg::CompareOn(_)
+        | Msg::CompareKeys(_)
+        | Msg::UrlChanged { .. } => update_scenario(state, msg),
+        Msg::SetSpeed(_)
+        | Msg::Play
+        | Msg::Tick
+        | Msg::Step(_)
+        | Msg::GoTo(_)
+        | Msg::Select(_)
+        | Msg::Zoom(_)
+        | Msg::OpenTab(_)
+        | Msg::Ran { .. } => update_view(state, msg),
+        Msg::ShowControls(_)
+        | Msg::ToggleDock
+        | Msg::MoreCounters(_)
+        | Msg::FocusOn { .. }
+        | Msg::CloseLesson => screen::update(state, msg),
+        Msg::OpenLesson(_)
+        | Msg::OpenStep(_)
+        | Msg::TogglePointer(_)
+        | Msg::Reorder { .. }
+        | Msg::RunOrder => update_lesson(state, msg),
+        Msg::QuizStart { .. }
+        | Msg::QuizBegin
+        | Msg::QuizShow(_)
+        | Msg::QuizNext
+        | Msg::QuizNew { .. }
+        | Msg::QuizClose
+        | Msg::QuizTry(_)
+        | Msg::QuizAnswer(_) => quiz::update(state, msg),
+        Msg::Measured { a, b } => predict::measured(state, &a, b.as_deref()),
+        Msg::Predict(choice) => predict::answer(state, choice),
+        // A sweep of a quiz question's scenario would count what the question asks.
+        Msg::SweepStart(_) | Msg::ContractsStart(_) if quiz::run_hidden(state) => {
+            Effects::default()
+        }
+        Msg::ContractsStart(requested) => contracts::start(state, &requested),
+        Msg::ContractsLoad { row, side } => contracts::load(state, row, side),
+        Msg::ToggleKeyStore => {
+            state.page.keys = !state.page.keys;
+            state.keys_by_step = false;
+            Effects::view()
+        }
+        Msg::Classify { index, answer } => classify::answer(state, index, answer),
+        Msg::ClassifyShow(index) => classify::show(state, index),
+        Msg::DismissHint => {
+            state.start_hint = false;
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
+        }
+        Msg::SweepStart(requested) => sweep_start(state, &requested),
+        Msg::SweepStop => {
+            // Stopped, not dropped: its totals so far stay, as the table's rows do. Only a new
+            // sweep or a scenario change (whose totals they no longer are) drops them.
+            if let Some(job) = &mut state.sweep {
+                job.stopped = true;
+            }
+            // One Stop for both jobs of the Sweep tab: a stopped table keeps its rows so far.
+            if let Some(table) = &mut state.contracts {
+                table.stopped = true;
+            }
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
+        }
+        Msg::Computing { side, progress } => computing::progress(state, side, progress),
+        Msg::OwnStep(index) => own::open(state, index),
+        Msg::OwnAnswer(choice) => own::answer(state, choice),
+        Msg::ComposeAdd {
+            caption,
+            ask,
+            checks,
+        } => own::compose_add(state, &caption, &ask, checks),
+        Msg::ComposeRemove(index) => {
+            if index < state.compose.len() {
+                state.compose.remove(index);
+            }
+            state.compose_error = None;
+            Effects::default()
+        }
+        Msg::ComposeClear => {
+            state.compose.clear();
+            state.compose_error = None;
+            Effects::default()
+        }
+        Msg::ShortcutsOff(off) => {
+            state.shortcuts_off = off;
+            Effects::default()
+        }
+        Msg::CancelRun => computing::cancel(state),
+    }
+}
+
+/// Messages that change the scenario or the compare keys: a new history entry and a rerun.
+fn update_scenario(state: &mut State, msg: Msg) -> Effects {
+    match msg {
+        Msg::SetKey { name, value } => set_key(state, &name, &value),
+        Msg::NewSeed(seed) => {
+            let mut scenario = state.page.scenario.clone();
+            scenario.seed = seed;
+            state.set_scenario(scenario);
+            Effects::scenario()
+        }
+        Msg::RunAgain => {
+            state.scenario_changed();
+            Effects {
+                url: None,
+                ..Effects::scenario()
+            }
+        }
+        Msg::PickPreset(name) => pick_preset(state, &name),
+        Msg::CompareOn(on) => {
+            let fix = free::proposed_change(&state.page.scenario);
+            state.page.compare = on.then(|| state.page.compare.clone().unwrap_or(fix));
+            if !on {
+                state.page.focus = Side::A;
+            }
+            state.scenario_changed();
+            Effects::scenario()
+        }
+        Msg::CompareKeys(text) => compare_keys(state, &free::compare_text(&text)),
+        Msg::UrlChanged { query, stored } => {
+            if query.strip_prefix('?').unwrap_or(&query) == address_query(state) {
+                return Effects::default();
+            }
+            // The learner's classification answers and predictions are the session's, not the
+            // link's.
+            // The open step's right choice stays too, so Back onto a waiting step with other
+            // keys keeps it waiting, as the same change made without Back does
+            // (`asking` checks it belongs to the step shown).
+            let answers = state.classify;
+            let predictions = std::mem::take(&mut state.predictions);
+            let step_answer = state.step_answer.take();
+            // Cancel on the page Back reached still goes back to the last run that finished.
+            let last_ran = state.last_ran.take();
+            let hint = state.start_hint;
+            *state = State::load(&query, &stored);
+            state.start_hint &= hint;
+            state.classify = answers;
+            state.predictions = predictions;
+            state.step_answer = step_answer;
+            state.last_ran = last_ran;
+            Effects {
+                url: None,
+                ..Effects::scenario()
+            }
+        }
+        _ => unreachable!("only scenario messages come here"),
+    }
+}
+
+/// Messages that change only the view: the same history entry, rewritten.
+fn update_view(state: &mut State, msg: Msg) -> Effects {
+    let moves_cursor = matches!(
+        msg,
+        Msg::Play | Msg::Tick | Msg::Step(_) | Msg::GoTo(_) | Msg::Select(_)
+    );
+    if moves_cursor && state.awaiting() {
+        // Predict, then reveal: the run waits at its first event for the answer.
+        return Effects::default();
+    }
+    match msg {
+        Msg::SetSpeed(speed) => {
+            if crate::page::SPEEDS.contains(&speed) {
+                state.page.speed = speed;
+            }
+            Effects::view()
+        }
+        Msg::Play => play(state),
+        Msg::Tick => tick(state),
+        Msg::Step(delta) => {
+            state.playing = false;
+            let to = (i64::from(state.cursor()) + delta).max(0);
+            go_to(state, u32::try_from(to).unwrap_or(u32::MAX))
+        }
+        Msg::GoTo(index) => go_to(state, index),
+        Msg::Select(index) => {
+            state.playing = false;
+            state.page.cursor = Some(index.min(state.events_lead().saturating_sub(1)));
+            Effects::view()
+        }
+        Msg::Zoom(window) => {
+            state.page.zoom = window;
+            Effects::view()
+        }
+        Msg::OpenTab(tab) => {
+            state.tab = tab;
+            Effects::view()
+        }
+        Msg::Ran { events_a, events_b } => {
+            state.events_a = events_a;
+            state.events_b = events_b;
+            computing::ran(state);
+            Effects::default()
+        }
+        _ => unreachable!("only view messages come here"),
+    }
+}
+
+/// The Lessons tab: open a lesson or step, outline a phrase, the ordering exercise.
+fn update_lesson(state: &mut State, msg: Msg) -> Effects {
+    match msg {
+        Msg::OpenLesson(lesson) => {
+            state.open_step(lesson, 0);
+            // The picker's button moves into the lesson's column: the focus goes to the step
+            // rather than fall to the page (issue 14).
+            Effects {
+                focus: Some(Focus::LessonHeading),
+                ..Effects::scenario()
+            }
+        }
+        Msg::OpenStep(index) => match state.lesson {
+            Some(at) => {
+                state.open_step(at.lesson, index);
+                Effects {
+                    focus: Some(Focus::LessonHeading),
+                    ..Effects::scenario()
+                }
+            }
+            None => Effects::default(),
+        },
+        Msg::TogglePointer(index) => toggle_pointer(state, index),
+        Msg::Reorder { from, to } => {
+            if from < 6 && to < 6 && from != to {
+                move_step(&mut state.draft, from, to);
+            }
+            Effects::default()
+        }
+        Msg::RunOrder => {
+            let verdict =
+                idemlab_course::ordering::judge(state.draft, idemlab_course::ordering::SEEDS_PAGE);
+            let (text, safe, scenario) = order_outcome(state.draft, &state.page.scenario, &verdict);
+            state.set_scenario(scenario);
+            state.verdict = Some(OrderVerdict { text, safe });
+            Effects::scenario()
+        }
+        _ => unreachable!("only lesson messages come here"),
+    }
+}
+
+fn set_key(state: &mut State, name: &str, value: &str) -> Effects {
+    state.errors_from = ErrorsFrom::Control;
+    match codec::set_key(&mut state.page.scenario, name, value) {
+        Ok(()) => {
+            state.errors.clear();
+            state.scenario_changed();
+            Effects::scenario()
+        }
+        Err(error) => {
+            state.errors = vec![error];
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
+        }
+    }
+}
+
+/// A preset made for comparing opens with its fix beside it; others keep the compare view as
+/// it was. The seed stays.
+fn pick_preset(state: &mut State, name: &str) -> Effects {
+    let seed = state.page.scenario.seed;
+    let query = match name {
+        "" => format!("seed={seed}"),
+        name => format!("seed={seed}&preset={name}"),
+    };
+    let (decoded, errors) = decode_lenient(&query);
+    if !errors.is_empty() {
+        state.errors = errors;
+        state.errors_from = ErrorsFrom::Control;
+        return Effects {
+            render: true,
+            ..Effects::default()
+        };
+    }
+    let spec = decoded.scenario.preset.map(|p| p.spec());
+    if let Some(spec) = spec.filter(|spec| spec.compare) {
+        state.page.compare = Some(spec.fix.to_string());
+    }
+    state.set_scenario(decoded.scenario);
+    Effects::scenario()
+}
+
+/// New compare keys, checked as the link's would be; refused keys leave B as it was.
+fn compare_keys(state: &mut State, text: &str) -> Effects {
+    let mut page = state.page.clone();
+    page.compare = Some(text.to_string());
+    let (checked, errors) = PageState::from_query(&page.to_query());
+    state.errors_from = ErrorsFrom::Control;
+    state.errors = errors;
+    state.compare_refused = !state.errors.is_empty();
+    if !state.compare_refused {
+        state.page.compare = checked.compare;
+    }
+    state.scenario_changed();
+    Effects::scenario()
+}
+
+/// What to write into the Compare box on a paint, if anything: the keys B runs, unless the
+/// learner is typing there (`focused`); after a refusal, even then, so that the box never
+/// shows keys that B does not run (walk of issue 13).
+pub fn compare_box(state: &State, focused: bool) -> Option<String> {
+    (!focused || state.compare_refused).then(|| state.page.compare.clone().unwrap_or_default())
+}
+
+/// Playing from the end starts over, as a video player does.
+fn play(state: &mut State) -> Effects {
+    state.playing = !state.playing;
+    if state.playing && state.page.cursor.is_none() {
+        state.page.cursor = Some(0);
+    }
+    Effects {
+        tick: state.playing,
+        ..Effects::view()
+    }
+}
+
+fn tick(state: &mut State) -> Effects {
+    if !state.playing {
+        return Effects::default();
+    }
+    let next = state.cursor() + 1;
+    let last = state.events_lead().saturating_sub(1);
+    state.page.cursor = (next < last).then_some(next);
+    state.playing = next < last;
+    Effects {
+        tick: state.playing,
+        ..Effects::view()
+    }
+}
+
+/// The last event means "no cursor": the counts at the end of the run.
+fn go_to(state: &mut State, index: u32) -> Effects {
+    let last = state.events_lead().saturating_sub(1);
+    state.page.cursor = (index < last).then_some(index);
+    Effects::view()
+}
+
+fn toggle_pointer(state: &mut State, index: usize) -> Effects {
+    let Some(pointer) = state.lesson.and_then(|at| at.step().pointers.get(index)) else {
+        return Effects::default();
+    };
+    let wanted = Some((pointer.side, pointer.find));
+    state.highlight = if state.highlight == wanted {
+        None
+    } else {
+        wanted
+    };
+    // Comparing, the outlined run comes into focus (at its end, so no cursor index of the
+    // other run is read in this one): a phone docks the run in focus (issue 11's walk).
+    if state.highlight.is_some() && state.page.compare.is_some() && state.focus() != pointer.side {
+        state.page.focus = pointer.side;
+        state.page.cursor = None;
+        state.playing = false;
+        return Effects {
+            show_timeline: Some(pointer.side),
+            reveal: Some(pointer.side),
+            ..Effects::view()
+        };
+    }
+    Effects {
+        render: true,
+        show_timeline: state.highlight.map(|(side, _)| side),
+        reveal: state.highlight.map(|(side, _)| side),
+        ..Effects::default()
+    }
+}
+
+/// Moves the step at `from` to `to`, shifting the ones between.
+pub fn move_step(draft: &mut [Step; 6], from: usize, to: usize) {
+    if from < to {
+        draft[from..=to].rotate_left(1);
+    } else {
+        draft[to..=from].rotate_right(1);
+    }
+}
+
+fn sweep_start(state: &mut State, requested: &str) -> Effects {
+    let range = sweep_range(state.page.scenario.seed, requested);
+    state.sweep = Some(SweepJob {
+        // The run in focus: comparing, the learner sweeps the configuration they look at.
+        scenario: state.lead_scenario(),
+        side: state.page.compare.as_ref().map(|_| state.focus()),
+        range,
+        done: 0,
+        totals: Sweep::default(),
+        stopped: false,
+    });
+    Effects {
+        sweep_slice: true,
+        ..Effects::default()
+    }
+}
+
+/// A step's `step=` number. Lessons have a handful of steps, far fewer than 256.
+fn step_number(step: usize) -> u8 {
+    u8::try_from(step).expect("a lesson has fewer than 256 steps")
+}
+
+/// Whether the run's text may be shown: not while a step waits for its prediction (it would
+/// give the answer away), nor while a quiz question's run is hidden or a run is computing.
+pub fn story_shown(state: &State) -> bool {
+    !(state.awaiting() || run_hidden(state) || state.computing.is_some())
+}

@@ -1,0 +1,995 @@
+//! The view model: what the page shows, computed from `State` and the runs' traces. Sentences,
+//! counts at the cursor, the tables, the banner, the sweep's seed range and the ordering
+//! verdict's run are all worked out here, so the browser only paints them.
+
+use super::{ErrorsFrom, State};
+use crate::page::Theme;
+use idemlab_core::scenario::codec::{CodecError, Problem};
+use idemlab_core::scenario::{codec, decode, Consumer, Scenario, Step};
+use idemlab_core::trace::{EventKind, Trace};
+use idemlab_course::lessons::Side;
+use idemlab_course::ordering::{self, Verdict};
+use idemlab_lab::decimal::Fixed;
+use idemlab_lab::metrics::{walk_ledger, walk_receipts};
+use idemlab_lab::view::Timeline;
+use idemlab_lab::Metrics;
+
+/// A count read off a run's metrics.
+type Count = fn(&Metrics) -> u32;
+/// A count in words, as a template fills it ("2 failed").
+type Said = fn(u32) -> String;
+
+/// "dedup=naive: 2 duplicates, 0 lost orders → dedup=atomic: 0 duplicates, 0 lost orders": the whole runs
+/// side by side, while comparing.
+pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<String> {
+    let compare = state.page.compare.as_ref()?;
+    let a_label = compare_keys_in(&state.page.scenario, compare);
+    // Other counts too where the runs differ in them: else the line read "0 duplicates, 0 lost"
+    // on both sides of a step about two failed orders (issue 11), or about an order left
+    // unknown or an event lost (Lesson C's walk).
+    let extra: [(Count, Said); 4] = [
+        (|m| m.outcomes.failed, |n| idemlab_lab::tf!("{} failed", n)),
+        (
+            |m| m.outcomes.unknown,
+            |n| idemlab_lab::tf!("{} unknown", n),
+        ),
+        (
+            |m| m.replayed_failures,
+            |n| idemlab_lab::tf!("{} failures replayed", n),
+        ),
+        (|m| m.lost_events, |n| idemlab_lab::tf!("{} lost events", n)),
+    ];
+    let differ: Vec<_> = (extra.iter())
+        .filter(|(count, _)| count(a) != count(b))
+        .collect();
+    let side = |m: &Metrics| {
+        let dups = match m.duplicates {
+            1 => idemlab_lab::tf!("{} duplicate", m.duplicates),
+            n => idemlab_lab::tf!("{} duplicates", n),
+        };
+        // "lost orders", not "lost": a bare "0 lost" left walkers asking what was lost.
+        let lost = match m.lost {
+            1 => idemlab_lab::tf!("{} lost order", m.lost),
+            n => idemlab_lab::tf!("{} lost orders", n),
+        };
+        let mut text = format!("{dups}, {lost}");
+        for (count, words) in &differ {
+            text.push_str(&format!(", {}", words(count(m))));
+        }
+        text
+    };
+    let (a_label, b_label) = (in_words(&a_label), in_words(compare));
+    Some(format!("{a_label}: {} → {b_label}: {}", side(a), side(b)))
+}
+
+/// A compare label with its retention said as a span ("keys kept 24 h"), not as
+/// `retention_ms=86400000`, which the walk of issue 11 found shown raw to learners.
+fn in_words(label: &str) -> String {
+    let said: Vec<String> = (label.split('&'))
+        .map(|pair| match pair.strip_prefix("retention_ms=") {
+            Some(ms) => ms.parse::<u64>().map_or_else(
+                |_| pair.to_string(),
+                |ms| idemlab_lab::tf!("keys kept {}", super::keys::span_text(ms * 1_000)),
+            ),
+            None => pair.to_string(),
+        })
+        .collect();
+    said.join(" & ")
+}
+
+/// The values A has for the keys that B changes, in the same form: `dedup=naive`.
+fn compare_keys_in(scenario: &Scenario, compare: &str) -> String {
+    let names: Vec<&str> = compare
+        .split('&')
+        .filter_map(|pair| pair.split('=').next())
+        .collect();
+    // B's `preset=NAME` faces A's preset, or none, as its `contract=NAME` (a contracts row
+    // loaded as B) faces A's contract.
+    let preset = names.contains(&"preset").then(|| {
+        scenario
+            .preset
+            .map_or(idemlab_lab::t!("no preset").into(), |p| {
+                format!("preset={}", p.name())
+            })
+    });
+    let contract = names.contains(&"contract").then(|| {
+        scenario
+            .contract
+            .map_or(idemlab_lab::t!("no contract").into(), |c| {
+                format!("contract={}", c.name())
+            })
+    });
+    let keys = codec::keys()
+        .iter()
+        .filter(|spec| names.contains(&spec.name));
+    let keys = keys.map(|spec| format!("{}={}", spec.name, spec.value(scenario)));
+    let parts: Vec<String> = (preset.into_iter().chain(contract).chain(keys)).collect();
+    if parts.is_empty() {
+        "A".into()
+    } else {
+        parts.join("&")
+    }
+}
+
+/// How many of a run's events the counters fold: all of them with no cursor (`None`); for the
+/// run in focus (`lead`, A unless comparing with B in focus) up to the cursor's event; for the
+/// other, every event up to the cursor's time, since its events are not the lead's.
+pub fn events_counted(state: &State, lead: &Trace, side: Side, run: &Trace) -> Option<usize> {
+    state.page.cursor?;
+    let cursor = state.cursor() as usize;
+    Some(if side == state.focus() {
+        cursor + 1
+    } else {
+        let time_us = lead.events.get(cursor).map_or(0, |e| e.time_us);
+        run.events.partition_point(|e| e.time_us <= time_us)
+    })
+}
+
+/// Which moment the counters describe: the end of the run, or the cursor's time (in the run
+/// in focus, `lead`).
+pub fn counts_at_label(state: &State, lead: &Trace) -> String {
+    let last = lead.events.len().saturating_sub(1);
+    let cursor = state.cursor() as usize;
+    match state.page.cursor {
+        Some(_) if cursor < last => idemlab_lab::tf!(
+            "Counts at {} (the cursor; ▶| shows the end):",
+            idemlab_lab::view::ms_text(lead.events.get(cursor).map_or(0, |e| e.time_us))
+        ),
+        _ => idemlab_lab::t!("Counts at the end of the run:").into(),
+    }
+}
+
+/// Run A's title while a quiz question hides its run.
+pub const HIDDEN_TITLE: &str = "The question's run (hidden)";
+
+/// "A: seed=7&preset=race" and "B: A with dedup=atomic"; the scenario alone when not comparing.
+pub fn title(state: &State, side: Side) -> String {
+    // A quiz question's scenario would give its answer away (pasted into another tab).
+    if super::run_hidden(state) {
+        return idemlab_lab::i18n::tr(HIDDEN_TITLE).into();
+    }
+    let scenario = codec::encode(&state.page.scenario);
+    match (side, &state.page.compare) {
+        (Side::B, Some(compare)) => idemlab_lab::tf!("B: A with {}", in_words(compare)),
+        (Side::A, Some(_)) => format!("A: {scenario}"),
+        _ => scenario,
+    }
+}
+
+/// A row of the attempts table: a request the API received, duplicates kept.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AttemptRow {
+    pub row: u32,
+    pub pod_uid: Option<u32>,
+    pub order: Option<u32>,
+    pub attempt: Option<u16>,
+    pub key: Option<idemlab_core::trace::Key>,
+}
+
+/// A charge the payment service made, and whether the ledger committed a row for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChargeRow {
+    pub charge: u32,
+    pub order: Option<u32>,
+    pub attempt: Option<u16>,
+    pub pod_uid: Option<u32>,
+    pub committed: bool,
+}
+
+/// A receipt the consumer mailed: its queue event, the charge, and which receipt for the event
+/// it is (a repeat is a duplicate).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ReceiptRow {
+    pub event: u32,
+    pub charge: u32,
+    pub order: Option<u32>,
+    pub nth: u32,
+    /// `None` without an inbox; with one, every receipt has its row.
+    pub inbox: bool,
+}
+
+/// The attempts, charges and receipts tables as they stand after the first `upto` events.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Tables {
+    pub attempts: Vec<AttemptRow>,
+    pub charges: Vec<ChargeRow>,
+    /// `None` when the run has no queue.
+    pub receipts: Option<Vec<ReceiptRow>>,
+}
+
+/// Folds the tables from the events so far, on typed values.
+pub fn tables_at(trace: &Trace, upto: usize) -> Tables {
+    let events = &trace.events[..upto.min(trace.events.len())];
+    let committed = walk_ledger(events, |_, _, _| {});
+    let mut tables = Tables::default();
+    for event in events {
+        let pod_uid = event.pod().map(|p| trace.pod_uid(p));
+        match event.kind {
+            EventKind::AttemptRow { row } => tables.attempts.push(AttemptRow {
+                row,
+                pod_uid,
+                order: event.order(),
+                attempt: event.attempt(),
+                key: event.key,
+            }),
+            EventKind::Charge {
+                number,
+                replay: false,
+            } => tables.charges.push(ChargeRow {
+                charge: number,
+                order: event.order(),
+                attempt: event.attempt(),
+                pod_uid,
+                committed: committed.contains(number as usize),
+            }),
+            _ => {}
+        }
+    }
+    if trace.scenario.consumer != Consumer::Off {
+        tables.receipts = Some(receipts(trace, events));
+    }
+    tables
+}
+
+fn receipts(trace: &Trace, events: &[idemlab_core::trace::Event]) -> Vec<ReceiptRow> {
+    let inbox = trace.scenario.consumer == Consumer::Inbox;
+    let mut rows = Vec::new();
+    walk_receipts(events, |ix, id, nth| {
+        if let EventKind::Receipt { number, .. } = events[ix].kind {
+            rows.push(ReceiptRow {
+                event: id,
+                charge: number,
+                order: events[ix].order(),
+                nth,
+                inbox,
+            });
+        }
+    });
+    rows
+}
+
+/// The banner: a heading and one line per problem.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Banner {
+    pub heading: &'static str,
+    pub lines: Vec<String>,
+}
+
+impl Banner {
+    pub fn of(state: &State) -> Option<Banner> {
+        let mut lines: Vec<String> = state.errors.iter().map(error_text).collect();
+        if let Some((lesson, index)) = state.step_overridden {
+            lines.push(idemlab_lab::tf!(
+                "This link names lesson {} step {} and sets scenario keys of its own, so its own scenario loaded, not the step's: the step's counts may differ. Press the step's number in the lesson's row of step buttons to load the step's scenario.",
+                lesson.id.to_ascii_uppercase(),
+                index + 1
+            ));
+        }
+        lines.extend(state.cancelled.clone());
+        lines.extend(state.lock_note.clone());
+        let version = state.link_version.map(version_note);
+        let only_version = lines.is_empty() && version.is_some();
+        lines.extend(version);
+        if lines.is_empty() {
+            return None;
+        }
+        let heading = match (state.errors.is_empty(), state.errors_from) {
+            (true, _) if only_version => {
+                idemlab_lab::t!("This link comes from another version of the lab.")
+            }
+            (true, _) if state.lock_note.is_some() => idemlab_lab::t!("That change is locked."),
+            (true, _) if state.step_overridden.is_none() && state.cancelled.is_some() => {
+                idemlab_lab::t!("The run was cancelled.")
+            }
+            (true, _) => idemlab_lab::t!("The link's own scenario loaded."),
+            (false, ErrorsFrom::Link) => {
+                idemlab_lab::t!("Some of the link was not understood; the rest loaded.")
+            }
+            (false, ErrorsFrom::Control) => {
+                idemlab_lab::t!("That value was not accepted; the run is unchanged.")
+            }
+        };
+        Some(Banner { heading, lines })
+    }
+}
+
+/// What the banner says of a link made with model version `v` (`v=`), not this one.
+fn version_note(v: u32) -> String {
+    let now = crate::page::MODEL_VERSION;
+    if v < now {
+        idemlab_lab::tf!("It was made with an older model (version {}; this lab runs version {}), so this run may differ from the one its author saw.", v, now)
+    } else {
+        idemlab_lab::tf!("It was made with a newer model (version {}; this lab runs version {}), so this run may differ from the one its author saw.", v, now)
+    }
+}
+
+/// A codec error as the banner says it: the same English as `CodecError`'s `Display` (which
+/// the CLI keeps), one template per problem. The key, the value, the key lists and what is
+/// allowed are the codec's vocabulary, so they fill the holes untranslated.
+pub fn error_text(error: &CodecError) -> String {
+    let (key, value) = (&error.key, &error.value);
+    match &error.problem {
+        Problem::UnknownKey => {
+            let names: Vec<&str> = codec::key_names().collect();
+            idemlab_lab::tf!(
+                "unknown key `{}`; scenario keys are {}; view keys are {}",
+                key,
+                names.join(", "),
+                codec::VIEW_KEYS.join(", ")
+            )
+        }
+        Problem::Repeated => {
+            idemlab_lab::tf!("key `{}` is given more than once; give it once", key)
+        }
+        Problem::Malformed { allowed } => {
+            idemlab_lab::tf!("`{}={}` is not valid: expected {}", key, value, allowed)
+        }
+        Problem::OutOfBounds { allowed } => {
+            idemlab_lab::tf!("`{}={}` is out of bounds: allowed {}", key, value, allowed)
+        }
+        Problem::TooLong { allowed } => {
+            idemlab_lab::tf!("the {} is too long: allowed {}", key, allowed)
+        }
+    }
+}
+
+/// The seeds a sweep runs: `count` seeds from `first`, never past the largest seed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeedRange {
+    pub first: u64,
+    pub count: u64,
+    /// The count asked for, within the form's bounds: what the form shows afterwards.
+    pub asked: u64,
+    /// Why fewer seeds run than were asked for, or than the form said.
+    pub note: Option<String>,
+}
+
+/// The page's sweep asks for at most this many seeds.
+pub const SWEEP_SEEDS_MAX: u64 = 100_000;
+
+/// The sweep's seeds from the scenario's seed and the count typed (1..=100,000, 1,000 when it
+/// is not a number). Seeds are 0..=18446744073709551615: from near the top fewer exist, and
+/// the note says so rather than running none.
+pub fn sweep_range(seed: u64, requested: &str) -> SeedRange {
+    let asked = requested.trim().parse::<u64>().unwrap_or(1_000);
+    let count = asked.clamp(1, SWEEP_SEEDS_MAX);
+    let available = (u64::MAX - seed).saturating_add(1);
+    let mut note = (count != asked)
+        .then(|| idemlab_lab::tf!("{} seeds (the sweep runs 1..={}).", count, SWEEP_SEEDS_MAX));
+    if available < count {
+        note = Some(idemlab_lab::tf!(
+            "Only {} of the {} seeds asked for exist from seed {}: seeds end at {}.",
+            available,
+            count,
+            seed,
+            u64::MAX
+        ));
+    }
+    SeedRange {
+        first: seed,
+        count: count.min(available),
+        asked: count,
+        note,
+    }
+}
+
+/// What "Run this order" says and which run it loads: the first failing run, or the current
+/// scenario with the order applied when the order is safe.
+pub fn order_outcome(
+    order: [Step; 6],
+    current: &Scenario,
+    verdict: &Verdict,
+) -> (String, bool, Scenario) {
+    match verdict {
+        Verdict::Safe { runs } => {
+            let text = idemlab_lab::tf!(
+                "{} The timeline shows the same run with your order.",
+                ordering::safe_text(order, *runs)
+            );
+            let mut scenario = current.clone();
+            scenario.order = order;
+            (text, true, scenario)
+        }
+        Verdict::Fails(failure) => {
+            let scenario = decode(&failure.query)
+                .expect("the judge builds its queries with the codec")
+                .scenario;
+            let text = idemlab_lab::tf!(
+                "Fails. {}. The timeline now shows that run ({}, seed {}).",
+                capitalise(&failure.why),
+                idemlab_lab::i18n::tr(failure.probe.name),
+                scenario.seed
+            );
+            (text, false, scenario)
+        }
+    }
+}
+
+fn capitalise(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or(String::new(), |first| {
+        first.to_ascii_uppercase().to_string() + chars.as_str()
+    })
+}
+
+/// "3 duplicate charges outlined on timeline B.": what the outline shows, or `None` when off.
+pub fn pointer_status(state: &State, a: &Timeline, b: Option<&Timeline>) -> Option<String> {
+    let (side, find) = state.highlight?;
+    let timeline = match side {
+        Side::A => Some(a),
+        Side::B => b,
+    };
+    let count = timeline.map_or(0, |t| t.marks().iter().filter(|m| find.matches(m)).count());
+    let what = find.count_text(count);
+    Some(match b {
+        Some(_) => idemlab_lab::tf!("{} outlined on timeline {}.", what, format!("{side:?}")),
+        None => idemlab_lab::tf!("{} outlined.", what),
+    })
+}
+
+/// Keys with their own place in the toolbar rather than in the side panel of controls.
+pub const TOOLBAR_KEYS: [&str; 1] = ["seed"];
+
+/// How one scenario control shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ControlView {
+    /// The value in the codec's form.
+    pub value: String,
+    /// An embed that lists its open controls locks the others.
+    pub locked: bool,
+    /// ... and hides them, so the embed shows only what the author opened.
+    pub hidden: bool,
+    /// The banner names this key.
+    pub invalid: bool,
+}
+
+pub fn control_view(state: &State, spec: &codec::KeySpec) -> ControlView {
+    let open = state.page.control_open(spec.name);
+    ControlView {
+        value: spec.value(&state.page.scenario),
+        locked: !open,
+        hidden: limits_controls(state) && !open,
+        invalid: state.errors.iter().any(|e| e.key == spec.name),
+    }
+}
+
+fn limits_controls(state: &State) -> bool {
+    state.page.embed && state.page.controls.is_some()
+}
+
+/// In an embed that opens only some controls, a group with none of them disappears.
+pub fn group_hidden(state: &State, group: codec::Group) -> bool {
+    let mut keys = (codec::keys().iter())
+        .filter(|spec| spec.group == group && !TOOLBAR_KEYS.contains(&spec.name));
+    limits_controls(state) && !keys.any(|spec| state.page.control_open(spec.name))
+}
+
+/// The counts a lesson step promises, as the learner checks them: "B: Duplicates = 0", or
+/// "the run: …" when the step has no B, each called by its card's label (`screen`).
+pub fn claim_lines(step: &idemlab_course::lessons::Step) -> Vec<super::ClaimLine> {
+    super::screen::claim_lines(step)
+}
+
+/// Where a lesson step's navigation leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StepNav {
+    /// "← Previous step": none on the first step.
+    pub previous: Option<usize>,
+    /// "Next step →", or on the last step "Take the mastery check →" (`None`).
+    pub next: Option<usize>,
+    /// The last step also shows the lesson's mastery status.
+    pub last: bool,
+}
+
+/// The navigation under step `index` of a lesson with `steps` steps.
+pub fn step_nav(steps: usize, index: usize) -> StepNav {
+    let last = index + 1 >= steps;
+    StepNav {
+        previous: index.checked_sub(1),
+        next: (!last).then_some(index + 1),
+        last,
+    }
+}
+
+/// The Tables tab lists at most this many rows of each table; the caption says how many more.
+pub const TABLE_ROWS_MAX: usize = 300;
+
+/// What a table's caption adds when it lists only its first rows: " — first 300 of 412".
+pub fn rows_cut_note(rows: usize) -> String {
+    if rows > TABLE_ROWS_MAX {
+        format!(
+            " {}",
+            idemlab_lab::tf!("— first {} of {}", TABLE_ROWS_MAX, rows)
+        )
+    } else {
+        String::new()
+    }
+}
+
+fn or_blank<T: std::fmt::Display>(value: Option<T>) -> String {
+    value.map(|v| v.to_string()).unwrap_or_default()
+}
+
+/// A pod's uid as the tables write it: eight hex digits.
+fn pod_text(uid: Option<u32>) -> String {
+    uid.map(|u| format!("{u:08x}")).unwrap_or_default()
+}
+
+impl AttemptRow {
+    /// row, pod, order, attempt, key.
+    pub fn cells(&self) -> [String; 5] {
+        [
+            self.row.to_string(),
+            pod_text(self.pod_uid),
+            or_blank(self.order),
+            or_blank(self.attempt),
+            or_blank(self.key),
+        ]
+    }
+}
+
+impl ChargeRow {
+    /// charge, order, attempt, pod, committed in the ledger.
+    pub fn cells(&self) -> [String; 5] {
+        [
+            self.charge.to_string(),
+            or_blank(self.order),
+            or_blank(self.attempt),
+            pod_text(self.pod_uid),
+            if self.committed {
+                idemlab_lab::t!("yes")
+            } else {
+                idemlab_lab::t!("no")
+            }
+            .into(),
+        ]
+    }
+}
+
+impl ReceiptRow {
+    /// event, charge, order, which receipt for the event, inbox row.
+    pub fn cells(&self) -> [String; 5] {
+        let nth = match self.nth {
+            1 => idemlab_lab::t!("first").into(),
+            nth => idemlab_lab::tf!("repeat {} (duplicate)", nth),
+        };
+        [
+            format!("e{}", self.event),
+            format!("#{}", self.charge),
+            or_blank(self.order),
+            nth,
+            if self.inbox {
+                idemlab_lab::t!("yes")
+            } else {
+                idemlab_lab::t!("no inbox")
+            }
+            .into(),
+        ]
+    }
+}
+
+/// One counter of a run's block, named as in `idemlab run`'s JSON (`data-metric`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counter {
+    pub name: &'static str,
+    /// The card's label (`counter_label`); empty from `counters`, filled by `counters_view`.
+    pub label: &'static str,
+    /// The lesson step names this counter: it is emphasised, and never folded.
+    pub named: bool,
+    pub value: u32,
+    /// The queue's counters show only when the run has a queue (`consumer=plain|inbox`).
+    pub shown: bool,
+    /// Duplicates and lost work above zero are harm, and marked so.
+    pub bad: bool,
+}
+
+/// One card, unlabelled and unnamed; above zero, duplicates, lost work and lost events are
+/// harm.
+fn counter(name: &'static str, value: u32, shown: bool) -> Counter {
+    Counter {
+        name,
+        label: "",
+        named: false,
+        value,
+        shown,
+        bad: ["duplicates", "lost", "lost_events"].contains(&name) && value > 0,
+    }
+}
+
+/// The counters in the order of the markup (`index.html`, where their labels and help are).
+pub fn counters(m: &Metrics, consumer: Consumer) -> [Counter; 16] {
+    let queued = consumer != Consumer::Off;
+    [
+        counter("orders", m.orders, true),
+        counter("attempts", m.attempts, true),
+        counter("received", m.received, true),
+        counter("effects", m.effects, true),
+        counter("duplicates", m.duplicates, true),
+        counter("lost", m.lost, true),
+        counter("races", m.races, true),
+        counter("unrecorded", m.unrecorded, true),
+        counter("ok", m.outcomes.ok, true),
+        counter("failed", m.outcomes.failed, true),
+        counter("unknown", m.outcomes.unknown, true),
+        counter("in_flight", m.outcomes.in_flight, true),
+        counter("receipts", m.receipts, queued),
+        counter("duplicate_receipts", m.duplicate_receipts, queued),
+        counter("redeliveries", m.redeliveries, queued),
+        counter("dead_letters", m.dead_letters, queued),
+    ]
+}
+
+// BEGIN production counters (issue 12): after the markup's others, in its order.
+
+/// The production keys' counters (issue 12), each shown only while a key that can make it
+/// count is set, so a run without them shows the cards it always did. A lost event is harm.
+pub fn production_counters(m: &Metrics, s: &Scenario) -> [Counter; 8] {
+    use idemlab_core::scenario::{Concurrent, Expired, Handler, Lookup, Relay};
+    let conflicting = s.concurrent == Concurrent::Conflict || s.handler == Handler::Phased;
+    let failing = s.provider_fail > 0 || s.decline > 0;
+    let reconciling = s.reconcile_ms.is_some();
+    let relaying = s.relay == Relay::Direct && s.consumer != Consumer::Off;
+    [
+        counter("conflicts", m.conflicts, conflicting),
+        counter("takeovers", m.takeovers, s.lease_ms.is_some()),
+        counter("replayed_failures", m.replayed_failures, failing),
+        counter(
+            "rejected_expired",
+            m.rejected_expired,
+            s.expired == Expired::Reject,
+        ),
+        counter("lookups", m.lookups, s.lookup == Lookup::On),
+        counter("reconciled", m.reconciled, reconciling),
+        counter("refunds", m.refunds, reconciling),
+        counter("lost_events", m.lost_events, relaying),
+    ]
+}
+
+// END production counters
+
+/// The preset's one-sentence summary, while the scenario is the preset as it stands (seed
+/// aside): a changed key can make the sentence untrue (with `op=set`, lost-ack's "every retry
+/// charges again" is false).
+pub fn preset_summary(scenario: &Scenario) -> Option<&'static str> {
+    let unchanged = codec::encode(scenario).split('&').count() <= 2;
+    (scenario.preset)
+        .filter(|_| unchanged)
+        .map(|p| idemlab_lab::i18n::tr(p.spec().summary))
+}
+
+/// The sweep's line: seeds run, totals, the mean effects per order with its standard error,
+/// the closed form when the scenario fits it, and the range's note first.
+pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
+    let t = &job.totals;
+    let of = match job.stopped && !job.finished() {
+        true => idemlab_lab::tf!("{} of {} seeds (stopped)", t.runs, job.range.count),
+        false => idemlab_lab::tf!("{} of {} seeds", t.runs, job.range.count),
+    };
+    let mut text = idemlab_lab::tf!(
+        "{} in {} s: {} duplicates, in {} runs that had any, {} lost orders, {} races; {} ± {} effects per order",
+        of,
+        Fixed::<2>(elapsed_s),
+        t.duplicates_total,
+        t.runs_with_duplicates,
+        t.lost_total,
+        t.races_total,
+        Fixed::<4>(t.effects_mean_per_order()),
+        Fixed::<4>(t.effects_stderr()),
+    );
+    if let Some(formula) = sweep_formula(&job.scenario) {
+        text.push_str(&format!(", {formula}"));
+    }
+    if let Some(run) = super::sweep_note(job) {
+        text = format!("{text}. {run}");
+    }
+    match &job.range.note {
+        Some(note) => format!("{note} {text}"),
+        None => text,
+    }
+}
+
+/// The closed form as the step teaches it, with its value, for the line beside the measured
+/// mean: `1 + r + r² + r³ = 1.2480` for three retries (each attempt's answer lost with
+/// `r = loss_resp`, so the client sends attempt k+1 with chance r^k, and with no request lost
+/// every attempt charges), and the limit `1/(1−r)` with no cap on retries. With requests lost
+/// too (`q = loss_req`), an attempt charges with 1−q and goes unanswered with
+/// t = 1−(1−q)(1−r), which still tends to 1/(1−r). `None` where `sweep::closed_form` is.
+pub fn sweep_formula(scenario: &Scenario) -> Option<String> {
+    let expected = idemlab_lab::sweep::closed_form(scenario)?;
+    let plain = scenario.loss_req == 0;
+    let mut text = String::from(idemlab_lab::t!("formula"));
+    text.push_str(if plain { " 1" } else { " (1−q)(1" });
+    let last = scenario.retries;
+    for k in 1..=last {
+        // Three terms, then "…" and the last: retries go up to 20.
+        if (4..last).contains(&k) {
+            text.push_str(if k == 4 { " + …" } else { "" });
+            continue;
+        }
+        text.push_str(if plain { " + r" } else { " + t" });
+        if k >= 10 {
+            text.push_str(SUPERSCRIPTS[(k / 10) as usize]);
+        }
+        if k > 1 {
+            text.push_str(SUPERSCRIPTS[(k % 10) as usize]);
+        }
+    }
+    text.push_str(if plain { " = " } else { ") = " });
+    text.push_str(&Fixed::<4>(expected).to_string());
+    text.push_str(" (r = ");
+    text.push_str(&codec::format_ppm(scenario.loss_resp));
+    if plain {
+        text.push_str(idemlab_lab::t!(", the share of answers lost"));
+    } else {
+        text.push(' ');
+        text.push_str(&idemlab_lab::tf!(
+            "of answers and q = {} of requests lost, t = 1−(1−q)(1−r)",
+            codec::format_ppm(scenario.loss_req)
+        ));
+    }
+    let r = f64::from(scenario.loss_resp) / f64::from(idemlab_core::scenario::PPM_ONE);
+    if r < 1.0 {
+        text.push_str(&idemlab_lab::tf!(
+            "; with no cap on retries, 1/(1−r) = {}",
+            Fixed::<4>(1.0 / (1.0 - r))
+        ));
+    }
+    text.push(')');
+    Some(text)
+}
+
+const SUPERSCRIPTS: [&str; 10] = ["⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"];
+
+/// One bar of the sweep's histogram: how many runs had this many duplicates.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bar {
+    pub duplicates: u32,
+    pub runs: u64,
+    /// Height as a percentage of the tallest bar, at least 1 so that a bar shows.
+    pub height_percent: f64,
+}
+
+/// The histogram's bars and its text alternative ("Duplicates per run: 0: 90 runs; …").
+pub fn histogram(totals: &idemlab_lab::sweep::Sweep) -> (Vec<Bar>, String) {
+    let bars = totals.duplicates_histogram.bars();
+    let peak = bars.iter().map(|&(_, runs)| runs).max().unwrap_or(1).max(1);
+    let mut label = String::from(idemlab_lab::t!("Duplicates per run:"));
+    label.push(' ');
+    for (duplicates, runs) in bars {
+        label.push_str(&idemlab_lab::tf!("{}: {} runs;", duplicates, runs));
+        label.push(' ');
+    }
+    let bars = (bars.iter())
+        .map(|&(duplicates, runs)| Bar {
+            duplicates,
+            runs,
+            height_percent: (runs as f64 / peak as f64 * 100.0).max(1.0),
+        })
+        .collect();
+    (bars, label)
+}
+
+/// The message type the page posts to its embedder: `{type: "idemlab:height", height}`.
+pub const HEIGHT_MESSAGE: &str = "idemlab:height";
+
+/// The embed's permalink query: this state, compact, with only `controls` editable.
+pub fn embed_query(
+    state: &State,
+    controls: Vec<String>,
+    height: Option<u32>,
+    report: bool,
+) -> String {
+    let mut state = state.clone();
+    // A composed sequence: the link opens its first step, whose scenario it names.
+    if let Some(first) = state.compose.first().cloned() {
+        state.page.scenario = first.scenario;
+        state.page.compare = first.compare;
+        state.page.steps = Some(std::mem::take(&mut state.compose));
+        state.own_step = Some(0);
+        state.lesson = None;
+        state.quiz = None;
+        if state.tab == super::Tab::Lessons {
+            state.tab = super::Tab::Events;
+        }
+        state.page.cursor = None;
+        state.page.zoom = None;
+    }
+    state.page.embed = true;
+    state.page.controls = Some(controls);
+    state.page.height = height;
+    // As the dialog's box says, which opens ticked on a page whose link reports already.
+    state.page.report = report;
+    permalink_query(&state)
+}
+
+/// The Embed dialog's fixed height, as typed: a whole number of CSS px in `page::HEIGHT_PX`,
+/// else none (the snippet sizes itself with its script).
+pub fn embed_height(typed: &str) -> Option<u32> {
+    let height = typed.trim().parse().ok();
+    height.filter(|h| crate::page::HEIGHT_PX.contains(h))
+}
+
+/// What the dialog says under a fixed height it cannot use, naming what is allowed; none for
+/// an empty field (a frame that sizes itself) or a height it takes.
+pub fn embed_height_error(typed: &str) -> Option<String> {
+    let typed = typed.trim();
+    if typed.is_empty() || embed_height(typed).is_some() {
+        return None;
+    }
+    let range = &crate::page::HEIGHT_PX;
+    Some(idemlab_lab::tf!(
+        "A fixed height of {} px cannot be used: give a whole number from {} to {}, or leave it empty for a frame that sizes itself. This snippet sizes itself.",
+        idemlab_core::scenario::codec::quote(typed),
+        range.start(),
+        range.end()
+    ))
+}
+
+/// The link Copy link and the Embed dialog give: the page's own, with this model's `v=`, so
+/// that a later version of the lab can tell its reader that the run may have changed.
+pub fn permalink_query(state: &State) -> String {
+    let query = state.to_query();
+    // `v=` is the last key `to_query` writes (a link's older one included): replaced.
+    let own = query.split("&v=").next().unwrap_or_default();
+    format!("{own}&v={}", crate::page::MODEL_VERSION)
+}
+
+/// The address bar's query: the page's own with `v=`, as Copy link gives it, so a link copied
+/// from the address bar names its version too. An older link keeps its own `v=` until the
+/// scenario changes (a reload keeps its notice); after that, and for a link without one, it is
+/// this version's.
+pub fn address_query(state: &State) -> String {
+    let query = state.to_query();
+    match state.page.version {
+        Some(_) => query,
+        None => format!("{query}&v={}", crate::page::MODEL_VERSION),
+    }
+}
+
+/// The snippet's `title` until the author edits it: what the frame shows, so that two embeds
+/// of different views on one course page are told apart by a screen reader.
+pub fn embed_title(state: &State, controls: &[String]) -> String {
+    let page = &state.page;
+    let open = match controls {
+        [] => String::new(),
+        keys => format!(" {}", idemlab_lab::tf!("({} editable)", keys.join(", "))),
+    };
+    // A composed sequence is what the snippet opens, not the view on screen (walk of issue 13).
+    if let Some(first) = state.compose.first() {
+        let n = state.compose.len();
+        let caption: String = first.caption.chars().take(TITLE_CAPTION_CHARS).collect();
+        let what = match (caption.as_str(), first.caption.chars().count()) {
+            ("", _) => idemlab_lab::tf!("a sequence of {} steps", n),
+            (c, chars) if chars > TITLE_CAPTION_CHARS => idemlab_lab::tf!("{}… ({} steps)", c, n),
+            (c, _) => idemlab_lab::tf!("{} ({} steps)", c, n),
+        };
+        return format!("idemlab: {what}{open}");
+    }
+    let what = match (&state.quiz, state.lesson) {
+        (Some(q), _) => idemlab_lab::tf!(
+            "Lesson {} mastery check",
+            q.quiz.lesson.to_ascii_uppercase()
+        ),
+        (None, Some(at)) => idemlab_lab::tf!(
+            "Lesson {} step {}",
+            at.lesson.id.to_ascii_uppercase(),
+            at.index() + 1
+        ),
+        (None, None) => {
+            let preset = page
+                .scenario
+                .preset
+                .map_or(idemlab_lab::t!("a scenario"), |p| p.name());
+            idemlab_lab::tf!("{}, seed {}", preset, page.scenario.seed)
+        }
+    };
+    let compare = page.compare.as_deref().map_or(String::new(), |c| {
+        format!(" {}", idemlab_lab::tf!("vs {}", c))
+    });
+    format!("idemlab: {what}{compare}{open}")
+}
+
+/// A composed sequence's title gives this much of step 1's caption.
+const TITLE_CAPTION_CHARS: usize = 40;
+
+/// The iframe and the script that sizes it. Every snippet carries the same script, guarded so
+/// that a page with many embeds registers one listener; it sizes the `data-idemlab` frame whose
+/// window sent the message, and trusts no other sender. With a fixed `height` (whose `height=`
+/// the URL carries, so the lab fits itself into it) there is no script: a platform that strips
+/// scripts loses nothing.
+pub fn embed_snippet(url: &str, title: &str, height: Option<u32>) -> String {
+    let attr =
+        |text: &str| (text.replace('&', "&amp;").replace('"', "&quot;")).replace('<', "&lt;");
+    let (src, title) = (attr(url), attr(title));
+    let frame = format!(
+        r#"<iframe data-idemlab src="{src}" title="{title}" style="width:100%;border:0;height:{}px" allow="clipboard-write" loading="lazy"></iframe>"#,
+        height.unwrap_or(EMBED_HEIGHT_PX)
+    );
+    if height.is_some() {
+        return frame;
+    }
+    format!(
+        r#"{frame}
+<script>
+  window.idemlabSize || addEventListener("message", window.idemlabSize = function (event) {{
+    var height = event.data && event.data.type === "{HEIGHT_MESSAGE}" && Number(event.data.height);
+    if (!(height > 0 && height < 20000)) return;
+    document.querySelectorAll("iframe[data-idemlab]").forEach(function (frame) {{
+      if (frame.contentWindow === event.source) frame.style.height = Math.ceil(height) + "px";
+    }});
+  }});
+</script>"#
+    )
+}
+
+/// The snippet's first height, kept where its script is stripped (the lab then scrolls inside).
+pub const EMBED_HEIGHT_PX: u32 = 600;
+
+/// How the page applies `theme=`: the media text the stylesheet's `prefers-color-scheme: dark`
+/// rules get (their own for auto or no key, `all` for dark, `not all` for light) and the root's
+/// `color-scheme`, so that a dark embed in a light browser is dark. Back or Forward to a link
+/// of another theme applies its rules over the last ones (`is_theme_media` finds them).
+pub fn theme_rules(theme: Option<Theme>) -> (&'static str, &'static str) {
+    match theme {
+        None | Some(Theme::Auto) => (THEME_MEDIA[0], "light dark"),
+        Some(Theme::Light) => (THEME_MEDIA[1], "light"),
+        Some(Theme::Dark) => (THEME_MEDIA[2], "dark"),
+    }
+}
+
+/// Every media text a dark rule of the stylesheet may have: auto's (the stylesheet's own),
+/// light's and dark's.
+pub const THEME_MEDIA: [&str; 3] = ["(prefers-color-scheme: dark)", "not all", "all"];
+
+/// Whether a stylesheet rule with this media text is one of the theme's dark rules.
+pub fn is_theme_media(text: &str) -> bool {
+    THEME_MEDIA.contains(&text)
+}
+
+/// What Copy shows once the clipboard has answered: "Copied" only when the write's promise
+/// resolved; else (blocked, as in a frame without `allow="clipboard-write"`, or no clipboard
+/// at all) the button says so and the text waits, selected, in a field to copy by hand.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CopyView {
+    pub label: &'static str,
+    pub show_field: bool,
+}
+
+pub fn copy_view(written: bool) -> CopyView {
+    match written {
+        true => CopyView {
+            label: idemlab_lab::t!("Copied"),
+            show_field: false,
+        },
+        false => CopyView {
+            label: idemlab_lab::t!("Not copied"),
+            show_field: true,
+        },
+    }
+}
+
+/// What a timeline draws over its marks: the cursor line at the time of the cursor's event in
+/// the run in focus (`lead`); marks after that time faded, except on the other run while the
+/// cursor is at the end (its later events have happened too); the selected event outlined on
+/// the run in focus only (the event table's row: the other run's events are not the lead's);
+/// and a lesson phrase's outline on its own side only. While a step waits for its prediction
+/// (`State::awaiting`) both runs are cut at the held cursor: nothing later is drawn at all.
+pub fn overlay(state: &State, lead: &Trace, side: Side) -> idemlab_lab::view::Overlay {
+    let cursor_us = lead
+        .events
+        .get(state.cursor() as usize)
+        .map_or(0, |e| e.time_us);
+    let in_focus = side == state.focus();
+    let fade_after_us = match (in_focus, state.page.cursor) {
+        (false, None) => u64::MAX,
+        _ => cursor_us,
+    };
+    idemlab_lab::view::Overlay {
+        cursor_us: Some(cursor_us),
+        fade_after_us: Some(fade_after_us),
+        selected_event: state.page.cursor.filter(|_| in_focus),
+        highlight: (state.highlight).and_then(|(on, find)| (on == side).then_some(find)),
+        cut_after_us: state.awaiting().then_some(cursor_us),
+        lane_px: None,
+    }
+}

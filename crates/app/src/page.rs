@@ -1,0 +1,568 @@
+//! The page's whole state as a permalink: the scenario, the compare configuration, the cursor
+//! and the view options. Pure, so the round trip is tested natively; the web layer only reads
+//! and writes `location`.
+//!
+//! The scenario keys go through the scenario codec as they are. The page's own keys are:
+//! - `compare=KEYS`: configuration B, as keys applied over A (`compare=dedup%3Datomic`);
+//! - `cursor=N`: the playback cursor, an event index of the run in focus (absent means "the
+//!   end"); `focus=b`: while comparing, run B is in focus (its events are the cursor's, and
+//!   the status line, Tables and Sweep follow it); absent means A;
+//! - `embed=1`: the compact view for iframes; `controls=a,b,c`: the only editable controls;
+//! - `tab=events|tables|sweep|lessons`, `speed=N` (events per second), `zoom=T0..T1` (µs);
+//! - `theme=auto|light|dark`: the colour scheme (`app::theme_rules` says how the page applies
+//!   it); `sweep=N` (seeds, 1..=100000), checked and kept;
+//! - `lesson=ID`, `step=N` (1-based, within the lesson) and `quiz=SEED` (the mastery check's
+//!   seed), for the Lessons tab;
+//! - `keys=1`: the key-store panel beside the timeline is open.
+//! - `gate=0|1`: whether a lesson step waits for its prediction's answer before it shows its
+//!   run and lets "Next step" go on (default 1; an instructor's link may turn it off).
+//! - `report=parent`: the embed posts the learner's results to its parent (`app::report`);
+//!   `hide=a,b` (of `PARTS`): parts of the page an embed leaves out; `v=N`: the model version
+//!   the link was made with (`MODEL_VERSION`), so an older link gets a notice.
+//! - `steps=LINES`: an instructor's own steps (`crate::steps`), with `step=N` the one shown;
+//! - `height=N`: the frame's fixed height in CSS px (`HEIGHT_PX`): the page fits itself into
+//!   it, for a snippet whose sizing script a course platform strips.
+//! - `lang=NAME`: the language of the page's words (`idemlab_lab::i18n`), read when the page loads.
+//!
+//! Every value is parsed into a typed field once, here (or, for `compare`, decoded), and
+//! `controls` keeps each name once, so what `to_query` writes is bounded and loads again. No
+//! key is kept as text: the codec passes only its `VIEW_KEYS` to the page, and each has a field.
+
+use idemlab_core::scenario::codec::{self, CodecError, Problem};
+use idemlab_core::scenario::{decode_lenient, encode, Scenario};
+use idemlab_course::lessons::{Lesson, Side, LESSONS};
+
+/// Playback speeds offered, in events per second.
+pub const SPEEDS: [u32; 5] = [2, 5, 10, 25, 100];
+pub const TABS: [&str; 4] = ["events", "tables", "sweep", "lessons"];
+/// `theme=`: the colour scheme; `auto` follows the system's.
+pub const THEMES: [&str; 3] = ["auto", "light", "dark"];
+/// `hide=`: the parts of the page an embed may leave out: the tab bar, the side column (the
+/// controls or the lesson), the Compare box, the counters, the export buttons, Copy link.
+pub const PARTS: [&str; 6] = ["tabs", "side", "compare", "counters", "export", "link"];
+/// The model's version: raise it whenever a link's run changes (the golden digests change, so
+/// `tests/golden.rs` fails until it is raised). `v=` in a link says which version made it.
+pub const MODEL_VERSION: u32 = 1;
+/// `height=`: the fixed frame heights a compact embed fits itself into, in CSS px.
+pub const HEIGHT_PX: std::ops::RangeInclusive<u32> = 320..=4000;
+/// `sweep=`: how many seeds the Sweep tab runs, at most what its panel allows.
+pub const SWEEP_SEEDS_MAX: u64 = 100_000;
+
+/// `theme=`: the colour scheme the link asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Theme {
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    pub const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
+
+    pub fn name(self) -> &'static str {
+        THEMES[self as usize]
+    }
+
+    pub fn from_name(name: &str) -> Option<Theme> {
+        Theme::ALL.into_iter().find(|theme| theme.name() == name)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PageState {
+    pub scenario: Scenario,
+    /// Keys over A that make configuration B, in the codec's syntax; empty when not comparing.
+    pub compare: Option<String>,
+    pub cursor: Option<u32>,
+    pub embed: bool,
+    /// The controls left editable in an embed; `None` means all of them.
+    pub controls: Option<Vec<String>>,
+    pub tab: String,
+    pub speed: u32,
+    /// The visible time window in microseconds, when zoomed.
+    pub zoom: Option<(u64, u64)>,
+    /// `theme=`, kept as given (`theme=auto` too), so a link keeps what it said.
+    pub theme: Option<Theme>,
+    /// `sweep=`: seeds for the Sweep tab, 1..=`SWEEP_SEEDS_MAX`.
+    pub sweep: Option<u64>,
+    pub lesson: Option<&'static Lesson>,
+    /// `step=`, 1-based; within `lesson` when both are given.
+    pub step: Option<u8>,
+    /// `quiz=`: the mastery check's seed.
+    pub quiz: Option<u64>,
+    /// `focus=a|b`: the run the cursor, the status line, Tables and Sweep follow.
+    pub focus: Side,
+    /// `keys=1`: the key-store panel is open.
+    pub keys: bool,
+    /// `gate=`: a lesson step waits for its prediction (`true`, the default, written only off).
+    pub gate: bool,
+    /// `report=parent`: results are posted to the parent frame.
+    pub report: bool,
+    /// `hide=`: the parts left out, bit `i` for `PARTS[i]` (a bit set: each once, in order,
+    /// with no sort linked into the page).
+    pub hide: u8,
+    /// `height=`: the frame's fixed height (`HEIGHT_PX`), which the page fits itself into.
+    pub height: Option<u32>,
+    /// `steps=`: an instructor's own sequence of steps (`crate::steps`).
+    pub steps: Option<Vec<crate::steps::OwnStep>>,
+    /// `v=`: the model version the link was made with.
+    pub version: Option<u32>,
+    /// `lang=`: the language of the page's words, kept as given so a link keeps what it said.
+    pub lang: Option<idemlab_lab::i18n::Lang>,
+}
+
+impl Default for PageState {
+    fn default() -> Self {
+        PageState {
+            scenario: Scenario::default(),
+            compare: None,
+            cursor: None,
+            embed: false,
+            controls: None,
+            tab: TABS[0].into(),
+            speed: 10,
+            zoom: None,
+            theme: None,
+            sweep: None,
+            lesson: None,
+            step: None,
+            quiz: None,
+            focus: Side::A,
+            keys: false,
+            gate: true,
+            report: false,
+            hide: 0,
+            height: None,
+            steps: None,
+            version: None,
+            lang: None,
+        }
+    }
+}
+
+impl PageState {
+    /// Reads a page query. Bad keys are reported and skipped; everything else still loads.
+    pub fn from_query(query: &str) -> (PageState, Vec<CodecError>) {
+        let (decoded, mut errors) = decode_lenient(query);
+        let mut page = PageState {
+            scenario: decoded.scenario,
+            ..PageState::default()
+        };
+        for (key, value) in decoded.view {
+            if let Err(problem) = page.set_view_key(&key, &value) {
+                errors.push(CodecError {
+                    key,
+                    value: codec::quote(&value),
+                    problem,
+                });
+            }
+        }
+        if let Some(error) = page.step_beyond_lesson() {
+            errors.push(error);
+        }
+        if let Some(compare) = &page.compare {
+            if let Err(mut compare_errors) = page.compare_errors(compare) {
+                errors.append(&mut compare_errors);
+                page.compare = None;
+            }
+        }
+        (page, errors)
+    }
+
+    /// `step=` past the end of the `lesson=` it names: each key alone was fine, together they
+    /// are not. The step is dropped and reported.
+    fn step_beyond_lesson(&mut self) -> Option<CodecError> {
+        let (lesson, step) = (self.lesson?, self.step?);
+        if usize::from(step) <= lesson.steps.len() {
+            return None;
+        }
+        let value = step.to_string();
+        self.step = None;
+        Some(CodecError {
+            key: "step".into(),
+            value: codec::quote(&value),
+            problem: Problem::Malformed {
+                allowed: idemlab_lab::tf!(
+                    "a step of lesson {}, 1..={}",
+                    lesson.id,
+                    lesson.steps.len()
+                ),
+            },
+        })
+    }
+
+    fn set_view_key(&mut self, key: &str, value: &str) -> Result<(), Problem> {
+        let malformed = |allowed: &str| Problem::Malformed {
+            allowed: allowed.into(),
+        };
+        match key {
+            "compare" => self.compare = Some(value.to_string()),
+            "cursor" => {
+                self.cursor =
+                    Some(value.parse().map_err(|_| {
+                        malformed(idemlab_lab::t!("an event index, a whole number"))
+                    })?)
+            }
+            "embed" => {
+                self.embed = match value {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    _ => return Err(malformed(idemlab_lab::t!("1 or 0 (also true/false)"))),
+                }
+            }
+            "lang" => {
+                let lang = idemlab_lab::i18n::Lang::from_name(value);
+                let names = idemlab_lab::i18n::Lang::names().join("|");
+                let allowed = || idemlab_lab::tf!("one of {}", names);
+                self.lang = Some(lang.ok_or_else(|| malformed(&allowed()))?);
+            }
+            // Checked, so that a misspelt theme is reported rather than ignored.
+            "theme" => {
+                let theme = Theme::from_name(value);
+                self.theme =
+                    Some(theme.ok_or_else(|| {
+                        malformed(&idemlab_lab::tf!("one of {}", THEMES.join("|")))
+                    })?);
+            }
+            "sweep" => {
+                let seeds = value.parse::<u64>().ok();
+                let seeds = seeds.filter(|seeds| (1..=SWEEP_SEEDS_MAX).contains(seeds));
+                let allowed =
+                    idemlab_lab::tf!("a seed count, a whole number 1..={}", SWEEP_SEEDS_MAX);
+                self.sweep = Some(seeds.ok_or_else(|| malformed(&allowed))?);
+            }
+            "controls" => {
+                let names: Vec<String> = value
+                    .split(',')
+                    .filter(|n| !n.is_empty())
+                    .map(String::from)
+                    .collect();
+                let known = |name: &String| codec::key_names().any(|k| k == name);
+                if let Some(bad) = names.iter().find(|name| !known(name)) {
+                    let allowed = idemlab_lab::tf!(
+                        "a comma-separated list of scenario keys; `{}` is not one",
+                        codec::quote(bad)
+                    );
+                    return Err(Problem::Malformed { allowed });
+                }
+                // Each name once, so that the link the page writes back stays short.
+                let mut unique: Vec<String> = Vec::new();
+                for name in names {
+                    if !unique.contains(&name) {
+                        unique.push(name);
+                    }
+                }
+                self.controls = Some(unique);
+            }
+            // Checked here so that a bad seed in an instructor's link is reported in the banner
+            // instead of silently ignored.
+            "quiz" => {
+                self.quiz = Some(value.parse::<u64>().map_err(|_| {
+                    malformed(idemlab_lab::t!(
+                        "a quiz seed, a whole number 0..=18446744073709551615"
+                    ))
+                })?);
+            }
+            "lesson" => {
+                let ids: Vec<&str> = LESSONS.iter().map(|l| l.id).collect();
+                let allowed = || malformed(&idemlab_lab::tf!("a lesson, one of {}", ids.join("|")));
+                self.lesson = Some(Lesson::by_id(value).ok_or_else(allowed)?);
+            }
+            "step" => {
+                self.step = Some(parse_step(value).ok_or_else(|| {
+                    malformed(&idemlab_lab::tf!("a step number 1..={}", steps_max()))
+                })?);
+            }
+            "focus" => {
+                self.focus = match value {
+                    "a" => Side::A,
+                    "b" => Side::B,
+                    _ => return Err(malformed(idemlab_lab::t!("a or b"))),
+                }
+            }
+            "keys" => {
+                self.keys = match value {
+                    "1" | "true" => true,
+                    "0" | "false" => false,
+                    _ => return Err(malformed(idemlab_lab::t!("1 or 0 (also true/false)"))),
+                }
+            }
+            "gate" => {
+                self.gate = match value {
+                    "1" => true,
+                    "0" => false,
+                    _ => {
+                        return Err(malformed(idemlab_lab::t!(
+                            "1 (a step waits for its prediction) or 0"
+                        )))
+                    }
+                }
+            }
+            "report" if value == "parent" => self.report = true,
+            "report" => {
+                return Err(malformed(idemlab_lab::t!(
+                    "parent (results go to the parent frame)"
+                )))
+            }
+            "hide" => {
+                let mut hide = 0;
+                for name in value.split(',').filter(|n| !n.is_empty()) {
+                    let allowed = || malformed(&idemlab_lab::tf!("a list of {}", PARTS.join("|")));
+                    hide |= 1 << PARTS.iter().position(|p| *p == name).ok_or_else(allowed)?;
+                }
+                self.hide = hide;
+            }
+            "height" => {
+                let height = value.parse::<u32>().ok();
+                let height = height.filter(|h| HEIGHT_PX.contains(h));
+                let (min, max) = HEIGHT_PX.into_inner();
+                let allowed = idemlab_lab::tf!("a frame height in CSS px, {}..={}", min, max);
+                self.height = Some(height.ok_or_else(|| malformed(&allowed))?);
+            }
+            "steps" => {
+                let steps = crate::steps::parse(value);
+                let own = |why: String| malformed(&idemlab_lab::tf!("own steps: {}", why));
+                self.steps = Some(steps.map_err(own)?);
+            }
+            "v" => {
+                let version = value.parse::<u32>().ok().filter(|v| *v >= 1);
+                self.version = Some(
+                    version
+                        .ok_or_else(|| malformed(idemlab_lab::t!("a model version, 1 or more")))?,
+                );
+            }
+            "tab" if TABS.contains(&value) => self.tab = value.into(),
+            "tab" => return Err(malformed(&idemlab_lab::tf!("one of {}", TABS.join("|")))),
+            "speed" => {
+                self.speed = parse_speed(value).ok_or_else(|| malformed(&speeds_allowed()))?
+            }
+            "zoom" => {
+                self.zoom = Some(parse_zoom(value).ok_or_else(|| {
+                    malformed(idemlab_lab::t!("T0..T1 in whole microseconds, T0 < T1"))
+                })?)
+            }
+            // The codec passes only its `VIEW_KEYS`, each handled above.
+            _ => unreachable!("view key `{key}` has no field in PageState"),
+        }
+        Ok(())
+    }
+
+    /// The scenario of configuration B: A's scenario with the compare keys applied on top.
+    pub fn compare_scenario(&self) -> Option<Scenario> {
+        let compare = self.compare.as_ref()?;
+        Some(self.apply_compare(compare).0)
+    }
+
+    /// A's scenario with each compare pair set on top of it, key by key, so that B may change
+    /// a key A sets too (A `dedup=naive`, B `dedup=atomic`). A `preset=NAME` pair, then a
+    /// `contract=NAME` pair, come first wherever they stand, as in a link: A's query under that
+    /// preset or contract, the keys A set by hand winning.
+    fn apply_compare(&self, compare: &str) -> (Scenario, Vec<CodecError>) {
+        let mut scenario = self.scenario.clone();
+        let mut errors = Vec::new();
+        let pairs = compare.split('&').filter(|pair| !pair.is_empty());
+        let pairs = pairs.map(|pair| pair.split_once('=').unwrap_or((pair, "")));
+        let (presets, pairs): (Vec<_>, Vec<_>) = pairs.partition(|(key, _)| *key == "preset");
+        // Once, as in a link: which of two presets to believe is not ours to guess.
+        if let [_, (_, value), ..] = presets.as_slice() {
+            errors.push(compare_error("preset", value, Problem::Repeated));
+            return (scenario, errors);
+        }
+        for (_, value) in presets {
+            match idemlab_core::scenario::Preset::from_name(value) {
+                Some(preset) => match under_preset(&scenario, preset) {
+                    Ok(under) => scenario = under,
+                    Err(found) => errors.extend(found.into_iter().map(in_compare)),
+                },
+                None => errors.push(compare_error(
+                    "preset",
+                    value,
+                    Problem::Malformed {
+                        allowed: codec::preset_allowed(),
+                    },
+                )),
+            }
+        }
+        let (contracts, keys): (Vec<_>, Vec<_>) =
+            pairs.into_iter().partition(|(key, _)| *key == "contract");
+        for (_, value) in contracts {
+            let contract = idemlab_core::scenario::Contract::from_name(value);
+            match contract.map(|c| codec::decode_under(&encode(&scenario), Some(c))) {
+                Some(Ok(under)) => scenario = under.scenario,
+                _ => errors.push(compare_error(
+                    "contract",
+                    value,
+                    Problem::Malformed {
+                        allowed: codec::contract_allowed(),
+                    },
+                )),
+            }
+        }
+        for (key, value) in keys {
+            if let Err(error) = codec::set_key(&mut scenario, key, value) {
+                errors.push(in_compare(error));
+            }
+        }
+        (scenario, errors)
+    }
+
+    fn compare_errors(&self, compare: &str) -> Result<(), Vec<CodecError>> {
+        let (_, errors) = self.apply_compare(compare);
+        if errors.is_empty() {
+            Ok(())
+        } else {
+            Err(errors)
+        }
+    }
+
+    /// The permalink query: the canonical scenario, then the page keys that differ from the
+    /// defaults, in a fixed order.
+    pub fn to_query(&self) -> String {
+        let mut out = encode(&self.scenario);
+        let mut push = |key: &str, value: &str| {
+            out.push('&');
+            out.push_str(key);
+            out.push('=');
+            out.push_str(&codec::percent_encode(value));
+        };
+        if let Some(compare) = &self.compare {
+            push("compare", compare);
+        }
+        // B can be in focus only while comparing; without B the key would mean nothing.
+        if self.compare.is_some() && self.focus == Side::B {
+            push("focus", "b");
+        }
+        if let Some(cursor) = self.cursor {
+            push("cursor", &cursor.to_string());
+        }
+        if self.embed {
+            push("embed", "1");
+        }
+        if let Some(controls) = &self.controls {
+            push("controls", &controls.join(","));
+        }
+        if self.tab != TABS[0] {
+            push("tab", &self.tab);
+        }
+        if self.speed != PageState::default().speed {
+            push("speed", &self.speed.to_string());
+        }
+        if let Some((t0, t1)) = self.zoom {
+            push("zoom", &format!("{t0}..{t1}"));
+        }
+        if let Some(theme) = self.theme {
+            push("theme", theme.name());
+        }
+        if let Some(lang) = self.lang {
+            push("lang", lang.name());
+        }
+        if let Some(seeds) = self.sweep {
+            push("sweep", &seeds.to_string());
+        }
+        if let Some(lesson) = self.lesson {
+            push("lesson", lesson.id);
+        }
+        if let Some(step) = self.step {
+            push("step", &step.to_string());
+        }
+        if let Some(seed) = self.quiz {
+            push("quiz", &seed.to_string());
+        }
+        if self.keys {
+            push("keys", "1");
+        }
+        if !self.gate {
+            push("gate", "0");
+        }
+        if self.report {
+            push("report", "parent");
+        }
+        if self.hide != 0 {
+            let names: Vec<&str> = PARTS.into_iter().filter(|p| self.hides(p)).collect();
+            push("hide", &names.join(","));
+        }
+        if let Some(height) = self.height {
+            push("height", &height.to_string());
+        }
+        if let Some(steps) = &self.steps {
+            push("steps", &crate::steps::write(steps));
+        }
+        // Last: `app::permalink_query` swaps it for this version's.
+        if let Some(version) = self.version {
+            push("v", &version.to_string());
+        }
+        out
+    }
+
+    /// Whether `hide=` leaves out this part (one of `PARTS`).
+    pub fn hides(&self, part: &str) -> bool {
+        (PARTS.iter().position(|p| *p == part)).is_some_and(|i| self.hide & 1 << i != 0)
+    }
+
+    /// Whether a control may be edited: all of them, unless an embed lists the open ones.
+    pub fn control_open(&self, key: &str) -> bool {
+        self.controls
+            .as_ref()
+            .is_none_or(|open| open.iter().any(|k| k == key))
+    }
+}
+
+/// A codec error met inside `compare=`, named as such (`compare: dedup`).
+fn in_compare(error: CodecError) -> CodecError {
+    CodecError {
+        key: format!("compare: {}", error.key),
+        ..error
+    }
+}
+
+/// An error of the compare value's own `key` (`preset`, `contract`), its value quoted.
+fn compare_error(key: &str, value: &str, problem: Problem) -> CodecError {
+    in_compare(CodecError {
+        key: key.into(),
+        value: codec::quote(value),
+        problem,
+    })
+}
+
+/// `scenario` as its link would load under `preset` instead of its own: the preset's values,
+/// then its contract's, then the keys its link sets by hand.
+fn under_preset(
+    scenario: &Scenario,
+    preset: idemlab_core::scenario::Preset,
+) -> Result<Scenario, Vec<CodecError>> {
+    let query = encode(scenario);
+    let kept = query.split('&').filter(|pair| !pair.starts_with("preset="));
+    let query = format!(
+        "{}&preset={}",
+        kept.collect::<Vec<_>>().join("&"),
+        preset.name()
+    );
+    idemlab_core::scenario::decode(&query).map(|decoded| decoded.scenario)
+}
+
+/// The most steps any lesson has: the bound a `step=` is checked against on its own.
+fn steps_max() -> usize {
+    LESSONS.iter().map(|l| l.steps.len()).max().unwrap_or(1)
+}
+
+fn parse_step(value: &str) -> Option<u8> {
+    let step: u8 = value.parse().ok()?;
+    (1..=steps_max())
+        .contains(&usize::from(step))
+        .then_some(step)
+}
+
+fn parse_speed(value: &str) -> Option<u32> {
+    value.parse().ok().filter(|speed| SPEEDS.contains(speed))
+}
+
+fn speeds_allowed() -> String {
+    let speeds: Vec<String> = SPEEDS.iter().map(|s| s.to_string()).collect();
+    idemlab_lab::tf!("one of {} (events per second)", speeds.join("|"))
+}
+
+fn parse_zoom(value: &str) -> Option<(u64, u64)> {
+    let (a, b) = value.split_once("..")?;
+    let (t0, t1) = (a.parse().ok()?, b.parse().ok()?);
+    (t0 < t1).then_some((t0, t1))
+}

@@ -1,0 +1,300 @@
+//! Instructor-written steps (`steps=`): a sequence of an instructor's own steps in one link,
+//! each a scenario, an optional compare, a caption and the counts it states. Pure: the page
+//! shows a step (`app::own_step_view`) and `idemlab steps URL` checks every stated count.
+//!
+//! The value of `steps=` (percent-encoded once, as every page key's) holds one line per step.
+//! A line is a query in the codec's syntax, plus `compare=KEYS` (percent-encoded, as in a
+//! link), `caption=TEXT` (percent-encoded, at most `CAPTION_CHARS_MAX` characters, no control
+//! or invisible ones), `check=METRIC:N,b.METRIC:N` (a count of run A, or of B with `b.`) and
+//! `ask=METRIC` or `ask=b.METRIC`: a question the step asks before its run shows ("How many
+//! charges does run A end with?"), whose answer and choices the simulator gives (`choices`):
+//!
+//! `seed=7&preset=lost-ack&caption=Count%20the%20charges&check=duplicates:3&ask=effects`
+
+use crate::page::PageState;
+use idemlab_core::scenario::{codec, encode, Scenario};
+use idemlab_course::lessons::Side;
+use idemlab_lab::Metrics;
+
+/// At most this many steps: as many as the longest lesson, so `step=` bounds them too.
+pub const STEPS_MAX: usize = 12;
+/// A caption is a sentence or two, never a page: it cannot push the lab's own text away.
+pub const CAPTION_CHARS_MAX: usize = 280;
+/// Stated counts per step.
+pub const CHECKS_MAX: usize = 8;
+
+/// One of the instructor's steps.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OwnStep {
+    pub scenario: Scenario,
+    /// Keys over A that make B, in the codec's syntax (`dedup=atomic`).
+    pub compare: Option<String>,
+    pub caption: String,
+    pub checks: Vec<Check>,
+    /// A count the learner predicts before the run shows: `metric` of run `side`.
+    pub ask: Option<Question>,
+}
+
+/// A question of an instructor's step: how many `metric` run `side` ends with. The instructor
+/// names only the count; its answer is the simulator's, so a step can never state a wrong one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Question {
+    pub side: Side,
+    pub metric: String,
+}
+
+/// Choices per question: the right count and three others.
+pub const CHOICES: usize = 4;
+
+/// The choices offered for a count whose answer is `value`, in ascending order: `value` and
+/// three near it, picked by `seed` from a fixed pool, so the right one is not always in the
+/// same place and the same step offers the same choices in the page and the CLI.
+pub fn choices(value: u32, seed: u64) -> [u32; CHOICES] {
+    let v = value;
+    // As many below the answer as above, so that its place among the four tells little.
+    // Counts are bounded by `events_max`, far from `u32::MAX`.
+    let below = [
+        0,
+        v / 2,
+        v.saturating_sub(3),
+        v.saturating_sub(2),
+        v.saturating_sub(1),
+    ];
+    let above = [v + 1, v + 2, v + 3, v * 2, v * 2 + 1];
+    let mut pool: Vec<u32> = (below.into_iter().chain(above))
+        .filter(|&c| c != v)
+        .collect();
+    pool.sort_unstable();
+    pool.dedup();
+    // The pool always holds at least three (v + 1, v + 2 and v + 3): a SplitMix64 step of
+    // the seed picks where a window of three, wrapping round the pool, starts.
+    let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    // The remainder in u64: `as usize` first would keep 32 bits on wasm and 64 natively, and
+    // the page would offer other choices than `idemlab steps` prints (walk 4 found it).
+    let start = ((z ^ (z >> 31)) % pool.len() as u64) as usize;
+    let mut picked = [v; CHOICES];
+    for (slot, k) in picked[1..].iter_mut().zip(0..) {
+        *slot = pool[(start + k) % pool.len()];
+    }
+    picked.sort_unstable();
+    picked
+}
+
+/// A count the step states: `metric` of run `side` at the run's end is `count`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Check {
+    pub side: Side,
+    pub metric: String,
+    pub count: u32,
+}
+
+/// A stated count against the simulator's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Checked {
+    pub check: Check,
+    pub actual: u32,
+}
+
+impl Checked {
+    pub fn holds(&self) -> bool {
+        self.actual == self.check.count
+    }
+}
+
+/// Reads `steps=`'s value (decoded once). A bad line is an error naming the step and why.
+pub fn parse(value: &str) -> Result<Vec<OwnStep>, String> {
+    let lines: Vec<&str> = value.lines().filter(|l| !l.trim().is_empty()).collect();
+    if lines.is_empty() || lines.len() > STEPS_MAX {
+        return Err(idemlab_lab::tf!("1 to {} steps, one per line", STEPS_MAX));
+    }
+    let steps = lines.iter().enumerate().map(|(i, line)| {
+        parse_step(line).map_err(|why| idemlab_lab::tf!("step {}: {}", i + 1, why))
+    });
+    steps.collect()
+}
+
+fn parse_step(line: &str) -> Result<OwnStep, String> {
+    let (mut keys, mut caption, mut checks) = (Vec::new(), String::new(), Vec::new());
+    let mut ask = None;
+    for pair in line.split('&').filter(|p| !p.is_empty()) {
+        match pair.split_once('=') {
+            Some(("caption", text)) => caption = parse_caption(&codec::percent_decode(text))?,
+            Some(("check", list)) => checks = parse_checks(&codec::percent_decode(list))?,
+            Some(("ask", name)) => ask = Some(parse_question(&codec::percent_decode(name))?),
+            _ => keys.push(pair),
+        }
+    }
+    // The page's own reader checks the scenario and the compare keys as a link's.
+    let (page, errors) = PageState::from_query(&keys.join("&"));
+    if let Some(error) = errors.first() {
+        return Err(crate::error_text(error));
+    }
+    if page
+        != (PageState {
+            scenario: page.scenario.clone(),
+            compare: page.compare.clone(),
+            ..PageState::default()
+        })
+    {
+        return Err(idemlab_lab::t!("only scenario keys, compare, caption, check and ask").into());
+    }
+    if page.compare.is_none() && checks.iter().any(|c: &Check| c.side == Side::B) {
+        return Err(idemlab_lab::t!("a check of B (`b.`) needs compare=").into());
+    }
+    if page.compare.is_none() && ask.as_ref().is_some_and(|q: &Question| q.side == Side::B) {
+        return Err(idemlab_lab::t!("a question about B (`ask=b.`) needs compare=").into());
+    }
+    Ok(OwnStep {
+        scenario: page.scenario,
+        compare: page.compare,
+        caption,
+        checks,
+        ask,
+    })
+}
+
+/// `ask=METRIC` or `ask=b.METRIC`: a metric the lessons can name.
+pub fn parse_question(name: &str) -> Result<Question, String> {
+    let (side, metric) = match name.strip_prefix("b.") {
+        Some(metric) => (Side::B, metric),
+        None => (Side::A, name),
+    };
+    if idemlab_course::lessons::metric(&Metrics::default(), metric).is_none() {
+        return Err(idemlab_lab::tf!(
+            "`ask={}`: expected a count such as effects, duplicates or lost, or b. and one",
+            codec::quote(name)
+        ));
+    }
+    Ok(Question {
+        side,
+        metric: metric.to_string(),
+    })
+}
+
+/// A caption as typed (already decoded): bounded, with no control or invisible characters.
+pub fn parse_caption(text: &str) -> Result<String, String> {
+    if text.chars().count() > CAPTION_CHARS_MAX {
+        return Err(idemlab_lab::tf!(
+            "a caption of at most {} characters",
+            CAPTION_CHARS_MAX
+        ));
+    }
+    if text
+        .chars()
+        .any(|c| c.is_control() || codec::is_invisible(c))
+    {
+        return Err(idemlab_lab::t!("a caption with no control or invisible characters").into());
+    }
+    Ok(text.to_string())
+}
+
+fn parse_checks(list: &str) -> Result<Vec<Check>, String> {
+    let checks: Result<Vec<Check>, String> = list
+        .split(',')
+        .filter(|c| !c.is_empty())
+        .map(|item| {
+            let bad = || {
+                idemlab_lab::tf!(
+                    "`check={}`: expected METRIC:N or b.METRIC:N",
+                    codec::quote(item)
+                )
+            };
+            let (name, count) = item.split_once(':').ok_or_else(bad)?;
+            let (side, metric) = match name.strip_prefix("b.") {
+                Some(metric) => (Side::B, metric),
+                None => (Side::A, name),
+            };
+            idemlab_course::lessons::metric(&Metrics::default(), metric).ok_or_else(bad)?;
+            let count = count.parse().map_err(|_| bad())?;
+            Ok(Check {
+                side,
+                metric: metric.to_string(),
+                count,
+            })
+        })
+        .collect();
+    let checks = checks?;
+    if checks.len() > CHECKS_MAX {
+        return Err(idemlab_lab::tf!("at most {} checks", CHECKS_MAX));
+    }
+    Ok(checks)
+}
+
+/// The value of `steps=` for these steps: `parse` reads it back as they are.
+pub fn write(steps: &[OwnStep]) -> String {
+    let lines: Vec<String> = steps.iter().map(write_step).collect();
+    lines.join("\n")
+}
+
+fn write_step(step: &OwnStep) -> String {
+    let mut line = encode(&step.scenario);
+    if let Some(compare) = &step.compare {
+        line += &format!("&compare={}", codec::percent_encode(compare));
+    }
+    if !step.caption.is_empty() {
+        line += &format!("&caption={}", codec::percent_encode(&step.caption));
+    }
+    let checks: Vec<String> = step
+        .checks
+        .iter()
+        .map(|c| {
+            let side = if c.side == Side::B { "b." } else { "" };
+            format!("{side}{}:{}", c.metric, c.count)
+        })
+        .collect();
+    if !checks.is_empty() {
+        line += &format!("&check={}", checks.join(","));
+    }
+    if let Some(q) = &step.ask {
+        let side = if q.side == Side::B { "b." } else { "" };
+        line += &format!("&ask={side}{}", q.metric);
+    }
+    line
+}
+
+impl OwnStep {
+    /// Configuration B's scenario, when the step compares.
+    pub fn compare_scenario(&self) -> Option<Scenario> {
+        let page = PageState {
+            scenario: self.scenario.clone(),
+            compare: self.compare.clone(),
+            ..PageState::default()
+        };
+        page.compare_scenario()
+    }
+
+    /// The answer to the step's question, read off its runs (`None` without a question).
+    pub fn answer(&self, a: &Metrics, b: Option<&Metrics>) -> Option<u32> {
+        let q = self.ask.as_ref()?;
+        let run = if q.side == Side::B { b? } else { a };
+        idemlab_course::lessons::metric(run, &q.metric)
+    }
+
+    /// The choices the step's question offers when its answer is `value`: seeded by the
+    /// step's scenario, so a sequence of steps does not put the answer in one place.
+    pub fn choices(&self, value: u32) -> [u32; CHOICES] {
+        choices(value, self.scenario.seed)
+    }
+
+    /// Runs the step (A, and B when it compares) and reads each stated count off the runs.
+    pub fn check(&self) -> (Metrics, Option<Metrics>, Vec<Checked>) {
+        let a = idemlab_lab::run(&self.scenario).1;
+        let b = self.compare_scenario().map(|b| idemlab_lab::run(&b).1);
+        let checked = self.checks.iter().map(|check| {
+            let run = if check.side == Side::B {
+                b.as_ref()
+            } else {
+                Some(&a)
+            };
+            let actual = run.and_then(|m| idemlab_course::lessons::metric(m, &check.metric));
+            Checked {
+                check: check.clone(),
+                actual: actual.unwrap_or(0),
+            }
+        });
+        let checked = checked.collect();
+        (a, b, checked)
+    }
+}

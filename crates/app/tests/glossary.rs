@@ -1,0 +1,145 @@
+//! The glossary and the predictions: every term a step lists is defined, definitions stay
+//! short, each step's prediction has exactly one right choice and that choice is what the
+//! simulator says, and the text shown before the answer does not give the answer away.
+// Native tests: Unicode case mapping costs the page nothing here (clippy.toml forbids it in
+// the library, where it would link 18 KB of tables into the wasm).
+#![allow(clippy::disallowed_methods)]
+
+use idemlab_app::page::PageState;
+use idemlab_course::glossary::{lookup, spans, DEFINITION_BYTES_MAX, TERMS};
+use idemlab_course::lessons::{Ask, Side, LESSONS};
+
+#[test]
+fn every_term_a_step_lists_is_defined_and_every_definition_is_short() {
+    for lesson in &LESSONS {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            for word in step.terms {
+                assert!(
+                    lookup(word).is_some(),
+                    "lesson {} step {} lists {word:?}, which the glossary lacks",
+                    lesson.id,
+                    index + 1
+                );
+            }
+        }
+    }
+    for term in &TERMS {
+        assert!(
+            term.definition.len() <= DEFINITION_BYTES_MAX,
+            "{:?} is {} bytes",
+            term.word,
+            term.definition.len()
+        );
+        assert_eq!(lookup(&term.word.to_uppercase()), Some(term));
+    }
+}
+
+#[test]
+fn step_one_defines_the_four_words_the_lab_is_about() {
+    let first = &LESSONS[0].steps[0];
+    for word in [
+        "idempotent",
+        "idempotency key",
+        "at-least-once delivery",
+        "exactly-once effect",
+    ] {
+        assert!(first.terms.contains(&word), "step 1 must define {word}");
+    }
+    let key = lookup("idempotency key").unwrap();
+    assert!(
+        key.definition.contains("Idempotency-Key"),
+        "the key is shown as its header"
+    );
+}
+
+#[test]
+fn spans_find_whole_words_longest_first_without_overlap() {
+    let text = "An idempotency key makes a retry idempotent; the key is kept.";
+    let found = spans(text, false);
+    let words: Vec<&str> = found.iter().map(|&(s, e, _)| &text[s..e]).collect();
+    assert_eq!(words, ["idempotency key", "idempotent"]);
+    // "keys" inside "monkeys" is no word; "key" alone is common and needs `loose`.
+    assert!(spans("monkeys", true).is_empty());
+    assert_eq!(spans("the key", true).len(), 1);
+    assert!(spans("the key", false).is_empty());
+    // A term with its own capitals is found as the text writes it.
+    let text = "concurrencyPolicy: Forbid, an emptyDir, a new UID";
+    let found: Vec<&str> = spans(text, false).iter().map(|t| t.2.word).collect();
+    assert_eq!(found, ["concurrencyPolicy: Forbid", "emptyDir", "pod UID"]);
+}
+
+fn runs(
+    step: &idemlab_course::lessons::Step,
+) -> (idemlab_lab::Metrics, Option<idemlab_lab::Metrics>) {
+    let mut query = step.query.to_string();
+    if let Some(compare) = step.compare {
+        query.push_str("&compare=");
+        query.push_str(&idemlab_core::scenario::codec::percent_encode(compare));
+    }
+    let (page, errors) = PageState::from_query(&query);
+    assert!(errors.is_empty(), "{query}: {errors:?}");
+    let a = idemlab_lab::run(&page.scenario).1;
+    let b = page.compare_scenario().map(|s| idemlab_lab::run(&s).1);
+    (a, b)
+}
+
+#[test]
+fn every_prediction_has_one_right_choice_and_the_simulator_picks_it() {
+    for lesson in &LESSONS {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let place = format!("lesson {} step {}", lesson.id, index + 1);
+            let (a, b) = runs(step);
+            let predict = &step.predict;
+            let answer = predict
+                .answer(&a, b.as_ref())
+                .unwrap_or_else(|| panic!("{place}: the simulator's value is not a choice"));
+            let choices = predict.choices();
+            assert!(answer < choices.len(), "{place}");
+            // Distinct choices, so exactly one is right.
+            let mut sorted = choices.clone();
+            sorted.sort();
+            sorted.dedup();
+            assert_eq!(sorted.len(), choices.len(), "{place}: repeated choices");
+            if let Ask::Count { side: Side::B, .. } | Ask::WhichHas { .. } = predict.ask {
+                assert!(b.is_some(), "{place}: asks about B without a fix");
+            }
+            // The reveal points at marks of the run it names: checked like the step's pointers.
+            assert!(
+                step.text.contains(predict.proof.phrase),
+                "{place}: the proof phrase is not in the reveal"
+            );
+            // The setup and the question do not state the answer of a count.
+            if let Ask::Count { choices, .. } = predict.ask {
+                let said = format!("{} {}", predict.setup, predict.question);
+                let right = choices[answer].to_string();
+                let words: Vec<&str> = said
+                    .split(|c: char| !c.is_ascii_digit())
+                    .filter(|w| !w.is_empty())
+                    .collect();
+                let gives_away = words.contains(&right.as_str())
+                    && !matches!(right.as_str(), "2" | "3" | "4" | "6" | "50");
+                assert!(!gives_away, "{place}: the setup says the answer {right}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_answers_are_not_all_the_same_choice() {
+    // A learner who always picks the first choice must not pass.
+    let mut firsts = 0;
+    let mut total = 0;
+    for lesson in &LESSONS {
+        for step in lesson.steps {
+            let (a, b) = runs(step);
+            total += 1;
+            if step.predict.answer(&a, b.as_ref()) == Some(0) {
+                firsts += 1;
+            }
+        }
+    }
+    assert!(
+        firsts * 2 < total,
+        "{firsts} of {total} answers are the first choice"
+    );
+}

@@ -1,0 +1,8 @@
+//! The `idemlab` command line: run a scenario, sweep seeds, or benchmark the simulator.
+
+mod cli;
+mod parallel;
+
+fn main() -> std::process::ExitCode {
+    cli::main()
+}

@@ -1,0 +1,223 @@
+//! The `idemlab` binary as a user meets it (issue 10): a sweep's totals whatever the thread
+//! count, Ctrl-C during a sweep, a reader that goes away, and seed ranges at the top.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Output, Stdio};
+
+use expect_test::{expect, Expect};
+use idemlab_core::scenario::decode;
+use idemlab_lab::sweep::{sweep, SeedRange};
+
+fn idemlab() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_idemlab"))
+}
+
+fn output(args: &[&str]) -> Output {
+    idemlab().args(args).output().expect("the binary runs")
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+#[test]
+fn sweep_totals_do_not_depend_on_the_thread_count() {
+    let sweep_on = |threads: &str| {
+        let args = ["sweep", "preset=race", "--seeds", "3..=700", "--quiet"];
+        let out = output(&[&args[..], &["--threads", threads]].concat());
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        text(&out.stdout)
+    };
+    let one = sweep_on("1");
+    assert!(one.contains("\"runs\": 698"), "{one}");
+    for threads in ["2", "3", "7"] {
+        assert_eq!(sweep_on(threads), one, "--threads {threads}");
+    }
+}
+
+#[test]
+fn ctrl_c_prints_the_totals_of_the_seeds_finished_without_a_gap() {
+    let mut child = idemlab()
+        .args([
+            "sweep",
+            "preset=lost-ack&orders=50",
+            "--seeds",
+            "10..100000000",
+        ])
+        .args(["--threads", "3"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Wait for the first progress line, so that some seeds have finished.
+    let mut stderr = BufReader::new(child.stderr.take().expect("piped"));
+    let mut line = String::new();
+    stderr.read_line(&mut line).expect("a progress line");
+    assert!(line.starts_with("sweep: "), "{line}");
+    let pid = child.id().to_string();
+    let killed = Command::new("kill").args(["-INT", &pid]).status();
+    assert!(killed.expect("kill runs").success());
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).expect("stderr");
+    let out = child.wait_with_output().expect("the sweep ends");
+    assert_eq!(out.status.code(), Some(130), "{rest}");
+    assert!(rest.contains("stopped by Ctrl-C"), "{rest}");
+    // The JSON names the seeds it covers, and a sweep of exactly those gives the same totals.
+    let json = text(&out.stdout);
+    let seeds = json
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("\"seeds\": \""))
+        .and_then(|l| l.strip_suffix("\","))
+        .expect("the seeds line");
+    let range = SeedRange::parse(seeds).expect("a range the CLI accepts");
+    assert_eq!(range.first, 10);
+    let again = output(&[
+        "sweep",
+        "preset=lost-ack&orders=50",
+        "--seeds",
+        seeds,
+        "--quiet",
+    ]);
+    assert_eq!(text(&again.stdout), json);
+}
+
+/// Runs the binary with a stdout whose reader has already gone.
+fn with_closed_stdout(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    let child = idemlab()
+        .args(args)
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child.wait_with_output().expect("it ends")
+}
+
+#[test]
+fn every_command_ends_quietly_when_its_reader_goes_away() {
+    let commands: [&[&str]; 13] = [
+        &["contracts", "preset=race", "--seeds", "0..5"],
+        &["contracts", "--list"],
+        &["keys"],
+        &["keys", "--markdown"],
+        &["presets"],
+        &["presets", "--markdown"],
+        &["run", "preset=race"],
+        &["run", "preset=race", "--text"],
+        &["run", "preset=race", "--trace"],
+        &["sweep", "preset=race", "--seeds", "0..20"],
+        &["sweep", "preset=race", "--seeds", "0..20", "--quiet"],
+        &["--help"],
+        &["--version"],
+    ];
+    for args in commands {
+        let out = with_closed_stdout(args);
+        assert!(out.status.success(), "{args:?}: {:?}", out.status);
+        let stderr = text(&out.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert!(!stderr.contains("Broken pipe"), "{args:?}: {stderr}");
+    }
+}
+
+fn check_seeds(text: &str, expect: Expect) {
+    let shown = match SeedRange::parse(text) {
+        Ok(range) => format!("ok {range} ({} seeds)", range.count),
+        Err(message) => format!("error: {message}"),
+    };
+    expect.assert_eq(&shown);
+}
+
+#[test]
+fn seed_ranges_reach_the_largest_seed_and_empty_ones_say_what_is_allowed() {
+    check_seeds(
+        "18446744073709551615..=18446744073709551615",
+        expect!["ok 18446744073709551615..=18446744073709551615 (1 seeds)"],
+    );
+    check_seeds(
+        "18446744073709551610..18446744073709551615",
+        expect!["ok 18446744073709551610..=18446744073709551614 (5 seeds)"],
+    );
+    check_seeds("5..=5", expect!["ok 5..=5 (1 seeds)"]);
+    check_seeds(
+        "5..5",
+        expect!["error: the range is empty: A..B needs B > A (A..B excludes B, A..=B includes it)"],
+    );
+    check_seeds(
+        "6..=5",
+        expect![
+            "error: the range is empty: A..=B needs B >= A (A..B excludes B, A..=B includes it)"
+        ],
+    );
+    check_seeds(
+        "0..=18446744073709551615",
+        expect!["error: 18446744073709551616 seeds: a sweep runs at most 100000000"],
+    );
+    check_seeds(
+        "7",
+        expect!["error: not a range: write A..B (B excluded) or A..=B (B included) with whole numbers 0..=18446744073709551615"],
+    );
+    check_seeds(
+        "a..=18446744073709551616",
+        expect![[
+            r#"error: "a" is not a seed: write A..B (B excluded) or A..=B (B included) with whole numbers 0..=18446744073709551615"#
+        ]],
+    );
+}
+
+#[test]
+fn the_cli_names_the_flag_of_a_bad_seed_range() {
+    let out = output(&["sweep", "--seeds", "5..5"]);
+    assert_eq!(out.status.code(), Some(2));
+    expect![[r#"
+        idemlab: --seeds "5..5": the range is empty: A..B needs B > A (A..B excludes B, A..=B includes it)
+    "#]]
+    .assert_eq(&text(&out.stderr));
+}
+
+#[test]
+fn a_sweep_from_the_largest_seed_runs_it() {
+    let scenario = decode("preset=lost-ack").expect("decodes").scenario;
+    assert_eq!(sweep(&scenario, u64::MAX, 1_000).runs, 1);
+    assert_eq!(sweep(&scenario, u64::MAX - 2, 1_000).runs, 3);
+    assert_eq!(sweep(&scenario, 7, 0).runs, 0);
+}
+
+#[test]
+fn run_sql_lists_the_tables_then_one_line_per_statement_and_refuses_other_outputs() {
+    let out = output(&["run", "seed=1&preset=race&dedup=atomic", "--sql"]);
+    assert!(out.status.success());
+    let listing = text(&out.stdout);
+    let (schema, rows) = listing
+        .split_once("-- ms\trequest\ttxn\treturns\tstatement\n")
+        .expect("a header line between the tables and the statements");
+    assert!(schema.contains("CREATE TABLE idempotency_keys (key text PRIMARY KEY"));
+    let rows: Vec<&str> = rows.lines().collect();
+    assert!(
+        rows.iter().all(|row| row.split('\t').count() == 5),
+        "{rows:?}"
+    );
+    assert!(rows
+        .iter()
+        .any(|row| row.contains("\tblocks\tINSERT INTO idempotency_keys")));
+    for other in ["--text", "--trace"] {
+        let out = output(&["run", "preset=race", "--sql", other]);
+        assert_eq!(out.status.code(), Some(2), "--sql with {other}");
+    }
+}
+
+#[test]
+fn run_of_a_compare_link_says_it_is_run_a_and_how_to_run_b() {
+    let url = "http://127.0.0.1:8080/?seed=1&loss_resp=0.2&compare=dedup%3Datomic";
+    let out = output(&["run", url]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("this is run A; the link's compare= makes run B, which `idemlab run 'seed=1&dedup=atomic&loss_resp=0.2'` runs"),
+        "{said}"
+    );
+    // Stdout is A's report alone, as without compare=.
+    let plain = output(&["run", "seed=1&loss_resp=0.2"]);
+    assert_eq!(text(&out.stdout), text(&plain.stdout));
+    assert!(text(&plain.stderr).is_empty(), "{}", text(&plain.stderr));
+}

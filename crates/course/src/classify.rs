@@ -1,0 +1,115 @@
+//! The classification exercise: seven operations, each naturally idempotent, not idempotent, or
+//! idempotent only after a redesign. Each answer is explained; where the model has an operation
+//! of the same shape (append ≈ the ledger's charge, PUT ≈ setting a field), "show me" opens a
+//! run of it, and `tests/classify.rs` checks that run shows what the explanation says
+//! (duplicates for a non-idempotent operation, none for the others). Pure data.
+
+/// The three answers, in the order the page offers them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Class {
+    /// Doing it twice leaves the same state as once, with no help from the server.
+    Natural,
+    /// Every repeat changes the state again, and nothing in the request tells a repeat from
+    /// new work.
+    Not,
+    /// Not idempotent as written, but the request already names the operation (an id, a user
+    /// and a post), so the server can record that name and skip repeats.
+    Redesign,
+}
+
+impl Class {
+    pub const ALL: [Class; 3] = [Class::Natural, Class::Not, Class::Redesign];
+
+    /// The page's `data-class` and the answer's short name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Class::Natural => "natural",
+            Class::Not => "not",
+            Class::Redesign => "redesign",
+        }
+    }
+
+    /// The answer as the page shows it, in the page's language.
+    pub fn label(self) -> &'static str {
+        match self {
+            Class::Natural => idemlab_lab::t!("naturally idempotent"),
+            Class::Not => idemlab_lab::t!("not idempotent"),
+            Class::Redesign => idemlab_lab::t!("idempotent after a redesign"),
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Class> {
+        Class::ALL.into_iter().find(|c| c.name() == name)
+    }
+}
+
+/// One operation to classify.
+#[derive(Clone, Copy, Debug)]
+pub struct Operation {
+    pub text: &'static str,
+    pub class: Class,
+    /// Why, shown once the learner has answered.
+    pub why: &'static str,
+    /// A scenario of the same shape, in codec form, for "show me".
+    pub show: Option<&'static str>,
+}
+
+pub static OPERATIONS: [Operation; 7] = [
+    Operation {
+        text: "Delete order 42",
+        class: Class::Natural,
+        why: "After the first delete order 42 is gone; a repeat finds nothing to remove, so the state is the same. The reply may differ (404 instead of 200), which the client must accept.",
+        show: None,
+    },
+    Operation {
+        text: "PUT a whole resource",
+        class: Class::Natural,
+        why: "PUT replaces the resource with the body it carries, so the same body twice leaves the same state, provided nothing else wrote in between: a delayed repeat can undo a newer version. The lab's \"set a field\" is this shape.",
+        show: Some("seed=7&preset=lost-ack&op=set"),
+    },
+    Operation {
+        text: "Append a line",
+        class: Class::Not,
+        why: "Each repeat adds another line: two tries, two lines. A charge is an append to the ledger, which is why a lost answer turns into a second charge.",
+        show: Some("seed=7&preset=lost-ack&op=charge"),
+    },
+    Operation {
+        text: "Send an email",
+        class: Class::Not,
+        why: "A mail server sends whatever it is given, so a repeat is a second email. The sender can skip events it has recorded (an inbox), but a crash between sending and recording still mails twice unless the mail provider takes a key.",
+        show: Some("seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25"),
+    },
+    Operation {
+        text: "Increment a counter (the request says only \"add one\")",
+        class: Class::Not,
+        why: "Each repeat adds one more, and \"add one\" carries nothing that tells a repeat from a second real increment, so no change to the server can skip repeats. Only a caller that sends a new id with each increment helps, and that is another operation: the transfer's shape.",
+        show: None,
+    },
+    Operation {
+        text: "Apply transfer T-9123 (it carries a unique id)",
+        class: Class::Redesign,
+        why: "The id names this one transfer. Recorded under a unique constraint in the same transaction as the ledger rows, a repeat finds it and returns the first result: the id works as an idempotency key.",
+        show: Some("seed=7&preset=lost-ack&dedup=atomic"),
+    },
+    Operation {
+        text: "User U votes for post P: add one to P's vote count",
+        class: Class::Redesign,
+        why: "As written a repeat counts twice. But a user votes once per post, so unlike a bare increment the vote names itself: the pair (U, P). Stored instead as the row (U, P) under a unique constraint, a repeat finds the row and changes nothing, and the count is the number of rows.",
+        show: None,
+    },
+];
+
+/// Whether `answer` is right for operation `index`; `None` for an index out of range.
+pub fn is_right(index: usize, answer: Class) -> Option<bool> {
+    OPERATIONS.get(index).map(|op| op.class == answer)
+}
+
+/// How many of `answers` (one per operation, `None` where unanswered) are right.
+pub fn score(answers: &[Option<Class>]) -> u32 {
+    let right = OPERATIONS
+        .iter()
+        .zip(answers)
+        .filter(|(op, answer)| **answer == Some(op.class))
+        .count();
+    right as u32
+}

@@ -1,0 +1,793 @@
+//! Guided lessons: each step sets a scenario (and, where it teaches a fix, configuration B),
+//! says in two or three sentences what to look for, and states the counts the learner will
+//! see. `tests/lessons.rs` runs every step and checks those counts, so the text and the model
+//! cannot drift apart. Pure data; the page's Lessons tab shows it.
+
+use idemlab_core::trace::DropCause;
+use idemlab_lab::view::Find;
+
+/// Which run a claim is about: the step's scenario (A) or its fix (B).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    A,
+    B,
+}
+
+/// A count the step's text promises, checked against the simulator.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Claim {
+    pub side: Side,
+    /// A metric name as in the CLI's JSON: `duplicates`, `lost`, `races`, `unrecorded`, ...
+    pub metric: &'static str,
+    pub value: u32,
+}
+
+/// A phrase of a step's text that names marks on the timeline: the page makes it a button
+/// that outlines them. `tests/lessons.rs` checks the phrase is in the text and names at least
+/// one mark of its run.
+#[derive(Clone, Copy, Debug)]
+pub struct Pointer {
+    pub phrase: &'static str,
+    pub side: Side,
+    pub find: Find,
+}
+
+const fn pa(phrase: &'static str, find: Find) -> Pointer {
+    Pointer {
+        phrase,
+        side: Side::A,
+        find,
+    }
+}
+
+const fn pb(phrase: &'static str, find: Find) -> Pointer {
+    Pointer {
+        phrase,
+        side: Side::B,
+        find,
+    }
+}
+
+pub struct Step {
+    pub title: &'static str,
+    /// The scenario, in the codec's form.
+    pub query: &'static str,
+    /// Keys for configuration B, when the step compares a mistake with its fix.
+    pub compare: Option<&'static str>,
+    pub text: &'static str,
+    pub claims: &'static [Claim],
+    /// Phrases of `text` that point at marks, in the order they appear.
+    pub pointers: &'static [Pointer],
+    /// Whether the step shows the key-storage calculator.
+    pub calculator: bool,
+    /// Whether opening the step opens the key-store panel: the key table is its point.
+    pub keystore: bool,
+    /// Whether the step holds the classification exercise (`crate::classify`).
+    pub classify: bool,
+    /// The question the learner answers before the run plays; `text` is the reveal.
+    pub predict: Predict,
+    /// Glossary terms (`crate::glossary`) the step defines beside its text.
+    pub terms: &'static [&'static str],
+}
+
+/// A question asked before a step's run plays, with the counters hidden until it is answered.
+/// Its answer is never written down: `Predict::answer` runs the step's scenario (and its fix)
+/// and reads the metric, so the question cannot disagree with the simulator.
+#[derive(Clone, Copy, Debug)]
+pub struct Predict {
+    /// What the learner is told before the run: the situation, without its outcome.
+    pub setup: &'static str,
+    pub question: &'static str,
+    pub ask: Ask,
+    /// The marks that prove the answer, outlined when it is revealed.
+    pub proof: Pointer,
+}
+
+/// What a prediction asks.
+#[derive(Clone, Copy, Debug)]
+pub enum Ask {
+    /// How many of `metric` run `side` shows; the learner picks one of `choices`.
+    Count {
+        side: Side,
+        metric: &'static str,
+        choices: &'static [u32],
+    },
+    /// Which of the two runs shows any of `metric`: A only, B only, both or neither.
+    WhichHas { metric: &'static str },
+}
+
+/// The four answers of `Ask::WhichHas`, in the order the page offers them.
+pub const WHICH_CHOICES: [&str; 4] = ["only A", "only B", "both", "neither"];
+
+impl Predict {
+    /// The choices' texts, in order, in English: what a report to the course page names.
+    pub fn choices(&self) -> Vec<String> {
+        self.choices_in(|choice| choice)
+    }
+
+    /// The choices as the page shows them: "only A", "both"… in the page's language
+    /// (`i18n::tr`); a count is a number in any.
+    pub fn choices_shown(&self) -> Vec<String> {
+        self.choices_in(idemlab_lab::i18n::tr)
+    }
+
+    fn choices_in(&self, words: fn(&'static str) -> &'static str) -> Vec<String> {
+        match self.ask {
+            Ask::Count { choices, .. } => choices.iter().map(u32::to_string).collect(),
+            Ask::WhichHas { .. } => WHICH_CHOICES.iter().map(|c| words(c).to_string()).collect(),
+        }
+    }
+
+    /// The index of the right choice, from the runs' metrics (`b` is the fix's, when the step
+    /// has one), or `None` when the simulator's value is not among the choices: a defect that
+    /// `tests/lessons.rs` catches for every step.
+    pub fn answer(
+        &self,
+        a: &idemlab_lab::Metrics,
+        b: Option<&idemlab_lab::Metrics>,
+    ) -> Option<usize> {
+        match self.ask {
+            Ask::Count {
+                side,
+                metric: name,
+                choices,
+            } => {
+                let runs = match side {
+                    Side::A => a,
+                    Side::B => b?,
+                };
+                let value = metric(runs, name)?;
+                choices.iter().position(|&c| c == value)
+            }
+            Ask::WhichHas { metric: name } => {
+                let in_a = metric(a, name)? > 0;
+                let in_b = metric(b?, name)? > 0;
+                Some(match (in_a, in_b) {
+                    (true, false) => 0,
+                    (false, true) => 1,
+                    (true, true) => 2,
+                    (false, false) => 3,
+                })
+            }
+        }
+    }
+}
+
+pub struct Lesson {
+    /// The `lesson=` value in a permalink.
+    pub id: &'static str,
+    pub title: &'static str,
+    pub steps: &'static [Step],
+}
+
+const fn a(metric: &'static str, value: u32) -> Claim {
+    Claim {
+        side: Side::A,
+        metric,
+        value,
+    }
+}
+
+const fn b(metric: &'static str, value: u32) -> Claim {
+    Claim {
+        side: Side::B,
+        metric,
+        value,
+    }
+}
+
+// A static, not a const: a const would be copied into the binary at every place that uses it.
+pub static LESSONS: [Lesson; 3] = [
+    Lesson {
+        id: "a",
+        title: "The lost acknowledgement",
+        steps: &[
+            Step {
+                title: "A timeout cannot tell you what happened",
+                query: "seed=7&preset=lost-ack&orders=2",
+                compare: None,
+                text: "A partition drops the API's answers until 400 ms (✕ on the arrows to the client); one more is lost by chance (✕ marked loss). A timeout looks like a lost request, so the client sends again and the payment service charges again: 5 charges for 2 orders, 3 duplicates. Order 1 is answered on try 3, after the partition, order 2 on try 2: neither needs all 4. This is at-least-once delivery. Each request's idempotency key is ignored here; later steps make repeats idempotent: an exactly-once effect.",
+
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "The client sends 2 orders, one after the other, and makes up to 4 attempts at each (the first and 3 retries) until an answer comes. An answer takes about 100 ms; the client waits 200 ms for it, then retries after 40 to 60 ms (80 to 120 ms the next time). A one-way partition drops every answer (not the requests) until 400 ms, and in this run the network loses one more answer by chance. Each request carries an idempotency key, and this server ignores it.",
+                    question: "How many charges will the payment service make for these 2 orders?",
+                    ask: Ask::Count { side: Side::A, metric: "effects", choices: &[2, 3, 5, 8] },
+                    proof: pa("the payment service charges again", Find::Duplicate),
+                },
+                terms: &["idempotent", "idempotency key", "at-least-once delivery", "exactly-once effect", "one-way partition"],
+                pointers: &[pa("✕ on the arrows to the client", Find::Drop(DropCause::Partition)), pa("✕ marked loss", Find::Drop(DropCause::Loss)), pa("A timeout", Find::Timeout), pa("the payment service charges again", Find::Duplicate)],
+                claims: &[a("orders", 2), a("effects", 5), a("duplicates", 3)],
+            },
+            Step {
+                title: "Some operations are safe to repeat",
+                query: "seed=7&preset=lost-ack&op=set",
+                compare: Some("op=charge"),
+                text: "Setting a field to a value (A) leaves the same state however often the same write repeats: 7 writes, 0 duplicates (true while nothing else writes that field; a late repeat could undo a newer value). Adding a charge (B) moves money on every repeat: 3 duplicates.",
+                calculator: false,
+                keystore: false,
+                classify: true,
+                predict: Predict {
+                    setup: "Answers are lost the same way, over 4 orders. Run A sends a write that sets a field to a value; run B sends one that adds a charge. Neither run deduplicates.",
+                    question: "Which run ends with duplicate effects?",
+                    ask: Ask::WhichHas { metric: "duplicates" },
+                    proof: pb("moves money on every repeat", Find::Duplicate),
+                },
+                terms: &["idempotent"],
+                pointers: &[pa("7 writes", Find::Effect), pb("moves money on every repeat", Find::Duplicate)],
+                claims: &[a("effects", 7), a("duplicates", 0), b("duplicates", 3)],
+            },
+            Step {
+                title: "How many duplicates to expect",
+                query: "seed=1&orders=50&loss_resp=0.2&retries=3&timeout_ms=500",
+                compare: None,
+                text: "Here r = 0.2, the chance that an answer is lost, and the client makes up to 4 attempts (3 retries): 50 orders make 60 charges, 10 of them duplicates. Open the Sweep tab, set the seeds to 10,000 and run them: the mean effects (charges) per order settles next to 1 + r + r² + r³ ≈ 1.25. Every attempt charges, and the client sends the next one only if every answer so far was lost: a 2nd with chance r, a 3rd with r², a 4th with r³.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "50 orders. Each answer is lost with chance r = 0.2, and the client makes up to 4 attempts per order (the first and 3 retries). It waits 500 ms for an answer, far longer than one takes, so it retries only when the answer was lost.",
+                    question: "How many charges will these 50 orders make? Work out the expected number: this seed's run made the choice nearest to it.",
+                    ask: Ask::Count { side: Side::A, metric: "effects", choices: &[50, 60, 80, 100] },
+                    proof: pa("60 charges", Find::Effect),
+                },
+                terms: &["at-least-once delivery"],
+                pointers: &[pa("60 charges", Find::Effect)],
+                claims: &[a("orders", 50), a("effects", 60), a("duplicates", 10)],
+            },
+            Step {
+                title: "The race: check, then insert",
+                query: "seed=3&preset=race",
+                compare: None,
+                text: "Only order 1's retry looks (64 ms) before its first attempt records the key (84 ms): both read \"not found\" (the shaded region) and both charge: 1 race, 1 duplicate. The other retries look after the record and get the stored answer, \"200 (replayed)\": order 1's 3rd try gets charge #1. At 147 ms the racing retry then records its own answer over the row (the key table's charge #2), so the stored answer no longer matches what the client was told.",
+                calculator: false,
+                keystore: true,
+                classify: false,
+                predict: Predict {
+                    setup: "Every order has carried a key from the start, the same on every try: its case id and work id (case-…/work-… in the key table; every order here belongs to the same case). Now the API looks the key up before it charges and records it after. The client gives up after 45 ms, so each order is retried while its first attempt is still at work: the first attempts record their keys at 84, 187 and 269 ms; the retries look theirs up at 64, 194 and 273 ms.",
+                    question: "How many duplicate charges will the 3 orders make?",
+                    ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 2, 3] },
+                    proof: pa("both charge", Find::Duplicate),
+                },
+                terms: &["idempotency key", "race window"],
+                pointers: &[pa("both read \"not found\" (the shaded region)", Find::Race), pa("both charge", Find::Duplicate), pa("\"200 (replayed)\"", Find::Replay)],
+                claims: &[a("races", 1), a("duplicates", 1)],
+            },
+            Step {
+                title: "Fix 1: claim the key in the ledger row's transaction",
+                query: "seed=3&preset=race",
+                compare: Some("dedup=atomic"),
+                text: "The payment call cannot join the claim's transaction. A still charges one order twice (1 duplicate). In B the retry's insert waits on the key and, once the first commits, fails (its transaction rolls back: the pink bar) and gets the stored answer back instead of charging: 3 charges for 3 orders, 0 duplicates. A crash between the charge and the commit still charges twice unless the payment service honours the key (Lesson B, step 6).",
+                calculator: false,
+                keystore: true,
+                classify: false,
+                predict: Predict {
+                    setup: "The same race, same seed. In B the API claims the key by inserting it under a unique constraint, in the transaction that also writes the ledger row.",
+                    question: "How many duplicate charges will B make?",
+                    ask: Ask::Count { side: Side::B, metric: "duplicates", choices: &[0, 1, 2] },
+                    proof: pb("gets the stored answer back", Find::Replay),
+                },
+                terms: &["unique constraint", "transaction"],
+                pointers: &[pa("A still charges one order twice", Find::Duplicate), pb("the retry's insert waits on the key", Find::Blocked), pb("gets the stored answer back", Find::Replay)],
+                claims: &[a("duplicates", 1), b("duplicates", 0), b("effects", 3)],
+            },
+            Step {
+                title: "Fix 2: keep the keys where a restart cannot reach them",
+                query: "seed=1&preset=restart",
+                compare: Some("store=durable"),
+                text: "The API crashes after committing and before answering. In A the ledger rows are in the database but the key table is in the API's process memory: the restart keeps the row, forgets the key, and the retry charges again: 1 duplicate. With the key table in the durable database (B), as in Fix 1, the retry finds the key and gets the first answer back: 0.",
+                calculator: false,
+                keystore: true,
+                classify: false,
+                predict: Predict {
+                    setup: "The API crashes after it commits a charge and before it answers, then restarts. A keeps its key table in the API's process memory and its ledger rows in the database; B keeps both in the durable database.",
+                    question: "Which run charges an order twice?",
+                    ask: Ask::WhichHas { metric: "duplicates" },
+                    proof: pa("the retry charges again", Find::Duplicate),
+                },
+                terms: &["durable store"],
+                pointers: &[pa("The API crashes after committing and before answering", Find::Crash), pa("the retry charges again", Find::Duplicate), pb("the retry finds the key and gets the first answer back", Find::Replay)],
+                claims: &[a("duplicates", 1), b("duplicates", 0)],
+            },
+            Step {
+                title: "Keep keys longer than the client keeps retrying",
+                query: "seed=1&preset=key-expiry",
+                compare: Some("retention_ms=86400000"),
+                text: "Each retry of order 1 comes over 200 ms after its key was written, so the key has expired and late retries are treated as new orders: 2 duplicates. Its 3rd try is answered, after the partition ends at 700 ms; order 2, sent after that, is charged once. Keeping keys a day (B) covers the whole retry window: 0. Storage grows with new keys per second × retention × entry size, and the stored response is most of each entry.",
+                calculator: true,
+                keystore: true,
+                classify: false,
+                predict: Predict {
+                    setup: "2 orders, one after the other, with an atomic claim; keys are kept for 150 ms. Answers are lost for the first 700 ms. The client makes up to 5 attempts (the first and 4 retries): it waits 200 ms for an answer, which takes about 90 ms, then retries; its first two retries go out at about 290 and 645 ms.",
+                    question: "How many duplicate charges will the 2 orders make in run A?",
+                    ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 2, 4] },
+                    proof: pa("late retries are treated as new orders", Find::Duplicate),
+                },
+                terms: &["retention"],
+                pointers: &[pa("the key has expired", Find::KeyExpired), pa("late retries are treated as new orders", Find::Duplicate)],
+                claims: &[a("duplicates", 2), b("duplicates", 0)],
+            },
+            Step {
+                title: "A retry must repeat the same request",
+                query: "seed=7&preset=lost-ack&orders=2&dedup=atomic&body_change=1",
+                compare: Some("body_change=0"),
+                text: "Both orders needed a retry, and the API refuses the retry with 422, as the IETF's draft standard for the Idempotency-Key header advises for a key reused with another body: both orders end as failed (2), yet each was charged once (2 charges, 0 duplicates). A 422 says the key was used for another request, not that nothing happened. Resending the same body (B) gets the stored answer: 2 ok.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "Answers are lost as in step 1, and the API claims keys as in Fix 1. It keeps each key with its request's body and answers a repeat whose body differs with 422, which the client takes as a final failure. Here each retry rebuilds its body (a fresh timestamp, say) under the same key.",
+                    question: "How many of the 2 orders will the client be told failed?",
+                    ask: Ask::Count { side: Side::A, metric: "failed", choices: &[0, 1, 2] },
+                    proof: pa("both orders end as failed", Find::Failed),
+                },
+                terms: &["422"],
+                pointers: &[pa("refuses the retry with 422", Find::Refused), pa("both orders end as failed", Find::Failed), pa("each was charged once", Find::Effect), pb("gets the stored answer", Find::Replay)],
+                claims: &[a("failed", 2), a("effects", 2), a("duplicates", 0), b("ok", 2)],
+            },
+            Step {
+                title: "A queue delivers again until it hears an ack",
+                query: "seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25",
+                compare: None,
+                text: "Each committed charge also goes out as an event (e0 to e3, written with the charge as an outbox row) to a queue, which hands it to a consumer that mails a receipt, then acks. Each ack is lost with chance 0.25 (here 3 of 7 are: ✕ on the arrows back to the queue), and the queue cannot tell that from a failed delivery: after the visibility timeout it delivers again. 3 redeliveries; this consumer mails 7 receipts for 4 charges, 3 duplicates. The queue too delivers at least once.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "Each of 4 charges goes out as an event to a queue. A consumer mails a receipt for each event it receives, then acks it; each ack is lost with chance 0.25 (in this run, 3 are), and the queue delivers again any event whose ack it did not hear.",
+                    question: "How many receipts will the consumer mail in this run?",
+                    ask: Ask::Count { side: Side::A, metric: "receipts", choices: &[4, 5, 7, 8] },
+                    proof: pa("mails 7 receipts for 4 charges", Find::Duplicate),
+                },
+                terms: &["outbox", "ack", "visibility timeout"],
+                pointers: &[pa("✕ on the arrows back to the queue", Find::Drop(DropCause::Loss)), pa("it delivers again", Find::Redeliver), pa("mails 7 receipts for 4 charges", Find::Duplicate)],
+                claims: &[
+                    a("effects", 4),
+                    a("redeliveries", 3),
+                    a("receipts", 7),
+                    a("duplicates", 3),
+                ],
+            },
+            Step {
+                title: "An inbox makes the consumer's effect happen once",
+                query: "seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25",
+                compare: Some("consumer=inbox"),
+                text: "The same lost acks. The plain consumer (A) mails again on every redelivery: 3 duplicates. In B the 3 redeliveries find the committed id and are only acked: 4 receipts, 0 duplicates. The copies still arrive, with an exactly-once effect.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "The same queue and lost acks. Consumer A mails on every delivery. Consumer B inserts each event id into an inbox table, mails only for an id it has not seen, then commits and acks.",
+                    question: "Which consumer mails a receipt twice for one event?",
+                    ask: Ask::WhichHas { metric: "duplicates" },
+                    proof: pa("mails again on every redelivery", Find::Duplicate),
+                },
+                terms: &["inbox", "exactly-once effect"],
+                pointers: &[pa("mails again on every redelivery", Find::Duplicate), pb("the 3 redeliveries find the committed id and are only acked", Find::InboxHit)],
+                claims: &[
+                    a("duplicates", 3),
+                    b("redeliveries", 3),
+                    b("receipts", 4),
+                    b("duplicates", 0),
+                ],
+            },
+            Step {
+                title: "An email cannot join the transaction",
+                query: "seed=3&orders=4&dedup=atomic&consumer=inbox&consumer_crash=after-mail",
+                compare: Some("mail=keyed"),
+                text: "As in step 10 the inbox row commits after the mail, which cannot join that transaction. The consumer crashes after its first mail, before the commit: the row rolls back, no ack goes out, and the redelivery finds no row and mails again: 5 receipts for 4 charges, 1 duplicate. A mail provider that takes the event id as its key (B) answers the repeat with its first send: 4, 0. Without one, accept a rare duplicate email.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "The inbox consumer of step 10, and no ack is lost. It crashes once, right after mailing its first receipt and before it commits that event's inbox row; it restarts, and the queue redelivers what it never acked.",
+                    question: "How many receipts will the inbox consumer (A) mail for the 4 charges?",
+                    ask: Ask::Count { side: Side::A, metric: "receipts", choices: &[4, 5, 8] },
+                    proof: pa("mails again", Find::Duplicate),
+                },
+                terms: &["boundary", "idempotency key"],
+                pointers: &[pa("The consumer crashes after its first mail", Find::Crash), pa("mails again", Find::Duplicate), pb("answers the repeat with its first send", Find::Replay)],
+                claims: &[
+                    a("receipts", 5),
+                    a("duplicates", 1),
+                    a("redeliveries", 1),
+                    b("receipts", 4),
+                    b("duplicates", 0),
+                ],
+            },
+            Step {
+                title: ORDERING_STEP_TITLE,
+                query: "seed=3&preset=race&dedup=atomic&order=begin,lookup,effect,claim,commit,respond",
+                compare: None,
+                text: "This server charges before it claims the key, so both copies in the race charge: 1 duplicate. The second copy's claim then fails and the loser's rollback (the pink bar: its transaction undone) drops its ledger row: 1 charge the ledger never recorded. Put the six steps in the order a safe server runs them, then run your order against lost answers, two copies at once, the job run twice and crashes.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "The race from step 4 again, with a unique claim in a transaction. This server runs its steps in this order: begin, look up the key, charge, claim the key, commit, respond.",
+                    question: "How many duplicate charges will the 3 orders make?",
+                    ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 2, 3] },
+                    proof: pa("both copies in the race charge", Find::Duplicate),
+                },
+                terms: &[],
+                pointers: &[
+                    pa("both copies in the race charge", Find::Duplicate),
+                    pa("the loser's rollback", Find::Rollback),
+                ],
+                claims: &[a("duplicates", 1), a("unrecorded", 1)],
+            },
+        ],
+    },
+    Lesson {
+        id: "b",
+        title: "Duplicates outside the pod",
+        steps: &[
+            Step {
+                title: "The run is not the work",
+                query: "seed=1&preset=pod-rerun&key=business",
+                compare: None,
+                text: "An operator reruns the job at 400 ms: a new pod with a new UID sends the same three orders (same case_id and work_id). The key is made from the work, so every repeat gets the first charge back: 6 requests, 6 attempt rows, 3 charges, 0 duplicates.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "A job sends 3 orders. At 400 ms an operator reruns it: a new pod sends the same 3 orders. Each key is made from the work (case_id and work_id), not from the pod.",
+                    question: "How many charges will the 6 requests make?",
+                    ask: Ask::Count { side: Side::A, metric: "effects", choices: &[3, 4, 6] },
+                    proof: pa("every repeat gets the first charge back", Find::Replay),
+                },
+                terms: &["business key", "pod UID"],
+                pointers: &[pa("An operator reruns the job at 400 ms", Find::Rerun), pa("every repeat gets the first charge back", Find::Replay)],
+                claims: &[a("attempts", 6), a("received", 6), a("effects", 3), a("duplicates", 0)],
+            },
+            Step {
+                title: "A key made from the pod misses the rerun",
+                query: "seed=1&preset=pod-rerun",
+                compare: Some("key=business"),
+                text: "In A each pod makes its keys from its own UID, as a UUID generated at start-up would. The rerun's keys are new, so every order is charged again: 3 duplicates. The business key (B) recognises the same work from any pod: 0.",
+                calculator: false,
+                keystore: true,
+                classify: false,
+                predict: Predict {
+                    setup: "The same rerun. In A each pod makes its keys from its own UID; in B the key is made from the work.",
+                    question: "Which run charges the rerun's orders again?",
+                    ask: Ask::WhichHas { metric: "duplicates" },
+                    proof: pa("every order is charged again", Find::Duplicate),
+                },
+                terms: &[],
+                pointers: &[pa("every order is charged again", Find::Duplicate)],
+                claims: &[a("duplicates", 3), b("duplicates", 0)],
+            },
+            Step {
+                title: "Two tables: attempts and charges",
+                query: "seed=1&preset=pod-rerun&key=business",
+                compare: None,
+                text: "Open the Tables tab and move the cursor. Every request gets a row in the attempts table, repeats included, so nothing observed is lost; the charges stay one per order. 6 attempt rows, 3 charges.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "The rerun with business keys again. The ledger keeps two tables: one row per request received (attempts) and one per charge.",
+                    question: "How many rows will the attempts table hold at the end?",
+                    ask: Ask::Count { side: Side::A, metric: "received", choices: &[3, 6, 9] },
+                    proof: pa("Every request gets a row in the attempts table", Find::AttemptRow),
+                },
+                terms: &[],
+                pointers: &[pa("Every request gets a row in the attempts table", Find::AttemptRow)],
+                claims: &[a("received", 6), a("effects", 3)],
+            },
+            Step {
+                title: "A key that is too coarse loses work",
+                query: "seed=1&orders=4&dedup=atomic&key=constant",
+                compare: None,
+                text: "One key for everything looks safe: 0 duplicates. But orders 2 to 4 get order 1's answer back and are never charged (their bodies match, so the API takes each for a repeat of order 1 rather than refusing it with 422), while their clients see success: 3 orders of lost work. Test that different orders are each charged, not only that repeats merge.",
+                calculator: false,
+                keystore: true,
+                classify: false,
+                predict: Predict {
+                    setup: "4 different orders for the same amount, so with the same body, all sent under one constant key, with an atomic claim.",
+                    question: "How many of the 4 orders will be charged?",
+                    ask: Ask::Count { side: Side::A, metric: "effects", choices: &[0, 1, 4] },
+                    proof: pa("orders 2 to 4 get order 1's answer back", Find::Replay),
+                },
+                terms: &[],
+                pointers: &[pa("orders 2 to 4 get order 1's answer back", Find::Replay)],
+                claims: &[a("duplicates", 0), a("lost", 3), a("effects", 1)],
+            },
+            Step {
+                title: "A ledger that lives and dies with its pod",
+                query: "seed=1&preset=ledger-replaced",
+                compare: Some("store=durable"),
+                text: "The ledger's database sits on its pod's own disk (an emptyDir). When that pod is replaced (the tall bar across the database lane at 350 ms; the Events tab shows the new pod's UID and boot id), the keys go with it, and a rerun afterwards charges every order again: 3 duplicates. A durable store (B) keeps them: 0.",
+                calculator: false,
+                keystore: true,
+                classify: false,
+                predict: Predict {
+                    setup: "The ledger's database keeps its keys on its own pod's disk (an emptyDir). At 350 ms that pod is replaced, and at 400 ms an operator reruns the job. B keeps the keys in a durable store.",
+                    question: "Which run charges the rerun's orders again?",
+                    ask: Ask::WhichHas { metric: "duplicates" },
+                    proof: pa("charges every order again", Find::Duplicate),
+                },
+                terms: &["emptyDir", "boot id", "durable store"],
+                pointers: &[pa("When that pod is replaced", Find::LedgerReplaced), pa("charges every order again", Find::Duplicate)],
+                claims: &[a("duplicates", 3), b("duplicates", 0)],
+            },
+            Step {
+                title: "The payment service is outside the transaction",
+                query: "seed=1&preset=outside-boundary",
+                compare: Some("provider=keyed"),
+                text: "The API crashes after the charge and before its commit. The ledger rolls back; the payment service does not. The retry charges again: 1 duplicate, and 1 charge the ledger never recorded. Forwarding the key to a payment service that honours it (B) protects that boundary too: 0.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "3 orders, one after the other. The API crashes once, on the first order, after the payment service has charged and before the ledger's transaction commits; it restarts and the client retries. In B the API forwards the key to a payment service that honours it.",
+                    question: "How many duplicate charges will A make?",
+                    ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 3] },
+                    proof: pa("The retry charges again", Find::Duplicate),
+                },
+                terms: &["boundary"],
+                pointers: &[pa("The API crashes after the charge and before its commit", Find::Crash), pa("The ledger rolls back", Find::Rollback), pa("The retry charges again", Find::Duplicate)],
+                claims: &[a("duplicates", 1), a("unrecorded", 1), b("duplicates", 0)],
+            },
+            Step {
+                title: "Forbid is not deduplication",
+                query: "seed=1&preset=pod-rerun&rerun_ms=20",
+                compare: Some("key=business"),
+                text: "concurrencyPolicy: Forbid only keeps a CronJob from starting a scheduled run while one of its Jobs is active. This Job, started by hand, runs beside it (the lane \"client (rerun)\": the model calls any start by an operator a rerun), and with pod keys both pods charge every order: 3 duplicates; a failed pod's replacement gets through too. The business key (B) makes each order's second copy wait on the unique index and get the first charge back: 0, though not past retention (Lesson A step 7), after a lost store (step 5) or a crash before commit (step 6).",
+
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "The CronJob has concurrencyPolicy: Forbid. At 20 ms, while its scheduled Job is still running, an operator starts the same job by hand: a second pod sends the same 3 orders. Each pod makes its keys from its own UID (proc-…/work-… in the key table: the part after proc- is the pod's UID).",
+                    question: "How many duplicate charges will the 3 orders get?",
+                    ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 3, 6] },
+                    proof: pa("both pods charge every order", Find::Duplicate),
+                },
+                terms: &["CronJob", "concurrencyPolicy: Forbid"],
+                pointers: &[pa("This Job, started by hand", Find::Rerun), pa("both pods charge every order", Find::Duplicate), pb("wait on the unique index", Find::Blocked)],
+                claims: &[a("duplicates", 3), b("duplicates", 0)],
+            },
+        ],
+    },
+    Lesson {
+        id: "c",
+        title: "In production",
+        steps: &[
+            Step {
+                title: "The lock held across the payment call",
+                query: "seed=3&preset=race&dedup=atomic&provider=keyed",
+                compare: Some("concurrent=conflict"),
+                text: "The default handler keeps its transaction and the key's lock open across the payment call: for the first order, 10 to 86 ms (the database lane's first long bar). Its retry waits on that lock, then gets the stored answer. Stripe and the IETF draft answer such a copy 409 at once instead (B; 409s answered: 1), ending its transaction. The lab's 409 carries a Retry-After, as the Agentic Commerce Protocol's does (Stripe and the draft need none): the client waits it out (128 ms, the model's worst fault-free round trip), then retries. 0 duplicates either way.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "The race of Lesson A step 4, with the claim in the ledger row's transaction and a payment service that honours the key. The handler calls the payment service while that transaction is open. In B a copy that finds its key claimed by a copy still at work is answered 409 Conflict with a Retry-After instead of waiting.",
+                    question: "How many 409 answers will B send?",
+                    ask: Ask::Count { side: Side::B, metric: "conflicts", choices: &[0, 1, 2, 3] },
+                    proof: pb("409 at once", Find::Conflict),
+                },
+                terms: &["claim", "409", "Retry-After"],
+                pointers: &[pa("waits on that lock", Find::Blocked), pb("409 at once", Find::Conflict)],
+                claims: &[a("duplicates", 0), b("conflicts", 1), b("duplicates", 0)],
+            },
+            Step {
+                title: "Commit the claim first, with a lease",
+                query: "seed=1&orders=3&dedup=atomic&handler=phased&provider=keyed&retries=6&backoff_ms=30&timeout_ms=200&crash=api@after-effect",
+                compare: Some("lease_ms=300"),
+                text: "The phased handler commits the claim in progress (recovery point started), calls the payment service with the key, records the charge, completes the key. The API crashes after charge #1, before recording it. With no lease (A) the claim holds until the key expires: every retry gets 409 (6 409s answered), order 1 never learns if it was charged (1 unknown); 1 charge the ledger never recorded. With a 300 ms lease (B) the third try takes the claim over, resuming from started; the payment service knows the key and returns charge #1: 1 takeover, 0 duplicates.",
+                calculator: false,
+                keystore: true,
+                classify: false,
+                predict: Predict {
+                    setup: "3 orders. The API commits each claim as in progress before it calls the payment service, which honours the key. It crashes once, after the first charge and before recording it, and restarts. A's claims have no lease; in B a copy may take a claim over once it has been held 300 ms.",
+                    question: "In which run does a client give up on an order without learning whether it was charged?",
+                    ask: Ask::WhichHas { metric: "unknown" },
+                    proof: pa("every retry gets 409", Find::Conflict),
+                },
+                terms: &["recovery point", "lease"],
+                pointers: &[pa("The API crashes after charge #1", Find::Crash), pa("every retry gets 409", Find::Conflict), pb("returns charge #1", Find::Replay)],
+                claims: &[a("conflicts", 6), a("unknown", 1), a("unrecorded", 1), b("takeovers", 1), b("duplicates", 0)],
+            },
+            Step {
+                title: "A lease shorter than the work",
+                query: "seed=1&orders=2&dedup=atomic&handler=phased&provider_ms=150..250&timeout_ms=100&retries=4&backoff_ms=20&lease_ms=20",
+                compare: Some("lease_ms=400"),
+                text: "The payment service takes 150 to 250 ms here and the lease is 20 ms (A). Each order's retry finds the lease run out while the first copy still waits for its charge, takes the claim over and charges again: 2 takeovers, 2 duplicates (nothing fences the first copy off; this model has no fencing token). A 400 ms lease (B) outlasts the work, so the retries get 409 instead: 0 takeovers, 0 duplicates. A lease is not the key's retention: it bounds one attempt's work.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "2 orders under the phased handler, with a payment service that ignores keys and takes 150 to 250 ms to charge. The client gives up after 100 ms and retries. In A a copy may take a claim over once it has been held 20 ms; in B, 400 ms.",
+                    question: "How many duplicate charges will A make?",
+                    ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 2, 4] },
+                    proof: pa("charges again", Find::Duplicate),
+                },
+                terms: &["fencing token"],
+                pointers: &[pa("charges again", Find::Duplicate), pb("the retries get 409", Find::Conflict)],
+                claims: &[a("takeovers", 2), a("duplicates", 2), b("takeovers", 0), b("duplicates", 0)],
+            },
+            Step {
+                title: "What a failure leaves under the key",
+                query: "seed=4&orders=3&dedup=atomic&provider=keyed&provider_fail=0.4&retries=3&backoff_ms=30&replay=all",
+                compare: Some("replay=final"),
+                text: "The payment service fails order 3 with a 500 and charges nothing. Stripe v1 (A) saved the result once execution began, so every retry gets the same 500 back: 3 failures replayed, and the client gives up not knowing (1 unknown). OASIS (B) replays a 2xx or 4xx but runs a 5xx again: the retry charges, and all 3 orders end ok. Powertools deletes the record when the handler raises an unhandled exception, so if the 500 surfaces that way (as the lab assumes) its retry runs again too.",
+                calculator: false,
+                keystore: true,
+                classify: false,
+                predict: Predict {
+                    setup: "3 orders with keys, a unique claim and a payment service that honours them. It sometimes fails with 500 and charges nothing; the client retries a 500 up to 3 times. A stores every result under the key and replays it, 500s included; B replays a 2xx or 4xx but runs a 5xx again.",
+                    question: "How many orders will A leave without a successful answer?",
+                    ask: Ask::Count { side: Side::A, metric: "unknown", choices: &[0, 1, 2, 3] },
+                    proof: pa("the same 500 back", Find::Replay),
+                },
+                terms: &[],
+                pointers: &[pa("the same 500 back", Find::Replay)],
+                claims: &[a("replayed_failures", 3), a("unknown", 1), b("replayed_failures", 0), b("ok", 3)],
+            },
+            Step {
+                title: "An expired key: run it as new, or refuse it",
+                query: "seed=1&preset=key-expiry",
+                compare: Some("expired=reject"),
+                text: "Lesson A's keys kept 150 ms. Run as new (A), the late retries charge again: 2 duplicates. OASIS refuses a request past its window (5 minutes there) with 412 (B): 3 refused: key expired; when one reaches the client, it looks order 1 up by its business key, as the Ad Context Protocol asks, finds charge #1 and is done: 2 charges, 0 duplicates. That lookup reads the ledger only, so a charge the ledger never recorded would be made again.",
+                calculator: false,
+                keystore: true,
+                classify: false,
+                predict: Predict {
+                    setup: "The expiring keys of Lesson A step 7: kept 150 ms, answers lost for the first 700 ms, up to 5 attempts. A treats a request whose key expired as new. B refuses it with 412; a client that gets a 412 looks the order up by its business key before it tries again.",
+                    question: "How many duplicate charges will B make?",
+                    ask: Ask::Count { side: Side::B, metric: "duplicates", choices: &[0, 1, 2] },
+                    proof: pb("with 412", Find::Refused),
+                },
+                terms: &["412"],
+                pointers: &[pa("the late retries charge again", Find::Duplicate), pb("with 412", Find::Refused)],
+                claims: &[a("duplicates", 2), b("rejected_expired", 3), b("effects", 2), b("duplicates", 0)],
+            },
+            Step {
+                title: "A lost answer from the payment service",
+                query: "seed=7&orders=3&dedup=atomic&loss_provider=0.3&retries=5",
+                compare: Some("lookup=on"),
+                text: "Now the network between the API and the payment service loses messages. Charge #2 is made but its answer is lost: the API gives the call up (504) and rolls back, and the retry charges again: 1 duplicate, and charge #2 is 1 charge the ledger never recorded. With result lookup (B) the API first asks the payment service for a charge under the key: order 2's retry finds charge #2 and records it: 0 duplicates, 0 charges the ledger never recorded.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "3 orders with keys and a unique claim. The network between the API and the payment service loses a message now and then (in A, one answer to a charge). The API then gives the call up, answers 504 and rolls back, and the client retries. In B the API first asks the payment service whether it already charged under the key.",
+                    question: "Which run charges an order twice?",
+                    ask: Ask::WhichHas { metric: "duplicates" },
+                    proof: pa("the retry charges again", Find::Duplicate),
+                },
+                terms: &["result lookup"],
+                pointers: &[pa("its answer is lost", Find::Drop(DropCause::Loss)), pa("the retry charges again", Find::Duplicate)],
+                claims: &[a("duplicates", 1), a("unrecorded", 1), b("duplicates", 0), b("unrecorded", 0)],
+            },
+            Step {
+                title: "Reconciliation repairs after the fact",
+                query: "seed=7&orders=3&dedup=atomic&loss_provider=0.3&retries=5",
+                compare: Some("reconcile_ms=900"),
+                text: "The same lost answer, without lookup. At 900 ms a reconciliation job (B) compares the payment service's charges with the ledger: it records charge #2, which the ledger lacked, and refunds charge #3, order 2's second: 1 reconciled charge, 1 refund, 0 charges the ledger never recorded. The duplicate still happened (1): the customer paid twice until the refund, and order 2's key still stores the answer naming charge #3. The model runs the job once, after the orders are done.",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "The same run: a charge made, its answer lost, and the retry charged again. In B a reconciliation job runs at 900 ms: it records each charge the ledger lacks and refunds each charge after an order's first.",
+                    question: "How many duplicate charges will B count?",
+                    ask: Ask::Count { side: Side::B, metric: "duplicates", choices: &[0, 1, 2] },
+                    proof: pb("The duplicate still happened", Find::Duplicate),
+                },
+                terms: &["reconciliation"],
+                pointers: &[pb("The duplicate still happened", Find::Duplicate)],
+                claims: &[a("unrecorded", 1), b("reconciled", 1), b("refunds", 1), b("unrecorded", 0), b("duplicates", 1)],
+            },
+            Step {
+                title: "The relay between the ledger and the queue",
+                query: "seed=1&orders=3&dedup=atomic&consumer=inbox&crash=api@after-commit&relay=direct",
+                compare: Some("relay=outbox"),
+                text: "Each booked charge goes to a queue as an event, and a consumer mails its receipt. In A the API publishes the event itself, one step after the commit, and crashes once in between: the charge is booked but its event is lost: 1 lost event, 2 receipts for 3 charges. With an outbox (B) the event is a row committed with the charge and leaves at the commit: 0 lost, 3 receipts. (The model's relay never fails; a real one can publish twice, which the consumer's inbox absorbs.)",
+                calculator: false,
+                keystore: false,
+                classify: false,
+                predict: Predict {
+                    setup: "3 orders; each booked charge also goes to a queue as an event, and a consumer mails a receipt per event. In A the API publishes the event itself one step after the commit; in B the event is an outbox row committed with the charge. The API crashes once, right after its first commit.",
+                    question: "How many receipts will A's consumer mail?",
+                    ask: Ask::Count { side: Side::A, metric: "receipts", choices: &[2, 3, 4] },
+                    proof: pa("crashes once in between", Find::Crash),
+                },
+                terms: &["outbox", "inbox"],
+                pointers: &[pa("crashes once in between", Find::Crash)],
+                claims: &[a("lost_events", 1), a("receipts", 2), b("receipts", 3)],
+            },
+        ],
+    },
+];
+
+/// The step that holds the ordering exercise (`crate::ordering`, `web::ordering`), found by
+/// title so that inserting a step before it does not move the exercise.
+pub const ORDERING_STEP_TITLE: &str = "The order of the steps matters";
+
+impl Step {
+    pub fn has_ordering_exercise(&self) -> bool {
+        self.title == ORDERING_STEP_TITLE
+    }
+}
+
+impl Lesson {
+    pub fn by_id(id: &str) -> Option<&'static Lesson> {
+        LESSONS.iter().find(|lesson| lesson.id == id)
+    }
+}
+
+/// The value a claim reads from a run's metrics.
+pub fn metric(m: &idemlab_lab::Metrics, name: &str) -> Option<u32> {
+    Some(match name {
+        "orders" => m.orders,
+        "attempts" => m.attempts,
+        "received" => m.received,
+        "effects" => m.effects,
+        "duplicates" => m.duplicates,
+        "lost" => m.lost,
+        "races" => m.races,
+        "unrecorded" => m.unrecorded,
+        "receipts" => m.receipts,
+        "duplicate_receipts" => m.duplicate_receipts,
+        "redeliveries" => m.redeliveries,
+        "dead_letters" => m.dead_letters,
+        "conflicts" => m.conflicts,
+        "takeovers" => m.takeovers,
+        "replayed_failures" => m.replayed_failures,
+        "rejected_expired" => m.rejected_expired,
+        "lookups" => m.lookups,
+        "reconciled" => m.reconciled,
+        "refunds" => m.refunds,
+        "lost_events" => m.lost_events,
+        "ok" => m.outcomes.ok,
+        "failed" => m.outcomes.failed,
+        "unknown" => m.outcomes.unknown,
+        _ => return None,
+    })
+}
+
+/// Bytes a key store holds in steady state: every new operation's entry (one per key; a retry
+/// reuses its key and adds none) is kept for the whole retention window. Saturating at u64::MAX (18 EB), so no number a learner types can
+/// overflow; u64 rather than u128 keeps 128-bit arithmetic and formatting out of the page.
+pub fn key_storage_bytes(operations_per_s: u64, retention_s: u64, entry_bytes: u64) -> u64 {
+    operations_per_s
+        .saturating_mul(retention_s)
+        .saturating_mul(entry_bytes)
+}
+
+/// Bytes in decimal units, as storage is sold: `864 GB`, `1.5 TB`.
+pub fn bytes_text(bytes: u64) -> String {
+    const UNITS: [&str; 7] = ["B", "KB", "MB", "GB", "TB", "PB", "EB"];
+    let mut unit = 0;
+    let mut scaled = bytes.saturating_mul(10);
+    while scaled >= 10_000 && unit + 1 < UNITS.len() {
+        scaled /= 1_000;
+        unit += 1;
+    }
+    let (whole, tenth) = (scaled / 10, scaled % 10);
+    if tenth == 0 || whole >= 100 {
+        format!("{whole} {}", UNITS[unit])
+    } else {
+        format!("{whole}.{tenth} {}", UNITS[unit])
+    }
+}
+
+/// Lessons are static data, one per id: two are the same lesson when their ids are.
+impl PartialEq for Lesson {
+    fn eq(&self, other: &Lesson) -> bool {
+        self.id == other.id
+    }
+}
+
+impl Eq for Lesson {}
+
+impl std::fmt::Debug for Lesson {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Lesson({})", self.id)
+    }
+}

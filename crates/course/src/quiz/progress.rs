@@ -1,0 +1,261 @@
+//! The learner's progress as the page keeps it in `localStorage` under one key: per lesson, the
+//! mastered flag, the best score, and the answers given in the current check. Pure text in and
+//! out, so a corrupt, foreign or future record is handled (and tested) natively: it is never a
+//! panic, only a fresh start with a note saying why.
+//!
+//! The record is a few lines of text, not JSON: a JSON reader cost the page 17 KB of gzipped
+//! wasm for a record this small. It reads
+//!
+//! ```text
+//! idemlab-progress 5
+//! lesson=a mastered=1 best=4 quiz=2024 answers=0,2,-,1
+//! ```
+//!
+//! with `-` for a question not answered yet, and a last line `shortcuts=off` when the learner
+//! turned the page's single-key shortcuts off (issue 14).
+
+use std::fmt::Write as _;
+
+use super::{grade, Quiz, QUESTIONS};
+use crate::lessons::LESSONS;
+
+/// The `localStorage` key; nothing else is stored, and nothing is sent anywhere.
+pub const STORAGE_KEY: &str = "idemlab.progress";
+/// Bumped when the record's meaning changes; a record of another version starts afresh.
+/// Version 1 was JSON; 5: the ordering exercise's claim got a lease, which moved the safe-order draws.
+pub const VERSION: u32 = 5;
+/// A record longer than this is not ours (ours is well under 1 KiB) and is not parsed.
+pub const TEXT_LEN_MAX: usize = 16 * 1024;
+/// The setting's line: present only when the shortcuts are off.
+const SHORTCUTS_OFF: &str = "shortcuts=off";
+/// The first line's word, before the version.
+const HEADER: &str = "idemlab-progress";
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Progress {
+    pub version: u32,
+    /// By lesson id, sorted by it, each id once: a vector rather than a `BTreeMap`, since
+    /// there are two or three lessons and each map instance costs kilobytes of the page's wasm.
+    lessons: Vec<(String, LessonProgress)>,
+    /// The page's single-key shortcuts are off (WCAG 2.1.4): a setting kept with the progress.
+    pub shortcuts_off: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LessonProgress {
+    /// Set once a finished check scores `right_needed`; a later miss keeps it.
+    pub mastered: bool,
+    /// The most right answers in any finished check.
+    pub best: u32,
+    /// The quiz seed of the current check, as text: JavaScript numbers lose u64 digits.
+    pub quiz: String,
+    /// One entry per question of the current check; `None` for not answered yet.
+    pub answers: Vec<Option<u32>>,
+}
+
+/// Why a record could not be read.
+enum Unreadable {
+    Malformed,
+    OtherVersion,
+}
+
+impl Progress {
+    pub fn new() -> Progress {
+        Progress {
+            version: VERSION,
+            lessons: Vec::new(),
+            shortcuts_off: false,
+        }
+    }
+
+    /// Reads a stored record. Missing gives a fresh one; anything unreadable gives a fresh one
+    /// and a note for the learner.
+    pub fn parse(text: Option<&str>) -> (Progress, Option<String>) {
+        let Some(text) = text else {
+            return (Progress::new(), None);
+        };
+        // Each note a whole sentence, so a translation need not assemble one from pieces.
+        let reset = |note: &str| (Progress::new(), Some(note.to_string()));
+        if text.len() > TEXT_LEN_MAX {
+            return reset(idemlab_lab::t!(
+                "Saved quiz progress was too long to be ours, so it starts afresh."
+            ));
+        }
+        match read(text) {
+            Err(Unreadable::Malformed) => reset(idemlab_lab::t!(
+                "Saved quiz progress could not be read, so it starts afresh."
+            )),
+            Err(Unreadable::OtherVersion) => reset(idemlab_lab::t!(
+                "Saved quiz progress is from another version, so it starts afresh."
+            )),
+            Ok(progress) if progress.out_of_range() => reset(idemlab_lab::t!(
+                "Saved quiz progress had answers out of range, so it starts afresh."
+            )),
+            Ok(progress) => (progress.sanitized(), None),
+        }
+    }
+
+    /// A best score or an answer list longer than a check: not a record the page wrote.
+    fn out_of_range(&self) -> bool {
+        (self.lessons.iter()).any(|(_, l)| l.best > QUESTIONS as u32 || l.answers.len() > QUESTIONS)
+    }
+
+    /// Keeps only known lessons and drops the answers of an unreadable quiz seed, so a
+    /// hand-edited record cannot make the page index out of range.
+    fn sanitized(mut self) -> Progress {
+        self.lessons
+            .retain(|(id, _)| LESSONS.iter().any(|lesson| lesson.id == id));
+        for (_, lesson) in &mut self.lessons {
+            if lesson.quiz.parse::<u64>().is_err() {
+                lesson.quiz.clear();
+                lesson.answers.clear();
+            }
+        }
+        self
+    }
+
+    /// The record as the page stores it; `parse` reads it back.
+    pub fn to_text(&self) -> String {
+        let mut out = format!("{HEADER} {}\n", self.version);
+        for (id, lesson) in &self.lessons {
+            let answers: Vec<String> = (lesson.answers.iter())
+                .map(|a| a.map_or_else(|| "-".into(), |a| a.to_string()))
+                .collect();
+            let _ = writeln!(
+                out,
+                "lesson={id} mastered={} best={} quiz={} answers={}",
+                u8::from(lesson.mastered),
+                lesson.best,
+                lesson.quiz,
+                answers.join(",")
+            );
+        }
+        if self.shortcuts_off {
+            out.push_str(SHORTCUTS_OFF);
+            out.push('\n');
+        }
+        out
+    }
+
+    pub fn lesson(&self, lesson: &str) -> Option<&LessonProgress> {
+        let at = self
+            .lessons
+            .binary_search_by(|(id, _)| id.as_str().cmp(lesson));
+        at.ok().map(|at| &self.lessons[at].1)
+    }
+
+    /// The lesson's record, made empty if there is none yet; false if it existed.
+    fn entry(&mut self, lesson: &str) -> (&mut LessonProgress, bool) {
+        match self
+            .lessons
+            .binary_search_by(|(id, _)| id.as_str().cmp(lesson))
+        {
+            Ok(at) => (&mut self.lessons[at].1, false),
+            Err(at) => {
+                self.lessons
+                    .insert(at, (lesson.to_string(), LessonProgress::default()));
+                (&mut self.lessons[at].1, true)
+            }
+        }
+    }
+
+    /// The answers already given in `quiz`, one per question: stored ones if the learner was
+    /// taking this very check, none otherwise.
+    pub fn answers_for(&self, quiz: &Quiz) -> Vec<Option<u32>> {
+        let mut answers = vec![None; quiz.questions.len()];
+        let stored = self.lesson(quiz.lesson);
+        if let Some(stored) = stored.filter(|s| s.quiz == quiz.seed.to_string()) {
+            for (slot, given) in answers.iter_mut().zip(&stored.answers) {
+                *slot = *given;
+            }
+        }
+        // A choice that the question does not have was not given on this page: the check
+        // starts afresh rather than show an answer that cannot be.
+        let fits = |(question, given): (&crate::quiz::Question, &Option<u32>)| match (
+            &question.form,
+            given,
+        ) {
+            (crate::quiz::Form::Choices(choices), Some(i)) => (*i as usize) < choices.len(),
+            _ => true,
+        };
+        if !quiz.questions.iter().zip(&answers).all(fits) {
+            return vec![None; quiz.questions.len()];
+        }
+        answers
+    }
+
+    /// Records the answers of `quiz`; a finished check updates the best score and mastery.
+    pub fn record(&mut self, quiz: &Quiz, answers: &[Option<u32>]) {
+        let (lesson, _) = self.entry(quiz.lesson);
+        lesson.quiz = quiz.seed.to_string();
+        lesson.answers = answers.iter().copied().take(QUESTIONS).collect();
+        let score = grade(quiz, answers);
+        if score.answered == score.total {
+            lesson.best = lesson.best.max(score.right);
+            lesson.mastered |= score.mastered;
+        }
+    }
+}
+
+/// Reads the header and one line per lesson; anything else makes the record unreadable.
+fn read(text: &str) -> Result<Progress, Unreadable> {
+    let mut lines = text.lines();
+    let header = lines.next().ok_or(Unreadable::Malformed)?;
+    let version = (header.strip_prefix(HEADER))
+        .and_then(|rest| rest.strip_prefix(' '))
+        .ok_or(Unreadable::Malformed)?;
+    let version: u32 = version.parse().map_err(|_| Unreadable::Malformed)?;
+    if version != VERSION {
+        return Err(Unreadable::OtherVersion);
+    }
+    let mut progress = Progress::new();
+    for line in lines.filter(|line| !line.is_empty()) {
+        if line == SHORTCUTS_OFF {
+            progress.shortcuts_off = true;
+            continue;
+        }
+        let (id, lesson) = read_lesson(line).ok_or(Unreadable::Malformed)?;
+        let (slot, fresh) = progress.entry(&id);
+        if !fresh {
+            return Err(Unreadable::Malformed);
+        }
+        *slot = lesson;
+    }
+    Ok(progress)
+}
+
+/// `lesson=a mastered=1 best=4 quiz=2024 answers=0,2,-,1`: every field once, in this order.
+fn read_lesson(line: &str) -> Option<(String, LessonProgress)> {
+    let mut fields = line.split(' ');
+    let mut field = |name: &str| fields.next()?.strip_prefix(name)?.strip_prefix('=');
+    let id = field("lesson")?.to_string();
+    let mastered = match field("mastered")? {
+        "1" => true,
+        "0" => false,
+        _ => return None,
+    };
+    let best = field("best")?.parse().ok()?;
+    let quiz = field("quiz")?.to_string();
+    let answers = match field("answers")? {
+        "" => Vec::new(),
+        list => (list.split(','))
+            .map(|a| {
+                if a == "-" {
+                    Some(None)
+                } else {
+                    a.parse().ok().map(Some)
+                }
+            })
+            .collect::<Option<Vec<_>>>()?,
+    };
+    if fields.next().is_some() {
+        return None;
+    }
+    let lesson = LessonProgress {
+        mastered,
+        best,
+        quiz,
+        answers,
+    };
+    Some((id, lesson))
+}

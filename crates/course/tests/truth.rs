@@ -1,0 +1,169 @@
+//! What the lab must never say. Every sentence a learner reads (lesson steps, quiz texts, the
+//! ordering exercise's rules and verdict, the key help, the presets, README) is collected here
+//! and checked against statements that a review found false, each with the reason it is false.
+//! A new text that repeats one of them fails this test.
+// Native tests: Unicode case mapping costs the page nothing here (clippy.toml forbids it in
+// the library, where it would link 18 KB of tables into the wasm).
+#![allow(clippy::disallowed_methods)]
+
+use idemlab_core::scenario::{codec, presets::PRESETS, Step};
+use idemlab_course::lessons::LESSONS;
+use idemlab_course::ordering::{self, RULES};
+use idemlab_course::quiz::{self, Form};
+
+/// A false (or misleading) phrase, lower-cased, and why it is false.
+const FALSE: [(&str, &str); 12] = [
+    (
+        "and charge in one transaction",
+        "a payment call cannot be inside a database transaction; only the ledger row can",
+    ),
+    (
+        "in one transaction with the charge",
+        "a payment call cannot be inside a database transaction; only the ledger row can",
+    ),
+    (
+        "claim with the effect",
+        "the claim commits with the ledger row, not with the remote charge",
+    ),
+    (
+        "same transaction as the receipt",
+        "a mailed receipt cannot be part of a transaction",
+    ),
+    (
+        "catches every path",
+        "expiry, a lost pod store and a crash after the charge still duplicate",
+    ),
+    (
+        "\"in progress\" for good",
+        "a claim stuck for ever is this model's missing lease, not a law",
+    ),
+    (
+        "each lost answer costs one more charge",
+        "a lost answer on the last attempt sends no retry",
+    ),
+    (
+        "however often it runs",
+        "a delayed repeat of a set can overwrite a later value",
+    ),
+    (
+        "not modelled, would still mail twice",
+        "the model crashes the consumer between the mail and the commit (consumer_crash=after-mail)",
+    ),
+    (
+        "record the charge in one transaction",
+        "the charge is made at the payment service, outside the transaction; only the ledger row is in it",
+    ),
+    (
+        "this proves",
+        "a few thousand seeded runs are evidence, not a proof",
+    ),
+    (
+        "from here on each order carries",
+        "orders carry a key from the first step",
+    ),
+];
+
+/// Every text a learner can read, with where it comes from.
+fn texts() -> Vec<(String, String)> {
+    let mut out = Vec::new();
+    for lesson in &LESSONS {
+        for (i, step) in lesson.steps.iter().enumerate() {
+            let place = format!("lesson {} step {}", lesson.id, i + 1);
+            out.push((place.clone(), step.title.to_string()));
+            out.push((place, step.text.to_string()));
+        }
+        for quiz_seed in 0..60 {
+            for (i, q) in quiz::generate(lesson, quiz_seed)
+                .questions
+                .iter()
+                .enumerate()
+            {
+                let place = format!("quiz {} seed {quiz_seed} question {}", lesson.id, i + 1);
+                out.push((place.clone(), q.prompt.clone()));
+                out.push((place.clone(), q.explanation.clone()));
+                if let Form::Choices(choices) = &q.form {
+                    for choice in choices {
+                        out.push((place.clone(), choice.label.clone()));
+                    }
+                }
+            }
+        }
+    }
+    for rule in &RULES {
+        out.push(("ordering rule".into(), rule.cause.to_string()));
+    }
+    for step in Step::ALL {
+        out.push(("ordering step".into(), ordering::describe(step).to_string()));
+    }
+    out.push((
+        "ordering verdict".into(),
+        ordering::safe_text(Step::CORRECT, 1800),
+    ));
+    let claim_first =
+        idemlab_core::scenario::decode("order=claim,begin,lookup,effect,commit,respond")
+            .expect("a valid order")
+            .scenario
+            .order;
+    out.push((
+        "ordering verdict, claim first".into(),
+        ordering::safe_text(claim_first, 1800),
+    ));
+    for key in codec::keys() {
+        out.push((format!("help for {}", key.name), key.help.to_string()));
+    }
+    for preset in &PRESETS {
+        out.push((
+            format!("preset {}", preset.name),
+            preset.summary.to_string(),
+        ));
+    }
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("README.md is readable");
+    out.push((
+        "README.md".into(),
+        readme.split_whitespace().collect::<Vec<_>>().join(" "),
+    ));
+    out
+}
+
+#[test]
+fn no_text_repeats_a_statement_found_false() {
+    let texts = texts();
+    assert!(texts.len() > 200, "only {} texts collected", texts.len());
+    let mut found = Vec::new();
+    for (place, text) in &texts {
+        let lower = text.to_lowercase();
+        for (phrase, why) in FALSE {
+            if lower.contains(phrase) {
+                found.push(format!("{place}: \"{phrase}\" ({why})"));
+            }
+        }
+    }
+    assert!(found.is_empty(), "false statements:\n{}", found.join("\n"));
+}
+
+#[test]
+fn a_safe_verdict_names_the_boundary_it_proved_and_the_one_it_did_not() {
+    let text = ordering::safe_text(Step::CORRECT, 1800);
+    assert!(text.contains("ledger's boundary"), "{text}");
+    assert!(
+        text.contains("crash between the charge and the commit"),
+        "{text}"
+    );
+}
+
+#[test]
+fn the_unprobed_gap_really_duplicates_under_the_textbook_order() {
+    // The verdict's caveat is a claim too: a crash right after the charge, under the textbook
+    // order and a plain provider, charges twice on some seed.
+    let mut scenario = ordering::probe_scenario(&ordering::PROBES[0], Step::ALL, 0);
+    codec::set_key(&mut scenario, "crash", "api@after-effect").expect("a valid crash");
+    let duplicated = (0..50).any(|seed| {
+        scenario.seed = seed;
+        idemlab_lab::run(&scenario).1.duplicates > 0
+    });
+    assert!(
+        duplicated,
+        "no seed of 0..50 duplicated after a crash after the charge"
+    );
+}

@@ -1,0 +1,681 @@
+#![cfg(target_arch = "wasm32")]
+//! The browser layer (wasm32 only): element handles, one `dispatch(Msg)` entry, and painting.
+//! Every decision is `idemlab_app`'s: a handler turns an event into a `Msg`, `app::update`
+//! changes the state and returns `Effects` (rerun, repaint, URL push or replace, focus), and
+//! `render` paints the state and the runs.
+
+// Only the benchmark's build (`--features bench`, scripts/bench.sh) exports the measurements;
+// the page that ships does not carry them.
+mod access;
+#[cfg(feature = "bench")]
+mod bench;
+mod classify;
+mod contracts;
+mod controls;
+mod dom;
+mod embed;
+mod export;
+mod i18n;
+mod keys;
+mod lessons;
+mod ordering;
+mod playback;
+mod predict;
+mod quiz;
+mod runs;
+mod screen;
+mod story;
+mod sweep;
+mod table;
+mod timeline;
+
+use std::cell::{Cell, RefCell};
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use idemlab_app::job::{Built, Phase, RunJob};
+use idemlab_app::page::PageState;
+use idemlab_app::{self as app, Banner, Effects, Focus, Msg, State, UrlWrite};
+use idemlab_core::scenario::Scenario;
+use idemlab_core::trace::Trace;
+use idemlab_course::lessons::Side;
+use idemlab_lab::metrics::MetricsIndex;
+use idemlab_lab::view::{layout, Timeline, View, Viewport};
+use idemlab_lab::Metrics;
+
+/// One configuration's run and everything derived from it.
+pub(crate) struct Run {
+    pub trace: Trace,
+    pub metrics: Metrics,
+    /// Counts at any cursor without refolding the whole trace on every frame of a scrub.
+    pub index: MetricsIndex,
+    pub timeline: Timeline,
+    /// The marks (or density) of the last viewport: a scrub moves the cursor, not the view.
+    view_cache: std::cell::RefCell<Option<(Viewport, std::rc::Rc<View>)>>,
+    /// `app::preset_summary`, worked out once per run, not per frame.
+    pub summary: Option<&'static str>,
+    /// The run as text (`story::tell`), worked out once per run.
+    pub story: idemlab_lab::story::Story,
+}
+
+impl Run {
+    /// Drops everything but the trace's event block and hands that back, emptied.
+    fn into_buffer(self) -> Option<Vec<idemlab_core::trace::Event>> {
+        let Run {
+            trace, timeline, ..
+        } = self;
+        drop(timeline);
+        trace.into_buffer()
+    }
+
+    /// A run with no events, standing in until the first real run: building the page's
+    /// controls needs an `App`, and the run comes a task later.
+    fn empty(scenario: Scenario) -> Run {
+        let trace = Trace::new(&scenario);
+        Run {
+            metrics: Metrics::of(&trace),
+            index: MetricsIndex::new(&trace),
+            timeline: layout(&trace),
+            summary: app::preset_summary(&scenario),
+            story: idemlab_lab::story::Story::default(),
+            trace,
+            view_cache: std::cell::RefCell::new(None),
+        }
+    }
+
+    fn built(built: Built, scenario: &Scenario) -> Run {
+        let Built {
+            trace,
+            metrics,
+            timeline,
+            index,
+        } = built;
+        Run {
+            summary: app::preset_summary(scenario),
+            story: idemlab_lab::story::tell(&trace, &metrics, idemlab_lab::story::ORDERS_SHOWN_MAX),
+            trace,
+            metrics,
+            index,
+            timeline,
+            view_cache: std::cell::RefCell::new(None),
+        }
+    }
+
+    /// Drops the cached view, so the next paint computes it again (the benchmark's cold draw).
+    #[cfg(feature = "bench")]
+    pub fn forget_view(&self) {
+        self.view_cache.borrow_mut().take();
+    }
+
+    /// What `viewport` shows of this run, reusing the last answer when the viewport is the same.
+    pub fn view(&self, viewport: &Viewport) -> std::rc::Rc<View> {
+        let mut cache = self.view_cache.borrow_mut();
+        match cache.as_ref() {
+            Some((cached, view)) if cached == viewport => view.clone(),
+            _ => {
+                let view = std::rc::Rc::new(self.timeline.view(viewport));
+                *cache = Some((*viewport, view.clone()));
+                view
+            }
+        }
+    }
+}
+
+pub(crate) struct App {
+    /// Every fact the page shows; changed only by `app::update` through `dispatch`.
+    pub state: State,
+    pub a: Run,
+    pub b: Option<Run>,
+    /// The run being computed in slices, A then B (`compute`); `None` once both are built.
+    job: Option<(Side, RunJob)>,
+    /// A run built in a later slice, whose view the next slice computes on its own: the view
+    /// of a million events takes a task of its own (about 120 ms of wasm).
+    warm: Option<Side>,
+}
+
+impl App {
+    /// The index of the last event shown, in the run in focus: the cursor, or its last event.
+    pub fn cursor(&self) -> usize {
+        self.state.cursor() as usize
+    }
+
+    /// The simulated time at the cursor.
+    pub fn cursor_time_us(&self) -> u64 {
+        self.lead()
+            .trace
+            .events
+            .get(self.cursor())
+            .map_or(0, |e| e.time_us)
+    }
+
+    /// The run in focus (`app::lead`): the one the cursor is an event of.
+    pub fn lead(&self) -> &Run {
+        app::lead(&self.state, &self.a, self.b.as_ref())
+    }
+
+    pub fn page(&self) -> &PageState {
+        &self.state.page
+    }
+}
+
+thread_local! {
+    static APP: RefCell<Option<App>> = const { RefCell::new(None) };
+}
+
+/// What the browser side remembers about the browser (layout, timers, pointers, what it last
+/// painted), never a fact the page shows: those are `State`'s. Each field is its own cell, so
+/// reading one never conflicts with a borrow of another or of the app.
+pub(crate) struct Ui {
+    /// The lesson step the panel shows (`None` until first built), so the panel is rebuilt
+    /// only when the step changes and the calculator keeps what the learner typed.
+    pub lesson_shown: Cell<Option<Option<(&'static str, usize)>>>,
+    /// The quiz view last painted, so the panel is rebuilt only when it changes (a rebuild
+    /// on every playback frame would drop a half-typed answer).
+    pub quiz_painted: RefCell<Option<quiz::Painted>>,
+    /// Why quiz progress could not be read or saved, shown once under the check.
+    pub quiz_note: RefCell<Option<String>>,
+    /// When the URL was last written, and whether a trailing write is already scheduled.
+    pub url_sync: Cell<(f64, bool)>,
+    /// The current chain of playback ticks; pause-then-play must not leave two running.
+    pub chain: Cell<u32>,
+    /// The timelines' width, measured when the layout changes (`runs::measure_width`), never
+    /// in the middle of a frame: reading `clientWidth` after a frame's DOM writes forced a
+    /// layout every frame.
+    pub width_px: Cell<u32>,
+    /// (x where a timeline drag started, viewport then, whether it moved), while a drag is on.
+    pub drag: RefCell<Option<(f64, Viewport, bool)>>,
+    pub last_drag_ms: Cell<f64>,
+    /// The ordering item being dragged, while a pointer drag is under way.
+    pub dragging: Cell<Option<usize>>,
+    /// The event list's scroll position, kept from its scroll events and our own scrolling,
+    /// so a frame never reads it back after writing the page.
+    pub scroll_top_px: Cell<i32>,
+    /// Whether the Events tab was open at the last render.
+    pub events_shown: Cell<bool>,
+    /// What each key-store panel (A, B) last folded: the run's events (address) and how many,
+    /// so a frame that moved neither does not fold again. Forgotten at every rerun.
+    pub keys_painted: Cell<[Option<keys::Painted>; 2]>,
+    /// Whether each run's text (A, B) was last painted shown (`None` inside: no run B), so
+    /// playback frames do not repaint it. Forgotten at every rerun.
+    pub story_painted: Cell<[Option<Option<bool>>; 2]>,
+    /// The classification answers last painted, so playback frames do not repaint them.
+    pub classify_painted: Cell<Option<app::Answers>>,
+    /// Which computation the scheduled slice belongs to: each start of the runs counts one up,
+    /// so a slice scheduled for runs since replaced (a new scenario, Cancel) does nothing.
+    pub job_gen: Cell<u32>,
+    /// Until the first runs are built: then the page marks itself ready.
+    pub loading: Cell<bool>,
+    /// What the announcer heard at the last paint (`app::announce`), so it speaks once.
+    pub heard: RefCell<Option<app::Heard>>,
+}
+
+thread_local! {
+    static UI: Ui = const {
+        Ui {
+            lesson_shown: Cell::new(None),
+            quiz_painted: RefCell::new(None),
+            quiz_note: RefCell::new(None),
+            url_sync: Cell::new((f64::MIN, false)),
+            chain: Cell::new(0),
+            width_px: Cell::new(0),
+            drag: RefCell::new(None),
+            last_drag_ms: Cell::new(-1e9),
+            dragging: Cell::new(None),
+            scroll_top_px: Cell::new(0),
+            events_shown: Cell::new(false),
+            keys_painted: Cell::new([None; 2]),
+            story_painted: Cell::new([None; 2]),
+            classify_painted: Cell::new(None),
+            job_gen: Cell::new(0),
+            loading: Cell::new(true),
+            heard: RefCell::new(None),
+        }
+    };
+}
+
+/// Runs `f` on one of `Ui`'s cells, picked by `pick`.
+pub(crate) fn with_ui<T, R>(
+    pick: impl for<'a> FnOnce(&'a Ui) -> &'a T,
+    f: impl FnOnce(&T) -> R,
+) -> R {
+    UI.with(|ui| f(pick(ui)))
+}
+
+/// Runs `f` on the app. Handlers never nest, so the borrow cannot be taken twice.
+pub(crate) fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> R {
+    APP.with(|cell| f(cell.borrow_mut().as_mut().expect("the app is mounted")))
+}
+
+/// The one entry for every user action, timer and finished slice: the state changes in
+/// `app::update` (one borrow of the app), then the browser carries out what it asked for.
+pub(crate) fn dispatch(msg: Msg) {
+    let effects = with_app(|app| app::update(&mut app.state, msg));
+    apply(effects);
+}
+
+pub(crate) fn apply(effects: Effects) {
+    // A change made while the first runs were still computing (Cancel, a control) ends the
+    // loading when its own runs are built, after its own URL write (Cancel's push must not
+    // be replaced by the loading's).
+    let loaded = effects.rerun && start_runs() && with_ui(|u| &u.loading, |l| l.get());
+    if effects.paint_progress {
+        runs::paint_computing();
+    }
+    if effects.restyle {
+        embed::restyle();
+    }
+    if effects.save_progress {
+        quiz::save_progress();
+        lessons::paint_picker();
+    }
+    if effects.render || effects.rerun {
+        render();
+    }
+    if effects.rerun {
+        // A new run starts at its start: a phone's sideways scroll of the old one (a step's
+        // reveal) would open the next step part-way along (Lesson A's walk).
+        runs::rewind();
+    }
+    match effects.focus {
+        Some(Focus::LessonHeading) => lessons::focus_heading(),
+        Some(Focus::QuizTitle) => quiz::focus_title(),
+        Some(Focus::Drawer) => screen::focus_drawer(),
+        Some(Focus::DrawerToggle) => screen::focus_toggle(),
+        Some(Focus::PredictFeedback) => predict::focus_feedback(),
+        Some(Focus::LessonPicker) => access::focus("#lesson-picker button:not([disabled])"),
+        Some(Focus::QuizAnswer) => access::focus("#quiz-body input"),
+        None => {}
+    }
+    if let Some(report) = &effects.report {
+        embed::post_report(report);
+    }
+    if let Some(side) = effects.show_timeline {
+        lessons::show_timeline(side);
+    }
+    if let Some(side) = effects.reveal {
+        lessons::reveal_outline(side);
+    }
+    if effects.tick {
+        playback::schedule_tick();
+    }
+    if effects.sweep_slice {
+        sweep::schedule();
+    }
+    if effects.contracts_slice {
+        contracts::schedule();
+    }
+    match effects.url {
+        Some(UrlWrite::Push) => write_url(UrlWrite::Push),
+        Some(UrlWrite::Replace) => sync_url(),
+        None => {}
+    }
+    if loaded {
+        show_loaded();
+    }
+}
+
+/// How long one slice of a run's computation may take: well under the 200 ms long-task limit,
+/// leaving the browser time to paint the progress line and to take a click on Cancel.
+const SLICE_MS: f64 = 40.0;
+
+/// Work units (simulator actions, events) between two looks at the clock within a slice: a
+/// few milliseconds of wasm time.
+const SLICE_UNITS: u32 = 8_192;
+
+/// Drops the old runs and starts computing A, then B (when compare is on, and not while a quiz
+/// question hides its runs). The first slice runs at once: most runs are built within it, and
+/// the caller paints them; a longer one goes on in later tasks behind a progress line.
+/// Returns whether both runs are built.
+fn start_runs() -> bool {
+    let gen = with_ui(|u| &u.job_gen, |g| g.get().wrapping_add(1));
+    with_ui(|u| &u.job_gen, |g| g.set(gen));
+    with_app(|app| {
+        // The old runs go first: wasm memory never shrinks, so building the new ones beside
+        // them would leave the page holding both sizes for good.
+        let job = app.job.take();
+        app.warm = None;
+        app.b = None;
+        let old = std::mem::replace(&mut app.a, Run::empty(app.state.page.scenario.clone()));
+        // The new run A records into the old one's event block (its largest), where it stands:
+        // a run A still being built when this one started, or else the last finished run A.
+        let building_a = job.filter(|(side, _)| *side == Side::A);
+        let buffer = (building_a.and_then(|(_, job)| job.into_buffer()))
+            .or_else(|| old.into_buffer())
+            .unwrap_or_default();
+        // A quiz question's run is not run until its answer is locked, so no view can show it.
+        if !app::run_hidden(&app.state) {
+            app.job = Some((Side::A, RunJob::reusing(&app.state.page.scenario, buffer)));
+        }
+    });
+    // A new run may sit where the old one was freed: the panel's memo must not match it.
+    with_ui(|u| &u.keys_painted, |cell| cell.set([None; 2]));
+    with_ui(|u| &u.story_painted, |cell| cell.set([None; 2]));
+    compute(gen, dom::now_ms() + SLICE_MS, false)
+}
+
+/// Computes until `deadline_ms` (or to the end), putting each run in place as it is built.
+/// Returns whether both runs are built; if not, the next slice is scheduled. In a later slice
+/// (`later`), a run just built ends the slice, so that its view is computed in a task of its own.
+fn compute(gen: u32, deadline_ms: f64, later: bool) -> bool {
+    loop {
+        let step = with_app(|app| {
+            let (side, job) = app.job.as_mut()?;
+            Some((*side, job.step(SLICE_UNITS)))
+        });
+        match step {
+            None => {
+                runs_built();
+                return true;
+            }
+            Some((side, progress)) if progress.phase == Phase::Done => {
+                put_in_place(side);
+                if later {
+                    with_app(|app| app.warm = Some(side));
+                    dom::later(0, move || next_slice(gen));
+                    return false;
+                }
+            }
+            Some((side, progress)) if dom::now_ms() >= deadline_ms => {
+                dispatch(Msg::Computing { side, progress });
+                dom::later(0, move || next_slice(gen));
+                return false;
+            }
+            Some(_) => {}
+        }
+    }
+}
+
+/// A later slice: only for the computation it was scheduled for.
+fn next_slice(gen: u32) {
+    if with_ui(|u| &u.job_gen, |g| g.get()) != gen {
+        return;
+    }
+    let warm = with_app(|app| {
+        let side = app.warm.take()?;
+        let viewport = runs::viewport(app);
+        let run = if side == Side::B {
+            app.b.as_ref()
+        } else {
+            Some(&app.a)
+        };
+        run.map(|run| run.view(&viewport))
+    });
+    if warm.is_some() {
+        dom::later(0, move || next_slice(gen));
+        return;
+    }
+    if compute(gen, dom::now_ms() + SLICE_MS, true) {
+        if with_ui(|u| &u.loading, |l| l.get()) {
+            show_loaded();
+        } else {
+            render();
+        }
+    }
+}
+
+/// Puts the built run of `side` in place, and starts B after A when comparing.
+fn put_in_place(side: Side) {
+    with_app(|app| {
+        let Some((_, job)) = app.job.take() else {
+            return;
+        };
+        let built = job.finish();
+        match side {
+            Side::A => {
+                app.a = Run::built(built, &app.state.page.scenario);
+                let compare = app.state.page.compare_scenario();
+                app.job = compare.map(|b| (Side::B, RunJob::new(&b)));
+            }
+            Side::B => {
+                let scenario = app.state.page.compare_scenario().unwrap_or_default();
+                app.b = Some(Run::built(built, &scenario));
+            }
+        }
+    });
+}
+
+/// Both runs are built: tell the state their lengths (`Msg::Ran`), then their metrics
+/// (`Msg::Measured`, which the open step's prediction is read from).
+fn runs_built() {
+    with_app(|app| {
+        let events_a = u32::try_from(app.a.trace.events.len()).unwrap_or(u32::MAX);
+        let events_b = (app.b.as_ref()).map_or(0, |b| b.trace.events.len());
+        let events_b = u32::try_from(events_b).unwrap_or(u32::MAX);
+        app::update(&mut app.state, Msg::Ran { events_a, events_b });
+        let a = Box::new(app.a.metrics.clone());
+        let b = app.b.as_ref().map(|b| Box::new(b.metrics.clone()));
+        app::update(&mut app.state, Msg::Measured { a, b });
+    });
+}
+
+/// Runs when the module loads: mounts the lab if this document is the lab's page (a test
+/// harness page, which has no `#app`, mounts it itself after writing the markup).
+#[wasm_bindgen(start)]
+pub fn start() {
+    console_error_panic_hook::set_once();
+    if dom::document().get_element_by_id("app").is_some() {
+        // Two tasks, not one: the controls appear first, and no single task blocks the page
+        // for long even when the linked scenario runs to 100,000 events.
+        mount_ui();
+        dom::later(0, run_and_show);
+    }
+}
+
+/// Reads the URL, runs the scenario and wires every part of the page, in one go (tests use
+/// this; the page itself splits it in two tasks). Call once per document.
+pub fn mount() {
+    mount_ui();
+    // In one go, as the tests that call this expect the page ready when it returns.
+    start_runs();
+    let gen = with_ui(|u| &u.job_gen, |g| g.get());
+    compute(gen, f64::INFINITY, false);
+    show_loaded();
+}
+
+/// Reads the URL and builds every part of the page, with no run yet.
+fn mount_ui() {
+    if let Some(performance) = dom::window().performance() {
+        performance.mark("idemlab-mount").ok();
+    }
+    let query = dom::window().location().search().unwrap_or_default();
+    // The language first: everything the page writes from here on is in it.
+    let lang = idemlab_app::page::PageState::from_query(&query).0.lang;
+    idemlab_lab::i18n::set_lang(lang.unwrap_or(idemlab_lab::i18n::Lang::English));
+    i18n::translate_markup();
+    let start_ms = dom::now_ms();
+    let state = State::load(&query, &quiz::load_progress());
+    let load_ms = dom::now_ms() - start_ms;
+    let a = Run::empty(state.page.scenario.clone());
+    APP.with(|cell| {
+        *cell.borrow_mut() = Some(App {
+            state,
+            a,
+            b: None,
+            job: None,
+            warm: None,
+        })
+    });
+    controls::mount();
+    runs::mount();
+    playback::mount();
+    table::mount();
+    sweep::mount();
+    contracts::mount();
+    embed::mount();
+    export::mount();
+    lessons::mount();
+    screen::mount();
+    keys::mount();
+    classify::mount();
+    access::mount();
+    quiz::drawn(load_ms);
+    listen_to_history();
+}
+
+/// Runs A (and B) for the linked state, keeping its cursor and zoom, and shows them: now if
+/// they are built within the first slice, else when the last slice ends (`next_slice`).
+fn run_and_show() {
+    // A rerun keeps the cursor and zoom: only `update` resets them, on a scenario change.
+    if start_runs() {
+        show_loaded();
+    } else {
+        render();
+    }
+}
+
+/// The end of loading, once the runs are built: paint, and say the page is ready.
+fn show_loaded() {
+    with_ui(|u| &u.loading, |l| l.set(false));
+    render();
+    // The link's state as the page's own permalink (a step link gains its scenario).
+    write_url(UrlWrite::Replace);
+    rerender_on_resize();
+    // Tests and embedders wait for this before reading the counters; the benchmark reads the
+    // mark to measure load to interactive.
+    if let Some(root) = dom::document().document_element() {
+        root.set_attribute("data-state", "ready").ok();
+    }
+    if let Some(performance) = dom::window().performance() {
+        performance.mark("idemlab-ready").ok();
+    }
+}
+
+/// Back, Forward and a hash change move to another history entry: load the state its URL
+/// holds, so the URL and the page agree.
+fn listen_to_history() {
+    let window: web_sys::EventTarget = dom::window().unchecked_into();
+    dom::listen::<web_sys::Event>(&window, "popstate", |_| {
+        let query = dom::window().location().search().unwrap_or_default();
+        let stored = quiz::load_progress();
+        dispatch(Msg::UrlChanged { query, stored });
+    });
+}
+
+/// The timelines are as wide as their column: repaint when it changes size.
+fn rerender_on_resize() {
+    let last_width = std::rc::Rc::new(std::cell::Cell::new(0));
+    let callback = Closure::<dyn FnMut()>::new(move || {
+        // A resize observer runs after layout, so measuring here forces nothing.
+        let width = runs::measure_width(with_app(|app| app.page().embed));
+        if width != last_width.replace(width) {
+            runs::render();
+        }
+    });
+    let observer =
+        web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).expect("ResizeObserver");
+    observer.observe(&dom::by_id::<web_sys::Element>("runs"));
+    // The key-store panel narrows the timeline without changing the runs' width.
+    observer.observe(&dom::by_id::<web_sys::Element>("timeline-a"));
+    // Both live as long as the page.
+    callback.forget();
+    std::mem::forget(observer);
+}
+
+/// Paints every part of the page from the state; nothing here changes it.
+pub(crate) fn render() {
+    screen::render();
+    controls::render();
+    runs::render();
+    playback::render();
+    table::render();
+    sweep::render();
+    lessons::render();
+    keys::render();
+    story::render();
+    classify::render();
+    contracts::paint();
+    render_banner();
+    access::speak();
+}
+
+fn render_banner() {
+    let banner: web_sys::Element = dom::by_id("banner");
+    let model = with_app(|app| Banner::of(&app.state));
+    dom::clear(&banner);
+    dom::set_hidden(&banner, model.is_none());
+    let Some(model) = model else {
+        return;
+    };
+    let list = (model.lines.iter()).fold(dom::El::new("ul"), |list, line| {
+        list.child(&dom::El::new("li").text(line).el())
+    });
+    banner
+        .append_child(&dom::El::new("strong").text(model.heading).el())
+        .ok();
+    banner.append_child(&list.el()).ok();
+}
+
+/// This page's address without its query.
+pub(crate) fn page_url() -> String {
+    let location = dom::window().location();
+    let origin = location.origin().unwrap_or_default();
+    format!("{origin}{}", location.pathname().unwrap_or_default())
+}
+
+/// The permalink for the current state.
+pub(crate) fn permalink() -> String {
+    let query = with_app(|app| app::permalink_query(&app.state));
+    format!("{}?{query}", page_url())
+}
+
+/// Browsers throttle (and complain about) more than about 100 history writes in 10 s, and a
+/// scrub renders 60 times a second; so view changes rewrite the URL at most every 250 ms, with
+/// a trailing write that records where the cursor came to rest.
+const URL_SYNC_MS: f64 = 250.0;
+
+fn sync_url() {
+    let (last_ms, pending) = with_ui(|u| &u.url_sync, |s| s.get());
+    let now_ms = dom::now_ms();
+    if now_ms - last_ms >= URL_SYNC_MS {
+        write_url(UrlWrite::Replace);
+    } else if !pending {
+        with_ui(|u| &u.url_sync, |s| s.set((last_ms, true)));
+        dom::later(URL_SYNC_MS as i32, || write_url(UrlWrite::Replace));
+    }
+}
+
+/// Writes the state's permalink: a new history entry for a scenario change, else the same one.
+/// Nothing is written when the URL already says it (so a reload or Back adds no entry).
+fn write_url(how: UrlWrite) {
+    with_ui(|u| &u.url_sync, |s| s.set((dom::now_ms(), false)));
+    let query = format!("?{}", with_app(|app| app::address_query(&app.state)));
+    // The printed page's link to this view (shown only in print).
+    dom::set_text(
+        &dom::by_id::<web_sys::Element>("print-link"),
+        &format!("{}{query}", page_url()),
+    );
+    let location = dom::window().location();
+    if location.search().ok().as_deref() == Some(query.as_str()) {
+        return;
+    }
+    // With the path: a bare `?…` resolves against `<base href="./">`, which drops `index.html`,
+    // and a host without directory indexes answers that address with a 404.
+    let query = format!("{}{query}", location.pathname().unwrap_or_default());
+    let Ok(history) = dom::window().history() else {
+        return;
+    };
+    let _ = match how {
+        UrlWrite::Push => history.push_state_with_url(&JsValue::NULL, "", Some(&query)),
+        UrlWrite::Replace => history.replace_state_with_url(&JsValue::NULL, "", Some(&query)),
+    };
+}
+
+/// Runs a query and returns its counts and digest: the small, copyable result that tests and
+/// automation need from the wasm build (see `tests/web.rs`).
+#[wasm_bindgen]
+pub fn run_query(query: &str) -> Result<JsValue, JsValue> {
+    let decoded = idemlab_core::scenario::decode(query).map_err(|errors| {
+        let lines: Vec<String> = errors.iter().map(|e| e.to_string()).collect();
+        JsValue::from_str(&lines.join("\n"))
+    })?;
+    let (trace, metrics) = idemlab_lab::run(&decoded.scenario);
+    let result = js_sys::Object::new();
+    let set =
+        |key: &str, value: JsValue| js_sys::Reflect::set(&result, &key.into(), &value).map(|_| ());
+    set("digest", trace.digest().into())?;
+    set("events", metrics.events.into())?;
+    set("duplicates", metrics.duplicates.into())?;
+    set("effects", metrics.effects.into())?;
+    Ok(result.into())
+}

@@ -1,0 +1,332 @@
+//! A lesson step's prediction (asked before its run plays) and its terms: the question and its
+//! choices, the feedback, what waits for the answer, the definition list, and the underlined
+//! terms whose definitions open on focus. What shows and when is `app::predict_view`'s; the
+//! markup is in `index.html`'s `tpl-predict` and `tpl-terms`.
+
+use web_sys::{Element, FocusEvent, KeyboardEvent};
+
+use super::dom::{self, El};
+use super::with_app;
+use idemlab_app::{self as app, Piece};
+use idemlab_course::lessons::{Ask, Side, Step};
+use idemlab_lab::i18n::tr;
+
+/// The parts of a step that are the reveal: held back while the step waits for its answer.
+const REVEAL: &str =
+    ".step-text, #pointer-status, .pointer-hint, .look-for, .claims, .calculator, .ordering";
+
+/// Builds the step's terms and question after its heading (the step is rebuilt per step).
+pub fn paint(article: &Element, step: &Step) {
+    let heading = dom::find(article, "#lesson-heading");
+    let section = dom::copy("tpl-predict");
+    paint_text(
+        &dom::find(&section, ".predict-setup"),
+        idemlab_lab::i18n::tr(step.predict.setup),
+    );
+    dom::set_text(
+        &dom::find(&section, ".predict-question"),
+        tr(step.predict.question),
+    );
+    let group = dom::find(&section, ".predict-choices");
+    // What is asked (never its answer), so a test can ask the CLI for it.
+    let (ask, side, metric) = match step.predict.ask {
+        Ask::Count { side, metric, .. } => ("count", side, metric),
+        Ask::WhichHas { metric } => ("which", Side::A, metric),
+    };
+    dom::set_attr(&group, "data-ask", ask);
+    dom::set_attr(&group, "data-side", if side == Side::B { "b" } else { "a" });
+    dom::set_attr(&group, "data-metric", metric);
+    for (i, choice) in step.predict.choices_shown().iter().enumerate() {
+        let button = El::new("button").attr("type", "button");
+        let button = button.attr("data-choice", &i.to_string()).text(choice);
+        group.append_child(&button.el()).ok();
+    }
+    heading.after_with_node_1(&section).ok();
+    let terms = app::step_terms(step);
+    if terms.is_empty() {
+        return;
+    }
+    let details = dom::copy("tpl-terms");
+    // Folded on every step, the first too: open, step 1's four definitions pushed its question
+    // below the fold (issue 11). The summary names the words; a click opens them.
+    let words: Vec<&str> = terms.iter().map(|t| tr(t.word)).collect();
+    let summary = idemlab_lab::tf!("Words this step uses: {}", words.join(", "));
+    dom::set_text(&dom::find(&details, "summary"), &summary);
+    let list = dom::find(&details, "dl");
+    for term in terms {
+        list.append_child(&El::new("dt").text(tr(term.word)).el())
+            .ok();
+        list.append_child(&El::new("dd").text(tr(term.definition)).el())
+            .ok();
+    }
+    heading.after_with_node_1(&details).ok();
+}
+
+/// The hint under a held "Next step", tied to the button.
+/// A step's way on: "Next step", or on the last step "Take the mastery check", which waits for
+/// the step's answer too (a phone walk found it open under "Answer … to go on").
+const FORWARD: &str = "[data-next], [data-quiz-start]";
+
+pub fn hint(nav: &Element) {
+    let hint = El::new("p").attr("id", "next-hint").class("next-hint");
+    let hint = hint.text(tr(app::HOLD_HINT)).el();
+    dom::set_hidden(&hint, true);
+    // Both, while both stand: the step's nav drops the one this step has not.
+    if let Ok(ways) = nav.query_selector_all(FORWARD) {
+        for way in (0..ways.length()).filter_map(|i| ways.item(i)) {
+            let way: Element = wasm_bindgen::JsCast::unchecked_into(way);
+            dom::set_attr(&way, "aria-describedby", "next-hint");
+        }
+    }
+    nav.after_with_node_1(&hint).ok();
+}
+
+/// A text with the first use of each glossary term underlined.
+fn paint_text(paragraph: &Element, text: &str) {
+    for piece in app::pieces(text, &[]) {
+        piece_into(paragraph, piece);
+    }
+}
+
+/// Appends a plain or term piece of a step's text (pointer phrases are `lessons`').
+pub fn piece(paragraph: &Element, piece: Piece<'_>) {
+    piece_into(paragraph, piece);
+}
+
+fn piece_into(paragraph: &Element, piece: Piece<'_>) {
+    match piece {
+        Piece::Plain(words) | Piece::Pointer(_, words) => {
+            paragraph.insert_adjacent_text("beforeend", words).ok();
+        }
+        Piece::Term(words, term) => {
+            // A counter, not the number already in the document: the question's text is built
+            // before the step's is attached, and both took `term-def-0`, so a term in the
+            // question was described by another term's definition (keyboard re-walk).
+            let n = TERM_IDS.with(|next| next.replace(next.get() + 1));
+            let id = format!("term-def-{n}");
+            // A span, not a <button>, for the same reason as a pointer phrase: it wraps.
+            let word = El::new("span").class("term").attr("role", "button");
+            let word = word.attr("tabindex", "0").attr("aria-expanded", "false");
+            // Described by its definition, so that a screen reader reads it on focus too.
+            let word = word
+                .attr("aria-controls", &id)
+                .attr("aria-describedby", &id);
+            let word = word.text(words).el();
+            let def = El::new("span").class("term-def").attr("id", &id);
+            let def = def
+                .attr("role", "note")
+                .child(&El::new("strong").text(tr(term.word)).el());
+            let def = def.el();
+            def.insert_adjacent_text("beforeend", &format!(": {}", tr(term.definition)))
+                .ok();
+            dom::set_hidden(&def, true);
+            paragraph.append_child(&word).ok();
+            paragraph.append_child(&def).ok();
+        }
+    }
+}
+
+/// Shows the question's state: the choices and feedback once answered, the reveal, the held
+/// "Next step" and its hint.
+pub fn render() {
+    let Some(article) = dom::document().get_element_by_id("lesson-step") else {
+        return;
+    };
+    let Ok(Some(section)) = article.query_selector(".predict") else {
+        return;
+    };
+    let view = with_app(|app| app::predict_view(&app.state));
+    dom::set_hidden(&section, view.is_none());
+    let waiting = view.as_ref().is_some_and(|v| v.waiting);
+    if let Ok(parts) = article.query_selector_all(REVEAL) {
+        for part in (0..parts.length()).filter_map(|i| parts.item(i)) {
+            dom::set_hidden(&wasm_bindgen::JsCast::unchecked_into(part), waiting);
+        }
+    }
+    if let Ok(Some(next)) = article.query_selector(FORWARD) {
+        dom::set_flag(&next, "disabled", waiting);
+    }
+    if let Some(hint) = dom::document().get_element_by_id("next-hint") {
+        dom::set_hidden(&hint, !waiting);
+    }
+    let Some(view) = view else {
+        return;
+    };
+    let feedback = dom::find(&section, ".predict-feedback");
+    dom::set_text(&feedback, view.feedback.as_deref().unwrap_or(""));
+    let result = view
+        .answered
+        .map(|a| if a.is_right() { "right" } else { "wrong" });
+    match result {
+        Some(result) => dom::set_attr(&feedback, "data-result", result),
+        None => {
+            feedback.remove_attribute("data-result").ok();
+        }
+    }
+    dom::set_hidden(&dom::find(&section, ".predict-note"), !waiting);
+    // Once answered the choices give way to the feedback (which names the answer) and the
+    // step's word list folds to its summary, once. The setup stays, in small type: the reveal
+    // refers to it (issue 11: "the scenario paragraph disappears after answering").
+    let answered = view.answered.is_some();
+    dom::set_flag(&section, "data-answered", answered);
+    dom::set_hidden(&dom::find(&section, ".predict-choices"), answered);
+    if let Ok(Some(terms)) = article.query_selector(".step-terms[open]:not([data-folded])") {
+        if answered {
+            terms.remove_attribute("open").ok();
+            dom::set_attr(&terms, "data-folded", "1");
+        }
+    }
+    for i in 0..view.choices.len() {
+        let selector = format!("[data-choice=\"{i}\"]");
+        let Ok(Some(button)) = section.query_selector(&selector) else {
+            continue;
+        };
+        let chosen = view.answered.is_some_and(|a| a.choice == i);
+        let right = view.answered.is_some_and(|a| a.right == i);
+        dom::set_attr(
+            &button,
+            "aria-pressed",
+            if chosen { "true" } else { "false" },
+        );
+        dom::set_attr(
+            &button,
+            "aria-disabled",
+            if view.answered.is_some() {
+                "true"
+            } else {
+                "false"
+            },
+        );
+        let class = match (right, chosen) {
+            (true, _) => "right",
+            (false, true) => "wrong",
+            _ => "",
+        };
+        button.set_class_name(class);
+    }
+}
+
+/// The answer is in: its feedback takes the focus (the choices no longer act).
+pub fn focus_feedback() {
+    let feedback = dom::document().query_selector("#lesson-step .predict-feedback");
+    if let Ok(Some(feedback)) = feedback {
+        if let Ok(feedback) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(feedback) {
+            // The feedback sits at the top of the lesson's column, which is already on screen;
+            // a plain focus() would scroll the window to it past the sticky column.
+            let options = web_sys::FocusOptions::new();
+            options.set_prevent_scroll(true);
+            feedback.focus_with_options(&options).ok();
+            // On a phone the column is a short box with its own scroll: bring the feedback
+            // into it, scrolling that box only (never the window).
+            let column: web_sys::Element = dom::by_id("lesson-column");
+            let (inner, outer) = (
+                feedback.get_bounding_client_rect(),
+                column.get_bounding_client_rect(),
+            );
+            if inner.top() < outer.top() || inner.bottom() > outer.bottom() {
+                let by = inner.top() - outer.top() - 8.0;
+                column.set_scroll_top(column.scroll_top() + by as i32);
+            }
+            // On a phone the column grows with the page: bring the answer down into view,
+            // and above the timeline that docks at the foot once the step is answered.
+            if inner.top() < 0.0 {
+                dom::window().scroll_by_with_x_and_y(0.0, inner.top() - 8.0);
+            } else if let Some(dock_top) = dock_top() {
+                if inner.bottom() > dock_top {
+                    let by = (inner.bottom() - dock_top + 8.0).min(inner.top() - 8.0);
+                    dom::window().scroll_by_with_x_and_y(0.0, by);
+                }
+            }
+        }
+    }
+}
+
+/// The top of the timeline docked at the screen's foot (a phone's lesson), if one is.
+fn dock_top() -> Option<f64> {
+    let window = dom::window();
+    ["timeline-a", "timeline-b"].iter().find_map(|id| {
+        let timeline = dom::document().get_element_by_id(id)?;
+        let style = window.get_computed_style(&timeline).ok()??;
+        let fixed = style.get_property_value("position").ok()? == "fixed";
+        fixed.then(|| timeline.get_bounding_client_rect().top())
+    })
+}
+
+/// A term's definition opens when the term is focused (a click or Tab), or on Enter or Space,
+/// and closes when it loses the focus or on Escape. Delegated once, on the whole lab.
+pub fn listen() {
+    let app_root: Element = dom::by_id("app");
+    dom::listen::<FocusEvent>(&app_root, "focusin", |event| {
+        if let Some(term) = term_of(event.target()) {
+            open(&term, true);
+        }
+    });
+    dom::listen::<FocusEvent>(&app_root, "focusout", |event| {
+        if let Some(term) = term_of(event.target()) {
+            open(&term, false);
+        }
+    });
+    dom::listen::<KeyboardEvent>(&app_root, "keydown", |event| {
+        let Some(term) = term_of(event.target()) else {
+            return;
+        };
+        match event.key().as_str() {
+            "Enter" | " " => {
+                event.prevent_default();
+                open(&term, true);
+            }
+            "Escape" => open(&term, false),
+            _ => {}
+        }
+    });
+}
+
+fn term_of(target: Option<web_sys::EventTarget>) -> Option<Element> {
+    let element = wasm_bindgen::JsCast::dyn_into::<Element>(target?).ok()?;
+    element.class_list().contains("term").then_some(element)
+}
+
+fn open(term: &Element, open: bool) {
+    dom::set_attr(term, "aria-expanded", if open { "true" } else { "false" });
+    let def = term
+        .get_attribute("aria-controls")
+        .and_then(|id| dom::document().get_element_by_id(&id));
+    if let Some(def) = def {
+        dom::set_hidden(&def, !open);
+        if open {
+            place_def(term, &def);
+        }
+    }
+}
+
+/// Fixed at `app::popup_at`'s place, so no scrolling column clips it at the screen's edges.
+fn place_def(term: &Element, def: &Element) {
+    let Ok(def) = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(def.clone()) else {
+        return;
+    };
+    let (at, own) = (
+        term.get_bounding_client_rect(),
+        def.get_bounding_client_rect(),
+    );
+    let window = dom::window();
+    let read = |v: Result<wasm_bindgen::JsValue, _>| v.ok().and_then(|v| v.as_f64());
+    let view = (read(window.inner_width()), read(window.inner_height()));
+    let (Some(width), Some(height)) = view else {
+        return;
+    };
+    let (left, top) = idemlab_app::popup_at(
+        (at.left(), at.top(), at.bottom()),
+        (own.width(), own.height()),
+        (width, height),
+    );
+    let style = def.style();
+    for (name, px) in [("left", left), ("top", top)] {
+        let value = format!("{}px", idemlab_lab::decimal::Fixed::<0>(px));
+        style.set_property(name, &value).ok();
+    }
+}
+
+thread_local! {
+    /// The next glossary definition's id number, unique for the page's life.
+    static TERM_IDS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}

@@ -1,0 +1,507 @@
+//! The runs: for configuration A (and B when comparing) the counters at the cursor and the
+//! race timeline, plus the difference between them and the timeline's pointer interactions.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, MouseEvent, WheelEvent};
+
+use super::dom;
+use super::timeline::{Frame, GUTTER_PX};
+use super::{dispatch, with_app, App, Run};
+use idemlab_app::{self as app, Msg};
+use idemlab_course::lessons::Side;
+use idemlab_lab::view::Viewport;
+use idemlab_lab::Metrics;
+
+const SIDES: [&str; 2] = ["a", "b"];
+
+/// Run A's block, the zoom buttons, the summary, the compare line and the legend are in
+/// `index.html`; run B's block is a copy of A's with its ids ending in `-b`.
+pub fn mount() {
+    let a: Element = dom::by_id("run-a");
+    let b: Element = a
+        .clone_node_with_deep(true)
+        .expect("a copy of run A's block")
+        .unchecked_into();
+    b.set_id("run-b");
+    if let Ok(named) = b.query_selector_all("[id$='-a']") {
+        for element in (0..named.length()).filter_map(|i| named.item(i)) {
+            let element: Element = element.unchecked_into();
+            let id = element.id();
+            element.set_id(&format!("{}-b", &id[..id.len() - 2]));
+        }
+    }
+    // A docked timeline's caption (the stylesheet shows it on a phone) names its run.
+    if let Ok(Some(timeline)) = b.query_selector("#timeline-b") {
+        dom::set_attr(
+            &timeline,
+            "data-caption",
+            idemlab_lab::t!("Timeline B · swipe sideways ↔"),
+        );
+    }
+    dom::by_id::<Element>("runs")
+        .insert_before(&b, Some(&dom::by_id::<Element>("legend")))
+        .ok();
+    // Viewport::zoom(2.0) shows half as much time: in.
+    dom::on_click("zoom-in", || zoom_by(2.0));
+    dom::on_click("zoom-out", || zoom_by(0.5));
+    dom::on_click("zoom-fit", || dispatch(Msg::Zoom(None)));
+    dom::on_click("cancel-run", || dispatch(Msg::CancelRun));
+    for side in SIDES {
+        wire_canvas(side);
+    }
+    wire_drag_window();
+}
+
+pub fn render() {
+    paint_computing();
+    for side in SIDES {
+        render_side(side);
+    }
+    render_diff();
+    render_summary();
+    render_held();
+}
+
+/// Predict, then reveal: while a lesson step waits for its answer (`app::counters_hidden`),
+/// the counters of A and B, the moment they describe and the compare line are hidden.
+/// The progress line of a run being computed, with `aria-busy` on the runs while it lasts.
+pub fn paint_computing() {
+    let text = with_app(|app| app.state.computing.map(|c| c.text()));
+    dom::set_hidden(&dom::by_id::<Element>("computing"), text.is_none());
+    let runs: Element = dom::by_id("runs");
+    match text {
+        Some(text) => {
+            dom::set_text(&dom::by_id::<Element>("computing-text"), &text);
+            runs.set_attribute("aria-busy", "true").ok();
+        }
+        None => {
+            runs.remove_attribute("aria-busy").ok();
+        }
+    }
+}
+
+fn render_held() {
+    // Nor are there counts to show while a run is still computing: zeros would read as a result.
+    let hidden = with_app(|app| app::counters_hidden(&app.state) || app.state.computing.is_some());
+    for id in ["counters-a", "counters-b", "counts-at-a", "counts-at-b"] {
+        dom::set_hidden(&dom::by_id(id), hidden);
+    }
+    if hidden {
+        dom::set_hidden(&dom::by_id("diff"), true);
+    }
+}
+
+/// What the preset shows, in a sentence, above its timeline (see `Run::summary`).
+fn render_summary() {
+    let text = with_app(|app| app.a.summary);
+    let summary: Element = dom::by_id("preset-summary");
+    dom::set_hidden(&summary, text.is_none());
+    dom::set_text(&summary, text.unwrap_or(""));
+}
+
+fn render_side(side: &str) {
+    let block: Element = dom::by_id(&format!("run-{side}"));
+    let shown = with_app(|app| side == "a" || app.b.is_some());
+    dom::set_hidden(&block, !shown);
+    if !shown {
+        // A hidden run names nothing: the page contract reads `data-named` as "on screen".
+        let dl: Element = dom::by_id(&format!("counters-{side}"));
+        if let Ok(named) = dl.query_selector_all("[data-named]") {
+            for dd in (0..named.length()).filter_map(|i| named.item(i)) {
+                dd.unchecked_into::<Element>()
+                    .remove_attribute("data-named")
+                    .ok();
+            }
+        }
+        return;
+    }
+    with_app(|app| {
+        let run = run_of(app, side);
+        let metrics = metrics_at_cursor(app, side, run);
+        let hidden = app::run_hidden(&app.state);
+        let view = app::counters_view(&app.state, side_of(side), &run.trace.scenario, &metrics);
+        render_counters(side, &view, hidden);
+        let title = app::title(&app.state, side_of(side));
+        dom::set_text(&dom::by_id(&format!("title-{side}")), &title);
+        let in_focus = app.b.is_some() && app.state.focus() == side_of(side);
+        dom::by_id::<Element>(&format!("run-{side}"))
+            .set_attribute("data-focus", if in_focus { "1" } else { "0" })
+            .ok();
+        let counts_at = if hidden {
+            idemlab_lab::i18n::tr(app::RUN_HIDDEN_NOTE).to_string()
+        } else {
+            app::counts_at_label(&app.state, &app.lead().trace)
+        };
+        dom::set_text(&dom::by_id(&format!("counts-at-{side}")), &counts_at);
+        let root: Element = dom::by_id(&format!("timeline-{side}"));
+        root.set_attribute("data-events", &run.trace.events.len().to_string())
+            .ok();
+        let canvas: HtmlCanvasElement = dom::by_id(&format!("canvas-{side}"));
+        let label = app::canvas_label(&app.state, side_of(side), run.trace.events.len());
+        canvas.set_attribute("aria-label", &label).ok();
+        let (drawn, names) = with_frame(app, side, &canvas, |frame| {
+            let names = idemlab_lab::view::lane_names(frame.timeline, &frame.overlay);
+            (frame.paint(), names)
+        });
+        root.set_attribute("data-drawn", &drawn.to_string()).ok();
+        paint_lane_names(&root, &names);
+    });
+}
+
+/// The lanes' names over the timeline's left edge, for when it scrolls sideways and takes the
+/// canvas's own names with it (a phone; the stylesheet shows them only there). Rebuilt only
+/// when the names or their places change, not on every frame of a scrub.
+fn paint_lane_names(root: &Element, names: &[(String, f64)]) {
+    // Positions as decimals (`decimal::Fixed`): an f64's own `Display` would link core's
+    // float formatter into the page.
+    let px = |y: f64| idemlab_lab::decimal::Fixed::<1>(y).to_string();
+    let key: String = (names.iter())
+        .map(|(name, y)| format!("{name}@{};", px(*y)))
+        .collect();
+    let holder = match root.query_selector(".lane-names").ok().flatten() {
+        Some(holder) if holder.get_attribute("data-key").as_deref() == Some(&key) => return,
+        Some(holder) => holder,
+        None => {
+            let holder = dom::El::new("div").attr("class", "lane-names");
+            let holder = holder.attr("aria-hidden", "true").el();
+            root.prepend_with_node_1(&holder).ok();
+            holder
+        }
+    };
+    holder.set_text_content(None);
+    for (name, y) in names {
+        let label = dom::El::new("span").text(name).el();
+        let label: HtmlElement = label.unchecked_into();
+        label
+            .style()
+            .set_property("top", &format!("{}px", px(*y)))
+            .ok();
+        holder.append_child(&label).ok();
+    }
+    holder.set_attribute("data-key", &key).ok();
+}
+
+fn run_of<'a>(app: &'a App, side: &str) -> &'a Run {
+    if side == "b" {
+        app.b.as_ref().expect("side b is shown only when comparing")
+    } else {
+        &app.a
+    }
+}
+
+fn side_of(side: &str) -> Side {
+    if side == "b" {
+        Side::B
+    } else {
+        Side::A
+    }
+}
+
+/// The counts as they stand at the cursor, over the events `app::events_counted` says.
+fn metrics_at_cursor(app: &App, side: &str, run: &Run) -> Metrics {
+    match app::events_counted(&app.state, &app.lead().trace, side_of(side), &run.trace) {
+        None => run.metrics.clone(),
+        Some(count) => run.index.at(&run.trace, count),
+    }
+}
+
+/// Paints the counters as `app::counters_view` says: values, labels, which show, which the
+/// step names, which are harm, and the "more" button; "–" while a quiz question hides its run
+/// (`app::run_hidden`).
+fn render_counters(side: &str, view: &app::CountersView, hidden: bool) {
+    let dl: Element = dom::by_id(&format!("counters-{side}"));
+    dom::set_flag(&dl, "data-run-hidden", hidden);
+    for counter in &view.cards {
+        let dd = dom::find(&dl, &format!("[data-metric=\"{}\"]", counter.name));
+        if let Some(row) = dd.parent_element() {
+            dom::set_hidden(&row, !counter.shown);
+            row.set_class_name(if counter.named { "named" } else { "" });
+            if let Some(dt) = row.first_element_child() {
+                dom::set_text(&dt, counter.label);
+            }
+        }
+        let value = if hidden {
+            "–".into()
+        } else {
+            counter.value.to_string()
+        };
+        dom::set_text(&dd, &value);
+        dd.set_class_name(if counter.bad && !hidden { "bad" } else { "" });
+        if counter.named {
+            dom::set_attr(&dd, "data-named", "1");
+        } else {
+            dd.remove_attribute("data-named").ok();
+        }
+    }
+    let more: Element = dom::by_id(&format!("more-{side}"));
+    dom::set_hidden(&more, view.folded == 0);
+    let text = if view.more_open {
+        idemlab_lab::t!("fewer").to_string()
+    } else {
+        idemlab_lab::tf!("more ({})", view.folded)
+    };
+    dom::set_text(&more, &text);
+    dom::set_attr(
+        &more,
+        "aria-expanded",
+        if view.more_open { "true" } else { "false" },
+    );
+}
+
+/// "dedup=naive: 2 duplicates, 0 lost orders → dedup=atomic: 0 duplicates, 0 lost orders".
+fn render_diff() {
+    let text = with_app(|app| {
+        let b = app.b.as_ref()?;
+        app::compare_sentence(&app.state, &app.a.metrics, &b.metrics)
+    });
+    let diff: Element = dom::by_id("diff");
+    dom::set_hidden(&diff, text.is_none());
+    dom::set_text(&diff, text.as_deref().unwrap_or(""));
+}
+
+/// Scrolls both timelines back to their start (they scroll sideways on a phone).
+pub fn rewind() {
+    for side in SIDES {
+        if let Some(timeline) = dom::document().get_element_by_id(&format!("timeline-{side}")) {
+            timeline.set_scroll_left(0);
+        }
+    }
+}
+
+/// The shared time axis: the zoom window, or the whole of the longer run, by the rule the SVG
+/// export uses too (`view::window`).
+pub fn viewport(app: &App) -> Viewport {
+    // `app::plot_width_px` keeps a phone's plot readable; its container scrolls sideways.
+    let end_us = app
+        .b
+        .as_ref()
+        .map_or(0, |b| b.timeline.end_us())
+        .max(app.a.timeline.end_us());
+    idemlab_lab::view::window(end_us, app.page().zoom, timeline_width_px(app.page().embed))
+}
+
+fn timeline_width_px(embed: bool) -> u32 {
+    match super::with_ui(|u| &u.width_px, std::cell::Cell::get) {
+        0 => measure_width(embed),
+        width_px => width_px,
+    }
+}
+
+/// Reads the timelines' width from the page, keeps it for the frames to come, and returns it.
+pub fn measure_width(embed: bool) -> u32 {
+    let root: HtmlElement = dom::by_id("timeline-a");
+    let window_px = dom::window().inner_width().ok().and_then(|w| w.as_f64());
+    let window_px = window_px.unwrap_or(f64::from(u32::MAX));
+    let width_px = app::plot_width_px(f64::from(root.client_width()), window_px, GUTTER_PX, embed);
+    super::with_ui(|u| &u.width_px, |cell| cell.set(width_px));
+    width_px
+}
+
+/// Paints one side's timeline, or finds the mark under a pointer, with the cached view.
+fn with_frame<R>(
+    app: &App,
+    side: &str,
+    canvas: &HtmlCanvasElement,
+    f: impl FnOnce(&Frame) -> R,
+) -> R {
+    let viewport = viewport(app);
+    let view = run_of(app, side).view(&viewport);
+    f(&frame(app, side, canvas, viewport, &view))
+}
+
+fn frame<'a>(
+    app: &'a App,
+    side: &str,
+    canvas: &'a HtmlCanvasElement,
+    viewport: Viewport,
+    view: &'a idemlab_lab::view::View,
+) -> Frame<'a> {
+    let timeline = &run_of(app, side).timeline;
+    let mut overlay = app::overlay(&app.state, &app.lead().trace, side_of(side));
+    let window_px = dom::window().inner_width().ok().and_then(|w| w.as_f64());
+    let window_px = window_px.unwrap_or(f64::from(u32::MAX));
+    overlay.lane_px = app::lane_px(&app.state, timeline.lanes().len(), window_px);
+    Frame {
+        canvas,
+        timeline,
+        viewport,
+        view,
+        overlay,
+    }
+}
+
+pub fn zoom_by(factor: f64) {
+    let msg = with_app(|app| app::zoom_about(viewport(app), app.cursor_time_us(), factor));
+    dispatch(msg);
+}
+
+fn wire_canvas(side: &'static str) {
+    let canvas: HtmlCanvasElement = dom::by_id(&format!("canvas-{side}"));
+    let target = canvas.clone();
+    dom::listen::<MouseEvent>(&canvas, "mousemove", move |event| {
+        hover(side, &target, &event)
+    });
+    let target = canvas.clone();
+    dom::listen::<MouseEvent>(&canvas, "click", move |event| click(side, &target, &event));
+    dom::listen::<MouseEvent>(&canvas, "mouseleave", move |_| hide_tooltip(side));
+    dom::listen::<WheelEvent>(&canvas, "wheel", move |event| wheel(&event));
+    wire_drag(&canvas);
+    dom::listen::<web_sys::FocusEvent>(&canvas, "focus", move |_| show_cursor_tooltip(side));
+    dom::listen::<web_sys::FocusEvent>(&canvas, "blur", move |_| hide_tooltip(side));
+    dom::listen::<KeyboardEvent>(&canvas, "keyup", move |event| {
+        if app::tooltip_follows(&event.key()) {
+            show_cursor_tooltip(side);
+        }
+    });
+}
+
+fn mark_at(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) -> Option<(usize, String)> {
+    with_app(|app| {
+        let (x, y) = (f64::from(event.offset_x()), f64::from(event.offset_y()));
+        let ix = with_frame(app, side, canvas, |frame| frame.hit(x, y))?;
+        let mark = run_of(app, side).timeline.mark(ix as u32);
+        let run = run_of(app, side);
+        Some((ix, app::mark_tooltip(&run.trace, &run.timeline, mark)))
+    })
+}
+
+fn hover(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
+    match mark_at(side, canvas, event) {
+        Some((_, text)) => show_tooltip(
+            side,
+            &text,
+            f64::from(event.offset_x()) + app::TOOLTIP_OFFSET_PX,
+            f64::from(event.offset_y()) + app::TOOLTIP_OFFSET_PX,
+        ),
+        None => hide_tooltip(side),
+    }
+}
+
+fn click(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
+    if dragged_recently() {
+        return;
+    }
+    let Some((ix, text)) = mark_at(side, canvas, event) else {
+        return;
+    };
+    // Shift breaks run A where it is clicked (`app::break_at`); a plain click selects.
+    let breaking = event.shift_key() && side == "a";
+    let msg = with_app(|app| {
+        let mark = run_of(app, side).timeline.mark(ix as u32);
+        if breaking {
+            return app::break_at(&app.state.page.scenario, &app.a.trace, mark.first);
+        }
+        Some(app::mark_select(&app.state, side_of(side), mark.event()))
+    });
+    if let Some(msg) = msg {
+        // A tap focuses the canvas first, and its focus showed the old cursor's event: the
+        // mark selected is what the tooltip says (a phone walk read another event's). Shown
+        // before the page is painted again, so its measuring forces no layout of the page.
+        if !breaking {
+            let (x, y) = (f64::from(event.offset_x()), f64::from(event.offset_y()));
+            let offset = app::TOOLTIP_OFFSET_PX;
+            show_tooltip(side, &text, x + offset, y + offset);
+        }
+        dispatch(msg);
+    }
+}
+
+/// Shows `text` starting at (`x`, `y`) of the canvas's content (the caller adds the pointer's
+/// offset). The timeline's scroll and the canvas's place in it are read before anything is
+/// written; only the tooltip's own width is read after its text, the one layout this forces,
+/// in a hover or a tap and never in a render.
+fn show_tooltip(side: &str, text: &str, x: f64, y: f64) {
+    let timeline: HtmlElement = dom::by_id(&format!("timeline-{side}"));
+    let canvas: HtmlElement = dom::by_id(&format!("canvas-{side}"));
+    let from_px = f64::from(timeline.scroll_left());
+    let visible_px = (from_px, from_px + f64::from(timeline.client_width()));
+    // The canvas may sit under a caption line (a phone's dock): the tooltip is placed in the
+    // timeline's box, the pointer measured in the canvas's.
+    let (canvas_left_px, canvas_top_px) = (
+        f64::from(canvas.offset_left()),
+        f64::from(canvas.offset_top()),
+    );
+    let tooltip: HtmlElement = dom::by_id(&format!("tooltip-{side}"));
+    dom::set_text(&tooltip, text);
+    tooltip.set_hidden(false);
+    let width_px = f64::from(tooltip.offset_width());
+    let left_px = app::tooltip_left_px(canvas_left_px + x, width_px, visible_px);
+    let style = tooltip.style();
+    let px = |v: f64| format!("{}px", idemlab_lab::decimal::Fixed::<1>(v));
+    style.set_property("left", &px(left_px)).ok();
+    style.set_property("top", &px(canvas_top_px + y)).ok();
+}
+
+/// Escape: both timelines' tooltips close (`app::Shortcut::HideTooltip`).
+pub fn hide_tooltips() {
+    hide_tooltip("a");
+    hide_tooltip("b");
+}
+
+fn hide_tooltip(side: &str) {
+    let tooltip: HtmlElement = dom::by_id(&format!("tooltip-{side}"));
+    tooltip.set_hidden(true);
+}
+
+/// Keyboard focus shows the cursor's event, so the timeline's details need no mouse.
+fn show_cursor_tooltip(side: &str) {
+    let text = with_app(|app| {
+        let run = run_of(app, side);
+        // The cursor is an event of the run in focus; the other run shows its event by time.
+        let counted = app::events_counted(&app.state, &app.lead().trace, side_of(side), &run.trace);
+        let index = counted
+            .map_or(run.trace.events.len(), |n| n)
+            .saturating_sub(1);
+        app::cursor_tooltip(&run.trace, index)
+    });
+    if let Some(text) = text {
+        // Past the lanes' names, at the left of what shows of the timeline (which a phone
+        // scrolls sideways), over the axis.
+        let timeline: HtmlElement = dom::by_id(&format!("timeline-{side}"));
+        let from_px = f64::from(timeline.scroll_left());
+        show_tooltip(side, &text, from_px + GUTTER_PX, app::TOOLTIP_OFFSET_PX);
+    }
+}
+
+fn wheel(event: &WheelEvent) {
+    event.prevent_default();
+    let (delta_y, offset_x_px) = (event.delta_y(), f64::from(event.offset_x()));
+    dispatch(with_app(|app| {
+        app::wheel_zoom(viewport(app), delta_y, offset_x_px)
+    }));
+}
+
+fn wire_drag(canvas: &HtmlCanvasElement) {
+    dom::listen::<MouseEvent>(canvas, "mousedown", |event| {
+        let viewport = with_app(|app| viewport(app));
+        super::with_ui(
+            |u| &u.drag,
+            |d| *d.borrow_mut() = Some((f64::from(event.client_x()), viewport, false)),
+        );
+    });
+}
+
+/// The window's move and up listeners, once for both canvases.
+fn wire_drag_window() {
+    let window: web_sys::EventTarget = dom::window().unchecked_into();
+    dom::listen::<MouseEvent>(&window, "mousemove", |event| {
+        let Some((x0, start, _)) = super::with_ui(|u| &u.drag, |d| *d.borrow()) else {
+            return;
+        };
+        let Some(msg) = app::pan(start, f64::from(event.client_x()) - x0) else {
+            return;
+        };
+        super::with_ui(|u| &u.drag, |d| *d.borrow_mut() = Some((x0, start, true)));
+        dispatch(msg);
+    });
+    dom::listen::<MouseEvent>(&window, "mouseup", |_| {
+        let drag = super::with_ui(|u| &u.drag, |d| d.borrow_mut().take());
+        if drag.is_some_and(|(_, _, moved)| moved) {
+            super::with_ui(|u| &u.last_drag_ms, |t| t.set(dom::now_ms()));
+        }
+    });
+}
+
+fn dragged_recently() -> bool {
+    dom::now_ms() - super::with_ui(|u| &u.last_drag_ms, |t| t.get()) < 200.0
+}
