@@ -254,7 +254,7 @@ test('a snippet of fixed height has no script; each lab fits its 600 px frame, t
     await page.fill('#embed-height', '600');
     const snippet = await page.inputValue('#embed-snippet');
     assert.doesNotMatch(snippet, /<script/);
-    assert.match(snippet, /&amp;height=600&amp;v=1" .*height:600px/);
+    assert.match(snippet, /&amp;height=600&amp;v=2" .*height:600px/);
     snippets.push(snippet);
     page.assertClean();
     await page.close();
@@ -300,7 +300,7 @@ test('printing a step or a run gives a handout: text, timeline, counters and lin
     assert.deepEqual(shown.controls, [], `${query}: controls in print`);
     assert.ok(shown.timeline && shown.counters && shown.text, `${query}: ${JSON.stringify(shown)}`);
     assert.equal(shown.link, page.url(), `${query}: the printed link is the view's`);
-    assert.match(shown.link, /&v=1$/);
+    assert.match(shown.link, /&v=2$/);
     const pdf = await page.pdf({ format: 'A4', path: `${ARTIFACTS}/print-${pages.length + 1}.pdf` });
     const count = String(pdf).match(/\/Type\s*\/Page[^s]/g).length;
     assert.ok(count <= 2, `${query}: ${count} A4 pages`);
@@ -382,14 +382,14 @@ test('opened as index.html the lab keeps its path, trackers get no banner and ot
   assert.equal(await page.isVisible('#banner'), false, 'no banner for trackers');
   let url = new URL(page.url());
   assert.equal(url.pathname, '/lab/index.html');
-  assert.equal(url.search, '?seed=7&preset=lost-ack&v=1', 'the page\'s own link drops the trackers and names its version');
+  assert.equal(url.search, '?seed=7&preset=lost-ack&v=2', 'the page\'s own link drops the trackers and names its version');
   await page.selectOption('#key-dedup', 'atomic');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('dedup') === 'atomic');
   assert.equal(new URL(page.url()).pathname, '/lab/index.html', 'a pushed state keeps index.html');
   await page.reload();
   await page.waitForSelector('html[data-state="ready"]');
   url = new URL(page.url());
-  assert.equal(`${url.pathname}${url.search}`, '/lab/index.html?seed=7&preset=lost-ack&dedup=atomic&v=1', 'reload loads');
+  assert.equal(`${url.pathname}${url.search}`, '/lab/index.html?seed=7&preset=lost-ack&dedup=atomic&v=2', 'reload loads');
   // The page's own `?…` links (Start Lesson A) keep the path too, and load.
   const hrefs = await page.$$eval('a[href*="lesson=a"]', (links) => links.map((a) => a.href));
   assert.ok(hrefs.length > 0);
@@ -464,7 +464,7 @@ test('Copy link in a frame without clipboard-write shows the link selected, and 
   assert.equal(shown.label, 'Not copied');
   assert.equal(shown.hidden, false);
   assert.equal(shown.value, shown.href, 'the link, as the address bar holds it');
-  assert.match(shown.value, /&v=1$/, 'with the model version');
+  assert.match(shown.value, /&v=2$/, 'with the model version');
   assert.ok(shown.selected && shown.focused, 'the link is selected, ready for Ctrl+C');
   await page.close();
 
@@ -474,7 +474,7 @@ test('Copy link in a frame without clipboard-write shows the link selected, and 
   await top.waitForFunction(() => document.getElementById('copy-link').textContent === 'Copied');
   assert.equal(await top.isVisible('#copy-field'), false);
   assert.equal(await top.evaluate(() => navigator.clipboard.readText()), top.url());
-  assert.match(top.url(), /&v=1$/);
+  assert.match(top.url(), /&v=2$/);
   top.assertClean();
   await top.close();
 });
@@ -618,10 +618,10 @@ test('the Embed dialog starts with nothing editable, has None and All, and a tit
   await page.fill('#embed-name', 'Lost ack: "try dedup"');
   const snippet = await page.inputValue('#embed-snippet');
   assert.match(snippet, /title="Lost ack: &quot;try dedup&quot;"/);
-  assert.match(snippet, /controls=dedup&amp;v=1"/);
+  assert.match(snippet, /controls=dedup&amp;v=2"/);
   // Results to the course page, ticked in the dialog (an instructor had to add it by hand).
   await page.check('#embed-report');
-  assert.match(await page.inputValue('#embed-snippet'), /controls=dedup&amp;report=parent&amp;v=1"/);
+  assert.match(await page.inputValue('#embed-snippet'), /controls=dedup&amp;report=parent&amp;v=2"/);
   // A fixed height it cannot use is said, with what it can; the snippet then sizes itself.
   await page.fill('#embed-height', '200');
   assert.match(await page.textContent('#embed-height-error'), /200 px cannot be used: give a whole number from 320 to 4000/);

@@ -16,6 +16,7 @@
 pub mod job;
 pub mod page;
 pub mod steps;
+pub mod work;
 
 mod access;
 mod classify;
@@ -43,6 +44,7 @@ pub use input::{
     break_at, mark_select, pan, shortcut, shortcut_said, wheel_zoom, zoom_about, KeyTarget,
     Shortcut, DRAG_MIN_PX,
 };
+pub use work::{Budget, Looks, Page, Run, Runs, Stepped, Unbounded};
 // Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.
 pub use access::{
     break_said, grid_break, grid_key, key_target, lesson_skip, skip_to, tab_key, tooltip_follows,
@@ -237,7 +239,7 @@ pub struct State {
     pub draft: [Step; 6],
     pub verdict: Option<OrderVerdict>,
     pub sweep: Option<SweepJob>,
-    /// How many events run A has: the cursor's bound, told by `Msg::Ran` after each run.
+    /// How many events run A has: the cursor's bound, told by `Msg::Built` after each run.
     pub events_a: u32,
     // One screen (layout11): the lesson's column, the controls' drawer, the counters' fold and
     // the run in focus while comparing (`page.focus`; see `screen.rs`).
@@ -259,7 +261,7 @@ pub struct State {
     /// (kept across steps, lessons and Back; not stored). At most one per step of every lesson
     /// (17), so a list: a map would add its code to the page.
     pub predictions: Vec<((&'static str, usize), Prediction)>,
-    /// The right choice of a step's prediction, read from its own runs (`Msg::Measured`).
+    /// The right choice of a step's prediction, read from its own runs (`Msg::Built`).
     pub step_answer: Option<StepAnswer>,
     /// The run being computed in slices, and how far it has got (`None` once both are built).
     pub computing: Option<Computing>,
@@ -360,11 +362,6 @@ pub enum Msg {
     /// A sweep over the seed count typed in the form (as typed).
     SweepStart(String),
     SweepStop,
-    /// A run finished: A has this many events, and B this many (0 when not comparing).
-    Ran {
-        events_a: u32,
-        events_b: u32,
-    },
     /// The scenario controls' drawer: open or close it (Escape closes it).
     ShowControls(bool),
     /// A phone's docked timeline: put it back in the page, or dock it at the screen's foot again.
@@ -379,11 +376,13 @@ pub enum Msg {
     },
     /// Leave the lesson: its column gives way to the controls again; the run stays.
     CloseLesson,
-    /// The runs finished: their metrics at the end, for the open step's prediction.
-    Measured {
-        a: Box<idemlab_lab::Metrics>,
-        b: Option<Box<idemlab_lab::Metrics>>,
-    },
+    /// Both runs are built (`work`): their lengths, and their metrics at the end for the open
+    /// step's prediction.
+    Built(Box<BuiltRuns>),
+    /// A slice of the sweep ran these seeds (`work`).
+    Swept(Box<Swept>),
+    /// A run of the contracts table finished (`work`).
+    ContractsRan(Box<idemlab_lab::Metrics>),
     /// The learner answers the open step's prediction with this choice.
     Predict(usize),
     /// The URL changed under the page (Back, Forward, a hash change): load its state.
@@ -432,6 +431,26 @@ pub enum Msg {
         row: usize,
         side: Side,
     },
+}
+
+/// What `Msg::Built` tells the state of the runs just built.
+#[derive(Clone, Debug, PartialEq)]
+pub struct BuiltRuns {
+    pub events_a: u32,
+    /// 0 when not comparing.
+    pub events_b: u32,
+    pub a: idemlab_lab::Metrics,
+    pub b: Option<idemlab_lab::Metrics>,
+}
+
+/// What `Msg::Swept` adds to the sweep that started at `first` and had run `done_before`
+/// seeds: `seeds` more, with their totals.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Swept {
+    pub first: u64,
+    pub done_before: u64,
+    pub seeds: u64,
+    pub totals: Sweep,
 }
 
 /// What the browser must write to the URL.
@@ -510,6 +529,40 @@ impl Effects {
             ..Effects::default()
         }
     }
+}
+
+impl Effects {
+    /// Both sets of effects: every flag either asks for, and the later of two values.
+    pub fn and(self, later: Effects) -> Effects {
+        Effects {
+            rerun: self.rerun || later.rerun,
+            render: self.render || later.render,
+            url: later.url.or(self.url),
+            focus: later.focus.or(self.focus),
+            save_progress: self.save_progress || later.save_progress,
+            tick: self.tick || later.tick,
+            sweep_slice: self.sweep_slice || later.sweep_slice,
+            contracts_slice: self.contracts_slice || later.contracts_slice,
+            show_timeline: later.show_timeline.or(self.show_timeline),
+            reveal: later.reveal.or(self.reveal),
+            paint_progress: self.paint_progress || later.paint_progress,
+            report: later.report.or(self.report),
+            restyle: self.restyle || later.restyle,
+        }
+    }
+}
+
+/// Adds a slice's seeds to the sweep they were run for; a sweep since replaced or stopped
+/// (a slice never straddles a click, so this is a guard) keeps its own totals.
+fn sweep_add(state: &mut State, swept: &Swept) {
+    let Some(job) = state.sweep.as_mut() else {
+        return;
+    };
+    if job.range.first != swept.first || job.done != swept.done_before || !job.running() {
+        return;
+    }
+    job.totals.merge(&swept.totals);
+    job.done += swept.seeds;
 }
 
 impl State {
@@ -721,7 +774,7 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
     // The runs a refused change started report back before the page paints: they keep it.
     if !matches!(
         msg,
-        Msg::Ran { .. } | Msg::Measured { .. } | Msg::Computing { .. }
+        Msg::Built(_) | Msg::Computing { .. } | Msg::Swept(_) | Msg::ContractsRan(_)
     ) {
         state.compare_refused = false;
     }
@@ -769,8 +822,7 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         | Msg::GoTo(_)
         | Msg::Select(_)
         | Msg::Zoom(_)
-        | Msg::OpenTab(_)
-        | Msg::Ran { .. } => update_view(state, msg),
+        | Msg::OpenTab(_) => update_view(state, msg),
         Msg::ShowControls(_)
         | Msg::ToggleDock
         | Msg::MoreCounters(_)
@@ -789,7 +841,22 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         | Msg::QuizClose
         | Msg::QuizTry(_)
         | Msg::QuizAnswer(_) => quiz::update(state, msg),
-        Msg::Measured { a, b } => predict::measured(state, &a, b.as_deref()),
+        Msg::Built(built) => {
+            state.events_a = built.events_a;
+            state.events_b = built.events_b;
+            computing::ran(state);
+            predict::measured(state, &built.a, built.b.as_ref())
+        }
+        Msg::Swept(swept) => {
+            sweep_add(state, &swept);
+            Effects::default()
+        }
+        Msg::ContractsRan(metrics) => {
+            if let Some(table) = state.contracts.as_mut().filter(|t| t.busy()) {
+                table.job.add(&metrics);
+            }
+            Effects::default()
+        }
         Msg::Predict(choice) => predict::answer(state, choice),
         // A sweep of a quiz question's scenario would count what the question asks.
         Msg::SweepStart(_) | Msg::ContractsStart(_) if quiz::run_hidden(state) => {
@@ -950,12 +1017,6 @@ fn update_view(state: &mut State, msg: Msg) -> Effects {
         Msg::OpenTab(tab) => {
             state.tab = tab;
             Effects::view()
-        }
-        Msg::Ran { events_a, events_b } => {
-            state.events_a = events_a;
-            state.events_b = events_b;
-            computing::ran(state);
-            Effects::default()
         }
         _ => unreachable!("only view messages come here"),
     }

@@ -40,9 +40,7 @@ pub const THEMES: [&str; 3] = ["auto", "light", "dark"];
 /// `hide=`: the parts of the page an embed may leave out: the tab bar, the side column (the
 /// controls or the lesson), the Compare box, the counters, the export buttons, Copy link.
 pub const PARTS: [&str; 6] = ["tabs", "side", "compare", "counters", "export", "link"];
-/// The model's version: raise it whenever a link's run changes (the golden digests change, so
-/// `tests/golden.rs` fails until it is raised). `v=` in a link says which version made it.
-pub const MODEL_VERSION: u32 = 1;
+pub use idemlab_core::MODEL_VERSION;
 /// `height=`: the fixed frame heights a compact embed fits itself into, in CSS px.
 pub const HEIGHT_PX: std::ops::RangeInclusive<u32> = 320..=4000;
 /// `sweep=`: how many seeds the Sweep tab runs, at most what its panel allows.

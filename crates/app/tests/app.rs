@@ -23,12 +23,11 @@ fn load(query: &str) -> State {
     state
 }
 
-/// What the browser does after a rerun: tells the state how many events A and B have.
+/// What the page does after a rerun: its scheduler builds A and B and tells the state.
 fn ran(state: &mut State) {
-    let events_a = idemlab_core::sim::run(&state.page.scenario).events.len() as u32;
-    let events_b = (state.page.compare_scenario().as_ref())
-        .map_or(0, |b| idemlab_core::sim::run(b).events.len() as u32);
-    app::update(state, Msg::Ran { events_a, events_b });
+    let mut page = app::Page::from_state(state.clone());
+    page.rerun();
+    *state = page.state;
 }
 
 fn step_scenario(lesson: &Lesson, index: usize) -> idemlab_core::scenario::Scenario {
@@ -254,7 +253,7 @@ fn after_back_the_state_is_the_urls() {
     let mut state = load("seed=4");
     // What the address bar holds (with `v=`, issue 13).
     let before = app::address_query(&state);
-    assert_eq!(before, "seed=4&v=1");
+    assert_eq!(before, "seed=4&v=2");
     app::update(&mut state, Msg::NewSeed(9));
     let effects = app::update(
         &mut state,
@@ -1023,7 +1022,7 @@ fn the_embed_link_is_this_state_compact_with_only_the_ticked_controls() {
     let state = load("seed=4&preset=race&cursor=3");
     let query = app::embed_query(&state, vec!["dedup".into(), "retries".into()], None, false);
     assert!(
-        query.ends_with("&cursor=3&embed=1&controls=dedup,retries&v=1"),
+        query.ends_with("&cursor=3&embed=1&controls=dedup,retries&v=2"),
         "{query}"
     );
     let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"), "t", None);
@@ -1921,12 +1920,9 @@ fn issue_11_show_me_loads_the_operations_run_as_a_once_answered() {
 
 // Issue 11: predict, then reveal; terms first; the Idempotency-Key header in event details.
 
-/// What the browser does after a rerun, in full: A's length, then both runs' metrics.
+/// What the page does after a rerun, in full (the scheduler reports lengths and metrics).
 fn ran_and_measured(state: &mut State) {
     ran(state);
-    let a = idemlab_lab::run(&state.page.scenario).1;
-    let b = (state.page.compare_scenario()).map(|s| Box::new(idemlab_lab::run(&s).1));
-    app::update(state, Msg::Measured { a: Box::new(a), b });
 }
 
 fn load_measured(query: &str) -> State {
@@ -2819,12 +2815,12 @@ fn issue_13_a_link_from_another_model_version_gets_a_notice_until_the_run_change
         Banner {
             heading: "This link comes from another version of the lab.",
             lines: [
-                "It was made with a newer model (version 2; this lab runs version 1), so this run may differ from the one its author saw.",
+                "It was made with a newer model (version 3; this lab runs version 2), so this run may differ from the one its author saw.",
             ],
         }
     "#]]
     .assert_debug_eq(&banner);
-    assert!(newer.to_query().ends_with("&v=2"), "the address keeps it");
+    assert!(newer.to_query().ends_with("&v=3"), "the address keeps it");
     app::update(&mut newer, Msg::NewSeed(8));
     assert_eq!(Banner::of(&newer), None);
     assert!(
@@ -3045,13 +3041,13 @@ fn issue_13_a_fixed_height_snippet_has_no_script_and_asks_the_lab_to_fit() {
         false,
     );
     assert!(
-        query.ends_with("&embed=1&controls=dedup&height=600&v=1"),
+        query.ends_with("&embed=1&controls=dedup&height=600&v=2"),
         "{query}"
     );
     let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"), "t", Some(600));
     assert!(!snippet.contains("<script"), "{snippet}");
     assert!(snippet.contains("height:600px\""), "{snippet}");
-    assert!(snippet.contains("&amp;height=600&amp;v=1\""), "{snippet}");
+    assert!(snippet.contains("&amp;height=600&amp;v=2\""), "{snippet}");
     for typed in ["", "319", "4001", "6e2", "-600"] {
         assert_eq!(app::embed_height(typed), None, "{typed:?}");
     }
@@ -3189,18 +3185,18 @@ fn issue_13_back_to_a_link_of_another_theme_restyles_the_page() {
 #[test]
 fn issue_13_the_address_bar_names_the_model_version() {
     let state = load("seed=7&preset=lost-ack");
-    assert_eq!(app::address_query(&state), "seed=7&preset=lost-ack&v=1");
+    assert_eq!(app::address_query(&state), "seed=7&preset=lost-ack&v=2");
     assert_eq!(app::address_query(&state), app::permalink_query(&state));
-    let mut old = load("seed=7&v=2");
-    assert_eq!(app::address_query(&old), "seed=7&v=2");
+    let mut old = load("seed=7&v=3");
+    assert_eq!(app::address_query(&old), "seed=7&v=3");
     assert!(Banner::of(&old).is_some());
     app::update(&mut old, Msg::NewSeed(8));
-    assert_eq!(app::address_query(&old), "seed=8&v=1");
+    assert_eq!(app::address_query(&old), "seed=8&v=2");
     // The address bar's own entry is the state: Back onto it reloads nothing.
     let same = app::update(
         &mut old,
         Msg::UrlChanged {
-            query: "?seed=8&v=1".into(),
+            query: "?seed=8&v=2".into(),
             stored: Progress::new(),
         },
     );

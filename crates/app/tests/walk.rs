@@ -8,15 +8,7 @@ use idemlab_course::lessons::LESSONS;
 use idemlab_course::quiz::progress::{Progress, VERSION};
 
 fn load(query: &str) -> State {
-    let mut state = State::load(query, &Progress::new());
-    app::update(
-        &mut state,
-        Msg::Ran {
-            events_a: 10,
-            events_b: 10,
-        },
-    );
-    state
+    app::Page::built(query).state
 }
 
 fn scenario(query: &str) -> Scenario {

@@ -1,4 +1,5 @@
-//! The trace: every event of one run, in (time, sequence) order, with a text form and a digest.
+//! The trace: every event of one run, in (time, sequence) order, with a text form for reading
+//! and a digest over its canonical encoding.
 //!
 //! The trace is the only thing the simulator hands out. Metrics fold over it and the timeline
 //! lays it out, so an event that is not here cannot be counted or drawn.
@@ -643,11 +644,12 @@ impl Trace {
         out
     }
 
-    /// A 64-bit FNV-1a of the text form, as 16 hex digits: stable across targets and versions
-    /// of the toolchain, because it hashes text rather than memory layout.
+    /// A 64-bit FNV-1a of the canonical encoding (`canonical`), as 16 hex digits: stable across
+    /// targets, toolchains and renames, because it hashes fixed-width fields under hand-written
+    /// tags rather than memory layout or text made for reading.
     pub fn digest(&self) -> String {
-        let mut hasher = Fnv1a::default();
-        hasher.eat(self.text().as_bytes());
+        let mut hasher = crate::canonical::Fnv1a::default();
+        crate::canonical::write_trace(self, &mut hasher);
         format!("{:016x}", hasher.0)
     }
 
@@ -755,23 +757,6 @@ fn hex_u32<S: serde::Serializer>(value: &u32, serializer: S) -> Result<S::Ok, S:
 
 fn hex_u64<S: serde::Serializer>(value: &u64, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_str(&format_args!("{value:016x}"))
-}
-
-struct Fnv1a(u64);
-
-impl Default for Fnv1a {
-    fn default() -> Self {
-        Fnv1a(0xcbf2_9ce4_8422_2325)
-    }
-}
-
-impl Fnv1a {
-    fn eat(&mut self, bytes: &[u8]) {
-        for byte in bytes {
-            self.0 ^= u64::from(*byte);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
 }
 
 pub fn node_name(node: Node, trace: &Trace) -> String {

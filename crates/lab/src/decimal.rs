@@ -178,4 +178,3 @@ mod tests {
         assert_eq!(Fixed::<1>(f64::NEG_INFINITY).to_string(), "-inf");
     }
 }
-

@@ -54,15 +54,15 @@ pub fn speak() {
     let self_spoken = matches!(active.as_deref(), Some("scrub" | "events"));
     let said = with_app(|app| {
         let built = app.state.computing.is_none() && app.state.events_a > 0;
-        let mut runs = vec![(Side::A, &app.a.trace.scenario, &app.a.metrics)];
-        if let Some(b) = &app.b {
+        let mut runs = vec![(Side::A, &app.runs.a.trace.scenario, &app.runs.a.metrics)];
+        if let Some(b) = &app.runs.b {
             runs.push((Side::B, &b.trace.scenario, &b.metrics));
         }
         let lead = &app.lead().trace;
         let outline = app::pointer_status(
             &app.state,
-            &app.a.timeline,
-            app.b.as_ref().map(|b| &b.timeline),
+            &app.runs.a.timeline,
+            app.runs.b.as_ref().map(|b| &b.timeline),
         );
         with_ui(
             |u| &u.heard,

@@ -42,8 +42,8 @@ pub fn bench_draw_ms(repeats: u32) -> Vec<f64> {
     (0..repeats)
         .map(|_| {
             super::with_app(|app| {
-                app.a.forget_view();
-                app.b.iter().for_each(|b| b.forget_view());
+                app.runs.a.forget_view();
+                app.runs.b.iter().for_each(|b| b.forget_view());
             });
             let started = dom::now_ms();
             super::runs::render();
@@ -56,7 +56,7 @@ pub fn bench_draw_ms(repeats: u32) -> Vec<f64> {
 /// each step is what the scrub bar does (move the cursor, render everything that follows it).
 #[wasm_bindgen]
 pub fn bench_scrub_ms(frames: u32) -> Vec<f64> {
-    let events = super::with_app(|app| app.a.trace.events.len()) as u64;
+    let events = super::with_app(|app| app.runs.a.trace.events.len()) as u64;
     (0..frames)
         .map(|frame| {
             let cursor = (u64::from(frame) * events / u64::from(frames.max(1))) as u32;

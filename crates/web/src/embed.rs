@@ -292,9 +292,9 @@ fn mount_composer() {
         let before = default_title();
         let msg = with_app(|app| {
             let check = dom::input("compose-check").checked();
-            let b = app.b.as_ref().map(|b| &b.metrics);
+            let b = app.runs.b.as_ref().map(|b| &b.metrics);
             let checks = match check {
-                true => idemlab_app::compose_checks(&app.state, &app.a.metrics, b),
+                true => idemlab_app::compose_checks(&app.state, &app.runs.a.metrics, b),
                 false => Vec::new(),
             };
             Msg::ComposeAdd {

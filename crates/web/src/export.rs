@@ -87,7 +87,11 @@ fn export_svg() {
     // The same file `idemlab svg` writes for this URL: run A, the `zoom=` window or the whole
     // run, at the export's fixed width (see `view::export`).
     let svg = with_app(|app| {
-        idemlab_lab::view::export(&app.a.timeline, &app.a.trace.query(), app.page().zoom)
+        idemlab_lab::view::export(
+            &app.runs.a.timeline,
+            &app.runs.a.trace.query(),
+            app.page().zoom,
+        )
     });
     download(&svg, "image/svg+xml", "idemlab-timeline.svg");
 }
@@ -107,7 +111,7 @@ fn export_json() {
     }
     let label = button.text_content().unwrap_or_default();
     button.set_attribute("aria-busy", "true").ok();
-    let parts = with_app(|app| app.a.trace.json_parts());
+    let parts = with_app(|app| app.runs.a.trace.json_parts());
     json_slice(parts, js_sys::Array::new(), label);
 }
 

@@ -51,8 +51,8 @@ pub fn render() {
 /// The run's identity and the events the panel folds, or `None` when the side has no run.
 fn painted_for(app: &super::App, side: Side) -> Option<Painted> {
     let run = match side {
-        Side::A => &app.a,
-        Side::B => app.b.as_ref()?,
+        Side::A => &app.runs.a,
+        Side::B => app.runs.b.as_ref()?,
     };
     let count = app::events_counted(&app.state, &app.lead().trace, side, &run.trace);
     let count = count.unwrap_or(run.trace.events.len());
@@ -67,8 +67,8 @@ fn painted_for(app: &super::App, side: Side) -> Option<Painted> {
 fn paint(name: &str, side: Side) {
     let view = with_app(|app| {
         let run = match side {
-            Side::A => &app.a,
-            Side::B => app.b.as_ref().expect("painted only when B runs"),
+            Side::A => &app.runs.a,
+            Side::B => app.runs.b.as_ref().expect("painted only when B runs"),
         };
         app::key_store_for(&app.state, &app.lead().trace, side, &run.trace)
     });

@@ -101,8 +101,8 @@ fn render_pointers() {
     let (text, pressed) = with_app(|app| {
         let text = app::pointer_status(
             &app.state,
-            &app.a.timeline,
-            app.b.as_ref().map(|b| &b.timeline),
+            &app.runs.a.timeline,
+            app.runs.b.as_ref().map(|b| &b.timeline),
         );
         let pointers = app.state.lesson.map_or(&[][..], |at| at.step().pointers);
         let pressed = pointers
@@ -140,8 +140,8 @@ pub(super) fn reveal_outline(side: Side) {
     };
     let span = with_app(|app| {
         let run = match side {
-            Side::A => Some(&app.a),
-            Side::B => app.b.as_ref(),
+            Side::A => Some(&app.runs.a),
+            Side::B => app.runs.b.as_ref(),
         }?;
         let viewport = super::runs::viewport(app);
         app::outline_span_px(&app.state, side, &run.timeline, &viewport)

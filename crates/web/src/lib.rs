@@ -34,130 +34,11 @@ use std::cell::{Cell, RefCell};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use idemlab_app::job::{Built, Phase, RunJob};
-use idemlab_app::page::PageState;
-use idemlab_app::{self as app, Banner, Effects, Focus, Msg, State, UrlWrite};
-use idemlab_core::scenario::Scenario;
-use idemlab_core::trace::Trace;
-use idemlab_course::lessons::Side;
-use idemlab_lab::metrics::MetricsIndex;
-use idemlab_lab::view::{layout, Timeline, View, Viewport};
-use idemlab_lab::Metrics;
+use idemlab_app::{self as app, Banner, Effects, Focus, Msg, UrlWrite};
+use idemlab_lab::view::Viewport;
 
-/// One configuration's run and everything derived from it.
-pub(crate) struct Run {
-    pub trace: Trace,
-    pub metrics: Metrics,
-    /// Counts at any cursor without refolding the whole trace on every frame of a scrub.
-    pub index: MetricsIndex,
-    pub timeline: Timeline,
-    /// The marks (or density) of the last viewport: a scrub moves the cursor, not the view.
-    view_cache: std::cell::RefCell<Option<(Viewport, std::rc::Rc<View>)>>,
-    /// `app::preset_summary`, worked out once per run, not per frame.
-    pub summary: Option<&'static str>,
-    /// The run as text (`story::tell`), worked out once per run.
-    pub story: idemlab_lab::story::Story,
-}
-
-impl Run {
-    /// Drops everything but the trace's event block and hands that back, emptied.
-    fn into_buffer(self) -> Option<Vec<idemlab_core::trace::Event>> {
-        let Run {
-            trace, timeline, ..
-        } = self;
-        drop(timeline);
-        trace.into_buffer()
-    }
-
-    /// A run with no events, standing in until the first real run: building the page's
-    /// controls needs an `App`, and the run comes a task later.
-    fn empty(scenario: Scenario) -> Run {
-        let trace = Trace::new(&scenario);
-        Run {
-            metrics: Metrics::of(&trace),
-            index: MetricsIndex::new(&trace),
-            timeline: layout(&trace),
-            summary: app::preset_summary(&scenario),
-            story: idemlab_lab::story::Story::default(),
-            trace,
-            view_cache: std::cell::RefCell::new(None),
-        }
-    }
-
-    fn built(built: Built, scenario: &Scenario) -> Run {
-        let Built {
-            trace,
-            metrics,
-            timeline,
-            index,
-        } = built;
-        Run {
-            summary: app::preset_summary(scenario),
-            story: idemlab_lab::story::tell(&trace, &metrics, idemlab_lab::story::ORDERS_SHOWN_MAX),
-            trace,
-            metrics,
-            index,
-            timeline,
-            view_cache: std::cell::RefCell::new(None),
-        }
-    }
-
-    /// Drops the cached view, so the next paint computes it again (the benchmark's cold draw).
-    #[cfg(feature = "bench")]
-    pub fn forget_view(&self) {
-        self.view_cache.borrow_mut().take();
-    }
-
-    /// What `viewport` shows of this run, reusing the last answer when the viewport is the same.
-    pub fn view(&self, viewport: &Viewport) -> std::rc::Rc<View> {
-        let mut cache = self.view_cache.borrow_mut();
-        match cache.as_ref() {
-            Some((cached, view)) if cached == viewport => view.clone(),
-            _ => {
-                let view = std::rc::Rc::new(self.timeline.view(viewport));
-                *cache = Some((*viewport, view.clone()));
-                view
-            }
-        }
-    }
-}
-
-pub(crate) struct App {
-    /// Every fact the page shows; changed only by `app::update` through `dispatch`.
-    pub state: State,
-    pub a: Run,
-    pub b: Option<Run>,
-    /// The run being computed in slices, A then B (`compute`); `None` once both are built.
-    job: Option<(Side, RunJob)>,
-    /// A run built in a later slice, whose view the next slice computes on its own: the view
-    /// of a million events takes a task of its own (about 120 ms of wasm).
-    warm: Option<Side>,
-}
-
-impl App {
-    /// The index of the last event shown, in the run in focus: the cursor, or its last event.
-    pub fn cursor(&self) -> usize {
-        self.state.cursor() as usize
-    }
-
-    /// The simulated time at the cursor.
-    pub fn cursor_time_us(&self) -> u64 {
-        self.lead()
-            .trace
-            .events
-            .get(self.cursor())
-            .map_or(0, |e| e.time_us)
-    }
-
-    /// The run in focus (`app::lead`): the one the cursor is an event of.
-    pub fn lead(&self) -> &Run {
-        app::lead(&self.state, &self.a, self.b.as_ref())
-    }
-
-    pub fn page(&self) -> &PageState {
-        &self.state.page
-    }
-}
+/// The page: its state, its runs and the work under way (`idemlab_app::work`).
+pub(crate) type App = idemlab_app::Page;
 
 thread_local! {
     static APP: RefCell<Option<App>> = const { RefCell::new(None) };
@@ -201,9 +82,12 @@ pub(crate) struct Ui {
     pub story_painted: Cell<[Option<Option<bool>>; 2]>,
     /// The classification answers last painted, so playback frames do not repaint them.
     pub classify_painted: Cell<Option<app::Answers>>,
-    /// Which computation the scheduled slice belongs to: each start of the runs counts one up,
-    /// so a slice scheduled for runs since replaced (a new scenario, Cancel) does nothing.
-    pub job_gen: Cell<u32>,
+    /// A slice of the page's work is scheduled: one chain of slices, whatever the work.
+    pub work_due: Cell<bool>,
+    /// When the sweep on show started, for its rate.
+    pub sweep_started_ms: Cell<f64>,
+    /// The contracts table as last painted, so that a repaint rebuilds it only on a change.
+    pub contracts_shown: RefCell<Option<app::ContractsView>>,
     /// Until the first runs are built: then the page marks itself ready.
     pub loading: Cell<bool>,
     /// What the announcer heard at the last paint (`app::announce`), so it speaks once.
@@ -227,7 +111,9 @@ thread_local! {
             keys_painted: Cell::new([None; 2]),
             story_painted: Cell::new([None; 2]),
             classify_painted: Cell::new(None),
-            job_gen: Cell::new(0),
+            work_due: Cell::new(false),
+            sweep_started_ms: Cell::new(0.0),
+            contracts_shown: RefCell::new(None),
             loading: Cell::new(true),
             heard: RefCell::new(None),
         }
@@ -250,7 +136,7 @@ pub(crate) fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> R {
 /// The one entry for every user action, timer and finished slice: the state changes in
 /// `app::update` (one borrow of the app), then the browser carries out what it asked for.
 pub(crate) fn dispatch(msg: Msg) {
-    let effects = with_app(|app| app::update(&mut app.state, msg));
+    let effects = with_app(|app| app.dispatch(msg));
     apply(effects);
 }
 
@@ -258,7 +144,7 @@ pub(crate) fn apply(effects: Effects) {
     // A change made while the first runs were still computing (Cancel, a control) ends the
     // loading when its own runs are built, after its own URL write (Cancel's push must not
     // be replaced by the loading's).
-    let loaded = effects.rerun && start_runs() && with_ui(|u| &u.loading, |l| l.get());
+    let loaded = effects.rerun && first_slice() && with_ui(|u| &u.loading, |l| l.get());
     if effects.paint_progress {
         runs::paint_computing();
     }
@@ -299,11 +185,9 @@ pub(crate) fn apply(effects: Effects) {
     if effects.tick {
         playback::schedule_tick();
     }
-    if effects.sweep_slice {
-        sweep::schedule();
-    }
-    if effects.contracts_slice {
-        contracts::schedule();
+    if effects.sweep_slice || effects.contracts_slice {
+        sweep::started();
+        schedule_work();
     }
     match effects.url {
         Some(UrlWrite::Push) => write_url(UrlWrite::Push),
@@ -315,97 +199,53 @@ pub(crate) fn apply(effects: Effects) {
     }
 }
 
-/// How long one slice of a run's computation may take: well under the 200 ms long-task limit,
-/// leaving the browser time to paint the progress line and to take a click on Cancel.
-const SLICE_MS: f64 = 40.0;
+/// A slice's budget: the browser's clock against a deadline.
+struct Clock {
+    deadline_ms: f64,
+}
 
-/// Work units (simulator actions, events) between two looks at the clock within a slice: a
-/// few milliseconds of wasm time.
-const SLICE_UNITS: u32 = 8_192;
-
-/// Drops the old runs and starts computing A, then B (when compare is on, and not while a quiz
-/// question hides its runs). The first slice runs at once: most runs are built within it, and
-/// the caller paints them; a longer one goes on in later tasks behind a progress line.
-/// Returns whether both runs are built.
-fn start_runs() -> bool {
-    let gen = with_ui(|u| &u.job_gen, |g| g.get().wrapping_add(1));
-    with_ui(|u| &u.job_gen, |g| g.set(gen));
-    with_app(|app| {
-        // The old runs go first: wasm memory never shrinks, so building the new ones beside
-        // them would leave the page holding both sizes for good.
-        let job = app.job.take();
-        app.warm = None;
-        app.b = None;
-        let old = std::mem::replace(&mut app.a, Run::empty(app.state.page.scenario.clone()));
-        // The new run A records into the old one's event block (its largest), where it stands:
-        // a run A still being built when this one started, or else the last finished run A.
-        let building_a = job.filter(|(side, _)| *side == Side::A);
-        let buffer = (building_a.and_then(|(_, job)| job.into_buffer()))
-            .or_else(|| old.into_buffer())
-            .unwrap_or_default();
-        // A quiz question's run is not run until its answer is locked, so no view can show it.
-        if !app::run_hidden(&app.state) {
-            app.job = Some((Side::A, RunJob::reusing(&app.state.page.scenario, buffer)));
+impl Clock {
+    fn for_ms(slice_ms: u32) -> Clock {
+        Clock {
+            deadline_ms: dom::now_ms() + f64::from(slice_ms),
         }
-    });
+    }
+}
+
+impl app::Budget for Clock {
+    fn spent(&mut self) -> bool {
+        dom::now_ms() >= self.deadline_ms
+    }
+}
+
+/// The runs just restarted (`Page::dispatch` began them): the first slice runs at once, since
+/// most runs are built within it, and the caller paints them; a longer one goes on in later
+/// tasks behind a progress line. Returns whether both runs are built.
+fn first_slice() -> bool {
     // A new run may sit where the old one was freed: the panel's memo must not match it.
     with_ui(|u| &u.keys_painted, |cell| cell.set([None; 2]));
     with_ui(|u| &u.story_painted, |cell| cell.set([None; 2]));
-    compute(gen, dom::now_ms() + SLICE_MS, false)
+    let width_px = runs::timeline_width_px();
+    let stepped = with_app(|app| app.step(&mut Clock::for_ms(app.slice_ms()), width_px, false));
+    carry_out(&stepped);
+    stepped.built
 }
 
-/// Computes until `deadline_ms` (or to the end), putting each run in place as it is built.
-/// Returns whether both runs are built; if not, the next slice is scheduled. In a later slice
-/// (`later`), a run just built ends the slice, so that its view is computed in a task of its own.
-fn compute(gen: u32, deadline_ms: f64, later: bool) -> bool {
-    loop {
-        let step = with_app(|app| {
-            let (side, job) = app.job.as_mut()?;
-            Some((*side, job.step(SLICE_UNITS)))
-        });
-        match step {
-            None => {
-                runs_built();
-                return true;
-            }
-            Some((side, progress)) if progress.phase == Phase::Done => {
-                put_in_place(side);
-                if later {
-                    with_app(|app| app.warm = Some(side));
-                    dom::later(0, move || next_slice(gen));
-                    return false;
-                }
-            }
-            Some((side, progress)) if dom::now_ms() >= deadline_ms => {
-                dispatch(Msg::Computing { side, progress });
-                dom::later(0, move || next_slice(gen));
-                return false;
-            }
-            Some(_) => {}
-        }
+/// Schedules the next slice of the page's work, unless one is already due.
+fn schedule_work() {
+    if with_ui(|u| &u.work_due, |due| due.replace(true)) {
+        return;
     }
+    dom::later(0, later_slice);
 }
 
-/// A later slice: only for the computation it was scheduled for.
-fn next_slice(gen: u32) {
-    if with_ui(|u| &u.job_gen, |g| g.get()) != gen {
-        return;
-    }
-    let warm = with_app(|app| {
-        let side = app.warm.take()?;
-        let viewport = runs::viewport(app);
-        let run = if side == Side::B {
-            app.b.as_ref()
-        } else {
-            Some(&app.a)
-        };
-        run.map(|run| run.view(&viewport))
-    });
-    if warm.is_some() {
-        dom::later(0, move || next_slice(gen));
-        return;
-    }
-    if compute(gen, dom::now_ms() + SLICE_MS, true) {
+/// A later slice: the work goes on where it stands, whatever started it.
+fn later_slice() {
+    with_ui(|u| &u.work_due, |due| due.set(false));
+    let width_px = runs::timeline_width_px();
+    let stepped = with_app(|app| app.step(&mut Clock::for_ms(app.slice_ms()), width_px, true));
+    carry_out(&stepped);
+    if stepped.built {
         if with_ui(|u| &u.loading, |l| l.get()) {
             show_loaded();
         } else {
@@ -414,39 +254,20 @@ fn next_slice(gen: u32) {
     }
 }
 
-/// Puts the built run of `side` in place, and starts B after A when comparing.
-fn put_in_place(side: Side) {
-    with_app(|app| {
-        let Some((_, job)) = app.job.take() else {
-            return;
-        };
-        let built = job.finish();
-        match side {
-            Side::A => {
-                app.a = Run::built(built, &app.state.page.scenario);
-                let compare = app.state.page.compare_scenario();
-                app.job = compare.map(|b| (Side::B, RunJob::new(&b)));
-            }
-            Side::B => {
-                let scenario = app.state.page.compare_scenario().unwrap_or_default();
-                app.b = Some(Run::built(built, &scenario));
-            }
-        }
-    });
-}
-
-/// Both runs are built: tell the state their lengths (`Msg::Ran`), then their metrics
-/// (`Msg::Measured`, which the open step's prediction is read from).
-fn runs_built() {
-    with_app(|app| {
-        let events_a = u32::try_from(app.a.trace.events.len()).unwrap_or(u32::MAX);
-        let events_b = (app.b.as_ref()).map_or(0, |b| b.trace.events.len());
-        let events_b = u32::try_from(events_b).unwrap_or(u32::MAX);
-        app::update(&mut app.state, Msg::Ran { events_a, events_b });
-        let a = Box::new(app.a.metrics.clone());
-        let b = app.b.as_ref().map(|b| Box::new(b.metrics.clone()));
-        app::update(&mut app.state, Msg::Measured { a, b });
-    });
+/// Paints what a slice changed, and schedules the next one while work is due.
+fn carry_out(stepped: &app::Stepped) {
+    if stepped.effects.paint_progress {
+        runs::paint_computing();
+    }
+    if stepped.swept {
+        sweep::paint();
+    }
+    if stepped.tabled {
+        contracts::paint();
+    }
+    if stepped.more {
+        schedule_work();
+    }
 }
 
 /// Runs when the module loads: mounts the lab if this document is the lab's page (a test
@@ -467,9 +288,10 @@ pub fn start() {
 pub fn mount() {
     mount_ui();
     // In one go, as the tests that call this expect the page ready when it returns.
-    start_runs();
-    let gen = with_ui(|u| &u.job_gen, |g| g.get());
-    compute(gen, f64::INFINITY, false);
+    with_app(|app| {
+        app.start();
+        app.finish();
+    });
     show_loaded();
 }
 
@@ -484,18 +306,9 @@ fn mount_ui() {
     idemlab_lab::i18n::set_lang(lang.unwrap_or(idemlab_lab::i18n::Lang::English));
     i18n::translate_markup();
     let start_ms = dom::now_ms();
-    let state = State::load(&query, &quiz::load_progress());
+    let page = App::load(&query, &quiz::load_progress());
     let load_ms = dom::now_ms() - start_ms;
-    let a = Run::empty(state.page.scenario.clone());
-    APP.with(|cell| {
-        *cell.borrow_mut() = Some(App {
-            state,
-            a,
-            b: None,
-            job: None,
-            warm: None,
-        })
-    });
+    APP.with(|cell| *cell.borrow_mut() = Some(page));
     controls::mount();
     runs::mount();
     playback::mount();
@@ -517,7 +330,8 @@ fn mount_ui() {
 /// they are built within the first slice, else when the last slice ends (`next_slice`).
 fn run_and_show() {
     // A rerun keeps the cursor and zoom: only `update` resets them, on a scenario change.
-    if start_runs() {
+    with_app(|app| app.start());
+    if first_slice() {
         show_loaded();
     } else {
         render();

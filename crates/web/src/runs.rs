@@ -6,7 +6,8 @@ use web_sys::{Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, MouseEvent
 
 use super::dom;
 use super::timeline::{Frame, GUTTER_PX};
-use super::{dispatch, with_app, App, Run};
+use super::{dispatch, with_app, App};
+use idemlab_app::Run;
 use idemlab_app::{self as app, Msg};
 use idemlab_course::lessons::Side;
 use idemlab_lab::view::Viewport;
@@ -93,7 +94,7 @@ fn render_held() {
 
 /// What the preset shows, in a sentence, above its timeline (see `Run::summary`).
 fn render_summary() {
-    let text = with_app(|app| app.a.summary);
+    let text = with_app(|app| app.runs.a.summary);
     let summary: Element = dom::by_id("preset-summary");
     dom::set_hidden(&summary, text.is_none());
     dom::set_text(&summary, text.unwrap_or(""));
@@ -101,7 +102,7 @@ fn render_summary() {
 
 fn render_side(side: &str) {
     let block: Element = dom::by_id(&format!("run-{side}"));
-    let shown = with_app(|app| side == "a" || app.b.is_some());
+    let shown = with_app(|app| side == "a" || app.runs.b.is_some());
     dom::set_hidden(&block, !shown);
     if !shown {
         // A hidden run names nothing: the page contract reads `data-named` as "on screen".
@@ -123,7 +124,7 @@ fn render_side(side: &str) {
         render_counters(side, &view, hidden);
         let title = app::title(&app.state, side_of(side));
         dom::set_text(&dom::by_id(&format!("title-{side}")), &title);
-        let in_focus = app.b.is_some() && app.state.focus() == side_of(side);
+        let in_focus = app.runs.b.is_some() && app.state.focus() == side_of(side);
         dom::by_id::<Element>(&format!("run-{side}"))
             .set_attribute("data-focus", if in_focus { "1" } else { "0" })
             .ok();
@@ -183,9 +184,12 @@ fn paint_lane_names(root: &Element, names: &[(String, f64)]) {
 
 fn run_of<'a>(app: &'a App, side: &str) -> &'a Run {
     if side == "b" {
-        app.b.as_ref().expect("side b is shown only when comparing")
+        app.runs
+            .b
+            .as_ref()
+            .expect("side b is shown only when comparing")
     } else {
-        &app.a
+        &app.runs.a
     }
 }
 
@@ -251,8 +255,8 @@ fn render_counters(side: &str, view: &app::CountersView, hidden: bool) {
 /// "dedup=naive: 2 duplicates, 0 lost orders → dedup=atomic: 0 duplicates, 0 lost orders".
 fn render_diff() {
     let text = with_app(|app| {
-        let b = app.b.as_ref()?;
-        app::compare_sentence(&app.state, &app.a.metrics, &b.metrics)
+        let b = app.runs.b.as_ref()?;
+        app::compare_sentence(&app.state, &app.runs.a.metrics, &b.metrics)
     });
     let diff: Element = dom::by_id("diff");
     dom::set_hidden(&diff, text.is_none());
@@ -272,15 +276,15 @@ pub fn rewind() {
 /// export uses too (`view::window`).
 pub fn viewport(app: &App) -> Viewport {
     // `app::plot_width_px` keeps a phone's plot readable; its container scrolls sideways.
-    let end_us = app
-        .b
-        .as_ref()
-        .map_or(0, |b| b.timeline.end_us())
-        .max(app.a.timeline.end_us());
-    idemlab_lab::view::window(end_us, app.page().zoom, timeline_width_px(app.page().embed))
+    app.runs.viewport(&app.state, width_px(app.page().embed))
 }
 
-fn timeline_width_px(embed: bool) -> u32 {
+/// The timelines' width, for work done outside a borrow of the app (a slice's view ahead).
+pub fn timeline_width_px() -> u32 {
+    width_px(with_app(|app| app.page().embed))
+}
+
+fn width_px(embed: bool) -> u32 {
     match super::with_ui(|u| &u.width_px, std::cell::Cell::get) {
         0 => measure_width(embed),
         width_px => width_px,
@@ -389,7 +393,7 @@ fn click(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
     let msg = with_app(|app| {
         let mark = run_of(app, side).timeline.mark(ix as u32);
         if breaking {
-            return app::break_at(&app.state.page.scenario, &app.a.trace, mark.first);
+            return app::break_at(&app.state.page.scenario, &app.runs.a.trace, mark.first);
         }
         Some(app::mark_select(&app.state, side_of(side), mark.event()))
     });

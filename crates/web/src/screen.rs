@@ -52,8 +52,8 @@ pub fn mount() {
     for (id, side) in [("focus-a", Side::A), ("focus-b", Side::B)] {
         dom::on_click(id, move || {
             let msg = with_app(|app| {
-                let b = app.b.as_ref().map(|b| &b.trace);
-                app::focus_on(&app.state, &app.a.trace, b, side)
+                let b = app.runs.b.as_ref().map(|b| &b.trace);
+                app::focus_on(&app.state, &app.runs.a.trace, b, side)
             });
             dispatch(msg);
         });

@@ -11,9 +11,9 @@ pub fn render() {
     for (i, side) in ["a", "b"].into_iter().enumerate() {
         let now = with_app(|app| {
             let run = if side == "a" {
-                Some(&app.a)
+                Some(&app.runs.a)
             } else {
-                app.b.as_ref()
+                app.runs.b.as_ref()
             };
             run.map(|_| idemlab_app::story_shown(&app.state))
         });
@@ -50,9 +50,9 @@ fn paint(side: &str, shown: Option<bool>) {
     }
     let story = with_app(|app| {
         let run = if side == "a" {
-            &app.a
+            &app.runs.a
         } else {
-            app.b.as_ref().expect("shown")
+            app.runs.b.as_ref().expect("shown")
         };
         run.story.clone()
     });

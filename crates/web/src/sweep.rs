@@ -5,18 +5,12 @@
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement};
 
-use std::cell::RefCell;
-
 use super::dom::{self, El};
 use super::{dispatch, with_app};
-use idemlab_app::job::CountJob;
 use idemlab_app::{Msg, SweepJob};
-use idemlab_core::scenario::Scenario;
 use idemlab_lab::sweep::Sweep;
 
 const SEEDS_MAX: u64 = idemlab_app::SWEEP_SEEDS_MAX;
-/// Work per slice before yielding to the browser: well under a 16 ms frame.
-const SLICE_MS: f64 = 8.0;
 
 /// The sweep form is in `index.html`; its bound comes from the model's.
 pub fn mount() {
@@ -39,77 +33,18 @@ fn stop() {
     dispatch(Msg::SweepStop);
 }
 
-/// Schedules the next slice of the state's sweep (`Effects::sweep_slice`).
-pub fn schedule() {
-    let started_ms = dom::now_ms();
-    dom::later(0, move || slice(started_ms));
+/// A sweep or a contracts table was started: its rate counts from now.
+pub fn started() {
+    super::with_ui(|u| &u.sweep_started_ms, |at| at.set(dom::now_ms()));
 }
 
-/// Runs seeds of the state's sweep until the slice's time is up, then yields; a stop (which
-/// marks it stopped), a new sweep or a scenario change (which replace or drop it) ends the
-/// chain.
-fn slice(started_ms: f64) {
-    let deadline_ms = dom::now_ms() + SLICE_MS;
-    let job = with_app(|app| {
-        let job = app.state.sweep.as_mut()?;
-        while job.running() && dom::now_ms() < deadline_ms {
-            advance(job);
-        }
-        Some(job.clone())
-    });
-    let Some(job) = job else {
+/// Paints the sweep's totals so far, after a slice of it ran (`Stepped::swept`).
+pub fn paint() {
+    let Some(job) = with_app(|app| app.state.sweep.clone()) else {
         return;
     };
+    let started_ms = super::with_ui(|u| &u.sweep_started_ms, std::cell::Cell::get);
     show(&job, started_ms);
-    if job.running() {
-        dom::later(0, move || {
-            slice_if_current(started_ms, job.range.first, job.done)
-        });
-    }
-}
-
-/// Simulator actions (then events folded) between two looks at the clock.
-const STEP_ACTIONS: u32 = 8_192;
-
-thread_local! {
-    /// The seed in progress between slices: which sweep and seed it is (its scenario, its
-    /// first seed and how many were done before it), and its run so far. The scenario too: a
-    /// sweep stopped mid-seed, then begun again from the same seed under a changed key, must
-    /// not count the old scenario's half-run seed (a review).
-    static RUN: RefCell<Option<(Scenario, u64, u64, CountJob)>> = const { RefCell::new(None) };
-}
-
-/// Does `STEP_ACTIONS` more of the sweep's next seed, adding its counts once it is done. A
-/// run of another sweep, or of a seed already counted, is dropped and the right one started.
-fn advance(job: &mut SweepJob) {
-    let at = (job.range.first, job.done);
-    RUN.with(|cell| {
-        let mut run = cell.borrow_mut();
-        let current = (run.as_ref()).is_some_and(|(scenario, first, done, _)| {
-            (*first, *done) == at && *scenario == job.scenario
-        });
-        if !current {
-            *run = (job.next_scenario())
-                .map(|s| (job.scenario.clone(), at.0, at.1, CountJob::new(&s)));
-        }
-        let Some((.., count)) = run.as_mut() else {
-            return;
-        };
-        if let Some(metrics) = count.step(STEP_ACTIONS) {
-            job.add(&metrics);
-            *run = None;
-        }
-    });
-}
-
-/// Continues only the chain that left off where the state's sweep stands.
-fn slice_if_current(started_ms: f64, first: u64, done: u64) {
-    let current = with_app(|app| {
-        (app.state.sweep.as_ref()).is_some_and(|j| j.range.first == first && j.done == done)
-    });
-    if current {
-        slice(started_ms);
-    }
 }
 
 /// Clears the panel once the state holds no sweep: a scenario change drops one, and its

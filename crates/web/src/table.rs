@@ -38,7 +38,12 @@ pub fn mount() {
             return;
         }
         let (broke, before, cursor) = with_app(|app| {
-            let broke = app::grid_break(&event.key(), event.shift_key(), &app.state, &app.a.trace);
+            let broke = app::grid_break(
+                &event.key(),
+                event.shift_key(),
+                &app.state,
+                &app.runs.a.trace,
+            );
             (
                 broke,
                 app.state.page.scenario.clone(),

@@ -1,6 +1,6 @@
 //! The golden digests, recomputed in headless Chromium: the wasm build must give the same traces
-//! as the native one. `tests/golden.rs` pins the file natively; this test only reads it.
-//! Run with `scripts/test.sh`, or `cargo test --target wasm32-unknown-unknown --test web`.
+//! as the native one. `crates/lab/tests/golden.rs` pins the file natively; this test only reads it.
+//! Run with `scripts/test.sh`, or `cargo test -p idemlab-web --target wasm32-unknown-unknown --test web`.
 
 // Natively this file compiles to an empty test binary (0 tests), which passes.
 #![cfg(target_arch = "wasm32")]
@@ -9,7 +9,7 @@ use wasm_bindgen_test::{wasm_bindgen_test, wasm_bindgen_test_configure};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-const GOLDEN: &str = include_str!("../../app/tests/golden/digests.txt");
+const GOLDEN: &str = include_str!("../../lab/tests/golden/digests.txt");
 
 /// One golden line: `QUERY DIGEST events=N duplicates=N`.
 #[derive(Debug, PartialEq, Eq)]
@@ -60,7 +60,7 @@ fn golden_digests_match_native() {
         .collect();
     assert!(
         !expected.is_empty(),
-        "tests/golden/digests.txt has no lines"
+        "crates/lab/tests/golden/digests.txt has no lines"
     );
     let actual: Vec<Golden> = expected.iter().map(|g| compute(&g.query)).collect();
     // One comparison of the whole list shows every mismatching line at once.

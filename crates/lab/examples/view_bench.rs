@@ -1,4 +1,4 @@
-//! Times the timeline view on a big trace: `cargo run --release --example view_bench [QUERY]`.
+//! Times the timeline view on a big trace: `cargo run --release -p idemlab-lab --example view_bench [QUERY]`.
 //! With `--svg` it prints the SVG of the whole run instead, for looking at a layout by eye.
 //!
 //! The tests run the same workload (`view::pan_sweep`) untimed; only this binary reads a clock.
@@ -8,7 +8,7 @@
 
 use std::time::Instant;
 
-use idemlab::view::{self, SvgOptions, View, Viewport};
+use idemlab_lab::view::{self, SvgOptions, View, Viewport};
 
 const QUERY_DEFAULT: &str = "orders=5000&preset=lost-ack&events_max=1000000";
 
@@ -18,7 +18,7 @@ fn main() {
     let query = (args.iter().find(|a| !a.starts_with("--")))
         .map_or(QUERY_DEFAULT, String::as_str)
         .to_string();
-    let scenario = match idemlab::scenario::decode(&query) {
+    let scenario = match idemlab_core::scenario::decode(&query) {
         Ok(decoded) => decoded.scenario,
         Err(errors) => {
             for error in errors {
@@ -27,7 +27,7 @@ fn main() {
             std::process::exit(2);
         }
     };
-    let trace = idemlab::sim::run(&scenario);
+    let trace = idemlab_core::sim::run(&scenario);
     if svg {
         let timeline = view::layout(&trace);
         let viewport = Viewport::fit(timeline.end_us(), 1_200);
@@ -41,7 +41,7 @@ fn main() {
     bench(&query, &trace);
 }
 
-fn bench(query: &str, trace: &idemlab::Trace) {
+fn bench(query: &str, trace: &idemlab_core::trace::Trace) {
     let started = Instant::now();
     let timeline = view::layout(trace);
     let layout_ms = started.elapsed().as_secs_f64() * 1e3;

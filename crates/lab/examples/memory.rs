@@ -1,4 +1,4 @@
-//! Peak heap of one big run, natively: `cargo run --release --example memory [QUERY]`.
+//! Peak heap of one big run, natively: `cargo run --release -p idemlab-lab --example memory [QUERY]`.
 //!
 //! It times each stage, counts every allocation through a wrapping global allocator and prints the live and peak
 //! bytes, and the allocations made, after each stage the page goes through (simulate and fold,
@@ -68,7 +68,7 @@ fn report(stage: &str, since: std::time::Instant) {
 
 fn main() {
     let query = std::env::args().nth(1).unwrap_or(QUERY_DEFAULT.into());
-    let scenario = match idemlab::scenario::decode(&query) {
+    let scenario = match idemlab_core::scenario::decode(&query) {
         Ok(decoded) => decoded.scenario,
         Err(errors) => {
             errors.iter().for_each(|error| eprintln!("{error}"));
@@ -78,21 +78,21 @@ fn main() {
     println!("{query}");
     println!(
         "event record {} bytes, mark {} bytes",
-        std::mem::size_of::<idemlab::trace::Event>(),
-        std::mem::size_of::<idemlab::view::Mark>()
+        std::mem::size_of::<idemlab_core::trace::Event>(),
+        std::mem::size_of::<idemlab_lab::view::Mark>()
     );
     // What the page does (`web::Run::of`): run and fold, lay out, then index.
     // Each stage's wall time too: the page cuts its work into slices by stage.
     let t = std::time::Instant::now();
-    let (trace, metrics) = idemlab::run(&scenario);
+    let (trace, metrics) = idemlab_lab::run(&scenario);
     println!("{} events", trace.events.len());
     report("simulate", t);
     let t = std::time::Instant::now();
-    let timeline = idemlab::view::layout(&trace);
+    let timeline = idemlab_lab::view::layout(&trace);
     println!("{} marks", timeline.marks().len());
     report("layout", t);
     let t = std::time::Instant::now();
-    let index = idemlab::metrics::MetricsIndex::new(&trace);
+    let index = idemlab_lab::metrics::MetricsIndex::new(&trace);
     report("index", t);
     let t = std::time::Instant::now();
     drop((metrics, index, timeline, trace));
