@@ -1,4 +1,4 @@
-//! The page's contracts table (issue 12, section 2), natively: the rows it builds in slices are
+//! The page's contracts table, natively: the rows it builds in slices are
 //! `idemlab contracts`'s for the same query and seeds, a row loads as run A or B, Stop keeps
 //! what was summed, and a scenario change drops the table.
 

@@ -1,10 +1,13 @@
 //! The glossary and the predictions: every term a step lists is defined, definitions stay
 //! short, each step's prediction has exactly one right choice and that choice is what the
-//! simulator says, and the text shown before the answer does not give the answer away.
+//! simulator says, and the text shown before the answer does not give the answer away. On the
+//! page: a step's text underlines each term where it first appears, and a definition's popup
+//! stays inside the viewport.
 // Native tests: Unicode case mapping costs the page nothing here (clippy.toml forbids it in
 // the library, where it would link 18 KB of tables into the wasm).
 #![allow(clippy::disallowed_methods)]
 
+use idemlab_app as app;
 use idemlab_app::page::PageState;
 use idemlab_course::glossary::{lookup, spans, DEFINITION_BYTES_MAX, TERMS};
 use idemlab_course::lessons::{Ask, Side, LESSONS};
@@ -66,6 +69,115 @@ fn spans_find_whole_words_longest_first_without_overlap() {
     let text = "concurrencyPolicy: Forbid, an emptyDir, a new UID";
     let found: Vec<&str> = spans(text, false).iter().map(|t| t.2.word).collect();
     assert_eq!(found, ["concurrencyPolicy: Forbid", "emptyDir", "pod UID"]);
+}
+
+#[test]
+fn step_text_pieces_keep_the_text_put_pointers_in_place_and_underline_first_uses() {
+    use app::Piece;
+    for lesson in &LESSONS {
+        for step in lesson.steps {
+            let pieces = app::pieces(step.text, step.pointers);
+            let joined: String = (pieces.iter())
+                .map(|p| match p {
+                    Piece::Plain(w) | Piece::Pointer(_, w) | Piece::Term(w, _) => *w,
+                })
+                .collect();
+            assert_eq!(joined, step.text, "{}", step.title);
+            let pointers = pieces.iter().filter(|p| matches!(p, Piece::Pointer(..)));
+            assert_eq!(pointers.count(), step.pointers.len(), "{}", step.title);
+            let mut terms: Vec<&str> = (pieces.iter())
+                .filter_map(|p| match p {
+                    Piece::Term(_, term) => Some(term.word),
+                    _ => None,
+                })
+                .collect();
+            let count = terms.len();
+            terms.dedup();
+            assert_eq!(terms.len(), count, "one underline per term: {}", step.title);
+        }
+    }
+    let text = "Retries make at-least-once delivery; an Idempotency key makes it idempotent.";
+    let words: Vec<String> = (app::pieces(text, &[]).iter())
+        .filter_map(|p| match p {
+            Piece::Term(w, t) => Some(format!("{w}={}", t.word)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        words,
+        [
+            "at-least-once delivery=at-least-once delivery",
+            "Idempotency key=idempotency key",
+            "idempotent=idempotent"
+        ]
+    );
+}
+
+#[test]
+fn step_1_of_each_lesson_defines_its_terms_from_the_glossary() {
+    let terms = app::step_terms(&LESSONS[0].steps[0]);
+    let words: Vec<&str> = terms.iter().map(|t| t.word).collect();
+    assert_eq!(
+        words,
+        [
+            "idempotent",
+            "idempotency key",
+            "at-least-once delivery",
+            "exactly-once effect",
+            "one-way partition"
+        ]
+    );
+    for lesson in &LESSONS {
+        for step in lesson.steps {
+            assert_eq!(
+                app::step_terms(step).len(),
+                step.terms.len(),
+                "{}",
+                step.title
+            );
+        }
+    }
+    // Step 1's text uses its five words, so each is underlined where it first appears.
+    let step = &LESSONS[0].steps[0];
+    let underlined: Vec<&str> = (app::pieces(step.text, step.pointers).iter())
+        .filter_map(|p| match p {
+            app::Piece::Term(_, term) => Some(term.word),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        underlined,
+        [
+            "one-way partition",
+            "at-least-once delivery",
+            "idempotency key",
+            "idempotent",
+            "exactly-once effect"
+        ]
+    );
+}
+
+#[test]
+fn a_term_definition_flips_and_shifts_to_stay_inside_the_viewport() {
+    // A definition placed only under its term is cut off at the viewport's edges.
+    let view = (1366.0, 768.0);
+    assert_eq!(
+        app::popup_at((100.0, 200.0, 220.0), (300.0, 80.0), view),
+        (100.0, 224.0),
+        "under the term"
+    );
+    let (left, top) = app::popup_at((1300.0, 720.0, 740.0), (300.0, 80.0), view);
+    assert_eq!(
+        (left, top),
+        (1062.0, 636.0),
+        "above the term, shifted in from the right edge"
+    );
+    let phone = app::popup_at((-20.0, 10.0, 30.0), (300.0, 900.0), (390.0, 844.0));
+    assert_eq!(
+        phone,
+        (4.0, 34.0),
+        "no room above: it stays under, and never starts off-screen"
+    );
 }
 
 fn runs(

@@ -1,4 +1,4 @@
-//! Issue 13, item 10: translations are possible. The pieces of `idemlab_lab::i18n` (holes, the
+//! Translations are possible. The pieces of `idemlab_lab::i18n` (holes, the
 //! table format, the pseudo-language), and that the one table, `lang/en.txt`, holds exactly
 //! the strings the page can show.
 
@@ -256,8 +256,16 @@ fn data_strings() -> Vec<(&'static str, String)> {
     for (words, _) in &idemlab_course::quiz::ORDER_SITUATIONS {
         out.push((words, "mastery check: a situation".into()));
     }
-    // The core's words that the page shows: each preset's summary, each key's help and the
-    // controls' group titles (the CLI prints the same English from the core).
+    push_core_and_view_strings(&mut out);
+    for (name, text) in TRANSLATED_CONSTS {
+        out.push((text, name.to_string()));
+    }
+    out
+}
+
+/// The core's words that the page shows: each preset's summary, each key's help and the
+/// controls' group titles (the CLI prints the same English from the core); and the legend's.
+fn push_core_and_view_strings(out: &mut Vec<(&'static str, String)>) {
     use idemlab_core::scenario::codec;
     for preset in &idemlab_core::scenario::presets::PRESETS {
         out.push((
@@ -274,10 +282,6 @@ fn data_strings() -> Vec<(&'static str, String)> {
     for entry in &idemlab_lab::view::legend::LEGEND {
         out.push((entry.label, "the legend (and the SVG export's)".into()));
     }
-    for (name, text) in TRANSLATED_CONSTS {
-        out.push((text, name.to_string()));
-    }
-    out
 }
 
 /// Constants a display site passes through `i18n::tr` (kept as constants for the tests that

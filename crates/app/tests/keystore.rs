@@ -36,7 +36,7 @@ fn queries() -> Vec<String> {
                 }
             }
         }
-        // Issue 12: a refused expired key keeps its row, shown expired.
+        // A refused expired key keeps its row, shown expired: the fold must not drop it.
         queries.push(format!(
             "orders=6&dedup=atomic&retention_ms=60&loss_resp=0.5&expired=reject&seed={seed}"
         ));
@@ -49,6 +49,69 @@ fn live(table: &[KeyRow], key: idemlab_core::trace::Key) -> Option<&KeyRow> {
     table
         .iter()
         .find(|row| row.key == key && !matches!(row.state, KeyState::Claimed | KeyState::Expired))
+}
+
+/// What the table held just before `kind`, a lookup, claim or expiry of `key` by request
+/// `req`, agrees with what the simulator found; `row` is the live row another request wrote.
+fn assert_decided(
+    kind: &EventKind,
+    table: &[KeyRow],
+    row: Option<&KeyRow>,
+    (key, req): (idemlab_core::trace::Key, u32),
+    at: &str,
+) {
+    match *kind {
+        EventKind::Lookup {
+            found: Found::NotFound,
+        } => assert!(row.is_none(), "{at}: {row:?}"),
+        EventKind::Lookup {
+            found: Found::Completed,
+        } => {
+            assert!(
+                matches!(row.map(|r| r.state), Some(KeyState::Done { .. })),
+                "{at}: {row:?}"
+            )
+        }
+        EventKind::Lookup {
+            found: Found::InProgress,
+        } => {
+            assert_eq!(row.map(|r| r.state), Some(KeyState::InProgress), "{at}")
+        }
+        EventKind::Lookup {
+            found: Found::Mismatch,
+        } => assert!(row.is_some(), "{at}"),
+        EventKind::Lookup {
+            found: Found::Expired,
+        } => assert!(
+            table
+                .iter()
+                .any(|r| r.key == key && r.state == KeyState::Expired),
+            "{at}: the refused row is not shown expired"
+        ),
+        EventKind::Claim {
+            result: ClaimResult::Ok,
+        } => assert!(row.is_none(), "{at}: {row:?}"),
+        EventKind::Claim {
+            result: ClaimResult::Conflict,
+        } => assert!(row.is_some(), "{at}"),
+        // Under concurrent=conflict (Lesson C step 1) the copy is answered 409 instead of
+        // waiting: someone else holds the claim all the same.
+        EventKind::Claim {
+            result: ClaimResult::Blocked | ClaimResult::InUse,
+        } => assert!(
+            table
+                .iter()
+                .any(|r| r.key == key && r.state == KeyState::Claimed && r.req != req),
+            "{at}: nobody holds the claim it waits on"
+        ),
+        EventKind::KeyExpired => assert!(
+            table
+                .iter()
+                .any(|r| r.key == key && r.state == KeyState::Expired),
+            "{at}: the expired row is not marked expired"
+        ),
+        _ => unreachable!(),
+    }
 }
 
 fn check(trace: &Trace, place: &str) -> u32 {
@@ -70,58 +133,7 @@ fn check(trace: &Trace, place: &str) -> u32 {
             "{place}: event {ix} {:?} at {} us",
             event.kind, event.time_us
         );
-        match event.kind {
-            EventKind::Lookup {
-                found: Found::NotFound,
-            } => assert!(row.is_none(), "{at}: {row:?}"),
-            EventKind::Lookup {
-                found: Found::Completed,
-            } => {
-                assert!(
-                    matches!(row.map(|r| r.state), Some(KeyState::Done { .. })),
-                    "{at}: {row:?}"
-                )
-            }
-            EventKind::Lookup {
-                found: Found::InProgress,
-            } => {
-                assert_eq!(row.map(|r| r.state), Some(KeyState::InProgress), "{at}")
-            }
-            EventKind::Lookup {
-                found: Found::Mismatch,
-            } => assert!(row.is_some(), "{at}"),
-            EventKind::Lookup {
-                found: Found::Expired,
-            } => assert!(
-                table
-                    .iter()
-                    .any(|r| r.key == key && r.state == KeyState::Expired),
-                "{at}: the refused row is not shown expired"
-            ),
-            EventKind::Claim {
-                result: ClaimResult::Ok,
-            } => assert!(row.is_none(), "{at}: {row:?}"),
-            EventKind::Claim {
-                result: ClaimResult::Conflict,
-            } => assert!(row.is_some(), "{at}"),
-            // Under concurrent=conflict (Lesson C step 1) the copy is answered 409 instead of
-            // waiting: someone else holds the claim all the same.
-            EventKind::Claim {
-                result: ClaimResult::Blocked | ClaimResult::InUse,
-            } => assert!(
-                table
-                    .iter()
-                    .any(|r| r.key == key && r.state == KeyState::Claimed && r.req != req),
-                "{at}: nobody holds the claim it waits on"
-            ),
-            EventKind::KeyExpired => assert!(
-                table
-                    .iter()
-                    .any(|r| r.key == key && r.state == KeyState::Expired),
-                "{at}: the expired row is not marked expired"
-            ),
-            _ => unreachable!(),
-        }
+        assert_decided(&event.kind, &table, row, (key, req), &at);
         checked += 1;
     }
     checked

@@ -1,4 +1,4 @@
-//! Issue 11, "a readable timeline": no two labels of a drawing overlap, at any width or zoom.
+//! A readable timeline: no two labels of a drawing overlap, at any width or zoom.
 //!
 //! Every preset × 100 seeds × 3 plot widths (262 px, a 390 px phone column less the lane
 //! gutter; 632 px, a 760 px column less the gutter; 1,000 px, the export's) × 3 windows (the
@@ -136,8 +136,8 @@ fn check_query(query: &str, seed: u64) -> usize {
     check_timeline(&timeline(query), query, seed)
 }
 
-/// The walk of Lesson C met crowded timelines the presets never draw: every step's run A and
-/// its fix B, at every width and zoom, with the zoom's anchor drawn from a few seeds.
+/// Lesson steps draw crowded timelines the presets never draw: every step's run A and its fix
+/// B, at every width and zoom, with the zoom's anchor drawn from a few seeds.
 #[test]
 fn every_lesson_step_keeps_its_labels_apart() {
     for lesson in &idemlab_course::lessons::LESSONS {

@@ -79,7 +79,7 @@ fn said(query: &str) -> String {
 }
 
 #[test]
-fn issue_10_theme_sweep_and_embed_values_are_checked() {
+fn bad_theme_sweep_and_embed_values_are_named_and_good_ones_kept() {
     expect_test::expect![[r#"
         `theme=purple` is not valid: expected one of auto|light|dark
         `sweep=0` is not valid: expected a seed count, a whole number 1..=100000
@@ -92,7 +92,7 @@ fn issue_10_theme_sweep_and_embed_values_are_checked() {
 }
 
 #[test]
-fn issue_10_what_the_page_writes_loads_again_at_every_maximum() {
+fn what_the_page_writes_loads_again_at_every_maximum() {
     // The longest value each page key accepts, with a compare that sets every scenario key.
     let keys: Vec<&str> = idemlab_core::scenario::codec::key_names()
         .filter(|k| *k != "preset" && *k != "seed")
@@ -164,7 +164,7 @@ fn bad_lesson_step_and_quiz_values_say_what_is_allowed() {
 }
 
 #[test]
-fn issue_11_the_key_store_panel_is_a_typed_view_key() {
+fn the_key_store_panel_is_a_typed_view_key_written_only_when_open() {
     let (page, errors) = PageState::from_query("seed=3&lesson=a&step=5&keys=1");
     assert!(errors.is_empty(), "{errors:?}");
     assert!(page.keys);
@@ -181,7 +181,7 @@ fn issue_11_the_key_store_panel_is_a_typed_view_key() {
 }
 
 #[test]
-fn issue_11_a_bad_keys_value_says_what_is_allowed() {
+fn a_bad_keys_value_says_what_is_allowed() {
     expect_test::expect![[r#"
         `keys=open` is not valid: expected 1 or 0 (also true/false)
     "#]]
@@ -191,7 +191,7 @@ fn issue_11_a_bad_keys_value_says_what_is_allowed() {
     assert_eq!(page.to_query(), "seed=2");
 }
 
-// Issue 11, predict then reveal: `gate=0|1` is a typed field, written only when off.
+// Predict, then reveal: `gate=0|1` is a typed field, written only when off.
 #[test]
 fn gate_is_a_typed_field_on_by_default_and_written_only_when_off() {
     let (page, errors) = PageState::from_query("seed=2&lesson=a&step=3");
@@ -234,9 +234,10 @@ fn focus_b_is_kept_while_comparing_and_dropped_without_b() {
     );
 }
 
-/// Issue 10: an 8,039-byte `sweep=` came back as a 24,039-byte permalink that then failed to
-/// load. Every value the page keeps is typed and bounded now, so what it writes back is never
-/// longer than a link that loaded, and always loads again.
+/// A value kept as text could come back longer than it went in (an 8,039-byte `sweep=` as a
+/// 24,039-byte permalink) and then fail to load. Every value the page keeps is typed and
+/// bounded, so what it writes back is never longer than a link that loaded, and always loads
+/// again.
 #[test]
 fn a_permalink_the_page_writes_from_a_long_link_loads_again() {
     let long_compare = "order%3Dbegin%2Clookup%2Ceffect%2Cclaim%2Ccommit%2Crespond%26".repeat(120);
@@ -270,7 +271,7 @@ fn a_permalink_the_page_writes_from_a_long_link_loads_again() {
 }
 
 #[test]
-fn issue_13_link_trackers_load_without_a_word_and_leave_the_link() {
+fn link_trackers_load_without_a_word_and_leave_the_link() {
     use idemlab_core::scenario::codec::is_tracker;
     for key in [
         "utm_source",
@@ -298,10 +299,10 @@ fn issue_13_link_trackers_load_without_a_word_and_leave_the_link() {
     assert!(idemlab_core::scenario::decode("seed=3&utm_source=lms").is_ok());
 }
 
-/// Issue 13: `height=N` is the fixed frame height a script-less snippet gives; it is checked
+/// `height=N` is the fixed frame height a script-less snippet gives; it is checked
 /// against `HEIGHT_PX`, written before `v=` and loads again.
 #[test]
-fn issue_13_height_is_a_frame_height_in_bounds_kept_before_v() {
+fn height_is_a_frame_height_in_bounds_kept_before_v() {
     let (page, errors) = PageState::from_query("seed=7&embed=1&height=600&v=1");
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(page.height, Some(600));

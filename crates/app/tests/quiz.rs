@@ -118,6 +118,29 @@ fn rederive(question: &Question, place: &str) -> u32 {
     }
 }
 
+/// A choice question's three choices are distinct, the right one's keys are its proof's B, and it
+/// does not stand out by its length.
+fn check_choices(question: &Question, choices: &[quiz::Choice], place: &str) {
+    let mut keys: Vec<&str> = choices.iter().map(|c| c.keys.as_str()).collect();
+    keys.sort_unstable();
+    keys.dedup();
+    assert_eq!(keys.len(), 3, "{place}: three distinct choices");
+    let right = &choices[question.answer as usize].keys;
+    assert_eq!(question.proof_compare.as_ref(), Some(right), "{place}");
+    // The right choice must not stand out by its length, or length gives it away.
+    let len = |c: &quiz::Choice| c.words().chars().count();
+    let right_len = len(&choices[question.answer as usize]);
+    let longest_wrong = (choices.iter().enumerate())
+        .filter(|&(i, _)| i as u32 != question.answer)
+        .map(|(_, c)| len(c))
+        .max()
+        .unwrap_or(0);
+    assert!(
+        right_len <= longest_wrong + 8,
+        "{place}: the right choice is the longest by far"
+    );
+}
+
 /// Everything a question must be besides right: its proof points at a real event, its text
 /// names the answer and the proof's time, its scenario is canonical.
 fn check_shape(question: &Question, place: &str) {
@@ -185,26 +208,7 @@ fn check_shape(question: &Question, place: &str) {
     );
     match &question.form {
         Form::Number => assert!(question.answer <= NUMBER_MAX && question.proof_compare.is_none()),
-        Form::Choices(choices) => {
-            let mut keys: Vec<&str> = choices.iter().map(|c| c.keys.as_str()).collect();
-            keys.sort_unstable();
-            keys.dedup();
-            assert_eq!(keys.len(), 3, "{place}: three distinct choices");
-            let right = &choices[question.answer as usize].keys;
-            assert_eq!(question.proof_compare.as_ref(), Some(right), "{place}");
-            // The right choice does not stand out by its length (issue 11, second walk).
-            let len = |c: &quiz::Choice| c.words().chars().count();
-            let right_len = len(&choices[question.answer as usize]);
-            let longest_wrong = (choices.iter().enumerate())
-                .filter(|&(i, _)| i as u32 != question.answer)
-                .map(|(_, c)| len(c))
-                .max()
-                .unwrap_or(0);
-            assert!(
-                right_len <= longest_wrong + 8,
-                "{place}: the right choice is the longest by far"
-            );
-        }
+        Form::Choices(choices) => check_choices(question, choices, place),
     }
 }
 
@@ -369,7 +373,7 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
     let lesson = progress.lesson("a").unwrap();
     assert_eq!((lesson.best, lesson.answers.len()), (3, 4));
     assert!(progress.lesson("zz").is_none());
-    // Issue 10: answers out of range start the record afresh, with a note saying why.
+    // Answers out of range start the record afresh, with a note saying why.
     for out_of_range in [
         "idemlab-progress 5\nlesson=a mastered=1 best=99 quiz=5 answers=",
         "idemlab-progress 5\nlesson=a mastered=1 best=4 quiz=5 answers=1,2,3,-,5",
@@ -434,7 +438,7 @@ fn the_draw_is_pinned_so_a_change_to_it_bumps_the_progress_version() {
 
 #[test]
 fn a_stored_choice_the_question_does_not_have_starts_the_check_afresh() {
-    // Issue 10: an answer index past a question's choices came back as the learner's answer.
+    // An answer index past a question's choices must not come back as the learner's answer.
     let (quiz, index) = (0..200)
         .map(|seed| quiz::generate(&LESSONS[0], seed))
         .find_map(|quiz| {
@@ -501,9 +505,10 @@ fn lost_sends(
 
 #[test]
 fn every_prediction_states_what_decides_its_answer() {
-    // Issue 11: a duplicates question left out timeout_ms, and a receipts question asked for an
-    // exact count of a random process. Each prediction's text now gives every parameter that
-    // decides it and the run's own lost answers or acks, read again here from the trace.
+    // A question that leaves out a parameter that decides it (timeout_ms for duplicates), or asks
+    // for an exact count of a random process, cannot be answered by reasoning. Each prediction's
+    // text gives every parameter that decides it and the run's own lost answers or acks, read
+    // again here from the trace.
     use idemlab_core::trace::Payload;
     for seed in 0..quiz_seeds() {
         for question in quiz::generate(&LESSONS[0], seed).questions {
@@ -551,8 +556,8 @@ fn every_prediction_states_what_decides_its_answer() {
 
 #[test]
 fn the_safe_order_explanation_names_every_rule_the_judge_keeps() {
-    // Issue 11: it left out the lookup; then its right answer put the lookup anywhere the
-    // judge allows (after the answer, say) while the ordering step teaches it second.
+    // The explanation must name the lookup, and its right answer must put the lookup where the
+    // ordering step teaches it (second), not anywhere the judge allows (after the answer, say).
     let question = (0..200)
         .flat_map(|seed| quiz::generate(&LESSONS[0], seed).questions)
         .find(|q| q.kind == Kind::SafeOrder)
@@ -590,9 +595,9 @@ fn phrases(text: &str, n: usize) -> std::collections::BTreeSet<String> {
 
 #[test]
 fn no_right_choice_repeats_a_lesson_phrase_that_its_distractors_lack() {
-    // Issue 11's walk: the right choices repeated Fix 1's and Fix 2's words, so a learner could
-    // pick the option whose words they had read. A run of 5 words that the lesson's steps and
-    // the right label share, and no wrong label has, is such a giveaway.
+    // A right choice that repeats the lesson's words lets a learner pick the option whose words
+    // they have read. A run of 5 words that the lesson's steps and the right label share, and no
+    // wrong label has, is such a giveaway.
     for lesson in &LESSONS {
         let steps = lesson.steps.iter();
         let lesson_text: Vec<&str> = steps

@@ -1,4 +1,4 @@
-//! The resumable run (issue 10): a run computed in slices of any size ends with the trace that
+//! The resumable run: a run computed in slices of any size ends with the trace that
 //! `run` gives in one go, and a run that reaches its event cap takes no action after it. The
 //! page's whole job (`job::RunJob`: simulate, lay out, index) in slices ends with the same
 //! trace, counts, timeline and index as each part done in one go, and the JSON export written
@@ -91,7 +91,7 @@ fn finish_after_some_slices_equals_the_run() {
 
 #[test]
 fn a_run_that_reaches_its_cap_stops_there() {
-    // Issue 10: the work went on after the cap. Now the run ends with the action that reaches
+    // Work after the cap would be work no one sees: the run ends with the action that reaches
     // it, and the cap event is the trace's last.
     let s = scenario("orders=200&clients=16&timeout_ms=1&backoff_ms=0&retries=20&events_max=500");
     let mut stepper = Stepper::new(&s);

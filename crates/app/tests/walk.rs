@@ -1,6 +1,6 @@
-//! The rest of what the newcomer's walk found (issue 11, item 12): the sweep shows its formula
-//! beside the measured mean, the lesson buttons say "mastered", free play points a newcomer at
-//! Lesson A, and the Compare box reads commas and never proposes a copy of A.
+//! What helps a newcomer find their way: the sweep shows its formula beside the measured mean,
+//! the lesson buttons say "mastered", free play points a newcomer at Lesson A, and the Compare
+//! box reads commas and never proposes a copy of A.
 
 use idemlab_app::{self as app, Msg, State};
 use idemlab_core::scenario::{decode_lenient, Scenario};

@@ -171,7 +171,7 @@ fn quoted_values_are_shortened_and_escaped() {
 }
 
 #[test]
-fn issue_10_a_signed_step_digit_and_an_empty_toggle_are_errors() {
+fn a_signed_step_digit_and_an_empty_toggle_are_errors() {
     expect![[r#"
         `order= 1,2,3,4,5,6` is not valid: expected the six steps begin,lookup,claim,effect,commit,respond each once, comma-separated in any order (or as digits, like 123456)
     "#]]
@@ -192,7 +192,7 @@ fn issue_10_a_signed_step_digit_and_an_empty_toggle_are_errors() {
 }
 
 #[test]
-fn issue_10_echoes_escape_bidi_and_invisible_characters() {
+fn echoed_values_escape_bidi_and_invisible_characters() {
     // U+202E would turn the rest of the message around; U+2066..U+2069, U+200E/F and U+061C
     // steer direction too; U+200B, U+2060 and U+FEFF are invisible.
     expect![[r#"

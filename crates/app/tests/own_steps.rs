@@ -1,0 +1,219 @@
+//! An instructor's own steps (`steps=`, `app::own`): opened from their link and walked, a
+//! question that holds the run until answered, a step over runs not its own, the last step's
+//! score, and the embed dialog's composer that writes them.
+
+mod support;
+
+use expect_test::expect;
+use idemlab_app as app;
+use idemlab_app::{Effects, Msg, State};
+use support::{load, load_measured, ran_and_measured};
+
+/// A link with an instructor's own steps opens the step it names, with its
+/// scenario and compare; the box names it as the instructor's, states its counts, and Previous
+/// and Next walk the sequence, each a history entry, with the link naming the step.
+#[test]
+fn an_instructors_own_steps_open_from_their_link_and_walk() {
+    let lines = "seed=7&preset=lost-ack&caption=Three%20repeats&check=duplicates:3\nseed=7&preset=lost-ack&compare=dedup%3Datomic&caption=One%20key&check=b.duplicates:0";
+    let steps = idemlab_core::scenario::codec::percent_encode(lines);
+    let mut state = load(&format!("steps={steps}&step=2&embed=1&controls="));
+    assert_eq!(state.page.compare.as_deref(), Some("dedup=atomic"));
+    assert_eq!(
+        state.page.scenario.preset.map(|p| p.name()),
+        Some("lost-ack")
+    );
+    let view = app::own_step_view(&state).expect("the instructor's step");
+    assert_eq!(view.heading, "Your instructor's step 2 of 2");
+    assert_eq!(view.caption, "One key");
+    assert_eq!(view.checks, ["Run B: Duplicates 0"]);
+    assert!(view.previous && !view.next);
+    let effects = app::update(&mut state, Msg::OwnStep(0));
+    assert!(
+        effects.rerun && effects.url == Some(app::UrlWrite::Push),
+        "locks let the author's steps open"
+    );
+    assert_eq!(state.page.compare, None);
+    let query = state.to_query();
+    assert!(
+        query.contains("&step=1&") && query.contains(&format!("steps={steps}")),
+        "{query}"
+    );
+    assert_eq!(
+        app::own_step_view(&load(&query)).unwrap().caption,
+        "Three repeats"
+    );
+    assert_eq!(app::update(&mut state, Msg::OwnStep(7)), Effects::default());
+    assert_eq!(app::own_step_view(&load("seed=7")), None);
+}
+
+#[test]
+fn an_own_steps_question_holds_the_run_until_answered_and_its_answer_is_the_simulators() {
+    let lines = "seed=7&preset=lost-ack&check=effects:7&ask=effects";
+    let query = format!(
+        "steps={}",
+        idemlab_core::scenario::codec::percent_encode(lines)
+    );
+    let mut state = load_measured(&query);
+    assert!(state.awaiting(), "the question waits for its answer");
+    assert!(app::counters_hidden(&state));
+    let view = app::own_step_view(&state).unwrap();
+    // The stated count would give the answer away: it waits with the question.
+    assert!(view.checks.is_empty(), "{:?}", view.checks);
+    let question = view.question.unwrap();
+    assert_eq!(question.choices.len(), 4);
+    let right = question
+        .choices
+        .iter()
+        .position(|c| c == "7")
+        .expect("7 is offered");
+    let wrong = (right + 1) % 4;
+    app::update(&mut state, Msg::OwnAnswer(wrong));
+    assert!(!state.awaiting());
+    let view = app::own_step_view(&state).unwrap();
+    assert_eq!(view.checks, ["Run A: Charges 7"]);
+    let feedback = view.question.unwrap().feedback.unwrap();
+    assert!(feedback.starts_with("Not quite: you chose "), "{feedback}");
+    assert!(
+        feedback.contains("the simulator's answer is 7."),
+        "{feedback}"
+    );
+    // One answer per step.
+    app::update(&mut state, Msg::OwnAnswer(right));
+    let again = app::own_step_view(&state).unwrap().question.unwrap();
+    assert_eq!(again.chosen, Some(wrong));
+    // gate=0 (an instructor previewing) never holds the run.
+    let open = load_measured(&format!("{query}&gate=0"));
+    assert!(!open.awaiting());
+}
+
+/// An own step's counts and question are about its own runs, so a `step=` changed by hand over
+/// other runs shows none of them, says why, and offers its own runs; a link carrying step 1's
+/// keys exactly opens the step it names with that step's runs.
+#[test]
+fn an_own_step_over_runs_not_its_own_hides_its_counts_and_says_why() {
+    let lines = "seed=7&preset=lost-ack&check=duplicates:3\nseed=7&preset=race&check=effects:4&ask=duplicates";
+    let steps = idemlab_core::scenario::codec::percent_encode(lines);
+    let mut state = load_measured(&format!("seed=9&preset=lost-ack&steps={steps}&step=2"));
+    let view = app::own_step_view(&state).unwrap();
+    assert_eq!(view.heading, "Your instructor's step 2 of 2");
+    assert!(view.checks.is_empty() && view.question.is_none() && view.done.is_none());
+    assert_eq!(
+        view.not_own.as_deref(),
+        Some("The runs on screen are not this step's own, so its counts and question are hidden.")
+    );
+    app::update(&mut state, Msg::OwnStep(1));
+    ran_and_measured(&mut state);
+    let view = app::own_step_view(&state).unwrap();
+    assert_eq!(view.not_own, None);
+    assert!(view.question.is_some());
+    // The snippet's keys are step 1's: step=2 by hand opens step 2's own runs.
+    let by_hand = load(&format!("seed=7&preset=lost-ack&steps={steps}&step=2"));
+    assert_eq!(by_hand.page.scenario.preset.map(|p| p.name()), Some("race"));
+    assert_eq!(app::own_step_view(&by_hand).unwrap().not_own, None);
+}
+
+/// A sequence of questions with no total leaves the learner to count: the last own step says,
+/// once its question is answered, how many of the sequence's questions were answered right.
+#[test]
+fn the_last_own_step_says_how_many_were_answered_right() {
+    let lines = "seed=7&preset=lost-ack&ask=effects\nseed=7&preset=lost-ack&compare=dedup%3Datomic&ask=b.duplicates";
+    let query = format!(
+        "steps={}",
+        idemlab_core::scenario::codec::percent_encode(lines)
+    );
+    let mut state = load_measured(&query);
+    let pick = |state: &State, value: &str| {
+        let view = app::own_step_view(state).unwrap();
+        assert_eq!(view.done, None);
+        let choices = view.question.unwrap().choices;
+        choices.iter().position(|c| c == value).unwrap()
+    };
+    let right = pick(&state, "7");
+    app::update(&mut state, Msg::OwnAnswer((right + 1) % 4));
+    app::update(&mut state, Msg::OwnStep(1));
+    ran_and_measured(&mut state);
+    let right = pick(&state, "0");
+    app::update(&mut state, Msg::OwnAnswer(right));
+    let view = app::own_step_view(&state).unwrap();
+    assert_eq!(
+        view.done.as_deref(),
+        Some("Last step: 1 of 2 answered right.")
+    );
+}
+
+/// The snippet's link opens step 1, and its stated counts are the simulator's.
+fn the_snippets_link_opens_step_1_with_the_simulators_counts(state: &State) {
+    let query = app::embed_query(state, vec![], None, false);
+    let opened = load(&query);
+    assert_eq!(opened.own_step, Some(0));
+    assert_eq!(opened.page.compare, None);
+    let steps = opened.page.steps.clone().unwrap();
+    assert_eq!(steps.len(), 2);
+    let (_, _, checked) = steps[0].check();
+    assert_eq!(checked.len(), 3);
+    assert!(checked.iter().all(|c| c.holds()), "{checked:?}");
+}
+
+#[test]
+fn the_embed_dialogs_composer_writes_a_sequence_that_loads_as_the_authors_steps() {
+    let mut state = load("seed=7&preset=lost-ack");
+    let a = idemlab_lab::run(&state.page.scenario).1;
+    let checks = app::compose_checks(&state, &a, None);
+    let caption = "Count the charges".to_string();
+    let ask = "effects".to_string();
+    app::update(
+        &mut state,
+        Msg::ComposeAdd {
+            caption,
+            ask,
+            checks,
+        },
+    );
+    assert_eq!(state.compose_error, None);
+    // A question about B without a compare is refused, with why; nothing is added.
+    let (caption, ask) = (String::new(), "b.duplicates".to_string());
+    app::update(
+        &mut state,
+        Msg::ComposeAdd {
+            caption,
+            ask,
+            checks: vec![],
+        },
+    );
+    assert_eq!(
+        state.compose_error.as_deref(),
+        Some("a question about B needs a compare")
+    );
+    // The second step: the same scenario with a compare.
+    app::update(&mut state, Msg::CompareKeys("dedup=atomic".into()));
+    let asks = app::compose_ask_choices(&state);
+    assert!(asks
+        .iter()
+        .any(|(v, l)| v == "b.duplicates" && l == "How many duplicates in run B?"));
+    let (caption, ask) = ("One key per order".to_string(), "b.effects".to_string());
+    app::update(
+        &mut state,
+        Msg::ComposeAdd {
+            caption,
+            ask,
+            checks: vec![],
+        },
+    );
+    expect![[r#"
+        [
+            "seed=7&preset=lost-ack · Count the charges · asks effects",
+            "seed=7&preset=lost-ack (B: dedup=atomic) · One key per order · asks b.effects",
+        ]
+    "#]]
+    .assert_debug_eq(&app::compose_lines(&state));
+    // The snippet's default title names the sequence, not the view on screen.
+    assert_eq!(
+        app::embed_title(&state, &[]),
+        "idemlab: Count the charges (2 steps)"
+    );
+    the_snippets_link_opens_step_1_with_the_simulators_counts(&state);
+    app::update(&mut state, Msg::ComposeRemove(0));
+    assert_eq!(state.compose.len(), 1);
+    app::update(&mut state, Msg::ComposeClear);
+    assert!(state.compose.is_empty());
+}

@@ -1,0 +1,92 @@
+//! The Sweep tab: the seed range it runs, the job that runs it, the line that sums it up, and
+//! Stop.
+
+mod support;
+
+use expect_test::expect;
+use idemlab_app as app;
+use idemlab_app::{sweep_range, Msg};
+use support::load;
+
+#[test]
+fn a_sweep_from_the_largest_seed_runs_the_one_seed_there_and_says_why() {
+    let range = sweep_range(u64::MAX, "1000");
+    assert_eq!((range.first, range.count), (u64::MAX, 1));
+    expect!["Only 1 of the 1000 seeds asked for exist from seed 18446744073709551615: seeds end at 18446744073709551615."]
+        .assert_eq(range.note.as_deref().unwrap());
+    let range = sweep_range(u64::MAX - 9, "1000");
+    assert_eq!(range.count, 10);
+    let range = sweep_range(0, "250000");
+    assert_eq!((range.count, range.asked), (100_000, 100_000));
+    assert!(range.note.is_some());
+    assert_eq!(sweep_range(7, "abc").count, 1_000);
+    assert_eq!(sweep_range(7, " 12 ").note, None);
+}
+
+#[test]
+fn a_sweep_job_runs_every_seed_of_its_range_and_no_more() {
+    let mut state = load(&format!("seed={}", u64::MAX - 2));
+    let effects = app::update(&mut state, Msg::SweepStart("5".into()));
+    assert!(effects.sweep_slice);
+    let job = state.sweep.as_mut().unwrap();
+    for _ in 0..10 {
+        job.run_one();
+    }
+    assert!(job.finished());
+    assert_eq!(job.totals.runs, 3);
+}
+
+#[test]
+fn the_sweep_line_gives_totals_the_closed_form_and_the_ranges_note_first() {
+    let mut state = load(&format!("seed={}&preset=lost-ack", u64::MAX - 1));
+    app::update(&mut state, Msg::SweepStart("5".into()));
+    let job = state.sweep.as_mut().unwrap();
+    while !job.finished() {
+        job.run_one();
+    }
+    let text = app::sweep_summary(job, 0.5);
+    assert!(text.starts_with("Only 2 of the 5 seeds"), "{text}");
+    assert!(text.contains("2 of 2 seeds in 0.50 s: "), "{text}");
+    // "0 lost" leaves a newcomer asking what was lost: the line names the orders.
+    assert!(text.contains(" lost orders, "), "{text}");
+    let (bars, label) = app::histogram(&job.totals);
+    let runs: u64 = bars.iter().map(|b| b.runs).sum();
+    assert_eq!(runs, 2);
+    assert!(bars.iter().any(|b| b.height_percent == 100.0));
+    assert!(label.starts_with("Duplicates per run: "), "{label}");
+}
+
+#[test]
+fn stop_keeps_a_sweeps_totals_and_a_scenario_change_drops_them() {
+    let mut state = load("seed=1&loss_resp=0.2&tab=sweep");
+    app::update(&mut state, Msg::SweepStart("50".into()));
+    for _ in 0..5 {
+        state.sweep.as_mut().unwrap().run_one();
+    }
+    app::update(&mut state, Msg::SweepStop);
+    let job = state.sweep.clone().expect("stopped, not dropped");
+    assert!(job.stopped && !job.running() && job.done == 5);
+    let said = app::sweep_summary(&job, 0.5);
+    assert!(
+        said.starts_with("5 of 50 seeds (stopped) in 0.50 s: "),
+        "{said}"
+    );
+    assert!(
+        said.contains(" duplicates, in ") && said.contains(" runs that had any, "),
+        "{said}"
+    );
+    state.sweep.as_mut().unwrap().run_one();
+    assert_eq!(
+        state.sweep.as_ref().unwrap().done,
+        5,
+        "no seed runs after Stop"
+    );
+    app::update(
+        &mut state,
+        Msg::SetKey {
+            name: "dedup".into(),
+            value: "atomic".into(),
+        },
+    );
+    assert!(state.sweep.is_none(), "the totals were another scenario's");
+}
