@@ -86,6 +86,8 @@ pub(crate) struct Ui {
     pub work_due: Cell<bool>,
     /// When the sweep on show started, for its rate.
     pub sweep_started_ms: Cell<f64>,
+    /// The sweep last painted (first seed, count, seeds done, stopped), or none.
+    pub sweep_painted: Cell<Option<(u64, u64, u64, bool)>>,
     /// The contracts table as last painted, so that a repaint rebuilds it only on a change.
     pub contracts_shown: RefCell<Option<app::ContractsView>>,
     /// Until the first runs are built: then the page marks itself ready.
@@ -113,6 +115,7 @@ thread_local! {
             classify_painted: Cell::new(None),
             work_due: Cell::new(false),
             sweep_started_ms: Cell::new(0.0),
+            sweep_painted: Cell::new(None),
             contracts_shown: RefCell::new(None),
             loading: Cell::new(true),
             heard: RefCell::new(None),
@@ -260,7 +263,7 @@ fn carry_out(stepped: &app::Stepped) {
         runs::paint_computing();
     }
     if stepped.swept {
-        sweep::paint();
+        sweep::render();
     }
     if stepped.tabled {
         contracts::paint();

@@ -249,7 +249,7 @@ fn mark_dragged(index: usize) {
 /// measured here, around it, for the Playwright test's report.
 fn run() {
     let start_ms = dom::now_ms();
-    let effects = with_app(|app| idemlab_app::update(&mut app.state, Msg::RunOrder));
+    let effects = with_app(|app| app.dispatch(Msg::RunOrder));
     let judge_ms = dom::now_ms() - start_ms;
     super::apply(effects);
     show_verdict(Some(judge_ms));

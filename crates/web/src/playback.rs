@@ -77,7 +77,7 @@ fn tick(chain: u32) {
     if super::with_ui(|u| &u.chain, |c| c.get()) != chain {
         return;
     }
-    let effects = with_app(|app| idemlab_app::update(&mut app.state, Msg::Tick));
+    let effects = with_app(|app| app.dispatch(Msg::Tick));
     let more = effects.tick;
     super::apply(idemlab_app::Effects {
         tick: false,

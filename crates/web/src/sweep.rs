@@ -38,20 +38,20 @@ pub fn started() {
     super::with_ui(|u| &u.sweep_started_ms, |at| at.set(dom::now_ms()));
 }
 
-/// Paints the sweep's totals so far, after a slice of it ran (`Stepped::swept`).
-pub fn paint() {
-    let Some(job) = with_app(|app| app.state.sweep.clone()) else {
-        return;
-    };
-    let started_ms = super::with_ui(|u| &u.sweep_started_ms, std::cell::Cell::get);
-    show(&job, started_ms);
-}
-
-/// Clears the panel once the state holds no sweep: a scenario change drops one, and its
-/// totals (another scenario's) must not stand beside the new run. A sweep's own painting is
-/// `show`'s, slice by slice.
+/// Paints the sweep panel when the state's sweep moved (a slice ran, Stop, a new sweep) or is
+/// gone: a scenario change drops it, and its totals (another scenario's) must not stand
+/// beside the new run.
 pub fn render() {
-    if with_app(|app| app.state.sweep.is_some()) {
+    let job = with_app(|app| app.state.sweep.clone());
+    let at = job
+        .as_ref()
+        .map(|j| (j.range.first, j.range.count, j.done, j.stopped));
+    if super::with_ui(|u| &u.sweep_painted, |painted| painted.replace(at)) == at {
+        return;
+    }
+    if let Some(job) = job {
+        let started_ms = super::with_ui(|u| &u.sweep_started_ms, std::cell::Cell::get);
+        show(&job, started_ms);
         return;
     }
     dom::set_text(&dom::by_id("sweep-summary"), "");
