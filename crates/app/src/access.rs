@@ -70,7 +70,7 @@ pub fn grid_break(
     state: &State,
     a: &idemlab_core::trace::Trace,
 ) -> Option<Msg> {
-    if !(shift && key == "Enter") || state.focus() != idemlab_course::lessons::Side::A {
+    if !(shift && key == "Enter") || state.focus() != idemlab_lab::Side::A {
         return None;
     }
     super::break_at(&state.page.scenario, a, state.page.cursor?)

@@ -37,7 +37,7 @@ pub(super) fn show(state: &mut State, index: usize) -> Effects {
     }
     let scenario = decode_lenient(query).0.scenario;
     state.page.compare = None;
-    state.page.focus = idemlab_course::lessons::Side::A;
+    state.page.focus = idemlab_lab::Side::A;
     state.set_scenario(scenario);
     Effects::scenario()
 }

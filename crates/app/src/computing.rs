@@ -7,7 +7,7 @@
 use super::{Effects, State, UrlWrite};
 use crate::job::{JobProgress, Phase};
 use idemlab_core::scenario::Scenario;
-use idemlab_course::lessons::Side;
+use idemlab_lab::Side;
 
 /// The run being computed and how far it has got.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,15 +5,15 @@
 
 use super::{compare_keys, sweep_range, Effects, State};
 use idemlab_core::scenario::{codec, Contract, Scenario};
-use idemlab_course::lessons::Side;
 use idemlab_lab::contracts::{Row, TableJob, COLUMNS};
+use idemlab_lab::{Metric, Side};
 
 /// The table's count columns: `idemlab contracts`'s, in its order, but `effects`, its last.
 /// Each is a `Row::count` name and a counter's (`index.html` heads each with the counter's
 /// label and help), so that a row's duplicates are explained on the row: `sqs-fifo`'s include
 /// its duplicate receipts.
-pub const CONTRACT_COLUMNS: [&str; COLUMNS.len() - 1] = {
-    let mut columns = [""; COLUMNS.len() - 1];
+pub const CONTRACT_COLUMNS: [Metric; COLUMNS.len() - 1] = {
+    let mut columns = [Metric::Orders; COLUMNS.len() - 1];
     let mut at = 0;
     while at < columns.len() {
         columns[at] = COLUMNS[at];

@@ -3,8 +3,8 @@
 //! wheel turn on the timeline. The browser measures and reports; these decide.
 
 use super::Msg;
-use idemlab_course::lessons::Side;
 use idemlab_lab::view::Viewport;
+use idemlab_lab::Side;
 
 /// What has keyboard focus when a key goes down, as far as the shortcuts care.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,9 +4,9 @@
 
 use idemlab_core::scenario::{Dedup, Expired, KeyStrategy, Op};
 use idemlab_core::trace::Trace;
-use idemlab_course::lessons::Side;
 use idemlab_lab::keystore::{table_at, KeyRow, KeyState};
 use idemlab_lab::view::ms_text;
+use idemlab_lab::Side;
 
 /// The most rows the panel lists: a 10,000-order run has 10,000 keys, and a learner reads a
 /// handful. The rows written last are the ones kept, since they are where the cursor is.

@@ -7,12 +7,12 @@ use crate::page::Theme;
 use idemlab_core::scenario::codec::{CodecError, Problem};
 use idemlab_core::scenario::{codec, decode, Consumer, Scenario, Step};
 use idemlab_core::trace::{EventKind, Trace};
-use idemlab_course::lessons::Side;
 use idemlab_course::ordering::{self, Verdict};
 use idemlab_lab::decimal::Fixed;
 use idemlab_lab::metrics::{walk_ledger, walk_receipts};
 use idemlab_lab::view::Timeline;
-use idemlab_lab::Metrics;
+use idemlab_lab::Side;
+use idemlab_lab::{Metric, Metrics};
 
 /// A count read off a run's metrics.
 type Count = fn(&Metrics) -> u32;
@@ -571,7 +571,7 @@ impl ReceiptRow {
 /// One counter of a run's block, named as in `idemlab run`'s JSON (`data-metric`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Counter {
-    pub name: &'static str,
+    pub metric: Metric,
     /// The card's label (`counter_label`); empty from `counters`, filled by `counters_view`.
     pub label: &'static str,
     /// The lesson step names this counter: it is emphasised, and never folded.
@@ -583,16 +583,16 @@ pub struct Counter {
     pub bad: bool,
 }
 
-/// One card, unlabelled and unnamed; above zero, duplicates, lost work and lost events are
-/// harm.
-fn counter(name: &'static str, value: u32, shown: bool) -> Counter {
+/// One card of `m`'s count, unlabelled and unnamed; above zero, a harm is marked bad.
+fn counter(metric: Metric, m: &Metrics, shown: bool) -> Counter {
+    let value = metric.of(m);
     Counter {
-        name,
+        metric,
         label: "",
         named: false,
         value,
         shown,
-        bad: ["duplicates", "lost", "lost_events"].contains(&name) && value > 0,
+        bad: metric.harm() && value > 0,
     }
 }
 
@@ -600,22 +600,22 @@ fn counter(name: &'static str, value: u32, shown: bool) -> Counter {
 pub fn counters(m: &Metrics, consumer: Consumer) -> [Counter; 16] {
     let queued = consumer != Consumer::Off;
     [
-        counter("orders", m.orders, true),
-        counter("attempts", m.attempts, true),
-        counter("received", m.received, true),
-        counter("effects", m.effects, true),
-        counter("duplicates", m.duplicates, true),
-        counter("lost", m.lost, true),
-        counter("races", m.races, true),
-        counter("unrecorded", m.unrecorded, true),
-        counter("ok", m.outcomes.ok, true),
-        counter("failed", m.outcomes.failed, true),
-        counter("unknown", m.outcomes.unknown, true),
-        counter("in_flight", m.outcomes.in_flight, true),
-        counter("receipts", m.receipts, queued),
-        counter("duplicate_receipts", m.duplicate_receipts, queued),
-        counter("redeliveries", m.redeliveries, queued),
-        counter("dead_letters", m.dead_letters, queued),
+        counter(Metric::Orders, m, true),
+        counter(Metric::Attempts, m, true),
+        counter(Metric::Received, m, true),
+        counter(Metric::Effects, m, true),
+        counter(Metric::Duplicates, m, true),
+        counter(Metric::Lost, m, true),
+        counter(Metric::Races, m, true),
+        counter(Metric::Unrecorded, m, true),
+        counter(Metric::Ok, m, true),
+        counter(Metric::Failed, m, true),
+        counter(Metric::Unknown, m, true),
+        counter(Metric::InFlight, m, true),
+        counter(Metric::Receipts, m, queued),
+        counter(Metric::DuplicateReceipts, m, queued),
+        counter(Metric::Redeliveries, m, queued),
+        counter(Metric::DeadLetters, m, queued),
     ]
 }
 
@@ -630,18 +630,14 @@ pub fn production_counters(m: &Metrics, s: &Scenario) -> [Counter; 8] {
     let reconciling = s.reconcile_ms.is_some();
     let relaying = s.relay == Relay::Direct && s.consumer != Consumer::Off;
     [
-        counter("conflicts", m.conflicts, conflicting),
-        counter("takeovers", m.takeovers, s.lease_ms.is_some()),
-        counter("replayed_failures", m.replayed_failures, failing),
-        counter(
-            "rejected_expired",
-            m.rejected_expired,
-            s.expired == Expired::Reject,
-        ),
-        counter("lookups", m.lookups, s.lookup == Lookup::On),
-        counter("reconciled", m.reconciled, reconciling),
-        counter("refunds", m.refunds, reconciling),
-        counter("lost_events", m.lost_events, relaying),
+        counter(Metric::Conflicts, m, conflicting),
+        counter(Metric::Takeovers, m, s.lease_ms.is_some()),
+        counter(Metric::ReplayedFailures, m, failing),
+        counter(Metric::RejectedExpired, m, s.expired == Expired::Reject),
+        counter(Metric::Lookups, m, s.lookup == Lookup::On),
+        counter(Metric::Reconciled, m, reconciling),
+        counter(Metric::Refunds, m, reconciling),
+        counter(Metric::LostEvents, m, relaying),
     ]
 }
 

@@ -4,8 +4,8 @@
 
 use super::{Effects, State, UrlWrite};
 use crate::steps::{self, Check, OwnStep};
-use idemlab_course::lessons::Side;
-use idemlab_lab::Metrics;
+use idemlab_lab::Side;
+use idemlab_lab::{Metric, Metrics};
 
 /// What the instructor's step box shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -82,9 +82,8 @@ pub fn own_step_view(state: &State) -> Option<OwnStepView> {
     // The stated counts wait with the question: one of them may be its answer.
     let held = state.own_awaiting() || !own;
     let checks = step.checks.iter().filter(|_| !held).map(|c| {
-        let label = super::counter_label(&c.metric, &step.scenario);
-        let side = if c.side == Side::B { "B" } else { "A" };
-        idemlab_lab::tf!("Run {}: {} {}", side, label, c.count)
+        let label = super::counter_label(c.metric, &step.scenario);
+        idemlab_lab::tf!("Run {}: {} {}", c.side.letter(), label, c.count)
     });
     Some(OwnStepView {
         heading: idemlab_lab::tf!("Your instructor's step {} of {}", index + 1, steps.len()),
@@ -119,8 +118,8 @@ fn question_view(state: &State) -> Option<OwnQuestionView> {
     let (index, step, value) = state.own_asking()?;
     let q = step.ask.as_ref()?;
     // ASCII: Unicode lower-casing would bring its case tables into the page (clippy.toml).
-    let label = super::counter_label(&q.metric, &step.scenario).to_ascii_lowercase();
-    let side = if q.side == Side::B { "B" } else { "A" };
+    let label = super::counter_label(q.metric, &step.scenario).to_ascii_lowercase();
+    let side = q.side.letter();
     let choices = step.choices(value);
     let chosen = state.own_chosen(index);
     let feedback = chosen.map(|c| match choices[c] == value {
@@ -207,10 +206,10 @@ pub fn compose_checks(state: &State, a: &Metrics, b: Option<&Metrics>) -> Vec<Ch
     let sides = [(Side::A, Some(a)), (Side::B, b)];
     let runs = sides.into_iter().filter_map(|(side, m)| Some((side, m?)));
     runs.flat_map(|(side, m)| {
-        ["effects", "duplicates", "lost"].map(|metric| Check {
+        [Metric::Effects, Metric::Duplicates, Metric::Lost].map(|metric| Check {
             side,
-            metric: metric.to_string(),
-            count: idemlab_course::lessons::metric(m, metric).unwrap_or(0),
+            metric,
+            count: metric.of(m),
         })
     })
     .collect()
@@ -221,16 +220,22 @@ pub fn compose_checks(state: &State, a: &Metrics, b: Option<&Metrics>) -> Vec<Ch
 pub fn compose_ask_choices(state: &State) -> Vec<(String, String)> {
     let mut out = vec![(String::new(), idemlab_lab::t!("No question").to_string())];
     let scenario = &state.page.scenario;
-    let sides: &[(&str, &str)] = match state.page.compare {
-        Some(_) => &[("", "A"), ("b.", "B")],
-        None => &[("", "A")],
+    let sides: &[Side] = match state.page.compare {
+        Some(_) => &Side::ALL,
+        None => &[Side::A],
     };
-    for (prefix, side) in sides {
-        for metric in ["effects", "duplicates", "lost", "races"] {
+    let asked = [
+        Metric::Effects,
+        Metric::Duplicates,
+        Metric::Lost,
+        Metric::Races,
+    ];
+    for side in sides {
+        for metric in asked {
             let label = super::counter_label(metric, scenario).to_ascii_lowercase();
             out.push((
-                format!("{prefix}{metric}"),
-                idemlab_lab::tf!("How many {} in run {}?", label, side),
+                format!("{}{}", side.prefix(), metric.name()),
+                idemlab_lab::tf!("How many {} in run {}?", label, side.letter()),
             ));
         }
     }
@@ -283,11 +288,8 @@ pub fn compose_lines(state: &State) -> Vec<String> {
             line += &format!(" · {}", step.caption);
         }
         if let Some(q) = &step.ask {
-            let side = if q.side == Side::B { "b." } else { "" };
-            line += &format!(
-                " · {}",
-                idemlab_lab::tf!("asks {}", format!("{side}{}", q.metric))
-            );
+            let asked = format!("{}{}", q.side.prefix(), q.metric.name());
+            line += &format!(" · {}", idemlab_lab::tf!("asks {}", asked));
         }
         line
     });

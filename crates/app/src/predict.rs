@@ -159,8 +159,8 @@ pub fn predict_view(state: &State) -> Option<PredictView> {
     let answered = state.answered();
     let on = match (state.page.compare.is_some(), predict.proof.side) {
         (false, _) => idemlab_lab::t!("the timeline"),
-        (true, idemlab_course::lessons::Side::A) => idemlab_lab::t!("timeline A"),
-        (true, idemlab_course::lessons::Side::B) => idemlab_lab::t!("timeline B"),
+        (true, idemlab_lab::Side::A) => idemlab_lab::t!("timeline A"),
+        (true, idemlab_lab::Side::B) => idemlab_lab::t!("timeline B"),
     };
     let feedback = answered.map(|a| {
         let truth = &choices[right];

@@ -17,7 +17,7 @@ use crate::page::PageState;
 use idemlab_core::scenario::{decode_lenient, Op, Scenario};
 use idemlab_core::trace::Trace;
 use idemlab_course::lessons::{Ask, Side, Step};
-use idemlab_lab::Metrics;
+use idemlab_lab::{Metric, Metrics};
 
 /// The page's arrangement: decided here, applied by `web` with classes and `hidden`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,8 +271,8 @@ pub fn plot_width_px(timeline_px: f64, window_px: f64, gutter_px: f64, embed: bo
 }
 
 /// The counters the step names on `side`: its claims', and its prediction's metric.
-pub fn named_metrics(step: &Step, side: Side) -> Vec<&'static str> {
-    let mut names: Vec<&'static str> = (step.claims.iter())
+pub fn named_metrics(step: &Step, side: Side) -> Vec<Metric> {
+    let mut names: Vec<Metric> = (step.claims.iter())
         .filter(|c| c.side == side)
         .map(|c| c.metric)
         .collect();
@@ -296,35 +296,8 @@ pub fn named_metrics(step: &Step, side: Side) -> Vec<&'static str> {
 }
 
 /// A counter's card label, in the words the lessons use for it.
-pub fn counter_label(metric: &str, scenario: &Scenario) -> &'static str {
-    match metric {
-        "orders" => idemlab_lab::t!("Orders"),
-        "attempts" => idemlab_lab::t!("Requests"),
-        "received" => idemlab_lab::t!("Attempt rows"),
-        "effects" if scenario.op == Op::Set => idemlab_lab::t!("Writes"),
-        "effects" => idemlab_lab::t!("Charges"),
-        "duplicates" => idemlab_lab::t!("Duplicates"),
-        "lost" => idemlab_lab::t!("Lost work"),
-        "races" => idemlab_lab::t!("Races"),
-        "unrecorded" => idemlab_lab::t!("Charges the ledger never recorded"),
-        "ok" => idemlab_lab::t!("OK"),
-        "failed" => idemlab_lab::t!("Failed"),
-        "unknown" => idemlab_lab::t!("Unknown"),
-        "in_flight" => idemlab_lab::t!("In flight"),
-        "receipts" => idemlab_lab::t!("Receipts"),
-        "duplicate_receipts" => idemlab_lab::t!("Duplicate receipts"),
-        "redeliveries" => idemlab_lab::t!("Redeliveries"),
-        "dead_letters" => idemlab_lab::t!("Dead letters"),
-        "conflicts" => idemlab_lab::t!("409s answered"),
-        "takeovers" => idemlab_lab::t!("Takeovers"),
-        "replayed_failures" => idemlab_lab::t!("Failures replayed"),
-        "rejected_expired" => idemlab_lab::t!("Refused: key expired"),
-        "lookups" => idemlab_lab::t!("Charge lookups"),
-        "reconciled" => idemlab_lab::t!("Reconciled charges"),
-        "refunds" => idemlab_lab::t!("Refunds"),
-        "lost_events" => idemlab_lab::t!("Lost events"),
-        _ => "",
-    }
+pub fn counter_label(metric: Metric, scenario: &Scenario) -> &'static str {
+    metric.label(scenario.op == Op::Set)
 }
 
 /// The "unrecorded" card's label at a cursor before the end of the run: at a prefix the count
@@ -359,11 +332,11 @@ pub fn counters_view(state: &State, side: Side, scenario: &Scenario, m: &Metrics
     let cards = (super::counters(m, scenario.consumer).into_iter())
         .chain(production)
         .map(|mut card| {
-            card.label = counter_label(card.name, scenario);
-            if mid_run && card.name == "unrecorded" {
+            card.label = counter_label(card.metric, scenario);
+            if mid_run && card.metric == Metric::Unrecorded {
                 card.label = idemlab_lab::i18n::tr(UNRECORDED_SO_FAR);
             }
-            card.named = named.contains(&card.name);
+            card.named = named.contains(&card.metric);
             if card.shown && fold && !card.named {
                 folded += 1;
                 card.shown = state.counters_more;
@@ -383,7 +356,7 @@ pub fn counters_view(state: &State, side: Side, scenario: &Scenario, m: &Metrics
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClaimLine {
     pub side: Side,
-    pub metric: &'static str,
+    pub metric: Metric,
     /// "B: Duplicates = 0", or "the run: Attempt rows = 6" when the step has no B.
     pub text: String,
 }
@@ -399,9 +372,9 @@ pub(super) fn claim_lines(step: &Step) -> Vec<ClaimLine> {
     (step.claims.iter())
         .map(|c| {
             let (run, scenario) = match (c.side, step.compare) {
-                (Side::A, Some(_)) => ("A", &a),
+                (Side::A, Some(_)) => (Side::A.letter(), &a),
                 (Side::A, None) => (idemlab_lab::t!("the run"), &a),
-                (Side::B, _) => ("B", &b),
+                (Side::B, _) => (Side::B.letter(), &b),
             };
             ClaimLine {
                 side: c.side,

@@ -7,8 +7,8 @@
 use super::State;
 use idemlab_core::scenario::Scenario;
 use idemlab_core::trace::Trace;
-use idemlab_course::lessons::Side;
 use idemlab_lab::Metrics;
+use idemlab_lab::Side;
 
 /// What the page looked like at the last paint, as far as the announcer cares.
 /// Only `Default`: each derive costs the page's wasm.

@@ -13,8 +13,8 @@
 
 use crate::page::PageState;
 use idemlab_core::scenario::{codec, encode, Scenario};
-use idemlab_course::lessons::Side;
 use idemlab_lab::Metrics;
+use idemlab_lab::{Metric, Side};
 
 /// At most this many steps: as many as the longest lesson, so `step=` bounds them too.
 pub const STEPS_MAX: usize = 12;
@@ -40,7 +40,7 @@ pub struct OwnStep {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Question {
     pub side: Side,
-    pub metric: String,
+    pub metric: Metric,
 }
 
 /// Choices per question: the right count and three others.
@@ -86,7 +86,7 @@ pub fn choices(value: u32, seed: u64) -> [u32; CHOICES] {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Check {
     pub side: Side,
-    pub metric: String,
+    pub metric: Metric,
     pub count: u32,
 }
 
@@ -155,22 +155,24 @@ fn parse_step(line: &str) -> Result<OwnStep, String> {
     })
 }
 
-/// `ask=METRIC` or `ask=b.METRIC`: a metric the lessons can name.
-pub fn parse_question(name: &str) -> Result<Question, String> {
-    let (side, metric) = match name.strip_prefix("b.") {
+/// `METRIC` or `b.METRIC`: a count of run A, or of B.
+fn side_metric(name: &str) -> Option<(Side, Metric)> {
+    let (side, metric) = match name.strip_prefix(Side::B.prefix()) {
         Some(metric) => (Side::B, metric),
         None => (Side::A, name),
     };
-    if idemlab_course::lessons::metric(&Metrics::default(), metric).is_none() {
+    Some((side, Metric::from_name(metric)?))
+}
+
+/// `ask=METRIC` or `ask=b.METRIC`: a metric the lessons can name.
+pub fn parse_question(name: &str) -> Result<Question, String> {
+    let Some((side, metric)) = side_metric(name) else {
         return Err(idemlab_lab::tf!(
             "`ask={}`: expected a count such as effects, duplicates or lost, or b. and one",
             codec::quote(name)
         ));
-    }
-    Ok(Question {
-        side,
-        metric: metric.to_string(),
-    })
+    };
+    Ok(Question { side, metric })
 }
 
 /// A caption as typed (already decoded): bounded, with no control or invisible characters.
@@ -202,15 +204,11 @@ fn parse_checks(list: &str) -> Result<Vec<Check>, String> {
                 )
             };
             let (name, count) = item.split_once(':').ok_or_else(bad)?;
-            let (side, metric) = match name.strip_prefix("b.") {
-                Some(metric) => (Side::B, metric),
-                None => (Side::A, name),
-            };
-            idemlab_course::lessons::metric(&Metrics::default(), metric).ok_or_else(bad)?;
+            let (side, metric) = side_metric(name).ok_or_else(bad)?;
             let count = count.parse().map_err(|_| bad())?;
             Ok(Check {
                 side,
-                metric: metric.to_string(),
+                metric,
                 count,
             })
         })
@@ -239,17 +237,13 @@ fn write_step(step: &OwnStep) -> String {
     let checks: Vec<String> = step
         .checks
         .iter()
-        .map(|c| {
-            let side = if c.side == Side::B { "b." } else { "" };
-            format!("{side}{}:{}", c.metric, c.count)
-        })
+        .map(|c| format!("{}{}:{}", c.side.prefix(), c.metric.name(), c.count))
         .collect();
     if !checks.is_empty() {
         line += &format!("&check={}", checks.join(","));
     }
     if let Some(q) = &step.ask {
-        let side = if q.side == Side::B { "b." } else { "" };
-        line += &format!("&ask={side}{}", q.metric);
+        line += &format!("&ask={}{}", q.side.prefix(), q.metric.name());
     }
     line
 }
@@ -269,7 +263,7 @@ impl OwnStep {
     pub fn answer(&self, a: &Metrics, b: Option<&Metrics>) -> Option<u32> {
         let q = self.ask.as_ref()?;
         let run = if q.side == Side::B { b? } else { a };
-        idemlab_course::lessons::metric(run, &q.metric)
+        Some(q.metric.of(run))
     }
 
     /// The choices the step's question offers when its answer is `value`: seeded by the
@@ -288,7 +282,7 @@ impl OwnStep {
             } else {
                 Some(&a)
             };
-            let actual = run.and_then(|m| idemlab_course::lessons::metric(m, &check.metric));
+            let actual = run.map(|m| check.metric.of(m));
             Checked {
                 check: check.clone(),
                 actual: actual.unwrap_or(0),

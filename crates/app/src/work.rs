@@ -13,13 +13,13 @@ use std::rc::Rc;
 
 use idemlab_core::scenario::Scenario;
 use idemlab_core::trace::{Event, Trace};
-use idemlab_course::lessons::Side;
 use idemlab_course::quiz::progress::Progress;
 use idemlab_lab::metrics::MetricsIndex;
 use idemlab_lab::story::{self, Story};
 use idemlab_lab::sweep::Sweep;
 use idemlab_lab::view::{layout, Timeline, View, Viewport};
 use idemlab_lab::Metrics;
+use idemlab_lab::Side;
 
 use crate::job::{Built, CountJob, Phase, RunJob};
 use crate::{update, Effects, Msg, State};

@@ -6,7 +6,7 @@ mod support;
 use expect_test::expect;
 use idemlab_app as app;
 use idemlab_app::{compare_sentence, counts_at_label, events_counted, Msg, Tab};
-use idemlab_course::lessons::Side;
+use idemlab_lab::Side;
 use support::{load, load_measured, ran_and_measured};
 
 #[test]

@@ -4,11 +4,11 @@
 
 use idemlab_app::{self as app, contracts_view, differing, Msg, State};
 use idemlab_core::scenario::{codec, decode, Contract};
-use idemlab_course::lessons::Side;
 use idemlab_course::quiz::progress::Progress;
 use idemlab_lab::contracts::table;
 use idemlab_lab::run;
 use idemlab_lab::sweep::SeedRange;
+use idemlab_lab::Side;
 
 const FAULTS: &str = "seed=3&orders=4&dedup=atomic&provider=keyed&loss_resp=0.3&provider_fail=0.3&retries=4&backoff_ms=30";
 
@@ -77,8 +77,8 @@ fn the_page_table_is_the_cli_table_for_the_same_query_and_seeds() {
 fn the_table_shows_every_count_the_cli_has_but_effects_in_its_order() {
     // sqs-fifo's duplicates were unexplained on the page: its duplicate receipts (a queue's
     // repeats, which `duplicates` includes) had no column, nor takeovers or lost events.
-    let cli: Vec<&str> = (idemlab_lab::contracts::COLUMNS.into_iter())
-        .filter(|c| *c != "effects")
+    let cli: Vec<idemlab_lab::Metric> = (idemlab_lab::contracts::COLUMNS.into_iter())
+        .filter(|c| *c != idemlab_lab::Metric::Effects)
         .collect();
     assert_eq!(app::CONTRACT_COLUMNS.as_slice(), cli.as_slice());
     // Each column is headed with its counter's label, as the run's cards show it.

@@ -18,14 +18,18 @@ fn counters_mark_duplicates_and_lost_work_and_show_queue_counts_only_with_a_queu
     let (_, metrics) = idemlab_lab::run(&decode_lenient("seed=3&preset=race").0.scenario);
     assert!(metrics.duplicates > 0, "the race preset duplicates");
     let counters = app::counters(&metrics, Consumer::Off);
-    let names: Vec<&str> = counters.iter().map(|c| c.name).collect();
+    let names: Vec<&str> = counters.iter().map(|c| c.metric.name()).collect();
     assert_eq!(names[..4], ["orders", "attempts", "received", "effects"]);
-    let bad: Vec<&str> = counters.iter().filter(|c| c.bad).map(|c| c.name).collect();
+    let bad: Vec<&str> = counters
+        .iter()
+        .filter(|c| c.bad)
+        .map(|c| c.metric.name())
+        .collect();
     assert!(bad.contains(&"duplicates") && bad.iter().all(|n| ["duplicates", "lost"].contains(n)));
     let hidden: Vec<&str> = counters
         .iter()
         .filter(|c| !c.shown)
-        .map(|c| c.name)
+        .map(|c| c.metric.name())
         .collect();
     assert_eq!(
         hidden,
@@ -50,7 +54,7 @@ fn production_counters_show_only_with_a_key_that_can_make_them_count() {
         let (_, metrics) = idemlab_lab::run(&scenario);
         (app::production_counters(&metrics, &scenario).iter())
             .filter(|c| c.shown)
-            .map(|c| c.name)
+            .map(|c| c.metric.name())
             .collect()
     };
     assert!(shown("seed=3&preset=race").is_empty(), "a run without them");
@@ -75,26 +79,21 @@ fn production_counters_show_only_with_a_key_that_can_make_them_count() {
     let (_, metrics) = idemlab_lab::run(&scenario);
     let bad: Vec<&str> = (app::production_counters(&metrics, &scenario).iter())
         .filter(|c| c.bad)
-        .map(|c| c.name)
+        .map(|c| c.metric.name())
         .collect();
     assert_eq!(bad, ["lost_events"]);
     // The page's markup has a card for each, hidden until painted.
     let html = include_str!("../../../www/index.html");
     for card in app::production_counters(&metrics, &scenario) {
         assert!(
-            html.contains(&format!("data-metric=\"{}\"", card.name)),
+            html.contains(&format!("data-metric=\"{}\"", card.metric)),
             "{}",
-            card.name
+            card.metric
         );
         assert!(
-            !app::counter_label(card.name, &scenario).is_empty(),
+            !app::counter_label(card.metric, &scenario).is_empty(),
             "{}",
-            card.name
-        );
-        assert!(
-            idemlab_course::lessons::metric(&metrics, card.name).is_some(),
-            "{}",
-            card.name
+            card.metric
         );
     }
 }
@@ -109,7 +108,7 @@ fn mid_run_the_unrecorded_counter_says_not_recorded_yet() {
         let view = app::counters_view(state, Side::A, &state.page.scenario.clone(), &m);
         view.cards
             .iter()
-            .find(|c| c.name == "unrecorded")
+            .find(|c| c.metric == idemlab_lab::Metric::Unrecorded)
             .unwrap()
             .label
     };
@@ -125,9 +124,20 @@ fn the_effects_card_says_charges_or_writes_as_the_run_does() {
     let step2 = load("lesson=a&step=2");
     let a = step2.page.scenario.clone();
     let b = step2.page.compare_scenario().unwrap();
-    assert_eq!(app::counter_label("effects", &a), "Writes", "op=set");
-    assert_eq!(app::counter_label("effects", &b), "Charges", "op=charge");
-    assert_eq!(app::counter_label("received", &a), "Attempt rows");
+    assert_eq!(
+        app::counter_label(idemlab_lab::Metric::Effects, &a),
+        "Writes",
+        "op=set"
+    );
+    assert_eq!(
+        app::counter_label(idemlab_lab::Metric::Effects, &b),
+        "Charges",
+        "op=charge"
+    );
+    assert_eq!(
+        app::counter_label(idemlab_lab::Metric::Received, &a),
+        "Attempt rows"
+    );
 }
 
 #[test]
@@ -143,7 +153,7 @@ fn in_a_step_only_the_named_counters_show_until_more_is_opened() {
     );
     let shown: Vec<&str> = (view.cards.iter())
         .filter(|c| c.shown)
-        .map(|c| c.name)
+        .map(|c| c.metric.name())
         .collect();
     assert_eq!(
         shown,
@@ -153,9 +163,12 @@ fn in_a_step_only_the_named_counters_show_until_more_is_opened() {
     assert!(view
         .cards
         .iter()
-        .all(|c| c.named == shown.contains(&c.name)));
+        .all(|c| c.named == shown.contains(&c.metric.name())));
     assert_eq!(view.folded, 10, "the other non-queue counters fold");
-    assert_eq!(app::named_metrics(step, Side::A), ["duplicates"]);
+    assert_eq!(
+        app::named_metrics(step, Side::A),
+        [idemlab_lab::Metric::Duplicates]
+    );
     app::update(&mut state, Msg::MoreCounters(true));
     let view = app::counters_view(&state, Side::B, &state.page.scenario, &metrics);
     assert_eq!(view.cards.iter().filter(|c| c.shown).count(), 12);

@@ -340,8 +340,8 @@ fn every_counter_a_step_names_has_a_card_on_its_side() {
             (page.scenario, b)
         };
         for (side, scenario, trace) in [
-            (idemlab_course::lessons::Side::A, &sa, &a),
-            (idemlab_course::lessons::Side::B, &sb, &b),
+            (idemlab_lab::Side::A, &sa, &a),
+            (idemlab_lab::Side::B, &sb, &b),
         ] {
             let m = idemlab_lab::metrics::Metrics::of(trace);
             let cards: Vec<idemlab_app::Counter> = (idemlab_app::counters(&m, scenario.consumer)
@@ -349,7 +349,7 @@ fn every_counter_a_step_names_has_a_card_on_its_side() {
             .chain(idemlab_app::production_counters(&m, scenario))
             .collect();
             for name in idemlab_app::named_metrics(step, side) {
-                let card = cards.iter().find(|c| c.name == name);
+                let card = cards.iter().find(|c| c.metric == name);
                 assert!(
                     card.is_some_and(|c| c.shown),
                     "step {} names {name} on {side:?}, which shows no card",

@@ -2,7 +2,8 @@
 //! the step's scenario (and of its fix), and each claimed number appears in the text.
 
 use idemlab_app::page::PageState;
-use idemlab_course::lessons::{metric, Side, LESSONS};
+use idemlab_course::lessons::LESSONS;
+use idemlab_lab::{Metric, Side};
 
 /// The page state a step opens: its scenario as A and its fix as B.
 fn step_page(step: &idemlab_course::lessons::Step, place: &str) -> PageState {
@@ -32,8 +33,7 @@ fn every_lesson_step_shows_the_counts_its_text_claims() {
                         .as_ref()
                         .unwrap_or_else(|| panic!("{place}: a claim about B without compare")),
                 };
-                let value = metric(metrics, claim.metric)
-                    .unwrap_or_else(|| panic!("{place}: no metric {}", claim.metric));
+                let value = claim.metric.of(metrics);
                 assert_eq!(
                     value, claim.value,
                     "{place} ({}): {} in {:?}",
@@ -139,7 +139,7 @@ fn step_a3s_run_is_the_choice_nearest_the_expected_charges() {
     let step = &LESSONS[0].steps[2];
     assert!(step.predict.question.contains("the choice nearest to it"));
     let page = step_page(step, "lesson a step 3");
-    let charges = metric(&idemlab_lab::run(&page.scenario).1, "effects").unwrap();
+    let charges = Metric::Effects.of(&idemlab_lab::run(&page.scenario).1);
     let expected = 50.0 * (1.0 + 0.2 + 0.04 + 0.008);
     let idemlab_course::lessons::Ask::Count { choices, .. } = step.predict.ask else {
         panic!("a count question")

@@ -6,8 +6,8 @@ mod support;
 use expect_test::expect;
 use idemlab_app as app;
 use idemlab_app::{Banner, Effects, Msg, State, UrlWrite};
-use idemlab_course::lessons::Side;
 use idemlab_course::quiz::progress::Progress;
+use idemlab_lab::Side;
 use support::{load, ran};
 
 /// A slice of run `side` ended `events` events into simulating.

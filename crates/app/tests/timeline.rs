@@ -5,8 +5,8 @@ mod support;
 
 use idemlab_app as app;
 use idemlab_app::Msg;
-use idemlab_course::lessons::Side;
 use idemlab_lab::view::{Viewport, GUTTER_PX};
+use idemlab_lab::Side;
 use support::load;
 
 #[test]

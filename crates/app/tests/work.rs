@@ -3,8 +3,8 @@
 //! state arrives through `update`.
 
 use idemlab_app::{Looks, Msg, Page, Unbounded};
-use idemlab_course::lessons::Side;
 use idemlab_lab::sweep::sweep;
+use idemlab_lab::Side;
 
 /// Steps `page` in slices of `looks` looks at the budget until no work is due; the number of
 /// slices it took.

@@ -380,28 +380,20 @@ fn steps(url: &str) -> Result<(), Exit> {
             say!("  B: {}", counts_line(b));
         }
         if let (Some(q), Some(value)) = (&step.ask, step.answer(&a, b.as_ref())) {
-            let side = if q.side == idemlab_course::lessons::Side::B {
-                "B"
-            } else {
-                "A"
-            };
+            let side = q.side.letter();
             let choices: Vec<String> = step.choices(value).iter().map(u32::to_string).collect();
             say!(
                 "  asks {side} {}: answer {value} (choices {})",
-                q.metric,
+                q.metric.name(),
                 choices.join(", ")
             );
         }
         for c in &checked {
-            let side = if c.check.side == idemlab_course::lessons::Side::B {
-                "B"
-            } else {
-                "A"
-            };
+            let side = c.check.side.letter();
             let verdict = if c.holds() { "true" } else { "FALSE" };
             say!(
                 "  {side} {} = {}: {verdict} (the run has {})",
-                c.check.metric,
+                c.check.metric.name(),
                 c.check.count,
                 c.actual
             );
@@ -415,25 +407,21 @@ fn steps(url: &str) -> Result<(), Exit> {
 }
 
 fn counts_line(m: &Metrics) -> String {
-    let names = [
-        "orders",
-        "effects",
-        "duplicates",
-        "lost",
-        "races",
-        "unrecorded",
-        "ok",
-        "failed",
-        "unknown",
-        "receipts",
-        "duplicate_receipts",
+    use idemlab_lab::Metric as M;
+    let shown = [
+        M::Orders,
+        M::Effects,
+        M::Duplicates,
+        M::Lost,
+        M::Races,
+        M::Unrecorded,
+        M::Ok,
+        M::Failed,
+        M::Unknown,
+        M::Receipts,
+        M::DuplicateReceipts,
     ];
-    let counts = names.map(|name| {
-        format!(
-            "{name} {}",
-            idemlab_course::lessons::metric(m, name).unwrap_or(0)
-        )
-    });
+    let counts = shown.map(|metric| format!("{} {}", metric.name(), metric.of(m)));
     counts.join(", ")
 }
 

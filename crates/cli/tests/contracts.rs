@@ -277,7 +277,7 @@ fn the_table_equals_separate_idemlab_run_totals() {
         let contract = row
             .contract
             .map_or(String::new(), |n| format!("&contract={n}"));
-        let mut totals = std::collections::BTreeMap::<&str, u64>::new();
+        let mut totals = std::collections::BTreeMap::<idemlab_lab::Metric, u64>::new();
         for seed in 0..seeds.count {
             let query = format!("{FAULT}{contract}&seed={seed}");
             let out = std::process::Command::new(env!("CARGO_BIN_EXE_idemlab"))
@@ -287,13 +287,13 @@ fn the_table_equals_separate_idemlab_run_totals() {
             assert!(out.status.success(), "idemlab run {query}");
             let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
             for column in contracts::COLUMNS {
-                *totals.entry(column).or_default() += json[column].as_u64().unwrap();
+                *totals.entry(column).or_default() += json[column.name()].as_u64().unwrap();
             }
         }
         for column in contracts::COLUMNS {
             assert_eq!(
                 row.count(column),
-                Some(totals[column]),
+                Some(totals[&column]),
                 "{FAULT}{contract}: {column}"
             );
         }

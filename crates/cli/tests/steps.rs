@@ -7,7 +7,7 @@ use std::process::Command;
 use idemlab_app::page::PageState;
 use idemlab_app::steps::{self, CAPTION_CHARS_MAX, STEPS_MAX};
 use idemlab_core::scenario::codec::percent_encode;
-use idemlab_course::lessons::Side;
+use idemlab_lab::Side;
 
 /// Two steps: lost-ack with its duplicates stated, then the same with dedup=atomic as B.
 const LINES: &str = "seed=7&preset=lost-ack&caption=Count%20the%20charges%3A%20three%20repeat&check=duplicates:3,lost:0&ask=effects\nseed=7&preset=lost-ack&compare=dedup%3Datomic&caption=Now%20with%20one%20key%20per%20order&check=duplicates:3,b.duplicates:0,b.effects:4";
@@ -28,7 +28,7 @@ fn own_steps_round_trip_through_the_link_and_the_simulator_agrees_with_their_cou
     assert_eq!(own[0].caption, "Count the charges: three repeat");
     assert_eq!(own[1].compare.as_deref(), Some("dedup=atomic"));
     assert_eq!(
-        (own[1].checks[1].side, own[1].checks[1].metric.as_str()),
+        (own[1].checks[1].side, own[1].checks[1].metric.name()),
         (Side::B, "duplicates")
     );
     // The page writes it back, and that loads as the same steps.

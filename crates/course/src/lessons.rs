@@ -6,19 +6,14 @@
 use idemlab_core::trace::DropCause;
 use idemlab_lab::view::Find;
 
-/// Which run a claim is about: the step's scenario (A) or its fix (B).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Side {
-    A,
-    B,
-}
+use idemlab_lab::Metric as M;
+pub use idemlab_lab::Side;
 
 /// A count the step's text promises, checked against the simulator.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Claim {
     pub side: Side,
-    /// A metric name as in the CLI's JSON: `duplicates`, `lost`, `races`, `unrecorded`, ...
-    pub metric: &'static str,
+    pub metric: M,
     pub value: u32,
 }
 
@@ -89,11 +84,11 @@ pub enum Ask {
     /// How many of `metric` run `side` shows; the learner picks one of `choices`.
     Count {
         side: Side,
-        metric: &'static str,
+        metric: M,
         choices: &'static [u32],
     },
     /// Which of the two runs shows any of `metric`: A only, B only, both or neither.
-    WhichHas { metric: &'static str },
+    WhichHas { metric: M },
 }
 
 /// The four answers of `Ask::WhichHas`, in the order the page offers them.
@@ -136,12 +131,12 @@ impl Predict {
                     Side::A => a,
                     Side::B => b?,
                 };
-                let value = metric(runs, name)?;
+                let value = name.of(runs);
                 choices.iter().position(|&c| c == value)
             }
             Ask::WhichHas { metric: name } => {
-                let in_a = metric(a, name)? > 0;
-                let in_b = metric(b?, name)? > 0;
+                let in_a = name.of(a) > 0;
+                let in_b = name.of(b?) > 0;
                 Some(match (in_a, in_b) {
                     (true, false) => 0,
                     (false, true) => 1,
@@ -160,7 +155,7 @@ pub struct Lesson {
     pub steps: &'static [Step],
 }
 
-const fn a(metric: &'static str, value: u32) -> Claim {
+const fn a(metric: M, value: u32) -> Claim {
     Claim {
         side: Side::A,
         metric,
@@ -168,7 +163,7 @@ const fn a(metric: &'static str, value: u32) -> Claim {
     }
 }
 
-const fn b(metric: &'static str, value: u32) -> Claim {
+const fn b(metric: M, value: u32) -> Claim {
     Claim {
         side: Side::B,
         metric,
@@ -194,12 +189,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The client sends 2 orders, one after the other, and makes up to 4 attempts at each (the first and 3 retries) until an answer comes. An answer takes about 100 ms; the client waits 200 ms for it, then retries after 40 to 60 ms (80 to 120 ms the next time). A one-way partition drops every answer (not the requests) until 400 ms, and in this run the network loses one more answer by chance. Each request carries an idempotency key, and this server ignores it.",
                     question: "How many charges will the payment service make for these 2 orders?",
-                    ask: Ask::Count { side: Side::A, metric: "effects", choices: &[2, 3, 5, 8] },
+                    ask: Ask::Count { side: Side::A, metric: M::Effects, choices: &[2, 3, 5, 8] },
                     proof: pa("the payment service charges again", Find::Duplicate),
                 },
                 terms: &["idempotent", "idempotency key", "at-least-once delivery", "exactly-once effect", "one-way partition"],
                 pointers: &[pa("✕ on the arrows to the client", Find::Drop(DropCause::Partition)), pa("✕ marked loss", Find::Drop(DropCause::Loss)), pa("A timeout", Find::Timeout), pa("the payment service charges again", Find::Duplicate)],
-                claims: &[a("orders", 2), a("effects", 5), a("duplicates", 3)],
+                claims: &[a(M::Orders, 2), a(M::Effects, 5), a(M::Duplicates, 3)],
             },
             Step {
                 title: "Some operations are safe to repeat",
@@ -212,12 +207,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "Answers are lost the same way, over 4 orders. Run A sends a write that sets a field to a value; run B sends one that adds a charge. Neither run deduplicates.",
                     question: "Which run ends with duplicate effects?",
-                    ask: Ask::WhichHas { metric: "duplicates" },
+                    ask: Ask::WhichHas { metric: M::Duplicates },
                     proof: pb("moves money on every repeat", Find::Duplicate),
                 },
                 terms: &["idempotent"],
                 pointers: &[pa("7 writes", Find::Effect), pb("moves money on every repeat", Find::Duplicate)],
-                claims: &[a("effects", 7), a("duplicates", 0), b("duplicates", 3)],
+                claims: &[a(M::Effects, 7), a(M::Duplicates, 0), b(M::Duplicates, 3)],
             },
             Step {
                 title: "How many duplicates to expect",
@@ -230,12 +225,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "50 orders. Each answer is lost with chance r = 0.2, and the client makes up to 4 attempts per order (the first and 3 retries). It waits 500 ms for an answer, far longer than one takes, so it retries only when the answer was lost.",
                     question: "How many charges will these 50 orders make? Work out the expected number: this seed's run made the choice nearest to it.",
-                    ask: Ask::Count { side: Side::A, metric: "effects", choices: &[50, 60, 80, 100] },
+                    ask: Ask::Count { side: Side::A, metric: M::Effects, choices: &[50, 60, 80, 100] },
                     proof: pa("60 charges", Find::Effect),
                 },
                 terms: &["at-least-once delivery"],
                 pointers: &[pa("60 charges", Find::Effect)],
-                claims: &[a("orders", 50), a("effects", 60), a("duplicates", 10)],
+                claims: &[a(M::Orders, 50), a(M::Effects, 60), a(M::Duplicates, 10)],
             },
             Step {
                 title: "The race: check, then insert",
@@ -248,12 +243,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "Every order has carried a key from the start, the same on every try: its case id and work id (case-…/work-… in the key table; every order here belongs to the same case). Now the API looks the key up before it charges and records it after. The client gives up after 45 ms, so each order is retried while its first attempt is still at work: the first attempts record their keys at 84, 187 and 269 ms; the retries look theirs up at 64, 194 and 273 ms.",
                     question: "How many duplicate charges will the 3 orders make?",
-                    ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 2, 3] },
+                    ask: Ask::Count { side: Side::A, metric: M::Duplicates, choices: &[0, 1, 2, 3] },
                     proof: pa("both charge", Find::Duplicate),
                 },
                 terms: &["idempotency key", "race window"],
                 pointers: &[pa("both read \"not found\" (the shaded region)", Find::Race), pa("both charge", Find::Duplicate), pa("\"200 (replayed)\"", Find::Replay)],
-                claims: &[a("races", 1), a("duplicates", 1)],
+                claims: &[a(M::Races, 1), a(M::Duplicates, 1)],
             },
             Step {
                 title: "Fix 1: claim the key in the ledger row's transaction",
@@ -266,12 +261,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The same race, same seed. In B the API claims the key by inserting it under a unique constraint, in the transaction that also writes the ledger row.",
                     question: "How many duplicate charges will B make?",
-                    ask: Ask::Count { side: Side::B, metric: "duplicates", choices: &[0, 1, 2] },
+                    ask: Ask::Count { side: Side::B, metric: M::Duplicates, choices: &[0, 1, 2] },
                     proof: pb("gets the stored answer back", Find::Replay),
                 },
                 terms: &["unique constraint", "transaction"],
                 pointers: &[pa("A still charges one order twice", Find::Duplicate), pb("the retry's insert waits on the key", Find::Blocked), pb("gets the stored answer back", Find::Replay)],
-                claims: &[a("duplicates", 1), b("duplicates", 0), b("effects", 3)],
+                claims: &[a(M::Duplicates, 1), b(M::Duplicates, 0), b(M::Effects, 3)],
             },
             Step {
                 title: "Fix 2: keep the keys where a restart cannot reach them",
@@ -284,12 +279,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The API crashes after it commits a charge and before it answers, then restarts. A keeps its key table in the API's process memory and its ledger rows in the database; B keeps both in the durable database.",
                     question: "Which run charges an order twice?",
-                    ask: Ask::WhichHas { metric: "duplicates" },
+                    ask: Ask::WhichHas { metric: M::Duplicates },
                     proof: pa("the retry charges again", Find::Duplicate),
                 },
                 terms: &["durable store"],
                 pointers: &[pa("The API crashes after committing and before answering", Find::Crash), pa("the retry charges again", Find::Duplicate), pb("the retry finds the key and gets the first answer back", Find::Replay)],
-                claims: &[a("duplicates", 1), b("duplicates", 0)],
+                claims: &[a(M::Duplicates, 1), b(M::Duplicates, 0)],
             },
             Step {
                 title: "Keep keys longer than the client keeps retrying",
@@ -302,12 +297,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "2 orders, one after the other, with an atomic claim; keys are kept for 150 ms. Answers are lost for the first 700 ms. The client makes up to 5 attempts (the first and 4 retries): it waits 200 ms for an answer, which takes about 90 ms, then retries; its first two retries go out at about 290 and 645 ms.",
                     question: "How many duplicate charges will the 2 orders make in run A?",
-                    ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 2, 4] },
+                    ask: Ask::Count { side: Side::A, metric: M::Duplicates, choices: &[0, 1, 2, 4] },
                     proof: pa("late retries are treated as new orders", Find::Duplicate),
                 },
                 terms: &["retention"],
                 pointers: &[pa("the key has expired", Find::KeyExpired), pa("late retries are treated as new orders", Find::Duplicate)],
-                claims: &[a("duplicates", 2), b("duplicates", 0)],
+                claims: &[a(M::Duplicates, 2), b(M::Duplicates, 0)],
             },
             Step {
                 title: "A retry must repeat the same request",
@@ -320,12 +315,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "Answers are lost as in step 1, and the API claims keys as in Fix 1. It keeps each key with its request's body and answers a repeat whose body differs with 422, which the client takes as a final failure. Here each retry rebuilds its body (a fresh timestamp, say) under the same key.",
                     question: "How many of the 2 orders will the client be told failed?",
-                    ask: Ask::Count { side: Side::A, metric: "failed", choices: &[0, 1, 2] },
+                    ask: Ask::Count { side: Side::A, metric: M::Failed, choices: &[0, 1, 2] },
                     proof: pa("both orders end as failed", Find::Failed),
                 },
                 terms: &["422"],
                 pointers: &[pa("refuses the retry with 422", Find::Refused), pa("both orders end as failed", Find::Failed), pa("each was charged once", Find::Effect), pb("gets the stored answer", Find::Replay)],
-                claims: &[a("failed", 2), a("effects", 2), a("duplicates", 0), b("ok", 2)],
+                claims: &[a(M::Failed, 2), a(M::Effects, 2), a(M::Duplicates, 0), b(M::Ok, 2)],
             },
             Step {
                 title: "A queue delivers again until it hears an ack",
@@ -338,16 +333,16 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "Each of 4 charges goes out as an event to a queue. A consumer mails a receipt for each event it receives, then acks it; each ack is lost with chance 0.25 (in this run, 3 are), and the queue delivers again any event whose ack it did not hear.",
                     question: "How many receipts will the consumer mail in this run?",
-                    ask: Ask::Count { side: Side::A, metric: "receipts", choices: &[4, 5, 7, 8] },
+                    ask: Ask::Count { side: Side::A, metric: M::Receipts, choices: &[4, 5, 7, 8] },
                     proof: pa("mails 7 receipts for 4 charges", Find::Duplicate),
                 },
                 terms: &["outbox", "ack", "visibility timeout"],
                 pointers: &[pa("✕ on the arrows back to the queue", Find::Drop(DropCause::Loss)), pa("it delivers again", Find::Redeliver), pa("mails 7 receipts for 4 charges", Find::Duplicate)],
                 claims: &[
-                    a("effects", 4),
-                    a("redeliveries", 3),
-                    a("receipts", 7),
-                    a("duplicates", 3),
+                    a(M::Effects, 4),
+                    a(M::Redeliveries, 3),
+                    a(M::Receipts, 7),
+                    a(M::Duplicates, 3),
                 ],
             },
             Step {
@@ -361,16 +356,16 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The same queue and lost acks. Consumer A mails on every delivery. Consumer B inserts each event id into an inbox table, mails only for an id it has not seen, then commits and acks.",
                     question: "Which consumer mails a receipt twice for one event?",
-                    ask: Ask::WhichHas { metric: "duplicates" },
+                    ask: Ask::WhichHas { metric: M::Duplicates },
                     proof: pa("mails again on every redelivery", Find::Duplicate),
                 },
                 terms: &["inbox", "exactly-once effect"],
                 pointers: &[pa("mails again on every redelivery", Find::Duplicate), pb("the 3 redeliveries find the committed id and are only acked", Find::InboxHit)],
                 claims: &[
-                    a("duplicates", 3),
-                    b("redeliveries", 3),
-                    b("receipts", 4),
-                    b("duplicates", 0),
+                    a(M::Duplicates, 3),
+                    b(M::Redeliveries, 3),
+                    b(M::Receipts, 4),
+                    b(M::Duplicates, 0),
                 ],
             },
             Step {
@@ -384,17 +379,17 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The inbox consumer of step 10, and no ack is lost. It crashes once, right after mailing its first receipt and before it commits that event's inbox row; it restarts, and the queue redelivers what it never acked.",
                     question: "How many receipts will the inbox consumer (A) mail for the 4 charges?",
-                    ask: Ask::Count { side: Side::A, metric: "receipts", choices: &[4, 5, 8] },
+                    ask: Ask::Count { side: Side::A, metric: M::Receipts, choices: &[4, 5, 8] },
                     proof: pa("mails again", Find::Duplicate),
                 },
                 terms: &["boundary", "idempotency key"],
                 pointers: &[pa("The consumer crashes after its first mail", Find::Crash), pa("mails again", Find::Duplicate), pb("answers the repeat with its first send", Find::Replay)],
                 claims: &[
-                    a("receipts", 5),
-                    a("duplicates", 1),
-                    a("redeliveries", 1),
-                    b("receipts", 4),
-                    b("duplicates", 0),
+                    a(M::Receipts, 5),
+                    a(M::Duplicates, 1),
+                    a(M::Redeliveries, 1),
+                    b(M::Receipts, 4),
+                    b(M::Duplicates, 0),
                 ],
             },
             Step {
@@ -408,7 +403,7 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The race from step 4 again, with a unique claim in a transaction. This server runs its steps in this order: begin, look up the key, charge, claim the key, commit, respond.",
                     question: "How many duplicate charges will the 3 orders make?",
-                    ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 2, 3] },
+                    ask: Ask::Count { side: Side::A, metric: M::Duplicates, choices: &[0, 1, 2, 3] },
                     proof: pa("both copies in the race charge", Find::Duplicate),
                 },
                 terms: &[],
@@ -416,7 +411,7 @@ pub static LESSONS: [Lesson; 3] = [
                     pa("both copies in the race charge", Find::Duplicate),
                     pa("the loser's rollback", Find::Rollback),
                 ],
-                claims: &[a("duplicates", 1), a("unrecorded", 1)],
+                claims: &[a(M::Duplicates, 1), a(M::Unrecorded, 1)],
             },
         ],
     },
@@ -435,12 +430,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "A job sends 3 orders. At 400 ms an operator reruns it: a new pod sends the same 3 orders. Each key is made from the work (case_id and work_id), not from the pod.",
                     question: "How many charges will the 6 requests make?",
-                    ask: Ask::Count { side: Side::A, metric: "effects", choices: &[3, 4, 6] },
+                    ask: Ask::Count { side: Side::A, metric: M::Effects, choices: &[3, 4, 6] },
                     proof: pa("every repeat gets the first charge back", Find::Replay),
                 },
                 terms: &["business key", "pod UID"],
                 pointers: &[pa("An operator reruns the job at 400 ms", Find::Rerun), pa("every repeat gets the first charge back", Find::Replay)],
-                claims: &[a("attempts", 6), a("received", 6), a("effects", 3), a("duplicates", 0)],
+                claims: &[a(M::Attempts, 6), a(M::Received, 6), a(M::Effects, 3), a(M::Duplicates, 0)],
             },
             Step {
                 title: "A key made from the pod misses the rerun",
@@ -453,12 +448,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The same rerun. In A each pod makes its keys from its own UID; in B the key is made from the work.",
                     question: "Which run charges the rerun's orders again?",
-                    ask: Ask::WhichHas { metric: "duplicates" },
+                    ask: Ask::WhichHas { metric: M::Duplicates },
                     proof: pa("every order is charged again", Find::Duplicate),
                 },
                 terms: &[],
                 pointers: &[pa("every order is charged again", Find::Duplicate)],
-                claims: &[a("duplicates", 3), b("duplicates", 0)],
+                claims: &[a(M::Duplicates, 3), b(M::Duplicates, 0)],
             },
             Step {
                 title: "Two tables: attempts and charges",
@@ -471,12 +466,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The rerun with business keys again. The ledger keeps two tables: one row per request received (attempts) and one per charge.",
                     question: "How many rows will the attempts table hold at the end?",
-                    ask: Ask::Count { side: Side::A, metric: "received", choices: &[3, 6, 9] },
+                    ask: Ask::Count { side: Side::A, metric: M::Received, choices: &[3, 6, 9] },
                     proof: pa("Every request gets a row in the attempts table", Find::AttemptRow),
                 },
                 terms: &[],
                 pointers: &[pa("Every request gets a row in the attempts table", Find::AttemptRow)],
-                claims: &[a("received", 6), a("effects", 3)],
+                claims: &[a(M::Received, 6), a(M::Effects, 3)],
             },
             Step {
                 title: "A key that is too coarse loses work",
@@ -489,12 +484,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "4 different orders for the same amount, so with the same body, all sent under one constant key, with an atomic claim.",
                     question: "How many of the 4 orders will be charged?",
-                    ask: Ask::Count { side: Side::A, metric: "effects", choices: &[0, 1, 4] },
+                    ask: Ask::Count { side: Side::A, metric: M::Effects, choices: &[0, 1, 4] },
                     proof: pa("orders 2 to 4 get order 1's answer back", Find::Replay),
                 },
                 terms: &[],
                 pointers: &[pa("orders 2 to 4 get order 1's answer back", Find::Replay)],
-                claims: &[a("duplicates", 0), a("lost", 3), a("effects", 1)],
+                claims: &[a(M::Duplicates, 0), a(M::Lost, 3), a(M::Effects, 1)],
             },
             Step {
                 title: "A ledger that lives and dies with its pod",
@@ -507,12 +502,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The ledger's database keeps its keys on its own pod's disk (an emptyDir). At 350 ms that pod is replaced, and at 400 ms an operator reruns the job. B keeps the keys in a durable store.",
                     question: "Which run charges the rerun's orders again?",
-                    ask: Ask::WhichHas { metric: "duplicates" },
+                    ask: Ask::WhichHas { metric: M::Duplicates },
                     proof: pa("charges every order again", Find::Duplicate),
                 },
                 terms: &["emptyDir", "boot id", "durable store"],
                 pointers: &[pa("When that pod is replaced", Find::LedgerReplaced), pa("charges every order again", Find::Duplicate)],
-                claims: &[a("duplicates", 3), b("duplicates", 0)],
+                claims: &[a(M::Duplicates, 3), b(M::Duplicates, 0)],
             },
             Step {
                 title: "The payment service is outside the transaction",
@@ -525,12 +520,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "3 orders, one after the other. The API crashes once, on the first order, after the payment service has charged and before the ledger's transaction commits; it restarts and the client retries. In B the API forwards the key to a payment service that honours it.",
                     question: "How many duplicate charges will A make?",
-                    ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 3] },
+                    ask: Ask::Count { side: Side::A, metric: M::Duplicates, choices: &[0, 1, 3] },
                     proof: pa("The retry charges again", Find::Duplicate),
                 },
                 terms: &["boundary"],
                 pointers: &[pa("The API crashes after the charge and before its commit", Find::Crash), pa("The ledger rolls back", Find::Rollback), pa("The retry charges again", Find::Duplicate)],
-                claims: &[a("duplicates", 1), a("unrecorded", 1), b("duplicates", 0)],
+                claims: &[a(M::Duplicates, 1), a(M::Unrecorded, 1), b(M::Duplicates, 0)],
             },
             Step {
                 title: "Forbid is not deduplication",
@@ -544,12 +539,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The CronJob has concurrencyPolicy: Forbid. At 20 ms, while its scheduled Job is still running, an operator starts the same job by hand: a second pod sends the same 3 orders. Each pod makes its keys from its own UID (proc-…/work-… in the key table: the part after proc- is the pod's UID).",
                     question: "How many duplicate charges will the 3 orders get?",
-                    ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 3, 6] },
+                    ask: Ask::Count { side: Side::A, metric: M::Duplicates, choices: &[0, 3, 6] },
                     proof: pa("both pods charge every order", Find::Duplicate),
                 },
                 terms: &["CronJob", "concurrencyPolicy: Forbid"],
                 pointers: &[pa("This Job, started by hand", Find::Rerun), pa("both pods charge every order", Find::Duplicate), pb("wait on the unique index", Find::Blocked)],
-                claims: &[a("duplicates", 3), b("duplicates", 0)],
+                claims: &[a(M::Duplicates, 3), b(M::Duplicates, 0)],
             },
         ],
     },
@@ -568,12 +563,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The race of Lesson A step 4, with the claim in the ledger row's transaction and a payment service that honours the key. The handler calls the payment service while that transaction is open. In B a copy that finds its key claimed by a copy still at work is answered 409 Conflict with a Retry-After instead of waiting.",
                     question: "How many 409 answers will B send?",
-                    ask: Ask::Count { side: Side::B, metric: "conflicts", choices: &[0, 1, 2, 3] },
+                    ask: Ask::Count { side: Side::B, metric: M::Conflicts, choices: &[0, 1, 2, 3] },
                     proof: pb("409 at once", Find::Conflict),
                 },
                 terms: &["claim", "409", "Retry-After"],
                 pointers: &[pa("waits on that lock", Find::Blocked), pb("409 at once", Find::Conflict)],
-                claims: &[a("duplicates", 0), b("conflicts", 1), b("duplicates", 0)],
+                claims: &[a(M::Duplicates, 0), b(M::Conflicts, 1), b(M::Duplicates, 0)],
             },
             Step {
                 title: "Commit the claim first, with a lease",
@@ -586,12 +581,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "3 orders. The API commits each claim as in progress before it calls the payment service, which honours the key. It crashes once, after the first charge and before recording it, and restarts. A's claims have no lease; in B a copy may take a claim over once it has been held 300 ms.",
                     question: "In which run does a client give up on an order without learning whether it was charged?",
-                    ask: Ask::WhichHas { metric: "unknown" },
+                    ask: Ask::WhichHas { metric: M::Unknown },
                     proof: pa("every retry gets 409", Find::Conflict),
                 },
                 terms: &["recovery point", "lease"],
                 pointers: &[pa("The API crashes after charge #1", Find::Crash), pa("every retry gets 409", Find::Conflict), pb("returns charge #1", Find::Replay)],
-                claims: &[a("conflicts", 6), a("unknown", 1), a("unrecorded", 1), b("takeovers", 1), b("duplicates", 0)],
+                claims: &[a(M::Conflicts, 6), a(M::Unknown, 1), a(M::Unrecorded, 1), b(M::Takeovers, 1), b(M::Duplicates, 0)],
             },
             Step {
                 title: "A lease shorter than the work",
@@ -604,12 +599,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "2 orders under the phased handler, with a payment service that ignores keys and takes 150 to 250 ms to charge. The client gives up after 100 ms and retries. In A a copy may take a claim over once it has been held 20 ms; in B, 400 ms.",
                     question: "How many duplicate charges will A make?",
-                    ask: Ask::Count { side: Side::A, metric: "duplicates", choices: &[0, 1, 2, 4] },
+                    ask: Ask::Count { side: Side::A, metric: M::Duplicates, choices: &[0, 1, 2, 4] },
                     proof: pa("charges again", Find::Duplicate),
                 },
                 terms: &["fencing token"],
                 pointers: &[pa("charges again", Find::Duplicate), pb("the retries get 409", Find::Conflict)],
-                claims: &[a("takeovers", 2), a("duplicates", 2), b("takeovers", 0), b("duplicates", 0)],
+                claims: &[a(M::Takeovers, 2), a(M::Duplicates, 2), b(M::Takeovers, 0), b(M::Duplicates, 0)],
             },
             Step {
                 title: "What a failure leaves under the key",
@@ -622,12 +617,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "3 orders with keys, a unique claim and a payment service that honours them. It sometimes fails with 500 and charges nothing; the client retries a 500 up to 3 times. A stores every result under the key and replays it, 500s included; B replays a 2xx or 4xx but runs a 5xx again.",
                     question: "How many orders will A leave without a successful answer?",
-                    ask: Ask::Count { side: Side::A, metric: "unknown", choices: &[0, 1, 2, 3] },
+                    ask: Ask::Count { side: Side::A, metric: M::Unknown, choices: &[0, 1, 2, 3] },
                     proof: pa("the same 500 back", Find::Replay),
                 },
                 terms: &[],
                 pointers: &[pa("the same 500 back", Find::Replay)],
-                claims: &[a("replayed_failures", 3), a("unknown", 1), b("replayed_failures", 0), b("ok", 3)],
+                claims: &[a(M::ReplayedFailures, 3), a(M::Unknown, 1), b(M::ReplayedFailures, 0), b(M::Ok, 3)],
             },
             Step {
                 title: "An expired key: run it as new, or refuse it",
@@ -640,12 +635,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The expiring keys of Lesson A step 7: kept 150 ms, answers lost for the first 700 ms, up to 5 attempts. A treats a request whose key expired as new. B refuses it with 412; a client that gets a 412 looks the order up by its business key before it tries again.",
                     question: "How many duplicate charges will B make?",
-                    ask: Ask::Count { side: Side::B, metric: "duplicates", choices: &[0, 1, 2] },
+                    ask: Ask::Count { side: Side::B, metric: M::Duplicates, choices: &[0, 1, 2] },
                     proof: pb("with 412", Find::Refused),
                 },
                 terms: &["412"],
                 pointers: &[pa("the late retries charge again", Find::Duplicate), pb("with 412", Find::Refused)],
-                claims: &[a("duplicates", 2), b("rejected_expired", 3), b("effects", 2), b("duplicates", 0)],
+                claims: &[a(M::Duplicates, 2), b(M::RejectedExpired, 3), b(M::Effects, 2), b(M::Duplicates, 0)],
             },
             Step {
                 title: "A lost answer from the payment service",
@@ -658,12 +653,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "3 orders with keys and a unique claim. The network between the API and the payment service loses a message now and then (in A, one answer to a charge). The API then gives the call up, answers 504 and rolls back, and the client retries. In B the API first asks the payment service whether it already charged under the key.",
                     question: "Which run charges an order twice?",
-                    ask: Ask::WhichHas { metric: "duplicates" },
+                    ask: Ask::WhichHas { metric: M::Duplicates },
                     proof: pa("the retry charges again", Find::Duplicate),
                 },
                 terms: &["result lookup"],
                 pointers: &[pa("its answer is lost", Find::Drop(DropCause::Loss)), pa("the retry charges again", Find::Duplicate)],
-                claims: &[a("duplicates", 1), a("unrecorded", 1), b("duplicates", 0), b("unrecorded", 0)],
+                claims: &[a(M::Duplicates, 1), a(M::Unrecorded, 1), b(M::Duplicates, 0), b(M::Unrecorded, 0)],
             },
             Step {
                 title: "Reconciliation repairs after the fact",
@@ -676,12 +671,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "The same run: a charge made, its answer lost, and the retry charged again. In B a reconciliation job runs at 900 ms: it records each charge the ledger lacks and refunds each charge after an order's first.",
                     question: "How many duplicate charges will B count?",
-                    ask: Ask::Count { side: Side::B, metric: "duplicates", choices: &[0, 1, 2] },
+                    ask: Ask::Count { side: Side::B, metric: M::Duplicates, choices: &[0, 1, 2] },
                     proof: pb("The duplicate still happened", Find::Duplicate),
                 },
                 terms: &["reconciliation"],
                 pointers: &[pb("The duplicate still happened", Find::Duplicate)],
-                claims: &[a("unrecorded", 1), b("reconciled", 1), b("refunds", 1), b("unrecorded", 0), b("duplicates", 1)],
+                claims: &[a(M::Unrecorded, 1), b(M::Reconciled, 1), b(M::Refunds, 1), b(M::Unrecorded, 0), b(M::Duplicates, 1)],
             },
             Step {
                 title: "The relay between the ledger and the queue",
@@ -694,12 +689,12 @@ pub static LESSONS: [Lesson; 3] = [
                 predict: Predict {
                     setup: "3 orders; each booked charge also goes to a queue as an event, and a consumer mails a receipt per event. In A the API publishes the event itself one step after the commit; in B the event is an outbox row committed with the charge. The API crashes once, right after its first commit.",
                     question: "How many receipts will A's consumer mail?",
-                    ask: Ask::Count { side: Side::A, metric: "receipts", choices: &[2, 3, 4] },
+                    ask: Ask::Count { side: Side::A, metric: M::Receipts, choices: &[2, 3, 4] },
                     proof: pa("crashes once in between", Find::Crash),
                 },
                 terms: &["outbox", "inbox"],
                 pointers: &[pa("crashes once in between", Find::Crash)],
-                claims: &[a("lost_events", 1), a("receipts", 2), b("receipts", 3)],
+                claims: &[a(M::LostEvents, 1), a(M::Receipts, 2), b(M::Receipts, 3)],
             },
         ],
     },
@@ -721,39 +716,10 @@ impl Lesson {
     }
 }
 
-/// The value a claim reads from a run's metrics.
-pub fn metric(m: &idemlab_lab::Metrics, name: &str) -> Option<u32> {
-    Some(match name {
-        "orders" => m.orders,
-        "attempts" => m.attempts,
-        "received" => m.received,
-        "effects" => m.effects,
-        "duplicates" => m.duplicates,
-        "lost" => m.lost,
-        "races" => m.races,
-        "unrecorded" => m.unrecorded,
-        "receipts" => m.receipts,
-        "duplicate_receipts" => m.duplicate_receipts,
-        "redeliveries" => m.redeliveries,
-        "dead_letters" => m.dead_letters,
-        "conflicts" => m.conflicts,
-        "takeovers" => m.takeovers,
-        "replayed_failures" => m.replayed_failures,
-        "rejected_expired" => m.rejected_expired,
-        "lookups" => m.lookups,
-        "reconciled" => m.reconciled,
-        "refunds" => m.refunds,
-        "lost_events" => m.lost_events,
-        "ok" => m.outcomes.ok,
-        "failed" => m.outcomes.failed,
-        "unknown" => m.outcomes.unknown,
-        _ => return None,
-    })
-}
-
 /// Bytes a key store holds in steady state: every new operation's entry (one per key; a retry
-/// reuses its key and adds none) is kept for the whole retention window. Saturating at u64::MAX (18 EB), so no number a learner types can
-/// overflow; u64 rather than u128 keeps 128-bit arithmetic and formatting out of the page.
+/// reuses its key and adds none) is kept for the whole retention window. Saturating at u64::MAX
+/// (18 EB), so no number a learner types can overflow; u64 rather than u128 keeps 128-bit
+/// arithmetic and formatting out of the page.
 pub fn key_storage_bytes(operations_per_s: u64, retention_s: u64, entry_bytes: u64) -> u64 {
     operations_per_s
         .saturating_mul(retention_s)

@@ -5,6 +5,7 @@
 use serde::Serialize;
 
 use crate::sweep::SeedRange;
+use crate::Metric;
 use idemlab_core::scenario::{codec, CodecError, Contract, Scenario};
 
 /// One contract's totals over the seeds. Each count is the sum of `idemlab run`'s count of the
@@ -31,35 +32,35 @@ pub struct Row {
 }
 
 /// The count columns, in the order the table prints them.
-pub const COLUMNS: [&str; 11] = [
-    "duplicates",
-    "lost",
-    "conflicts",
-    "takeovers",
-    "replayed_failures",
-    "rejected_expired",
-    "unrecorded",
-    "refunds",
-    "duplicate_receipts",
-    "lost_events",
-    "effects",
+pub const COLUMNS: [Metric; 11] = [
+    Metric::Duplicates,
+    Metric::Lost,
+    Metric::Conflicts,
+    Metric::Takeovers,
+    Metric::ReplayedFailures,
+    Metric::RejectedExpired,
+    Metric::Unrecorded,
+    Metric::Refunds,
+    Metric::DuplicateReceipts,
+    Metric::LostEvents,
+    Metric::Effects,
 ];
 
 impl Row {
-    /// A count by its column name.
-    pub fn count(&self, column: &str) -> Option<u64> {
+    /// A count by its column.
+    pub fn count(&self, column: Metric) -> Option<u64> {
         Some(match column {
-            "duplicates" => self.duplicates,
-            "lost" => self.lost,
-            "conflicts" => self.conflicts,
-            "takeovers" => self.takeovers,
-            "replayed_failures" => self.replayed_failures,
-            "rejected_expired" => self.rejected_expired,
-            "unrecorded" => self.unrecorded,
-            "refunds" => self.refunds,
-            "duplicate_receipts" => self.duplicate_receipts,
-            "lost_events" => self.lost_events,
-            "effects" => self.effects,
+            Metric::Duplicates => self.duplicates,
+            Metric::Lost => self.lost,
+            Metric::Conflicts => self.conflicts,
+            Metric::Takeovers => self.takeovers,
+            Metric::ReplayedFailures => self.replayed_failures,
+            Metric::RejectedExpired => self.rejected_expired,
+            Metric::Unrecorded => self.unrecorded,
+            Metric::Refunds => self.refunds,
+            Metric::DuplicateReceipts => self.duplicate_receipts,
+            Metric::LostEvents => self.lost_events,
+            Metric::Effects => self.effects,
             _ => return None,
         })
     }
@@ -180,7 +181,8 @@ impl TableJob {
 
 /// The table in Markdown: one line per contract, the counts in `COLUMNS` order.
 pub fn markdown(rows: &[Row]) -> String {
-    let mut out = format!("| contract | {} |\n|---|", COLUMNS.join(" | "));
+    let names: Vec<&str> = COLUMNS.iter().map(|c| c.name()).collect();
+    let mut out = format!("| contract | {} |\n|---|", names.join(" | "));
     out.push_str(&"---:|".repeat(COLUMNS.len()));
     out.push('\n');
     for row in rows {
@@ -189,7 +191,7 @@ pub fn markdown(rows: &[Row]) -> String {
             .map_or("(none)".to_string(), |n| format!("`{n}`"));
         let counts: Vec<String> = COLUMNS
             .iter()
-            .map(|c| row.count(c).unwrap_or(0).to_string())
+            .map(|&c| row.count(c).unwrap_or(0).to_string())
             .collect();
         out.push_str(&format!("| {name} | {} |\n", counts.join(" | ")));
     }

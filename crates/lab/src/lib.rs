@@ -16,9 +16,48 @@ pub mod story;
 pub mod sweep;
 pub mod view;
 
-pub use metrics::Metrics;
+pub use metrics::{Metric, Metrics};
 
 use idemlab_core::{scenario::Scenario, trace::Trace};
+
+/// Which of the two runs the page compares: the scenario (A) or configuration B.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Side {
+    A,
+    B,
+}
+
+impl Side {
+    pub const ALL: [Side; 2] = [Side::A, Side::B];
+
+    /// The letter the page shows: `A`, `B`.
+    pub fn letter(self) -> &'static str {
+        match self {
+            Side::A => "A",
+            Side::B => "B",
+        }
+    }
+
+    /// The name in links, element ids and attributes: `a`, `b` (`focus=b`, `timeline-b`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::A => "a",
+            Side::B => "b",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Side> {
+        Side::ALL.into_iter().find(|side| side.name() == name)
+    }
+
+    /// The prefix a count of this run takes in `check=` and `ask=` (`b.duplicates`).
+    pub fn prefix(self) -> &'static str {
+        match self {
+            Side::A => "",
+            Side::B => "b.",
+        }
+    }
+}
 
 /// Unused trace slots `run` leaves in place (about 320 KB of events).
 pub const SPARE_EVENTS_MAX: usize = 4_096;

@@ -7,7 +7,7 @@ use web_sys::{Element, Event, HtmlElement};
 
 use super::{dispatch, dom, with_app, with_ui};
 use idemlab_app::{self as app, Msg};
-use idemlab_course::lessons::Side;
+use idemlab_lab::Side;
 
 pub fn mount() {
     // One delegated listener for the three skip links (each closure costs the page's wasm).

@@ -8,7 +8,7 @@ use web_sys::{Element, Event};
 use super::dom::{self, El};
 use super::{dispatch, with_app};
 use idemlab_app::Msg;
-use idemlab_course::lessons::Side;
+use idemlab_lab::Side;
 
 pub fn mount() {
     dom::on_click("contracts-run", || {

@@ -8,7 +8,7 @@ use web_sys::Element;
 use super::dom::{self, El};
 use super::{dispatch, with_app, with_ui};
 use idemlab_app::{self as app, Msg};
-use idemlab_course::lessons::Side;
+use idemlab_lab::Side;
 
 /// What a key panel was painted from: the run (its events' address), the events folded, and
 /// the cursor (the caption says its moment, which moves without B's count moving).

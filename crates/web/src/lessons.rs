@@ -275,7 +275,7 @@ fn paint_step(article: &Element, lesson: &Lesson, index: usize) {
     let claims = dom::find(article, ".claims");
     for line in app::claim_lines(step) {
         let side = if line.side == Side::B { "b" } else { "a" };
-        let item = El::new("li").attr("data-metric", line.metric);
+        let item = El::new("li").attr("data-metric", line.metric.name());
         let item = item.attr("data-side", side).text(&line.text);
         claims.append_child(&item.el()).ok();
     }

@@ -35,7 +35,7 @@ pub fn paint(article: &Element, step: &Step) {
     };
     dom::set_attr(&group, "data-ask", ask);
     dom::set_attr(&group, "data-side", if side == Side::B { "b" } else { "a" });
-    dom::set_attr(&group, "data-metric", metric);
+    dom::set_attr(&group, "data-metric", metric.name());
     for (i, choice) in step.predict.choices_shown().iter().enumerate() {
         let button = El::new("button").attr("type", "button");
         let button = button.attr("data-choice", &i.to_string()).text(choice);

@@ -9,9 +9,9 @@ use super::timeline::{Frame, GUTTER_PX};
 use super::{dispatch, with_app, App};
 use idemlab_app::Run;
 use idemlab_app::{self as app, Msg};
-use idemlab_course::lessons::Side;
 use idemlab_lab::view::Viewport;
 use idemlab_lab::Metrics;
+use idemlab_lab::Side;
 
 const SIDES: [&str; 2] = ["a", "b"];
 
@@ -216,7 +216,7 @@ fn render_counters(side: &str, view: &app::CountersView, hidden: bool) {
     let dl: Element = dom::by_id(&format!("counters-{side}"));
     dom::set_flag(&dl, "data-run-hidden", hidden);
     for counter in &view.cards {
-        let dd = dom::find(&dl, &format!("[data-metric=\"{}\"]", counter.name));
+        let dd = dom::find(&dl, &format!("[data-metric=\"{}\"]", counter.metric.name()));
         if let Some(row) = dd.parent_element() {
             dom::set_hidden(&row, !counter.shown);
             row.set_class_name(if counter.named { "named" } else { "" });

@@ -8,7 +8,7 @@ use web_sys::{Element, HtmlElement, KeyboardEvent};
 use super::dom;
 use super::{dispatch, with_app};
 use idemlab_app::{self as app, Msg};
-use idemlab_course::lessons::Side;
+use idemlab_lab::Side;
 
 pub fn mount() {
     dom::on_click("controls-toggle", || {

@@ -1,6 +1,9 @@
 //! Metrics: folds over the trace, and nothing else. The page's counters and the CLI's JSON are
 //! both this struct, so they cannot disagree.
 
+mod named;
+pub use named::Metric;
+
 use std::collections::BTreeMap;
 
 use idemlab_core::dense::BitSet;
