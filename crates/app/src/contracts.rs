@@ -51,8 +51,20 @@ pub struct ContractsView {
     pub note: String,
     pub command: String,
     pub busy: bool,
-    /// Each row: its contract's name, the keys it sets (empty for none) and its counts.
-    pub rows: Vec<(String, &'static str, [u64; CONTRACT_COLUMNS.len()])>,
+    pub rows: Vec<ContractRow>,
+}
+
+/// One contract's row as the table shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContractRow {
+    pub name: String,
+    /// The keys the contract sets, folded under `keys_label` (empty for none): a practitioner
+    /// asked which keys a row runs with.
+    pub keys: String,
+    pub keys_label: &'static str,
+    pub counts: [u64; CONTRACT_COLUMNS.len()],
+    /// Its buttons that load it as run A and as run B: (`data-side`, text, accessible name).
+    pub loads: [(&'static str, &'static str, String); 2],
 }
 
 /// Starts the table for the run in focus, over the seeds typed in the sweep form.
@@ -271,7 +283,20 @@ pub fn contracts_view(state: &State) -> Option<ContractsView> {
         "idemlab contracts '{}' --seeds {}..={last}",
         table.query, table.first
     );
-    let rows = (table.job.rows.iter()).map(|row| (name(row), sets(row), counts(row)));
+    let rows = (table.job.rows.iter()).map(|row| {
+        let name = name(row);
+        let load = |side: Side| {
+            let label = idemlab_lab::tf!("Load {} as run {}", name, side.letter());
+            (side.name(), side.letter(), label)
+        };
+        ContractRow {
+            keys: sets(row).replace('&', " "),
+            keys_label: idemlab_lab::t!("keys"),
+            counts: counts(row),
+            loads: [load(Side::A), load(Side::B)],
+            name,
+        }
+    });
     Some(ContractsView {
         note,
         command,

@@ -155,6 +155,29 @@ pub fn mark_select(state: &super::State, side: Side, event: u32) -> Msg {
     }
 }
 
+/// A click on mark `mark` of run `side`'s timeline: with Shift on run A it breaks the run there
+/// (`break_at`), else it selects the mark's event (`mark_select`). Returns the message, and
+/// whether the tooltip shows the mark (a break reruns, and the mark is gone).
+pub fn click_mark(
+    state: &super::State,
+    runs: &crate::work::Runs,
+    side: Side,
+    mark: u32,
+    shift: bool,
+) -> (Option<Msg>, bool) {
+    let Some(run) = runs.get(side) else {
+        return (None, false);
+    };
+    let mark = run.timeline.mark(mark);
+    if shift && side == Side::A {
+        return (
+            break_at(&state.page.scenario, &runs.a.trace, mark.first),
+            false,
+        );
+    }
+    (Some(mark_select(state, side, mark.event())), true)
+}
+
 /// A shift-click on the mark of event `event` of run A: the learner breaks the run there. On an
 /// arrow (a send) its message is dropped by hand, added to `drop=`; on a mark of the API's lane
 /// the API crashes at that moment, `crash=api@T` (whole milliseconds, so at or just before

@@ -16,6 +16,7 @@
 pub mod job;
 pub mod page;
 pub mod steps;
+pub mod view;
 pub mod work;
 
 mod access;
@@ -38,12 +39,17 @@ mod text;
 pub use classify::{classify_items, classify_said, classify_score, Answers, ClassifyItem};
 pub use computing::Computing;
 pub use contracts::{compare_for, overrides, preset_replaced};
-pub use contracts::{contracts_view, differing, ContractsJob, ContractsView, CONTRACT_COLUMNS};
+pub use contracts::{
+    contracts_view, differing, ContractRow, ContractsJob, ContractsView, CONTRACT_COLUMNS,
+};
 pub use free::{compare_text, proposed_change, start_hint};
 pub use input::{
-    break_at, mark_select, pan, shortcut, shortcut_said, wheel_zoom, zoom_about, KeyTarget,
-    Shortcut, DRAG_MIN_PX,
+    break_at, click_mark, mark_select, pan, shortcut, shortcut_said, wheel_zoom, zoom_about,
+    KeyTarget, Shortcut, DRAG_MIN_PX,
 };
+pub use view::events::{EventRow, EventsFrame, TabFrame, TableFrame, TablesFrame};
+pub use view::runs::{CardFrame, RunsFrame, SideFrame};
+pub use view::sweep::{BarFrame, SweepFrame};
 pub use work::{Budget, Looks, Page, Run, Runs, Stepped, Unbounded};
 // Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.
 pub use access::{
@@ -167,6 +173,18 @@ pub struct SweepJob {
     pub totals: Sweep,
     /// Stop was pressed: the totals so far stay on show, and no more seeds run.
     pub stopped: bool,
+    /// The browser's clock when its first slice began and its last one ended, in ms: the
+    /// summary's seconds.
+    pub clock_ms: Option<(f64, f64)>,
+}
+
+impl SweepJob {
+    /// Seconds between the first slice's start and the last one's end.
+    pub fn elapsed_s(&self) -> f64 {
+        self.clock_ms.map_or(0.0, |(first_ms, last_ms)| {
+            (last_ms - first_ms).max(0.0) / 1_000.0
+        })
+    }
 }
 
 impl SweepJob {
@@ -451,6 +469,8 @@ pub struct Swept {
     pub done_before: u64,
     pub seeds: u64,
     pub totals: Sweep,
+    /// The browser's clock at the slice's start and end, in ms.
+    pub clock_ms: (f64, f64),
 }
 
 /// What the browser must write to the URL.
@@ -563,6 +583,9 @@ fn sweep_add(state: &mut State, swept: &Swept) {
     }
     job.totals.merge(&swept.totals);
     job.done += swept.seeds;
+    let (start_ms, end_ms) = swept.clock_ms;
+    let first_ms = job.clock_ms.map_or(start_ms, |(first_ms, _)| first_ms);
+    job.clock_ms = Some((first_ms, end_ms));
 }
 
 impl State {
@@ -1210,6 +1233,7 @@ fn sweep_start(state: &mut State, requested: &str) -> Effects {
         done: 0,
         totals: Sweep::default(),
         stopped: false,
+        clock_ms: None,
     });
     Effects {
         sweep_slice: true,

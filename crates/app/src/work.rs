@@ -40,6 +40,12 @@ pub const BACKGROUND_SLICE_MS: u32 = 8;
 pub trait Budget {
     /// Whether the slice's time is up; asked every `UNITS_PER_LOOK` units of work.
     fn spent(&mut self) -> bool;
+
+    /// The browser's clock, in ms: the sweep's rate is measured by it. A test's budget has no
+    /// clock, and its sweeps take 0 s.
+    fn now_ms(&self) -> f64 {
+        0.0
+    }
 }
 
 /// A budget that never runs out: the work in one go (the tests, and `mount` in one call).
@@ -449,6 +455,7 @@ impl Page {
         let (first, done_before, count) = (job.range.first, job.done, job.range.count);
         let base = job.scenario.clone();
         let (mut totals, mut seeds) = (Sweep::default(), 0);
+        let started_ms = budget.now_ms();
         while done_before + seeds < count {
             let mut scenario = base.clone();
             scenario.seed = first + done_before + seeds;
@@ -465,6 +472,7 @@ impl Page {
             done_before,
             seeds,
             totals,
+            clock_ms: (started_ms, budget.now_ms()),
         };
         self.send(Msg::Swept(Box::new(swept)), out);
         out.swept = true;

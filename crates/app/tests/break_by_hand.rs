@@ -6,6 +6,7 @@ mod support;
 
 use idemlab_app as app;
 use idemlab_app::Msg;
+use idemlab_lab::Side;
 use support::load;
 
 #[test]
@@ -91,4 +92,37 @@ fn a_break_by_hand_says_what_it_set() {
     let msg = app::break_at(&before, &trace, send).unwrap();
     app::update(&mut locked, msg);
     assert_eq!(app::break_said(&before, &locked, &trace), None);
+}
+
+#[test]
+fn a_shift_click_breaks_only_run_a_and_a_plain_click_selects_with_its_tooltip() {
+    let page = app::Page::built("seed=7&orders=1&compare=dedup%3Datomic");
+    let timeline = &page.runs.a.timeline;
+    // The first arrow's mark: a send, which Shift drops by hand.
+    let arrow = (0..timeline.marks().len() as u32)
+        .find(|&ix| {
+            let event = timeline.mark(ix).first as usize;
+            matches!(
+                page.runs.a.trace.events[event].kind,
+                idemlab_core::trace::EventKind::Send { .. }
+            )
+        })
+        .expect("a run has an arrow");
+    let (msg, tooltip) = app::click_mark(&page.state, &page.runs, Side::A, arrow, true);
+    assert!(
+        matches!(msg, Some(Msg::SetKey { ref name, .. }) if name == "drop"),
+        "{msg:?}"
+    );
+    assert!(
+        !tooltip,
+        "a break reruns: no tooltip for a mark about to go"
+    );
+    let (msg, tooltip) = app::click_mark(&page.state, &page.runs, Side::B, arrow, true);
+    assert!(
+        matches!(msg, Some(Msg::FocusOn { side: Side::B, .. })),
+        "B is not broken: {msg:?}"
+    );
+    assert!(tooltip);
+    let (msg, _) = app::click_mark(&page.state, &page.runs, Side::A, arrow, false);
+    assert!(matches!(msg, Some(Msg::Select(_))), "{msg:?}");
 }

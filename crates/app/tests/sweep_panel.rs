@@ -90,3 +90,58 @@ fn stop_keeps_a_sweeps_totals_and_a_scenario_change_drops_them() {
     );
     assert!(state.sweep.is_none(), "the totals were another scenario's");
 }
+
+#[test]
+fn the_panel_shows_the_sweep_in_the_state_and_empties_when_a_scenario_change_drops_it() {
+    let mut page = app::Page::built("seed=1&preset=lost-ack");
+    let empty = app::view::sweep::view(&page.state);
+    assert!(!empty.histogram_shown && empty.summary.is_empty() && empty.bars.is_empty());
+    assert_eq!(
+        (empty.progress.as_str(), empty.seeds_max.as_str()),
+        ("0", "100000")
+    );
+    page.dispatch(Msg::SweepStart("20".into()));
+    page.finish();
+    let frame = app::view::sweep::view(&page.state);
+    expect_test::expect![[r#"
+        SweepFrame {
+            summary: "20 of 20 seeds in 0.00 s: 58 duplicates, in 20 runs that had any, 0 lost orders, 0 races; 1.7250 ± 0.1052 effects per order",
+            progress: "1.000",
+            histogram_shown: true,
+            bars: [
+                BarFrame {
+                    text: "2",
+                    title: "9 runs with 2 duplicates",
+                    class: "bar bad",
+                    height: "100.0%",
+                },
+                BarFrame {
+                    text: "3",
+                    title: "5 runs with 3 duplicates",
+                    class: "bar bad",
+                    height: "55.6%",
+                },
+                BarFrame {
+                    text: "4",
+                    title: "5 runs with 4 duplicates",
+                    class: "bar bad",
+                    height: "55.6%",
+                },
+                BarFrame {
+                    text: "5",
+                    title: "1 runs with 5 duplicates",
+                    class: "bar bad",
+                    height: "11.1%",
+                },
+            ],
+            label: "Duplicates per run: 2: 9 runs; 3: 5 runs; 4: 5 runs; 5: 1 runs; ",
+            seeds_max: "100000",
+        }
+    "#]]
+    .assert_debug_eq(&frame);
+    page.dispatch(Msg::SetKey {
+        name: "dedup".into(),
+        value: "atomic".into(),
+    });
+    assert_eq!(app::view::sweep::view(&page.state), empty);
+}

@@ -7,7 +7,7 @@ use web_sys::{Element, Event};
 
 use super::dom::{self, El};
 use super::{dispatch, with_app};
-use idemlab_app::Msg;
+use idemlab_app::{ContractRow, Msg};
 use idemlab_lab::Side;
 
 pub fn mount() {
@@ -25,10 +25,9 @@ pub fn mount() {
         let row = button
             .get_attribute("data-row")
             .and_then(|r| r.parse().ok());
-        let side = match button.get_attribute("data-side").as_deref() {
-            Some("b") => Side::B,
-            _ => Side::A,
-        };
+        let side = (button.get_attribute("data-side").as_deref())
+            .and_then(Side::from_name)
+            .unwrap_or(Side::A);
         if let Some(row) = row {
             dispatch(Msg::ContractsLoad { row, side });
         }
@@ -52,48 +51,36 @@ pub fn paint() {
         dom::set_text(&dom::find(&table, "caption code"), &view.command);
         let body: Element = dom::by_id("contracts-body");
         dom::clear(&body);
-        for (index, (name, sets, counts)) in view.rows.iter().enumerate() {
-            body.append_child(&row(index, name, sets, counts)).ok();
+        for (index, shown) in view.rows.iter().enumerate() {
+            body.append_child(&row(index, shown)).ok();
         }
     }
     super::with_ui(|u| &u.contracts_shown, |shown| *shown.borrow_mut() = view);
 }
 
-fn row(
-    index: usize,
-    name: &str,
-    sets: &str,
-    counts: &[u64; idemlab_app::CONTRACT_COLUMNS.len()],
-) -> Element {
-    let head = El::new("th").attr("scope", "row").text(name);
-    // What the contract changes, folded: a practitioner asked which keys a row runs with.
-    let head = match sets.is_empty() {
+fn row(index: usize, row: &ContractRow) -> Element {
+    let head = El::new("th").attr("scope", "row").text(&row.name);
+    let head = match row.keys.is_empty() {
         true => head,
         false => head.child(
             &El::new("details")
-                .child(&El::new("summary").text(idemlab_lab::t!("keys")).el())
-                .child(
-                    &El::new("code")
-                        .attr("translate", "no")
-                        .text(&sets.replace('&', " "))
-                        .el(),
-                )
+                .child(&El::new("summary").text(row.keys_label).el())
+                .child(&El::new("code").attr("translate", "no").text(&row.keys).el())
                 .el(),
         ),
     }
     .el();
     let tr = El::new("tr").child(&head);
-    let tr = (counts.iter()).fold(tr, |tr, n| {
+    let tr = (row.counts.iter()).fold(tr, |tr, n| {
         tr.child(&El::new("td").text(&n.to_string()).el())
     });
-    let load = ["a", "b"].iter().fold(El::new("td"), |cell, side| {
-        let label = idemlab_lab::tf!("Load {} as run {}", name, side.to_ascii_uppercase());
+    let load = (row.loads.iter()).fold(El::new("td"), |cell, (side, text, label)| {
         let button = El::new("button")
             .attr("type", "button")
             .attr("data-row", &index.to_string())
             .attr("data-side", side)
-            .attr("aria-label", &label)
-            .text(&side.to_ascii_uppercase())
+            .attr("aria-label", label)
+            .text(text)
             .el();
         cell.child(&button)
     });

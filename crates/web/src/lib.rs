@@ -84,10 +84,8 @@ pub(crate) struct Ui {
     pub classify_painted: Cell<Option<app::Answers>>,
     /// A slice of the page's work is scheduled: one chain of slices, whatever the work.
     pub work_due: Cell<bool>,
-    /// When the sweep on show started, for its rate.
-    pub sweep_started_ms: Cell<f64>,
-    /// The sweep last painted (first seed, count, seeds done, stopped), or none.
-    pub sweep_painted: Cell<Option<(u64, u64, u64, bool)>>,
+    /// The sweep panel as last painted.
+    pub sweep_painted: RefCell<Option<app::SweepFrame>>,
     /// The contracts table as last painted, so that a repaint rebuilds it only on a change.
     pub contracts_shown: RefCell<Option<app::ContractsView>>,
     /// Until the first runs are built: then the page marks itself ready.
@@ -114,8 +112,7 @@ thread_local! {
             story_painted: Cell::new([None; 2]),
             classify_painted: Cell::new(None),
             work_due: Cell::new(false),
-            sweep_started_ms: Cell::new(0.0),
-            sweep_painted: Cell::new(None),
+            sweep_painted: RefCell::new(None),
             contracts_shown: RefCell::new(None),
             loading: Cell::new(true),
             heard: RefCell::new(None),
@@ -189,7 +186,6 @@ pub(crate) fn apply(effects: Effects) {
         playback::schedule_tick();
     }
     if effects.sweep_slice || effects.contracts_slice {
-        sweep::started();
         schedule_work();
     }
     match effects.url {
@@ -218,6 +214,10 @@ impl Clock {
 impl app::Budget for Clock {
     fn spent(&mut self) -> bool {
         dom::now_ms() >= self.deadline_ms
+    }
+
+    fn now_ms(&self) -> f64 {
+        dom::now_ms()
     }
 }
 

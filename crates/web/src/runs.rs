@@ -10,7 +10,6 @@ use super::{dispatch, with_app, App};
 use idemlab_app::Run;
 use idemlab_app::{self as app, Msg};
 use idemlab_lab::view::Viewport;
-use idemlab_lab::Metrics;
 use idemlab_lab::Side;
 
 const SIDES: [&str; 2] = ["a", "b"];
@@ -33,11 +32,7 @@ pub fn mount() {
     }
     // A docked timeline's caption (the stylesheet shows it on a phone) names its run.
     if let Ok(Some(timeline)) = b.query_selector("#timeline-b") {
-        dom::set_attr(
-            &timeline,
-            "data-caption",
-            idemlab_lab::t!("Timeline B · swipe sideways ↔"),
-        );
+        dom::set_attr(&timeline, "data-caption", app::view::runs::b_caption());
     }
     dom::by_id::<Element>("runs")
         .insert_before(&b, Some(&dom::by_id::<Element>("legend")))
@@ -53,26 +48,34 @@ pub fn mount() {
     wire_drag_window();
 }
 
+/// Paints the runs' blocks from their frame, and draws each timeline shown.
 pub fn render() {
-    paint_computing();
-    for side in SIDES {
-        render_side(side);
+    let frame = with_app(|app| app::view::runs::view(&app.state, &app.runs));
+    paint_computing_line(frame.computing.as_deref());
+    for (side, shown) in Side::ALL.into_iter().zip(&frame.sides) {
+        paint_side(side, shown.as_ref(), frame.counters_hidden);
     }
-    render_diff();
-    render_summary();
-    render_held();
+    let diff: Element = dom::by_id("diff");
+    dom::set_hidden(&diff, frame.diff.is_none());
+    dom::set_text(&diff, frame.diff.as_deref().unwrap_or(""));
+    let summary: Element = dom::by_id("preset-summary");
+    dom::set_hidden(&summary, frame.summary.is_none());
+    dom::set_text(&summary, frame.summary.unwrap_or(""));
 }
 
-/// Predict, then reveal: while a lesson step waits for its answer (`app::counters_hidden`),
-/// the counters of A and B, the moment they describe and the compare line are hidden.
-/// The progress line of a run being computed, with `aria-busy` on the runs while it lasts.
+/// The progress line of a run being computed, alone (`Effects::paint_progress`).
 pub fn paint_computing() {
-    let text = with_app(|app| app.state.computing.map(|c| c.text()));
+    let line = with_app(|app| app::view::runs::view(&app.state, &app.runs).computing);
+    paint_computing_line(line.as_deref());
+}
+
+/// The progress line, with `aria-busy` on the runs while it shows.
+fn paint_computing_line(text: Option<&str>) {
     dom::set_hidden(&dom::by_id::<Element>("computing"), text.is_none());
     let runs: Element = dom::by_id("runs");
     match text {
         Some(text) => {
-            dom::set_text(&dom::by_id::<Element>("computing-text"), &text);
+            dom::set_text(&dom::by_id::<Element>("computing-text"), text);
             runs.set_attribute("aria-busy", "true").ok();
         }
         None => {
@@ -81,32 +84,16 @@ pub fn paint_computing() {
     }
 }
 
-fn render_held() {
-    // Nor are there counts to show while a run is still computing: zeros would read as a result.
-    let hidden = with_app(|app| app::counters_hidden(&app.state) || app.state.computing.is_some());
-    for id in ["counters-a", "counters-b", "counts-at-a", "counts-at-b"] {
-        dom::set_hidden(&dom::by_id(id), hidden);
-    }
-    if hidden {
-        dom::set_hidden(&dom::by_id("diff"), true);
-    }
-}
-
-/// What the preset shows, in a sentence, above its timeline (see `Run::summary`).
-fn render_summary() {
-    let text = with_app(|app| app.runs.a.summary);
-    let summary: Element = dom::by_id("preset-summary");
-    dom::set_hidden(&summary, text.is_none());
-    dom::set_text(&summary, text.unwrap_or(""));
-}
-
-fn render_side(side: &str) {
-    let block: Element = dom::by_id(&format!("run-{side}"));
-    let shown = with_app(|app| side == "a" || app.runs.b.is_some());
-    dom::set_hidden(&block, !shown);
-    if !shown {
+fn paint_side(side: Side, frame: Option<&app::SideFrame>, counters_hidden: bool) {
+    let name = side.name();
+    let block: Element = dom::by_id(&format!("run-{name}"));
+    dom::set_hidden(&block, frame.is_none());
+    let dl: Element = dom::by_id(&format!("counters-{name}"));
+    let counts_at: Element = dom::by_id(&format!("counts-at-{name}"));
+    dom::set_hidden(&dl, counters_hidden);
+    dom::set_hidden(&counts_at, counters_hidden);
+    let Some(frame) = frame else {
         // A hidden run names nothing: the page contract reads `data-named` as "on screen".
-        let dl: Element = dom::by_id(&format!("counters-{side}"));
         if let Ok(named) = dl.query_selector_all("[data-named]") {
             for dd in (0..named.length()).filter_map(|i| named.item(i)) {
                 dd.unchecked_into::<Element>()
@@ -115,38 +102,57 @@ fn render_side(side: &str) {
             }
         }
         return;
-    }
-    with_app(|app| {
-        let run = run_of(app, side);
-        let metrics = metrics_at_cursor(app, side, run);
-        let hidden = app::run_hidden(&app.state);
-        let view = app::counters_view(&app.state, side_of(side), &run.trace.scenario, &metrics);
-        render_counters(side, &view, hidden);
-        let title = app::title(&app.state, side_of(side));
-        dom::set_text(&dom::by_id(&format!("title-{side}")), &title);
-        let in_focus = app.runs.b.is_some() && app.state.focus() == side_of(side);
-        dom::by_id::<Element>(&format!("run-{side}"))
-            .set_attribute("data-focus", if in_focus { "1" } else { "0" })
-            .ok();
-        let counts_at = if hidden {
-            idemlab_lab::i18n::tr(app::RUN_HIDDEN_NOTE).to_string()
-        } else {
-            app::counts_at_label(&app.state, &app.lead().trace)
-        };
-        dom::set_text(&dom::by_id(&format!("counts-at-{side}")), &counts_at);
-        let root: Element = dom::by_id(&format!("timeline-{side}"));
-        root.set_attribute("data-events", &run.trace.events.len().to_string())
-            .ok();
-        let canvas: HtmlCanvasElement = dom::by_id(&format!("canvas-{side}"));
-        let label = app::canvas_label(&app.state, side_of(side), run.trace.events.len());
-        canvas.set_attribute("aria-label", &label).ok();
-        let (drawn, names) = with_frame(app, side, &canvas, |frame| {
+    };
+    paint_counters(&dl, frame);
+    paint_more(name, frame.more.as_ref());
+    dom::set_text(&dom::by_id(&format!("title-{name}")), &frame.title);
+    dom::set_attr(&block, "data-focus", if frame.in_focus { "1" } else { "0" });
+    dom::set_text(&counts_at, &frame.counts_at);
+    let root: Element = dom::by_id(&format!("timeline-{name}"));
+    dom::set_attr(&root, "data-events", &frame.events);
+    let canvas: HtmlCanvasElement = dom::by_id(&format!("canvas-{name}"));
+    dom::set_attr(&canvas, "aria-label", &frame.canvas_label);
+    let (drawn, names) = with_app(|app| {
+        with_frame(app, name, &canvas, |frame| {
             let names = idemlab_lab::view::lane_names(frame.timeline, &frame.overlay);
             (frame.paint(), names)
-        });
-        root.set_attribute("data-drawn", &drawn.to_string()).ok();
-        paint_lane_names(&root, &names);
+        })
     });
+    dom::set_attr(&root, "data-drawn", &drawn.to_string());
+    paint_lane_names(&root, &names);
+}
+
+/// The counter cards as the frame says: values, labels, which show, which the step names,
+/// which are harm; "–" while a quiz question hides the run.
+fn paint_counters(dl: &Element, frame: &app::SideFrame) {
+    dom::set_flag(dl, "data-run-hidden", frame.run_hidden);
+    for card in &frame.cards {
+        let dd = dom::find(dl, &format!("[data-metric=\"{}\"]", card.metric));
+        if let Some(row) = dd.parent_element() {
+            dom::set_hidden(&row, !card.shown);
+            row.set_class_name(if card.named { "named" } else { "" });
+            if let Some(dt) = row.first_element_child() {
+                dom::set_text(&dt, card.label);
+            }
+        }
+        dom::set_text(&dd, &card.value);
+        dd.set_class_name(if card.bad { "bad" } else { "" });
+        if card.named {
+            dom::set_attr(&dd, "data-named", "1");
+        } else {
+            dd.remove_attribute("data-named").ok();
+        }
+    }
+}
+
+fn paint_more(side: &str, more: Option<&(String, bool)>) {
+    let button: Element = dom::by_id(&format!("more-{side}"));
+    dom::set_hidden(&button, more.is_none());
+    if let Some((text, expanded)) = more {
+        dom::set_text(&button, text);
+        let expanded = if *expanded { "true" } else { "false" };
+        dom::set_attr(&button, "aria-expanded", expanded);
+    }
 }
 
 /// The lanes' names over the timeline's left edge, for when it scrolls sideways and takes the
@@ -199,68 +205,6 @@ fn side_of(side: &str) -> Side {
     } else {
         Side::A
     }
-}
-
-/// The counts as they stand at the cursor, over the events `app::events_counted` says.
-fn metrics_at_cursor(app: &App, side: &str, run: &Run) -> Metrics {
-    match app::events_counted(&app.state, &app.lead().trace, side_of(side), &run.trace) {
-        None => run.metrics.clone(),
-        Some(count) => run.index.at(&run.trace, count),
-    }
-}
-
-/// Paints the counters as `app::counters_view` says: values, labels, which show, which the
-/// step names, which are harm, and the "more" button; "–" while a quiz question hides its run
-/// (`app::run_hidden`).
-fn render_counters(side: &str, view: &app::CountersView, hidden: bool) {
-    let dl: Element = dom::by_id(&format!("counters-{side}"));
-    dom::set_flag(&dl, "data-run-hidden", hidden);
-    for counter in &view.cards {
-        let dd = dom::find(&dl, &format!("[data-metric=\"{}\"]", counter.metric.name()));
-        if let Some(row) = dd.parent_element() {
-            dom::set_hidden(&row, !counter.shown);
-            row.set_class_name(if counter.named { "named" } else { "" });
-            if let Some(dt) = row.first_element_child() {
-                dom::set_text(&dt, counter.label);
-            }
-        }
-        let value = if hidden {
-            "–".into()
-        } else {
-            counter.value.to_string()
-        };
-        dom::set_text(&dd, &value);
-        dd.set_class_name(if counter.bad && !hidden { "bad" } else { "" });
-        if counter.named {
-            dom::set_attr(&dd, "data-named", "1");
-        } else {
-            dd.remove_attribute("data-named").ok();
-        }
-    }
-    let more: Element = dom::by_id(&format!("more-{side}"));
-    dom::set_hidden(&more, view.folded == 0);
-    let text = if view.more_open {
-        idemlab_lab::t!("fewer").to_string()
-    } else {
-        idemlab_lab::tf!("more ({})", view.folded)
-    };
-    dom::set_text(&more, &text);
-    dom::set_attr(
-        &more,
-        "aria-expanded",
-        if view.more_open { "true" } else { "false" },
-    );
-}
-
-/// "dedup=naive: 2 duplicates, 0 lost orders → dedup=atomic: 0 duplicates, 0 lost orders".
-fn render_diff() {
-    let text = with_app(|app| {
-        let b = app.runs.b.as_ref()?;
-        app::compare_sentence(&app.state, &app.runs.a.metrics, &b.metrics)
-    });
-    let diff: Element = dom::by_id("diff");
-    dom::set_hidden(&diff, text.is_none());
-    dom::set_text(&diff, text.as_deref().unwrap_or(""));
 }
 
 /// Scrolls both timelines back to their start (they scroll sideways on a phone).
@@ -388,20 +332,20 @@ fn click(side: &str, canvas: &HtmlCanvasElement, event: &MouseEvent) {
     let Some((ix, text)) = mark_at(side, canvas, event) else {
         return;
     };
-    // Shift breaks run A where it is clicked (`app::break_at`); a plain click selects.
-    let breaking = event.shift_key() && side == "a";
-    let msg = with_app(|app| {
-        let mark = run_of(app, side).timeline.mark(ix as u32);
-        if breaking {
-            return app::break_at(&app.state.page.scenario, &app.runs.a.trace, mark.first);
-        }
-        Some(app::mark_select(&app.state, side_of(side), mark.event()))
+    let (msg, tooltip) = with_app(|app| {
+        app::click_mark(
+            &app.state,
+            &app.runs,
+            side_of(side),
+            ix as u32,
+            event.shift_key(),
+        )
     });
     if let Some(msg) = msg {
         // A tap focuses the canvas first, and its focus showed the old cursor's event: the
         // mark selected is what the tooltip says (a phone walk read another event's). Shown
         // before the page is painted again, so its measuring forces no layout of the page.
-        if !breaking {
+        if tooltip {
             let (x, y) = (f64::from(event.offset_x()), f64::from(event.offset_y()));
             let offset = app::TOOLTIP_OFFSET_PX;
             show_tooltip(side, &text, x + offset, y + offset);

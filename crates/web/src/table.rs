@@ -6,13 +6,9 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, KeyboardEvent};
 
 use super::dom::{self, El};
-use super::{dispatch, with_app, App};
+use super::{dispatch, with_app};
+use idemlab_app::view::events::{EVENTS_VIEW_PX, EVENT_ROW_PX};
 use idemlab_app::{self as app, Msg, Tab};
-use idemlab_core::trace::node_name;
-
-const ROW_PX: i32 = 26;
-/// Rows rendered beyond the visible ones, so fast scrolling shows no blank band.
-const OVERSCAN_ROWS: i32 = 10;
 
 /// The event table's markup is in `index.html`; here are its listeners.
 pub fn mount() {
@@ -33,7 +29,7 @@ pub fn mount() {
     // cursor's event, and the focus stays on the table however the rows are redrawn.
     let table: Element = dom::by_id("events");
     dom::listen::<KeyboardEvent>(&table, "keydown", |event| {
-        let page_rows = (VIEW_HEIGHT_PX / ROW_PX - 1) as u32;
+        let page_rows = (EVENTS_VIEW_PX / EVENT_ROW_PX - 1) as u32;
         if event.alt_key() || event.ctrl_key() {
             return;
         }
@@ -83,9 +79,7 @@ fn mount_tabs() {
         dom::listen::<Event>(&button, "click", move |_| dispatch(Msg::OpenTab(tab)));
         // The ARIA tabs pattern: the arrows, Home and End move to another tab and open it.
         dom::listen::<KeyboardEvent>(&button, "keydown", move |event| {
-            let shown: Vec<Tab> = (Tab::ALL.into_iter())
-                .filter(|t| !dom::by_id::<HtmlElement>(&format!("tab-{}", t.name())).hidden())
-                .collect();
+            let shown = with_app(|app| app::view::events::shown_tabs(&app.state));
             let Some(to) = app::tab_key(&event.key(), tab, &shown) else {
                 return;
             };
@@ -116,15 +110,18 @@ fn select_from(event: &Event) {
 pub fn render() {
     render_tabs();
     let (count, cursor) = with_app(|app| (app.lead().trace.events.len(), app.cursor()));
-    let spacer: HtmlElement = dom::by_id("events-spacer");
-    spacer
-        .style()
-        // One row more: the sticky header's.
-        .set_property("height", &format!("{}px", (count as i32 + 1) * ROW_PX))
+    // The spacer first: a scroll past the old run's end would be capped at it.
+    let spacer_px = format!("{}px", app::view::events::spacer_px(count));
+    (dom::by_id::<HtmlElement>("events-spacer").style())
+        .set_property("height", &spacer_px)
         .ok();
     // The event table is the timeline's text alternative, so it always follows the cursor; the
     // attempts and ledger tables are folded only while their tab is open.
-    scroll_into_view(cursor, count);
+    let view_top = super::with_ui(|u| &u.scroll_top_px, std::cell::Cell::get);
+    if let Some(top) = app::view::events::scroll_to(cursor, count, view_top) {
+        super::with_ui(|u| &u.scroll_top_px, |cell| cell.set(top));
+        dom::by_id::<HtmlElement>("events-scroll").set_scroll_top(top);
+    }
     // A hidden list has no layout box and ignores scrollTop, so the position kept while it was
     // hidden is written back when it shows again.
     let shown = with_app(|app| app.state.tab == Tab::Events);
@@ -134,165 +131,90 @@ pub fn render() {
     }
     super::with_ui(|u| &u.events_shown, |was| was.set(shown));
     render_rows();
-    if with_app(|app| app::page_layout(&app.state).panel == Some(Tab::Tables)) {
-        render_tables();
+    if let Some(tables) = with_app(|app| app::view::events::tables(&app.state, &app.runs)) {
+        paint_tables(&tables);
     }
 }
 
 fn render_tabs() {
-    // In a lesson the Lessons tab's panel is the lesson's column (`web::screen`), and no
-    // panel opens under the runs until the learner picks Events, Tables or Sweep.
-    let (current, column) = with_app(|app| {
-        let layout = app::page_layout(&app.state);
-        (layout.panel, layout.lesson_column)
-    });
-    for tab in Tab::ALL {
+    for tab in with_app(|app| app::view::events::tabs(&app.state)) {
+        let name = tab.tab.name();
         let (Some(button), Some(panel)) = (
-            dom::document().get_element_by_id(&format!("tab-{}", tab.name())),
-            dom::document().get_element_by_id(&format!("panel-{}", tab.name())),
+            dom::document().get_element_by_id(&format!("tab-{name}")),
+            dom::document().get_element_by_id(&format!("panel-{name}")),
         ) else {
             continue;
         };
-        let selected = Some(tab) == current;
-        button
-            .set_attribute("aria-selected", if selected { "true" } else { "false" })
-            .ok();
-        let focusable = selected || (current.is_none() && tab == Tab::Events);
-        button
-            .set_attribute("tabindex", if focusable { "0" } else { "-1" })
-            .ok();
-        let lessons = tab == Tab::Lessons && column;
-        dom::set_hidden(&button, lessons);
-        dom::set_hidden(&panel, !selected && !lessons);
-    }
-}
-
-/// The event list's height: fixed by the stylesheet (`.events-scroll`), so read from there.
-const VIEW_HEIGHT_PX: i32 = 340;
-
-/// Keeps the cursor's row on screen without jumping when it already is.
-/// Row `i` sits at `(i + 1) × ROW_PX`, under the header row, which sticks to the top.
-fn scroll_into_view(cursor: usize, rows: usize) {
-    let top = (cursor as i32 + 1) * ROW_PX;
-    let view_top = super::with_ui(|u| &u.scroll_top_px, std::cell::Cell::get);
-    if top < view_top + ROW_PX || top + 2 * ROW_PX > view_top + VIEW_HEIGHT_PX {
-        // Capped as the browser caps it, so the kept position is the real one.
-        let top_max = ((rows as i32 + 1) * ROW_PX - VIEW_HEIGHT_PX).max(0);
-        let new_top = (top - VIEW_HEIGHT_PX / 2).clamp(0, top_max);
-        super::with_ui(|u| &u.scroll_top_px, |cell| cell.set(new_top));
-        dom::by_id::<HtmlElement>("events-scroll").set_scroll_top(new_top);
+        dom::set_attr(
+            &button,
+            "aria-selected",
+            if tab.selected { "true" } else { "false" },
+        );
+        dom::set_attr(&button, "tabindex", if tab.focusable { "0" } else { "-1" });
+        dom::set_hidden(&button, tab.hidden);
+        dom::set_hidden(&panel, tab.panel_hidden);
     }
 }
 
 fn render_rows() {
+    let top = super::with_ui(|u| &u.scroll_top_px, std::cell::Cell::get);
+    let frame = with_app(|app| app::view::events::events(&app.state, &app.runs, top));
+    let table: HtmlElement = dom::by_id("events");
+    let top_px = format!("{}px", frame.top_px);
+    table.style().set_property("top", &top_px).ok();
+    dom::set_attr(&table, "aria-rowcount", &frame.row_count);
     let body: HtmlElement = dom::by_id("events-body");
-    let first = (super::with_ui(|u| &u.scroll_top_px, std::cell::Cell::get) / ROW_PX
-        - OVERSCAN_ROWS)
-        .max(0);
-    let rows = VIEW_HEIGHT_PX / ROW_PX + 2 * OVERSCAN_ROWS;
     dom::clear(&body);
-    with_app(|app| {
-        let count = app.lead().trace.events.len() as i32;
-        let table: HtmlElement = dom::by_id("events");
-        // `top`, not a transform: the header's `position: sticky` works from the layout box.
-        table
-            .style()
-            .set_property("top", &format!("{}px", first * ROW_PX))
-            .ok();
-        table
-            .set_attribute("aria-rowcount", &(count + 1).to_string())
-            .ok();
-        for index in first..(first + rows).min(count) {
-            body.append_child(&row(app, index as usize)).ok();
-        }
-        // The selected row, when drawn, is the grid's active one (its focus stays on the table).
-        let cursor = app.page().cursor.map(|_| app.cursor() as i32);
-        match cursor.filter(|c| (first..first + rows).contains(c)) {
-            Some(c) => dom::set_attr(&table, "aria-activedescendant", &format!("ev-{c}")),
-            None => _ = table.remove_attribute("aria-activedescendant"),
-        }
-        rows_note(first, (first + rows).min(count), count);
-    });
-}
-
-/// The "what happened" cell: what the timeline marks as a harm, in words first (issue 14).
-fn what_text(app: &App, index: usize) -> String {
-    let run = app.lead();
-    let mut what = String::new();
-    if let Some(note) = run.timeline.row_note(index as u32) {
-        what.push_str(note);
-        what.push_str(": ");
+    for row in &frame.rows {
+        body.append_child(&event_row(row)).ok();
     }
-    let _ = idemlab_core::trace::describe(&mut what, &run.trace.events[index].kind, &run.trace);
-    what
+    match &frame.active {
+        Some(id) => dom::set_attr(&table, "aria-activedescendant", id),
+        None => _ = table.remove_attribute("aria-activedescendant"),
+    }
+    dom::set_text(&dom::by_id("events-note"), &frame.note);
 }
 
-/// Says that only some of the rows are in the page: a screen reader's table commands meet only
-/// those (issue 14).
-fn rows_note(first: i32, end: i32, count: i32) {
-    let note = idemlab_lab::story::rows_note(first as u32, end as u32, count as u32);
-    dom::set_text(&dom::by_id("events-note"), &note);
-}
-
-fn row(app: &App, index: usize) -> Element {
-    let trace = &app.lead().trace;
-    let event = &trace.events[index];
-    let what = what_text(app, index);
-    let lane = app.lead().timeline.lane_label(event.node);
-    let cells = [
-        (index + 1).to_string(),
-        idemlab_lab::view::ms_text(event.time_us),
-        lane.map_or_else(|| node_name(event.node, trace), String::from),
-        event.order().map(|o| o.to_string()).unwrap_or_default(),
-        event.attempt().map(|a| a.to_string()).unwrap_or_default(),
-        event.key.map(|k| k.to_string()).unwrap_or_default(),
-        what,
-    ];
-    let selected = app.page().cursor.is_some() && index == app.cursor();
+fn event_row(row: &app::EventRow) -> Element {
     let tr = El::new("tr")
-        .attr("data-index", &index.to_string())
-        .attr("aria-rowindex", &(index + 2).to_string())
-        .attr("id", &format!("ev-{index}"))
-        .attr("aria-selected", if selected { "true" } else { "false" })
-        .class(&idemlab_app::row_class(trace, index, app.cursor()));
-    cells
-        .iter()
+        .attr("data-index", &row.index)
+        .attr("aria-rowindex", &row.row_index)
+        .attr("id", &row.id)
+        .attr("aria-selected", if row.selected { "true" } else { "false" })
+        .class(&row.class);
+    (row.cells.iter())
         .fold(tr, |tr, cell| tr.child(&El::new("td").text(cell).el()))
         .el()
 }
 
 /// The attempts and ledger tables (and, with a queue, the receipts) as they stand at the
-/// cursor, folded by `app::tables_at`; their shells are in `index.html`.
-fn render_tables() {
-    let (tables, note) = with_app(|app| {
-        let tables = app::tables_at(&app.lead().trace, app.cursor() + 1);
-        (tables, app::tables_note(&app.state))
-    });
+/// cursor; their shells are in `index.html`.
+fn paint_tables(tables: &app::TablesFrame) {
     let run: Element = dom::by_id("tables-run");
-    dom::set_hidden(&run, note.is_none());
-    dom::set_text(&run, note.as_deref().unwrap_or(""));
-    let sql = with_app(|app| app::sql_rows(&app.lead().trace, app.cursor()));
-    dom::set_hidden(&dom::by_id("table-sql"), sql.is_empty());
-    fill("table-sql", &sql, <[String; 5]>::clone);
-    fill("table-attempts", &tables.attempts, app::AttemptRow::cells);
-    fill("table-charges", &tables.charges, app::ChargeRow::cells);
+    dom::set_hidden(&run, tables.run_note.is_none());
+    dom::set_text(&run, tables.run_note.as_deref().unwrap_or(""));
+    dom::set_hidden(&dom::by_id("table-sql"), tables.sql.rows.is_empty());
+    fill("table-sql", &tables.sql);
+    fill("table-attempts", &tables.attempts);
+    fill("table-charges", &tables.charges);
     dom::set_hidden(&dom::by_id("table-receipts"), tables.receipts.is_none());
-    let receipts = tables.receipts.unwrap_or_default();
-    fill("table-receipts", &receipts, app::ReceiptRow::cells);
+    fill(
+        "table-receipts",
+        tables
+            .receipts
+            .as_ref()
+            .unwrap_or(&app::TableFrame::default()),
+    );
 }
 
-/// Writes a table's first `app::TABLE_ROWS_MAX` rows and its caption's note.
-fn fill<R>(id: &str, rows: &[R], cells: fn(&R) -> [String; 5]) {
+/// Writes a table's rows and its caption's note.
+fn fill(id: &str, frame: &app::TableFrame) {
     let table: Element = dom::by_id(id);
-    dom::set_text(
-        &dom::find(&table, "caption span"),
-        &app::rows_cut_note(rows.len()),
-    );
+    dom::set_text(&dom::find(&table, "caption span"), &frame.note);
     let body = dom::find(&table, "tbody");
     dom::clear(&body);
-    for row in rows.iter().take(app::TABLE_ROWS_MAX) {
-        let tr =
-            (cells(row).iter()).fold(El::new("tr"), |tr, c| tr.child(&El::new("td").text(c).el()));
+    for row in &frame.rows {
+        let tr = (row.iter()).fold(El::new("tr"), |tr, c| tr.child(&El::new("td").text(c).el()));
         body.append_child(&tr.el()).ok();
     }
 }

@@ -1,0 +1,66 @@
+//! The runs' blocks as the page paints them (`view::runs`): one frame says every title,
+//! counter, label and flag, so the browser decides none of them.
+
+use idemlab_app as app;
+use idemlab_app::{Msg, Page};
+
+#[test]
+fn comparing_shows_both_blocks_and_the_compare_sentence() {
+    let page = Page::built("seed=4&preset=race&compare=dedup%3Datomic");
+    let frame = app::view::runs::view(&page.state, &page.runs);
+    let [a, b] = &frame.sides;
+    let (a, b) = (a.as_ref().expect("A shows"), b.as_ref().expect("B shows"));
+    assert!(
+        a.in_focus && !b.in_focus,
+        "A is in focus until the learner moves it"
+    );
+    assert!(!frame.counters_hidden);
+    assert_eq!(frame.computing, None);
+    let diff = frame.diff.as_deref().expect("a sentence compares them");
+    assert!(diff.contains("dedup=atomic"), "{diff}");
+    let card = |side: &app::SideFrame, metric: &str| {
+        side.cards
+            .iter()
+            .find(|c| c.metric == metric)
+            .cloned()
+            .expect("a card")
+    };
+    let duplicates = card(a, "duplicates");
+    assert_eq!(duplicates.value, page.runs.a.metrics.duplicates.to_string());
+    assert_eq!(duplicates.bad, page.runs.a.metrics.duplicates > 0);
+    assert_eq!(
+        card(b, "duplicates").value,
+        "0",
+        "atomic keys end the race's duplicate"
+    );
+    assert_eq!(a.events, page.runs.a.trace.events.len().to_string());
+}
+
+#[test]
+fn a_step_waiting_for_its_answer_hides_the_counts_and_the_sentence() {
+    let page = Page::built("lesson=a&step=2");
+    let frame = app::view::runs::view(&page.state, &page.runs);
+    assert!(
+        frame.counters_hidden,
+        "the counts would give the answer away"
+    );
+    assert_eq!(frame.diff, None);
+}
+
+#[test]
+fn without_compare_b_has_no_block_and_more_folds_the_unnamed_counters() {
+    let mut page = Page::built("lesson=a&step=1&gate=0");
+    let frame = app::view::runs::view(&page.state, &page.runs);
+    assert!(frame.sides[1].is_none());
+    let a = frame.sides[0].as_ref().unwrap();
+    let (text, open) = a
+        .more
+        .clone()
+        .expect("a step names some counters: the rest fold");
+    assert!(text.starts_with("more (") && !open, "{text}");
+    page.dispatch(Msg::MoreCounters(true));
+    let a = app::view::runs::view(&page.state, &page.runs).sides[0]
+        .clone()
+        .unwrap();
+    assert_eq!(a.more, Some(("fewer".into(), true)));
+}
