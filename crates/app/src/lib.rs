@@ -48,6 +48,7 @@ pub use input::{
     KeyTarget, Shortcut, DRAG_MIN_PX,
 };
 pub use view::events::{EventRow, EventsFrame, TabFrame, TableFrame, TablesFrame};
+pub use view::ordering::{OrderItem, OrderingFrame};
 pub use view::runs::{CardFrame, RunsFrame, SideFrame};
 pub use view::sweep::{BarFrame, SweepFrame};
 pub use work::{Budget, Looks, Page, Run, Runs, Stepped, Unbounded};

@@ -215,3 +215,38 @@ fn show_me_loads_the_operations_run_as_a_once_answered() {
     assert_eq!(state.page.scenario, step_scenario(&LESSONS[0], 1));
     assert_eq!(state.classify[put], Some(Class::Natural));
 }
+
+#[test]
+fn the_ordering_list_names_each_step_and_a_move_stops_at_either_end() {
+    use idemlab_app::view::ordering::{moved_said, moved_to, view};
+    let mut page = idemlab_app::Page::built("lesson=a&step=1");
+    let frame = view(&page.state);
+    assert_eq!(frame.items.len(), 6);
+    let first = &frame.items[0];
+    assert!(
+        first
+            .label
+            .starts_with(&format!("1 of 6: {}. ", first.name)),
+        "{}",
+        first.label
+    );
+    assert!(first.moves[0].2, "the first step cannot move up");
+    assert!(frame.items[5].moves[1].2, "nor the last down");
+    assert_eq!(
+        (moved_to(0, -1), moved_to(5, 1), moved_to(2, -1)),
+        (None, None, Some(1))
+    );
+    assert_eq!(
+        moved_to(1, 9),
+        Some(5),
+        "a drag past the end goes to the end"
+    );
+    let name = first.name;
+    page.dispatch(Msg::Reorder { from: 0, to: 1 });
+    assert_eq!(view(&page.state).items[1].name, name);
+    assert_eq!(
+        moved_said(&page.state, 1),
+        Some(format!("{name} moved to position 2 of 6."))
+    );
+    assert_eq!(view(&page.state).verdict, None, "no verdict before a run");
+}

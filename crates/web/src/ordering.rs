@@ -12,9 +12,7 @@ use web_sys::{Element, Event, HtmlElement, KeyboardEvent, PointerEvent};
 
 use super::dom;
 use super::{dispatch, with_app};
-use idemlab_app::Msg;
-use idemlab_core::scenario::Step;
-use idemlab_course::ordering;
+use idemlab_app::{self as app, Msg};
 
 /// The exercise's listeners, delegated to the lesson panel that holds it: once per page.
 pub fn listen(panel: &Element) {
@@ -39,67 +37,54 @@ pub fn listen(panel: &Element) {
 
 /// Paints the draft and the last verdict from the state.
 pub fn render() {
+    let frame = with_app(|app| app::view::ordering::view(&app.state));
     if let Some(list) = dom::document().get_element_by_id("order-list") {
-        fill_list(&list);
+        fill_list(&list, &frame);
     }
-    show_verdict(None);
+    show_verdict(&frame, None);
 }
 
-fn fill_list(list: &Element) {
+fn fill_list(list: &Element, frame: &app::OrderingFrame) {
     dom::clear(list);
-    let draft = with_app(|app| app.state.draft);
-    for (index, step) in draft.iter().enumerate() {
-        list.append_child(&item(index, *step)).ok();
+    for (index, step) in frame.items.iter().enumerate() {
+        list.append_child(&item(index, step)).ok();
     }
 }
 
 /// One step of the draft, from `tpl-order-item`.
-fn item(index: usize, step: Step) -> Element {
-    let (name, at) = (step.name(), index.to_string());
+fn item(index: usize, step: &app::OrderItem) -> Element {
+    let at = index.to_string();
     let item = dom::copy("tpl-order-item");
-    item.set_attribute("data-index", &at).ok();
-    item.set_attribute("data-order-step", name).ok();
-    let describe = ordering::describe(step);
-    let label = idemlab_lab::tf!("{} of 6: {}. {}", index + 1, name, describe);
-    item.set_attribute("aria-label", &label).ok();
-    dom::set_text(&dom::find(&item, "strong"), name);
-    dom::set_text(&dom::find(&item, ".order-desc"), describe);
-    for (dir, end) in [("up", 0), ("down", 5)] {
+    dom::set_attr(&item, "data-index", &at);
+    dom::set_attr(&item, "data-order-step", step.name);
+    dom::set_attr(&item, "aria-label", &step.label);
+    dom::set_text(&dom::find(&item, "strong"), step.name);
+    dom::set_text(&dom::find(&item, ".order-desc"), step.describe);
+    for (dir, label, disabled) in &step.moves {
         let button = dom::find(&item, &format!("[data-move=\"{dir}\"]"));
-        button.set_attribute("data-index", &at).ok();
-        (button.set_attribute("aria-label", &move_label(name, dir))).ok();
-        dom::set_flag(&button, "disabled", index == end);
+        dom::set_attr(&button, "data-index", &at);
+        dom::set_attr(&button, "aria-label", label);
+        dom::set_flag(&button, "disabled", *disabled);
     }
     item
 }
 
-/// The move button's label: "Move claim up" ("up"/"down" stay code in `data-move`).
-fn move_label(name: &str, dir: &str) -> String {
-    match dir {
-        "up" => idemlab_lab::tf!("Move {} up", name),
-        _ => idemlab_lab::tf!("Move {} down", name),
-    }
-}
-
-/// Moves the step at `from` to `to`, redraws the list, keeps focus on the moved step and says so.
-fn move_step(from: usize, to: usize, refocus: bool) {
-    if from == to || from > 5 || to > 5 {
-        return;
-    }
-    let step = with_app(|app| app.state.draft[from]);
+/// Moves the step at `from` by `delta` (clamped to the list), redraws the list, keeps focus on
+/// the moved step and says so; returns where it went.
+fn move_step(from: usize, delta: i64, refocus: bool) -> Option<usize> {
+    let to = app::view::ordering::moved_to(from, delta)?;
     dispatch(Msg::Reorder { from, to });
-    let Some(list) = dom::document().get_element_by_id("order-list") else {
-        return;
-    };
-    fill_list(&list);
+    let frame = with_app(|app| app::view::ordering::view(&app.state));
+    if let Some(list) = dom::document().get_element_by_id("order-list") {
+        fill_list(&list, &frame);
+    }
     if refocus {
         focus_item(to);
     }
-    announce(&idemlab_lab::tf!(
-        "{} moved to position {} of 6.",
-        step.name(),
-        to + 1
-    ));
+    if let Some(said) = with_app(|app| app::view::ordering::moved_said(&app.state, to)) {
+        announce(&said);
+    }
+    Some(to)
 }
 
 fn focus_item(index: usize) {
@@ -139,11 +124,13 @@ fn on_click(event: Event) {
     let Some(from) = index_of(&button) else {
         return;
     };
-    let to = match button.get_attribute("data-move").as_deref() {
-        Some("up") => from.saturating_sub(1),
-        _ => (from + 1).min(5),
+    let delta = match button.get_attribute("data-move").as_deref() {
+        Some("up") => -1,
+        _ => 1,
     };
-    move_step(from, to, false);
+    let Some(to) = move_step(from, delta, false) else {
+        return;
+    };
     // The pressed button was rebuilt; keep the learner's place on the same button of the moved
     // step, or on the step itself when that button is now disabled (at either end).
     let dir = button.get_attribute("data-move").unwrap_or_default();
@@ -171,8 +158,7 @@ fn on_key(event: KeyboardEvent) {
         return;
     };
     event.prevent_default();
-    let to = (from as i64 + delta).clamp(0, 5) as usize;
-    move_step(from, to, true);
+    move_step(from, delta, true);
 }
 
 fn on_pointer_down(event: PointerEvent) {
@@ -214,8 +200,7 @@ fn on_pointer_move(event: PointerEvent) {
             rect.top() + rect.height() / 2.0 < y
         })
         .count();
-    if to != from {
-        move_step(from, to, false);
+    if let Some(to) = move_step(from, to as i64 - from as i64, false) {
         super::with_ui(|u| &u.dragging, |d| d.set(Some(to)));
         mark_dragged(to);
     }
@@ -252,23 +237,23 @@ fn run() {
     let effects = with_app(|app| app.dispatch(Msg::RunOrder));
     let judge_ms = dom::now_ms() - start_ms;
     super::apply(effects);
-    show_verdict(Some(judge_ms));
+    let frame = with_app(|app| app::view::ordering::view(&app.state));
+    show_verdict(&frame, Some(judge_ms));
 }
 
-fn show_verdict(judge_ms: Option<f64>) {
+fn show_verdict(frame: &app::OrderingFrame, judge_ms: Option<f64>) {
     let Some(out) = dom::document().get_element_by_id("order-verdict") else {
         return;
     };
-    let Some(verdict) = with_app(|app| app.state.verdict.clone()) else {
+    let Some((text, verdict)) = &frame.verdict else {
         return;
     };
-    dom::set_text(&out, &verdict.text);
-    out.set_attribute("data-verdict", if verdict.safe { "safe" } else { "fails" })
-        .ok();
+    dom::set_text(&out, text);
+    dom::set_attr(&out, "data-verdict", verdict);
     // Read by the Playwright test, which reports how long a verdict takes in the browser.
     if let Some(judge_ms) = judge_ms {
         // The verdict shows whole (about 560 characters); its first sentence speaks.
-        announce(idemlab_app::first_sentence(&verdict.text));
+        announce(idemlab_app::first_sentence(text));
         // A verdict just given is brought on screen, as little as needed (its column or page).
         let height_px = dom::window().inner_height().ok().and_then(|h| h.as_f64());
         if out.get_bounding_client_rect().bottom() > height_px.unwrap_or(f64::MAX) {

@@ -1,3 +1,4 @@
 pub mod events;
+pub mod ordering;
 pub mod runs;
 pub mod sweep;
