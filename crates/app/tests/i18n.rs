@@ -199,10 +199,27 @@ fn unescape_literal(body: &str) -> String {
     panic!("an unterminated literal: {out:.60}")
 }
 
+/// Strings, each with where it is used.
+type Placed = Vec<(&'static str, String)>;
+
 /// The lessons' data and the core's words, translated where they are shown (`i18n::tr`),
 /// each with its place.
-fn data_strings() -> Vec<(&'static str, String)> {
-    let mut out: Vec<(&'static str, String)> = Vec::new();
+fn data_strings() -> Placed {
+    let mut out: Placed = Vec::new();
+    lesson_strings(&mut out);
+    course_strings(&mut out);
+    core_strings(&mut out);
+    for entry in &idemlab_lab::view::legend::LEGEND {
+        out.push((entry.label, "the legend (and the SVG export's)".into()));
+    }
+    for (name, text) in TRANSLATED_CONSTS {
+        out.push((text, name.to_string()));
+    }
+    out
+}
+
+/// Each lesson's title and its steps' words, then the choices of a "which" question.
+fn lesson_strings(out: &mut Placed) {
     for lesson in &idemlab_course::lessons::LESSONS {
         let id = lesson.id.to_ascii_uppercase();
         out.push((lesson.title, format!("lesson {id}: its title")));
@@ -222,6 +239,10 @@ fn data_strings() -> Vec<(&'static str, String)> {
     for choice in idemlab_course::lessons::WHICH_CHOICES {
         out.push((choice, "a question's choice".into()));
     }
+}
+
+/// The glossary's terms and the exercises' words.
+fn course_strings(out: &mut Placed) {
     for term in &idemlab_course::glossary::TERMS {
         out.push((
             term.word,
@@ -256,8 +277,11 @@ fn data_strings() -> Vec<(&'static str, String)> {
     for (words, _) in &idemlab_course::quiz::ORDER_SITUATIONS {
         out.push((words, "mastery check: a situation".into()));
     }
-    // The core's words that the page shows: each preset's summary, each key's help and the
-    // controls' group titles (the CLI prints the same English from the core).
+}
+
+/// The core's words that the page shows: each preset's summary, each key's help and the
+/// controls' group titles (the CLI prints the same English from the core).
+fn core_strings(out: &mut Placed) {
     use idemlab_core::scenario::codec;
     for preset in &idemlab_core::scenario::presets::PRESETS {
         out.push((
@@ -271,13 +295,6 @@ fn data_strings() -> Vec<(&'static str, String)> {
     for group in codec::Group::ALL {
         out.push((group.title(), "controls: a group's title".into()));
     }
-    for entry in &idemlab_lab::view::legend::LEGEND {
-        out.push((entry.label, "the legend (and the SVG export's)".into()));
-    }
-    for (name, text) in TRANSLATED_CONSTS {
-        out.push((text, name.to_string()));
-    }
-    out
 }
 
 /// Constants a display site passes through `i18n::tr` (kept as constants for the tests that

@@ -3,7 +3,7 @@
 //! what the simulator found. Over every preset and every lesson step, for several seeds.
 
 use idemlab_core::scenario::{codec, Preset};
-use idemlab_core::trace::{ClaimResult, EventKind, Found, Trace};
+use idemlab_core::trace::{ClaimResult, EventKind, Found, Key, Trace};
 use idemlab_lab::keystore::{table_at, KeyRow, KeyState};
 
 fn seeds() -> u64 {
@@ -45,7 +45,7 @@ fn queries() -> Vec<String> {
 }
 
 /// The committed, unexpired row for the event's key, if any.
-fn live(table: &[KeyRow], key: idemlab_core::trace::Key) -> Option<&KeyRow> {
+fn live(table: &[KeyRow], key: Key) -> Option<&KeyRow> {
     table
         .iter()
         .find(|row| row.key == key && !matches!(row.state, KeyState::Claimed | KeyState::Expired))
@@ -64,67 +64,72 @@ fn check(trace: &Trace, place: &str) -> u32 {
         if !decides {
             continue;
         }
-        let table = table_at(trace, ix);
-        let row = live(&table, key).filter(|row| row.req != req);
         let at = format!(
             "{place}: event {ix} {:?} at {} us",
             event.kind, event.time_us
         );
-        match event.kind {
-            EventKind::Lookup {
-                found: Found::NotFound,
-            } => assert!(row.is_none(), "{at}: {row:?}"),
-            EventKind::Lookup {
-                found: Found::Completed,
-            } => {
-                assert!(
-                    matches!(row.map(|r| r.state), Some(KeyState::Done { .. })),
-                    "{at}: {row:?}"
-                )
-            }
-            EventKind::Lookup {
-                found: Found::InProgress,
-            } => {
-                assert_eq!(row.map(|r| r.state), Some(KeyState::InProgress), "{at}")
-            }
-            EventKind::Lookup {
-                found: Found::Mismatch,
-            } => assert!(row.is_some(), "{at}"),
-            EventKind::Lookup {
-                found: Found::Expired,
-            } => assert!(
-                table
-                    .iter()
-                    .any(|r| r.key == key && r.state == KeyState::Expired),
-                "{at}: the refused row is not shown expired"
-            ),
-            EventKind::Claim {
-                result: ClaimResult::Ok,
-            } => assert!(row.is_none(), "{at}: {row:?}"),
-            EventKind::Claim {
-                result: ClaimResult::Conflict,
-            } => assert!(row.is_some(), "{at}"),
-            // Under concurrent=conflict (Lesson C step 1) the copy is answered 409 instead of
-            // waiting: someone else holds the claim all the same.
-            EventKind::Claim {
-                result: ClaimResult::Blocked | ClaimResult::InUse,
-            } => assert!(
-                table
-                    .iter()
-                    .any(|r| r.key == key && r.state == KeyState::Claimed && r.req != req),
-                "{at}: nobody holds the claim it waits on"
-            ),
-            EventKind::KeyExpired => assert!(
-                table
-                    .iter()
-                    .any(|r| r.key == key && r.state == KeyState::Expired),
-                "{at}: the expired row is not marked expired"
-            ),
-            _ => unreachable!(),
-        }
+        check_decision(&table_at(trace, ix), event.kind, key, req, &at);
         checked += 1;
     }
     checked
+}
+
+/// The table just before a key decision (`kind`, for request `req`'s `key`) holds what the
+/// simulator decided; `at` names the event.
+fn check_decision(table: &[KeyRow], kind: EventKind, key: Key, req: u32, at: &str) {
+    let row = live(table, key).filter(|row| row.req != req);
+    match kind {
+        EventKind::Lookup {
+            found: Found::NotFound,
+        } => assert!(row.is_none(), "{at}: {row:?}"),
+        EventKind::Lookup {
+            found: Found::Completed,
+        } => {
+            assert!(
+                matches!(row.map(|r| r.state), Some(KeyState::Done { .. })),
+                "{at}: {row:?}"
+            )
+        }
+        EventKind::Lookup {
+            found: Found::InProgress,
+        } => {
+            assert_eq!(row.map(|r| r.state), Some(KeyState::InProgress), "{at}")
+        }
+        EventKind::Lookup {
+            found: Found::Mismatch,
+        } => assert!(row.is_some(), "{at}"),
+        EventKind::Lookup {
+            found: Found::Expired,
+        } => assert!(
+            table
+                .iter()
+                .any(|r| r.key == key && r.state == KeyState::Expired),
+            "{at}: the refused row is not shown expired"
+        ),
+        EventKind::Claim {
+            result: ClaimResult::Ok,
+        } => assert!(row.is_none(), "{at}: {row:?}"),
+        EventKind::Claim {
+            result: ClaimResult::Conflict,
+        } => assert!(row.is_some(), "{at}"),
+        // Under concurrent=conflict (Lesson C step 1) the copy is answered 409 instead of
+        // waiting: someone else holds the claim all the same.
+        EventKind::Claim {
+            result: ClaimResult::Blocked | ClaimResult::InUse,
+        } => assert!(
+            table
+                .iter()
+                .any(|r| r.key == key && r.state == KeyState::Claimed && r.req != req),
+            "{at}: nobody holds the claim it waits on"
+        ),
+        EventKind::KeyExpired => assert!(
+            table
+                .iter()
+                .any(|r| r.key == key && r.state == KeyState::Expired),
+            "{at}: the expired row is not marked expired"
+        ),
+        _ => unreachable!(),
+    }
 }
 
 #[test]
