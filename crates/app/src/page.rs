@@ -189,156 +189,35 @@ impl PageState {
         })
     }
 
+    /// Sets the field of one view key (one of the codec's `VIEW_KEYS`) from its value.
     fn set_view_key(&mut self, key: &str, value: &str) -> Result<(), Problem> {
-        let malformed = |allowed: &str| Problem::Malformed {
-            allowed: allowed.into(),
-        };
         match key {
             "compare" => self.compare = Some(value.to_string()),
-            "cursor" => {
-                self.cursor =
-                    Some(value.parse().map_err(|_| {
-                        malformed(idemlab_lab::t!("an event index, a whole number"))
-                    })?)
-            }
-            "embed" => {
-                self.embed = match value {
-                    "1" | "true" => true,
-                    "0" | "false" => false,
-                    _ => return Err(malformed(idemlab_lab::t!("1 or 0 (also true/false)"))),
-                }
-            }
-            "lang" => {
-                let lang = idemlab_lab::i18n::Lang::from_name(value);
-                let names = idemlab_lab::i18n::Lang::names().join("|");
-                let allowed = || idemlab_lab::tf!("one of {}", names);
-                self.lang = Some(lang.ok_or_else(|| malformed(&allowed()))?);
-            }
+            "cursor" => self.cursor = Some(cursor_index(value)?),
+            "embed" => self.embed = flag(value)?,
+            "lang" => self.lang = Some(lang_named(value)?),
             // Checked, so that a misspelt theme is reported rather than ignored.
-            "theme" => {
-                let theme = Theme::from_name(value);
-                self.theme =
-                    Some(theme.ok_or_else(|| {
-                        malformed(&idemlab_lab::tf!("one of {}", THEMES.join("|")))
-                    })?);
-            }
-            "sweep" => {
-                let seeds = value.parse::<u64>().ok();
-                let seeds = seeds.filter(|seeds| (1..=SWEEP_SEEDS_MAX).contains(seeds));
-                let allowed =
-                    idemlab_lab::tf!("a seed count, a whole number 1..={}", SWEEP_SEEDS_MAX);
-                self.sweep = Some(seeds.ok_or_else(|| malformed(&allowed))?);
-            }
-            "controls" => {
-                let names: Vec<String> = value
-                    .split(',')
-                    .filter(|n| !n.is_empty())
-                    .map(String::from)
-                    .collect();
-                let known = |name: &String| codec::key_names().any(|k| k == name);
-                if let Some(bad) = names.iter().find(|name| !known(name)) {
-                    let allowed = idemlab_lab::tf!(
-                        "a comma-separated list of scenario keys; `{}` is not one",
-                        codec::quote(bad)
-                    );
-                    return Err(Problem::Malformed { allowed });
-                }
-                // Each name once, so that the link the page writes back stays short.
-                let mut unique: Vec<String> = Vec::new();
-                for name in names {
-                    if !unique.contains(&name) {
-                        unique.push(name);
-                    }
-                }
-                self.controls = Some(unique);
-            }
+            "theme" => self.theme = Some(theme_named(value)?),
+            "sweep" => self.sweep = Some(sweep_seeds(value)?),
+            "controls" => self.controls = Some(control_names(value)?),
             // Checked here so that a bad seed in an instructor's link is reported in the banner
             // instead of silently ignored.
-            "quiz" => {
-                self.quiz = Some(value.parse::<u64>().map_err(|_| {
-                    malformed(idemlab_lab::t!(
-                        "a quiz seed, a whole number 0..=18446744073709551615"
-                    ))
-                })?);
-            }
-            "lesson" => {
-                let ids: Vec<&str> = LESSONS.iter().map(|l| l.id).collect();
-                let allowed = || malformed(&idemlab_lab::tf!("a lesson, one of {}", ids.join("|")));
-                self.lesson = Some(Lesson::by_id(value).ok_or_else(allowed)?);
-            }
-            "step" => {
-                self.step = Some(parse_step(value).ok_or_else(|| {
-                    malformed(&idemlab_lab::tf!("a step number 1..={}", steps_max()))
-                })?);
-            }
-            "focus" => {
-                self.focus = match value {
-                    "a" => Side::A,
-                    "b" => Side::B,
-                    _ => return Err(malformed(idemlab_lab::t!("a or b"))),
-                }
-            }
-            "keys" => {
-                self.keys = match value {
-                    "1" | "true" => true,
-                    "0" | "false" => false,
-                    _ => return Err(malformed(idemlab_lab::t!("1 or 0 (also true/false)"))),
-                }
-            }
-            "gate" => {
-                self.gate = match value {
-                    "1" => true,
-                    "0" => false,
-                    _ => {
-                        return Err(malformed(idemlab_lab::t!(
-                            "1 (a step waits for its prediction) or 0"
-                        )))
-                    }
-                }
-            }
-            "report" if value == "parent" => self.report = true,
-            "report" => {
-                return Err(malformed(idemlab_lab::t!(
-                    "parent (results go to the parent frame)"
-                )))
-            }
-            "hide" => {
-                let mut hide = 0;
-                for name in value.split(',').filter(|n| !n.is_empty()) {
-                    let allowed = || malformed(&idemlab_lab::tf!("a list of {}", PARTS.join("|")));
-                    hide |= 1 << PARTS.iter().position(|p| *p == name).ok_or_else(allowed)?;
-                }
-                self.hide = hide;
-            }
-            "height" => {
-                let height = value.parse::<u32>().ok();
-                let height = height.filter(|h| HEIGHT_PX.contains(h));
-                let (min, max) = HEIGHT_PX.into_inner();
-                let allowed = idemlab_lab::tf!("a frame height in CSS px, {}..={}", min, max);
-                self.height = Some(height.ok_or_else(|| malformed(&allowed))?);
-            }
-            "steps" => {
-                let steps = crate::steps::parse(value);
-                let own = |why: String| malformed(&idemlab_lab::tf!("own steps: {}", why));
-                self.steps = Some(steps.map_err(own)?);
-            }
-            "v" => {
-                let version = value.parse::<u32>().ok().filter(|v| *v >= 1);
-                self.version = Some(
-                    version
-                        .ok_or_else(|| malformed(idemlab_lab::t!("a model version, 1 or more")))?,
-                );
-            }
-            "tab" if TABS.contains(&value) => self.tab = value.into(),
-            "tab" => return Err(malformed(&idemlab_lab::tf!("one of {}", TABS.join("|")))),
+            "quiz" => self.quiz = Some(quiz_seed(value)?),
+            "lesson" => self.lesson = Some(lesson_named(value)?),
+            "step" => self.step = Some(step_number(value)?),
+            "focus" => self.focus = focus_side(value)?,
+            "keys" => self.keys = flag(value)?,
+            "gate" => self.gate = gate_flag(value)?,
+            "report" => self.report = report_parent(value)?,
+            "hide" => self.hide = hidden_parts(value)?,
+            "height" => self.height = Some(frame_height(value)?),
+            "steps" => self.steps = Some(own_steps(value)?),
+            "v" => self.version = Some(model_version(value)?),
+            "tab" => self.tab = tab_named(value)?,
             "speed" => {
                 self.speed = parse_speed(value).ok_or_else(|| malformed(&speeds_allowed()))?
             }
-            "zoom" => {
-                self.zoom = Some(parse_zoom(value).ok_or_else(|| {
-                    malformed(idemlab_lab::t!("T0..T1 in whole microseconds, T0 < T1"))
-                })?)
-            }
+            "zoom" => self.zoom = Some(zoom_window(value)?),
             // The codec passes only its `VIEW_KEYS`, each handled above.
             _ => unreachable!("view key `{key}` has no field in PageState"),
         }
@@ -423,6 +302,14 @@ impl PageState {
             out.push('=');
             out.push_str(&codec::percent_encode(value));
         };
+        self.push_view_keys(&mut push);
+        self.push_lesson_and_embed_keys(&mut push);
+        out
+    }
+
+    /// `to_query`'s keys of the runs and how they are shown: compare, focus, cursor, embed,
+    /// controls, tab, speed, zoom, theme, lang and sweep, in that order.
+    fn push_view_keys(&self, push: &mut impl FnMut(&str, &str)) {
         if let Some(compare) = &self.compare {
             push("compare", compare);
         }
@@ -457,6 +344,11 @@ impl PageState {
         if let Some(seeds) = self.sweep {
             push("sweep", &seeds.to_string());
         }
+    }
+
+    /// `to_query`'s keys of the Lessons tab, the key panel and the embed: lesson, step, quiz,
+    /// keys, gate, report, hide, height, steps and v, in that order.
+    fn push_lesson_and_embed_keys(&self, push: &mut impl FnMut(&str, &str)) {
         if let Some(lesson) = self.lesson {
             push("lesson", lesson.id);
         }
@@ -489,7 +381,6 @@ impl PageState {
         if let Some(version) = self.version {
             push("v", &version.to_string());
         }
-        out
     }
 
     /// Whether `hide=` leaves out this part (one of `PARTS`).
@@ -536,6 +427,169 @@ fn under_preset(
         preset.name()
     );
     idemlab_core::scenario::decode(&query).map(|decoded| decoded.scenario)
+}
+
+// The view keys' values, one function a key, in the order `set_view_key` lists them (which is
+// the order of their words in `lang/en.txt`).
+
+/// A value not among those allowed, `allowed` saying which are.
+fn malformed(allowed: &str) -> Problem {
+    Problem::Malformed {
+        allowed: allowed.into(),
+    }
+}
+
+/// `cursor=`: an event index.
+fn cursor_index(value: &str) -> Result<u32, Problem> {
+    (value.parse()).map_err(|_| malformed(idemlab_lab::t!("an event index, a whole number")))
+}
+
+/// `embed=`, `keys=`: 1 or 0, also true or false.
+fn flag(value: &str) -> Result<bool, Problem> {
+    match value {
+        "1" | "true" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(malformed(idemlab_lab::t!("1 or 0 (also true/false)"))),
+    }
+}
+
+fn lang_named(value: &str) -> Result<idemlab_lab::i18n::Lang, Problem> {
+    let lang = idemlab_lab::i18n::Lang::from_name(value);
+    let names = idemlab_lab::i18n::Lang::names().join("|");
+    let allowed = || idemlab_lab::tf!("one of {}", names);
+    lang.ok_or_else(|| malformed(&allowed()))
+}
+
+fn theme_named(value: &str) -> Result<Theme, Problem> {
+    let theme = Theme::from_name(value);
+    theme.ok_or_else(|| malformed(&idemlab_lab::tf!("one of {}", THEMES.join("|"))))
+}
+
+/// `sweep=`: a seed count, 1..=`SWEEP_SEEDS_MAX`.
+fn sweep_seeds(value: &str) -> Result<u64, Problem> {
+    let seeds = value.parse::<u64>().ok();
+    let seeds = seeds.filter(|seeds| (1..=SWEEP_SEEDS_MAX).contains(seeds));
+    let allowed = idemlab_lab::tf!("a seed count, a whole number 1..={}", SWEEP_SEEDS_MAX);
+    seeds.ok_or_else(|| malformed(&allowed))
+}
+
+/// `controls=`: scenario key names, each once.
+fn control_names(value: &str) -> Result<Vec<String>, Problem> {
+    let names: Vec<String> = value
+        .split(',')
+        .filter(|n| !n.is_empty())
+        .map(String::from)
+        .collect();
+    let known = |name: &String| codec::key_names().any(|k| k == name);
+    if let Some(bad) = names.iter().find(|name| !known(name)) {
+        let allowed = idemlab_lab::tf!(
+            "a comma-separated list of scenario keys; `{}` is not one",
+            codec::quote(bad)
+        );
+        return Err(Problem::Malformed { allowed });
+    }
+    // Each name once, so that the link the page writes back stays short.
+    let mut unique: Vec<String> = Vec::new();
+    for name in names {
+        if !unique.contains(&name) {
+            unique.push(name);
+        }
+    }
+    Ok(unique)
+}
+
+fn quiz_seed(value: &str) -> Result<u64, Problem> {
+    value.parse::<u64>().map_err(|_| {
+        malformed(idemlab_lab::t!(
+            "a quiz seed, a whole number 0..=18446744073709551615"
+        ))
+    })
+}
+
+fn lesson_named(value: &str) -> Result<&'static Lesson, Problem> {
+    let ids: Vec<&str> = LESSONS.iter().map(|l| l.id).collect();
+    let allowed = || malformed(&idemlab_lab::tf!("a lesson, one of {}", ids.join("|")));
+    Lesson::by_id(value).ok_or_else(allowed)
+}
+
+/// `step=`: a step number, within the longest lesson.
+fn step_number(value: &str) -> Result<u8, Problem> {
+    parse_step(value)
+        .ok_or_else(|| malformed(&idemlab_lab::tf!("a step number 1..={}", steps_max())))
+}
+
+fn focus_side(value: &str) -> Result<Side, Problem> {
+    match value {
+        "a" => Ok(Side::A),
+        "b" => Ok(Side::B),
+        _ => Err(malformed(idemlab_lab::t!("a or b"))),
+    }
+}
+
+/// `gate=`: 1 or 0 only.
+fn gate_flag(value: &str) -> Result<bool, Problem> {
+    match value {
+        "1" => Ok(true),
+        "0" => Ok(false),
+        _ => Err(malformed(idemlab_lab::t!(
+            "1 (a step waits for its prediction) or 0"
+        ))),
+    }
+}
+
+/// `report=`: only `parent`.
+fn report_parent(value: &str) -> Result<bool, Problem> {
+    if value == "parent" {
+        return Ok(true);
+    }
+    Err(malformed(idemlab_lab::t!(
+        "parent (results go to the parent frame)"
+    )))
+}
+
+/// `hide=`: a list of `PARTS`, as bits.
+fn hidden_parts(value: &str) -> Result<u8, Problem> {
+    let mut hide = 0;
+    for name in value.split(',').filter(|n| !n.is_empty()) {
+        let allowed = || malformed(&idemlab_lab::tf!("a list of {}", PARTS.join("|")));
+        hide |= 1 << PARTS.iter().position(|p| *p == name).ok_or_else(allowed)?;
+    }
+    Ok(hide)
+}
+
+/// `height=`: a height in `HEIGHT_PX`.
+fn frame_height(value: &str) -> Result<u32, Problem> {
+    let height = value.parse::<u32>().ok();
+    let height = height.filter(|h| HEIGHT_PX.contains(h));
+    let (min, max) = HEIGHT_PX.into_inner();
+    let allowed = idemlab_lab::tf!("a frame height in CSS px, {}..={}", min, max);
+    height.ok_or_else(|| malformed(&allowed))
+}
+
+fn own_steps(value: &str) -> Result<Vec<crate::steps::OwnStep>, Problem> {
+    let steps = crate::steps::parse(value);
+    let own = |why: String| malformed(&idemlab_lab::tf!("own steps: {}", why));
+    steps.map_err(own)
+}
+
+/// `v=`: a model version, 1 or more.
+fn model_version(value: &str) -> Result<u32, Problem> {
+    let version = value.parse::<u32>().ok().filter(|v| *v >= 1);
+    version.ok_or_else(|| malformed(idemlab_lab::t!("a model version, 1 or more")))
+}
+
+/// `tab=`: one of `TABS`.
+fn tab_named(value: &str) -> Result<String, Problem> {
+    if TABS.contains(&value) {
+        return Ok(value.into());
+    }
+    Err(malformed(&idemlab_lab::tf!("one of {}", TABS.join("|"))))
+}
+
+/// `zoom=`: a time window.
+fn zoom_window(value: &str) -> Result<(u64, u64), Problem> {
+    parse_zoom(value)
+        .ok_or_else(|| malformed(idemlab_lab::t!("T0..T1 in whole microseconds, T0 < T1")))
 }
 
 /// The most steps any lesson has: the bound a `step=` is checked against on its own.

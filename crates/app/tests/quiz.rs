@@ -10,7 +10,7 @@ mod common;
 
 use idemlab_app::page::PageState;
 use idemlab_core::scenario::codec::percent_encode;
-use idemlab_core::trace::{EventKind, Outcome, Trace};
+use idemlab_core::trace::{Event, EventKind, Outcome, Trace};
 use idemlab_course::lessons::LESSONS;
 use idemlab_course::quiz::progress::{Progress, VERSION};
 use idemlab_course::quiz::{
@@ -154,6 +154,13 @@ fn check_shape(question: &Question, place: &str) {
     let event = trace.events.get(question.proof_event as usize);
     let event = event.unwrap_or_else(|| panic!("{place}: proof event out of range"));
     assert_eq!(event.time_us, question.proof_time_us, "{place}");
+    check_proof(question, event, place);
+    check_words(question, place);
+    check_form(question, place);
+}
+
+/// The proof event is of the kind the question's answer counts, and of its order.
+fn check_proof(question: &Question, event: &Event, place: &str) {
     match question.kind {
         Kind::LostWithOneKey => {
             assert!(matches!(
@@ -196,6 +203,10 @@ fn check_shape(question: &Question, place: &str) {
             "{place}: the proof is another order's"
         );
     }
+}
+
+/// The explanation names the proof's time and the answer, and stays short.
+fn check_words(question: &Question, place: &str) {
     let time = idemlab_lab::decimal::ms_tenths(question.proof_time_us);
     assert!(question.explanation.contains(&time), "{place}: no {time}");
     assert!(
@@ -206,6 +217,11 @@ fn check_shape(question: &Question, place: &str) {
         !question.prompt.is_empty() && question.explanation.len() < 800,
         "{place}"
     );
+}
+
+/// A number stays in bounds; three choices are distinct, the right one the proof's compare,
+/// and it does not stand out by its length.
+fn check_form(question: &Question, place: &str) {
     match &question.form {
         Form::Number => assert!(question.answer <= NUMBER_MAX && question.proof_compare.is_none()),
         Form::Choices(choices) => check_choices(question, choices, place),

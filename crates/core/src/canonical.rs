@@ -337,9 +337,20 @@ mod tests {
     /// One of every kind, fields alike where they can be: a tag written twice would make two
     /// of these encode the same.
     fn one_of_each() -> Vec<EventKind> {
-        use EventKind as K;
+        [
+            sends(),
+            client_kinds(),
+            api_kinds(),
+            effect_kinds(),
+            fault_and_queue_kinds(),
+        ]
+        .concat()
+    }
+
+    /// A send of every payload.
+    fn sends() -> Vec<EventKind> {
         let to = Node::Api;
-        let sends = [
+        let payloads = [
             Payload::Request { body: 1 },
             Payload::Response {
                 status: 1,
@@ -364,14 +375,19 @@ mod tests {
                 delivery: 1,
             },
         ];
-        let mut kinds: Vec<EventKind> = (sends.iter())
-            .map(|&payload| K::Send {
+        (payloads.iter())
+            .map(|&payload| EventKind::Send {
                 msg: 1,
                 to,
                 payload,
             })
-            .collect();
-        kinds.extend([
+            .collect()
+    }
+
+    /// The client's kinds other than its sends.
+    fn client_kinds() -> Vec<EventKind> {
+        use EventKind as K;
+        vec![
             K::PodStart {
                 uid: 1,
                 rerun: true,
@@ -388,6 +404,13 @@ mod tests {
                 outcome: Outcome::Ok,
                 status: None,
             },
+        ]
+    }
+
+    /// The API's kinds: its key table, its transactions, its answers.
+    fn api_kinds() -> Vec<EventKind> {
+        use EventKind as K;
+        vec![
             K::AttemptRow { row: 1 },
             K::TxBegin { txn: 1 },
             K::Lookup {
@@ -403,6 +426,24 @@ mod tests {
             K::Takeover {
                 point: Recovery::Started,
             },
+            K::KeyDeleted { status: 1 },
+            K::Store { status: 1 },
+            K::Commit { txn: 1 },
+            K::Rollback {
+                txn: 1,
+                cause: RollbackCause::Crash,
+            },
+            K::Reply {
+                status: 1,
+                replay: true,
+            },
+        ]
+    }
+
+    /// The effects' kinds: the payment service's and the ledger's.
+    fn effect_kinds() -> Vec<EventKind> {
+        use EventKind as K;
+        vec![
             K::Charge {
                 number: 1,
                 replay: true,
@@ -410,7 +451,6 @@ mod tests {
             K::ChargeFailed { status: 1 },
             K::ChargeLookup { number: None },
             K::CallTimeout,
-            K::KeyDeleted { status: 1 },
             K::WorkLookup { number: None },
             K::LedgerRow {
                 number: 1,
@@ -423,16 +463,13 @@ mod tests {
                 txn: None,
             },
             K::Applied { value: 1 },
-            K::Store { status: 1 },
-            K::Commit { txn: 1 },
-            K::Rollback {
-                txn: 1,
-                cause: RollbackCause::Crash,
-            },
-            K::Reply {
-                status: 1,
-                replay: true,
-            },
+        ]
+    }
+
+    /// The pods' faults, the queue's and the consumer's kinds, and the cap.
+    fn fault_and_queue_kinds() -> Vec<EventKind> {
+        use EventKind as K;
+        vec![
             K::Crash,
             K::Restart,
             K::Replace {
@@ -469,8 +506,7 @@ mod tests {
             },
             K::DeadLetter { event: 1 },
             K::CapReached,
-        ]);
-        kinds
+        ]
     }
 
     fn bytes(kind: EventKind) -> Vec<u8> {

@@ -798,6 +798,55 @@ impl fmt::Display for EventLine<'_> {
 
 /// A short human description of an event kind, used by the text form and the page's tooltips.
 pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt::Result {
+    use EventKind as K;
+    // One function per family, by who acts; this match lists every kind, so that a new one
+    // must be given a family.
+    match kind {
+        K::PodStart { .. }
+        | K::OrderStart
+        | K::Send { .. }
+        | K::Deliver { .. }
+        | K::Drop { .. }
+        | K::Timeout
+        | K::Retry { .. }
+        | K::OrderDone { .. } => describe_client(f, kind, trace),
+        K::AttemptRow { .. }
+        | K::TxBegin { .. }
+        | K::Lookup { .. }
+        | K::Claim { .. }
+        | K::KeyExpired
+        | K::RecoveryPoint { .. }
+        | K::Takeover { .. }
+        | K::KeyDeleted { .. }
+        | K::Store { .. }
+        | K::Commit { .. }
+        | K::Rollback { .. }
+        | K::Reply { .. } => describe_api(f, kind),
+        K::Charge { .. }
+        | K::ChargeFailed { .. }
+        | K::ChargeLookup { .. }
+        | K::CallTimeout
+        | K::WorkLookup { .. }
+        | K::LedgerRow { .. }
+        | K::Refund { .. }
+        | K::Write { .. }
+        | K::Applied { .. } => describe_effect(f, kind, trace),
+        K::Crash | K::Restart | K::Replace { .. } | K::DbRestart { .. } => describe_pod(f, kind),
+        K::Inbox { .. }
+        | K::Receipt { .. }
+        | K::MailReplay { .. }
+        | K::ConsumerCrash { .. }
+        | K::ConsumerRestart
+        | K::Redeliver { .. }
+        | K::DeadLetter { .. }
+        | K::EventLost { .. }
+        | K::BrokerDedup { .. } => describe_queue(f, kind),
+        K::CapReached => write!(f, "event cap reached: the run stops here"),
+    }
+}
+
+/// The client's events: its pods, its orders, their messages and retries.
+fn describe_client(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt::Result {
     match kind {
         EventKind::PodStart { uid, rerun } => {
             let why = if *rerun {
@@ -827,6 +876,13 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
                 None => Ok(()),
             }
         }
+        _ => unreachable!("describe_client() is called for the client's kinds"),
+    }
+}
+
+/// The API's events: its key table, its transactions and its answers.
+fn describe_api(f: &mut impl fmt::Write, kind: &EventKind) -> fmt::Result {
+    match kind {
         EventKind::AttemptRow { row } => write!(f, "attempts row {row}"),
         EventKind::TxBegin { txn } => write!(f, "BEGIN tx{txn}"),
         EventKind::Lookup { found } => write!(f, "look up key: {}", found_text(*found)),
@@ -840,6 +896,31 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
             "lease ran out: takes the claim over, resumes from recovery point {}",
             recovery_text(*point)
         ),
+        EventKind::KeyDeleted { status } => {
+            write!(
+                f,
+                "key deleted: replay= does not keep a {status}, so a repeat runs again"
+            )
+        }
+        EventKind::Store { status } => write!(f, "store response {status} under the key"),
+        EventKind::Commit { txn } => write!(f, "COMMIT tx{txn}"),
+        EventKind::Rollback { txn, cause } => {
+            write!(f, "ROLLBACK tx{txn} ({})", rollback_text(*cause))
+        }
+        EventKind::Reply { status, replay } => {
+            write!(
+                f,
+                "answers {status}{}",
+                if *replay { " (replayed)" } else { "" }
+            )
+        }
+        _ => unreachable!("describe_api() is called for the API's kinds"),
+    }
+}
+
+/// The work's effects: the payment service's charges and the ledger's rows and writes.
+fn describe_effect(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt::Result {
+    match kind {
         EventKind::Charge {
             number,
             replay: false,
@@ -848,7 +929,9 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
             number,
             replay: true,
         } => write!(f, "known key: returns charge #{number}"),
-        EventKind::ChargeFailed { status } => write!(f, "{}: nothing charged", failure_text(*status)),
+        EventKind::ChargeFailed { status } => {
+            write!(f, "{}: nothing charged", failure_text(*status))
+        }
         EventKind::ChargeLookup {
             number: Some(number),
         } => write!(f, "lookup by key: charge #{number} was made under it"),
@@ -857,12 +940,14 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
             f,
             "no answer from the payment service in time: gives the call up, charged or not"
         ),
-        EventKind::KeyDeleted { status } => {
-            write!(f, "key deleted: replay= does not keep a {status}, so a repeat runs again")
-        }
-        EventKind::WorkLookup { number: Some(number) } => match trace.scenario.op {
+        EventKind::WorkLookup {
+            number: Some(number),
+        } => match trace.scenario.op {
             crate::scenario::Op::Charge => {
-                write!(f, "ledger lookup by business key: charge #{number} recorded")
+                write!(
+                    f,
+                    "ledger lookup by business key: charge #{number} recorded"
+                )
             }
             crate::scenario::Op::Set => {
                 write!(f, "ledger lookup by business key: value {number} applied")
@@ -883,22 +968,20 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
             write!(f, "ledger row for charge #{number}{}", in_txn(*txn))
         }
         EventKind::Refund { number } => {
-            write!(f, "reconciliation: refunds charge #{number}, a repeat of its order's first")
+            write!(
+                f,
+                "reconciliation: refunds charge #{number}, a repeat of its order's first"
+            )
         }
         EventKind::Write { value, txn } => write!(f, "write value {value}{}", in_txn(*txn)),
         EventKind::Applied { value } => write!(f, "value {value} applied"),
-        EventKind::Store { status } => write!(f, "store response {status} under the key"),
-        EventKind::Commit { txn } => write!(f, "COMMIT tx{txn}"),
-        EventKind::Rollback { txn, cause } => {
-            write!(f, "ROLLBACK tx{txn} ({})", rollback_text(*cause))
-        }
-        EventKind::Reply { status, replay } => {
-            write!(
-                f,
-                "answers {status}{}",
-                if *replay { " (replayed)" } else { "" }
-            )
-        }
+        _ => unreachable!("describe_effect() is called for effects"),
+    }
+}
+
+/// The pods' faults: the API's crash and restart, the ledger's replacement and restart.
+fn describe_pod(f: &mut impl fmt::Write, kind: &EventKind) -> fmt::Result {
+    match kind {
         EventKind::Crash => write!(f, "CRASH"),
         EventKind::Restart => write!(f, "restarts"),
         EventKind::Replace { uid, boot, wiped } => write!(
@@ -914,6 +997,13 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
             f,
             "ledger container restarts: boot {boot}, same pod uid {uid:08x}, store kept"
         ),
+        _ => unreachable!("describe_pod() is called for the pods' faults"),
+    }
+}
+
+/// The queue's and the consumer's events: the inbox, the receipts, redeliveries and losses.
+fn describe_queue(f: &mut impl fmt::Write, kind: &EventKind) -> fmt::Result {
+    match kind {
         EventKind::Inbox { event, fresh: true } => write!(f, "inbox insert e{event}: new"),
         EventKind::Inbox {
             event,
@@ -949,7 +1039,7 @@ pub fn describe(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> fmt
             f,
             "e{event}: deduplication id #{number} accepted within broker_dedup_ms, not delivered again"
         ),
-        EventKind::CapReached => write!(f, "event cap reached: the run stops here"),
+        _ => unreachable!("describe_queue() is called for the queue's kinds"),
     }
 }
 

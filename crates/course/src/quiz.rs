@@ -1081,23 +1081,8 @@ fn calls_after_500(dice: &mut Pcg32) -> Option<Question> {
     let base = format!("seed={seed}&orders={orders}&dedup=atomic&provider=keyed&provider_fail=0.{fail_tenths}&retries={retries}&backoff_ms=30");
     let query = format!("{base}&replay={}", if stripe { "all" } else { "final" });
     let (scenario, trace, _) = run(&query);
-    let failed_first = |o: u32| {
-        trace.events.iter().any(|e| {
-            e.order() == Some(o)
-                && e.attempt() == Some(1)
-                && matches!(e.kind, EventKind::ChargeFailed { status: 500 })
-        })
-    };
-    let order = (1..=orders).find(|&o| failed_first(o))?;
-    // How the payment service answers order K's calls, read from the run that calls it every
-    // time (OASIS's rule): its failures are drawn per attempt, so they are the same here.
-    let (_, every, _) = run(&format!("{base}&replay=final"));
-    let of_order = |e: &&Event| e.order() == Some(order);
-    let fails = (every.events.iter().filter(of_order))
-        .filter(|e| matches!(e.kind, EventKind::ChargeFailed { status: 500 }))
-        .count() as u32;
-    let charged = (every.events.iter().filter(of_order))
-        .any(|e| matches!(e.kind, EventKind::Charge { replay: false, .. }));
+    let order = (1..=orders).find(|&o| failed_first(&trace, o))?;
+    let (fails, charged) = provider_answers(&base, order);
     let calls = calls_of(&trace, order);
     let expected = if stripe {
         1
@@ -1109,6 +1094,53 @@ fn calls_after_500(dice: &mut Pcg32) -> Option<Question> {
     if calls.len() as u32 != expected || timeouts || fails == 0 || (!charged && fails <= retries) {
         return None;
     }
+    let prompt = calls_after_500_prompt(order, fails, charged, retries, stripe);
+    let &last = calls.last()?;
+    let explanation =
+        calls_after_500_explanation(&trace, last, calls.len(), order, charged, stripe);
+    let mut question = number_question(
+        Kind::CallsAfter500,
+        encode(&scenario),
+        prompt,
+        calls.len() as u32,
+    );
+    question.order = Some(order);
+    Some(prove(question, &trace, last, explanation))
+}
+
+/// Whether order `o`'s first attempt got a 500 from the payment service.
+fn failed_first(trace: &Trace, o: u32) -> bool {
+    trace.events.iter().any(|e| {
+        e.order() == Some(o)
+            && e.attempt() == Some(1)
+            && matches!(e.kind, EventKind::ChargeFailed { status: 500 })
+    })
+}
+
+/// How the payment service answers `order`'s calls in the run of `base` (a query without
+/// `replay=`): how many 500s, and whether a call charged.
+fn provider_answers(base: &str, order: u32) -> (u32, bool) {
+    // Read from the run that calls it every time (OASIS's rule): its failures are drawn per
+    // attempt, so they are the same here.
+    let (_, every, _) = run(&format!("{base}&replay=final"));
+    let of_order = |e: &&Event| e.order() == Some(order);
+    let fails = (every.events.iter().filter(of_order))
+        .filter(|e| matches!(e.kind, EventKind::ChargeFailed { status: 500 }))
+        .count() as u32;
+    let charged = (every.events.iter().filter(of_order))
+        .any(|e| matches!(e.kind, EventKind::Charge { replay: false, .. }));
+    (fails, charged)
+}
+
+/// `calls_after_500`'s prompt: how the payment service answers `order`, the client's retries,
+/// and the API's rule for a stored 500 (Stripe's when `stripe`, else OASIS's).
+fn calls_after_500_prompt(
+    order: u32,
+    fails: u32,
+    charged: bool,
+    retries: u32,
+    stripe: bool,
+) -> String {
     let answers = if charged && fails == 1 {
         idemlab_lab::t!("fails its first call with 500 and charges on the second").into()
     } else if charged {
@@ -1124,15 +1156,26 @@ fn calls_after_500(dice: &mut Pcg32) -> Option<Question> {
     } else {
         idemlab_lab::t!("replays a stored 2xx or 4xx to a repeat but runs the request again after a 5xx, storing nothing")
     };
-    let prompt = idemlab_lab::tf!(
+    idemlab_lab::tf!(
         "The API claims each key atomically and forwards it to a payment service that honours it. A 500 from the payment service charges nothing. In this run, whenever it is called for order {0}, it {1}. The client retries a 500 up to {2} times. The API {3}. How many charge calls does the payment service get for order {0}?",
         order,
         answers,
         retries,
         rule,
-    );
-    let &last = calls.last()?;
-    let explanation = if stripe {
+    )
+}
+
+/// `calls_after_500`'s explanation: how many `calls` there were, where the last (event
+/// `last`) is, and why it is the last.
+fn calls_after_500_explanation(
+    trace: &Trace,
+    last: usize,
+    calls: usize,
+    order: u32,
+    charged: bool,
+    stripe: bool,
+) -> String {
+    if stripe {
         idemlab_lab::tf!(
             "1: the call at {} (the cursor) failed, the API stored its 500 under the key, and every retry got that 500 back without a call (Stripe v1's rule): order {} ends without a charge{}.",
             ms_tenths(trace.events[last].time_us),
@@ -1146,7 +1189,7 @@ fn calls_after_500(dice: &mut Pcg32) -> Option<Question> {
     } else {
         idemlab_lab::tf!(
             "{}: a 5xx is not stored, so each retry ran again (OASIS's rule), until {}; the last call is at {} (the cursor).",
-            calls.len(),
+            calls,
             if charged {
                 idemlab_lab::t!("a call charged")
             } else {
@@ -1154,15 +1197,7 @@ fn calls_after_500(dice: &mut Pcg32) -> Option<Question> {
             },
             ms_tenths(trace.events[last].time_us),
         )
-    };
-    let mut question = number_question(
-        Kind::CallsAfter500,
-        encode(&scenario),
-        prompt,
-        calls.len() as u32,
-    );
-    question.order = Some(order);
-    Some(prove(question, &trace, last, explanation))
+    }
 }
 
 fn lease_length(dice: &mut Pcg32) -> Option<Question> {

@@ -63,6 +63,29 @@ struct Req {
     number: Option<u32>,
 }
 
+impl Req {
+    /// Ends the request's transaction at its commit: the row it leaves (its stored response, or
+    /// its claim in progress), if any.
+    fn commit(&mut self) -> Option<KeyState> {
+        let state = match self.pending {
+            Some((status, number)) => Some(KeyState::Done { status, number }),
+            None if self.claim.is_some() => Some(KeyState::InProgress),
+            None => None,
+        };
+        *self = Req::default();
+        state
+    }
+
+    /// Ends the request's transaction at its rollback: its claim and pending response go, the
+    /// number its handler got stays.
+    fn rollback(&mut self) {
+        *self = Req {
+            number: self.number,
+            ..Req::default()
+        };
+    }
+}
+
 /// Committed rows by key, and each request's state by its index (`Event::req` numbers requests
 /// densely from 0, so a `Vec` holds them: one map type fewer in the page's wasm, where each
 /// `BTreeMap` instance costs kilobytes).
@@ -148,22 +171,11 @@ impl Fold {
                 }
             }
             EventKind::Commit { .. } => {
-                let state = match r.pending {
-                    Some((status, number)) => Some(KeyState::Done { status, number }),
-                    None if r.claim.is_some() => Some(KeyState::InProgress),
-                    None => None,
-                };
-                if let Some(state) = state {
+                if let Some(state) = r.commit() {
                     self.rows.insert(key, row(state, now_us));
                 }
-                *r = Req::default();
             }
-            EventKind::Rollback { .. } => {
-                *r = Req {
-                    number: r.number,
-                    ..Req::default()
-                };
-            }
+            EventKind::Rollback { .. } => r.rollback(),
             _ => {}
         }
     }

@@ -10,7 +10,9 @@ use std::fmt::Write as _;
 use crate::metrics::{walk_ledger, walk_receipts, Metrics, Races};
 use idemlab_core::dense::{BitSet, DenseMap};
 use idemlab_core::scenario::Op;
-use idemlab_core::trace::{drop_cause, DropCause, EventKind, Key, Node, Outcome, Payload, Trace};
+use idemlab_core::trace::{
+    drop_cause, DropCause, Event, EventKind, Key, Node, Outcome, Payload, Trace,
+};
 
 /// Orders the page tells at most: a big run's text stays a short read.
 pub const ORDERS_SHOWN_MAX: usize = 12;
@@ -90,6 +92,22 @@ impl Tale {
         self.tries.len() - 1
     }
 
+    /// A write of `value` became durable: a change when it differs from the last one.
+    fn applied(&mut self, value: u32) {
+        self.writes += 1;
+        self.changes += u32::from(self.last_value.is_some_and(|last| last != value));
+        self.last_value = Some(value);
+    }
+
+    /// The client is done with the order.
+    fn done(&mut self, outcome: Outcome) {
+        // Across executions (a rerun), the client's best news wins, as in `Metrics`.
+        self.outcome = Some(match self.outcome {
+            Some(prev) if rank(prev) >= rank(outcome) => prev,
+            _ => outcome,
+        });
+    }
+
     /// Whether the order has anything a learner looks for: a race, a duplicate, a lost answer
     /// or a try that did not simply succeed.
     fn eventful(&self, booked: &BitSet) -> bool {
@@ -160,46 +178,68 @@ fn summary(m: &Metrics, charge: bool) -> String {
 
 /// One pass over the trace: each order's tale, and the charge numbers the ledger booked.
 fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
-    let events = &trace.events;
-    let mut tales: Vec<Tale> = Vec::new();
+    let mut fold = Fold::default();
+    for (ix, event) in trace.events.iter().enumerate() {
+        fold.race(ix as u32, event);
+        fold.queue(event);
+        if event.kind == EventKind::Crash {
+            fold.crash();
+            continue;
+        }
+        fold.attempt(event);
+    }
+    fold.finish(&trace.events)
+}
+
+/// The tales as the fold builds them, and what it keeps to give each event its order and try.
+#[derive(Default)]
+struct Fold {
+    tales: Vec<Tale>,
     // Message numbers of requests, so that a drop at the API reads as a request lost.
-    let mut requests = BitSet::new();
+    requests: BitSet,
     // Charge number → order, for the ledger and the receipts.
-    let mut charge_order: Vec<u32> = Vec::new();
+    charge_order: Vec<u32>,
     // Requests at the API that have not answered yet: request → index into `at_api`, which
     // holds (order, try index). A map, not a scanned list: with a slow provider and a short
     // timeout, tens of thousands of copies wait at once (the 1M-event benchmark run).
-    let mut busy = DenseMap::new();
-    let mut at_api: Vec<(u32, u32)> = Vec::new();
+    busy: DenseMap,
+    at_api: Vec<(u32, u32)>,
     // Queue event id → order.
-    let mut queue_order: Vec<u32> = Vec::new();
-    let mut races = Races::default();
-    for (ix, event) in events.iter().enumerate() {
-        if let Some(race) = races.event(ix as u32, event) {
+    queue_order: Vec<u32>,
+    races: Races,
+}
+
+impl Fold {
+    /// Event `ix`, if it completes a race, adds the race to its order.
+    fn race(&mut self, ix: u32, event: &Event) {
+        if let Some(race) = self.races.event(ix, event) {
             if let Some(order) = event.order() {
-                tale(&mut tales, order)
+                tale(&mut self.tales, order)
                     .races
                     .push((race.first.event, race.second.event));
             }
         }
-        // The queue's side: an event's order is known from its publish or its charge.
+    }
+
+    /// The queue's side: an event's order is known from its publish or its charge.
+    fn queue(&mut self, event: &Event) {
         match event.kind {
             EventKind::Send {
                 payload: Payload::Publish { event: id },
                 ..
             } => {
                 if let Some(order) = event.order() {
-                    put(&mut queue_order, id, order);
+                    put(&mut self.queue_order, id, order);
                 }
             }
             EventKind::Receipt { event: id, number } => {
-                let order = charge_order.get(number as usize).copied().unwrap_or(0);
-                put(&mut queue_order, id, order);
+                let order = self.charge_order.get(number as usize).copied().unwrap_or(0);
+                put(&mut self.queue_order, id, order);
             }
             EventKind::Redeliver { event: id, .. } | EventKind::ConsumerCrash { event: id, .. } => {
-                let order = queue_order.get(id as usize).copied().unwrap_or(0);
+                let order = self.queue_order.get(id as usize).copied().unwrap_or(0);
                 if order > 0 {
-                    let tale = tale(&mut tales, order);
+                    let tale = tale(&mut self.tales, order);
                     if matches!(event.kind, EventKind::Redeliver { .. }) {
                         tale.redeliveries += 1;
                     } else {
@@ -209,20 +249,26 @@ fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
             }
             _ => {}
         }
-        if event.kind == EventKind::Crash {
-            for slot in busy.values() {
-                let (order, t) = at_api[slot as usize];
-                let this = &mut tale(&mut tales, order).tries[t as usize];
-                this.steps.push(TryStep::Crashed);
-            }
-            busy = DenseMap::new();
-            continue;
+    }
+
+    /// An API crash: every try waiting at the API crashed with it.
+    fn crash(&mut self) {
+        for slot in self.busy.values() {
+            let (order, t) = self.at_api[slot as usize];
+            let this = &mut tale(&mut self.tales, order).tries[t as usize];
+            this.steps.push(TryStep::Crashed);
         }
+        self.busy = DenseMap::new();
+    }
+
+    /// An event of one try (its order, attempt and pod known): what became of the try, or of
+    /// its order.
+    fn attempt(&mut self, event: &Event) {
         let (Some(order), Some(attempt), Some(pod)) = (event.order(), event.attempt(), event.pod())
         else {
-            continue;
+            return;
         };
-        let tale = tale(&mut tales, order);
+        let tale = tale(&mut self.tales, order);
         let t = tale.try_ix(pod, attempt);
         let this = &mut tale.tries[t];
         match event.kind {
@@ -231,29 +277,29 @@ fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
                 payload: Payload::Request { .. },
                 ..
             } => {
-                requests.insert(msg as usize);
+                self.requests.insert(msg as usize);
                 this.key = event.key;
             }
             EventKind::Deliver { .. } if matches!(event.node, Node::Client(_)) => {
                 this.steps.push(TryStep::Received)
             }
             EventKind::Deliver { .. } if event.node == Node::Api => {
-                if let Some(req) = event.req().filter(|&req| busy.get(req).is_none()) {
-                    busy.insert(req, at_api.len() as u32);
-                    at_api.push((order, t as u32));
+                if let Some(req) = event.req().filter(|&req| self.busy.get(req).is_none()) {
+                    self.busy.insert(req, self.at_api.len() as u32);
+                    self.at_api.push((order, t as u32));
                 }
             }
             EventKind::Drop { cause, .. } if matches!(event.node, Node::Client(_)) => {
                 this.steps.push(TryStep::AnswerLost(cause))
             }
-            EventKind::Drop { msg, cause } if requests.contains(msg as usize) => {
+            EventKind::Drop { msg, cause } if self.requests.contains(msg as usize) => {
                 this.steps.push(TryStep::RequestLost(cause))
             }
             EventKind::Timeout => this.steps.push(TryStep::TimedOut),
             EventKind::Reply { status, replay } => {
                 this.steps.push(TryStep::Reply(status, replay));
                 if let Some(req) = event.req() {
-                    busy.remove(req);
+                    self.busy.remove(req);
                 }
             }
             EventKind::KeyExpired => this.steps.push(TryStep::KeyExpired),
@@ -262,47 +308,47 @@ fn fold(trace: &Trace) -> (Vec<Tale>, BitSet) {
                 replay: false,
             } => {
                 tale.charges.push((number, t));
-                put(&mut charge_order, number, order);
+                put(&mut self.charge_order, number, order);
             }
             EventKind::Charge {
                 number,
                 replay: true,
             } => this.steps.push(TryStep::ProviderReplay(number)),
-            EventKind::Applied { value } => {
-                tale.writes += 1;
-                tale.changes += u32::from(tale.last_value.is_some_and(|last| last != value));
-                tale.last_value = Some(value);
-            }
-            EventKind::OrderDone { outcome, .. } => {
-                // Across executions (a rerun), the client's best news wins, as in `Metrics`.
-                tale.outcome = Some(match tale.outcome {
-                    Some(prev) if rank(prev) >= rank(outcome) => prev,
-                    _ => outcome,
-                });
-            }
+            EventKind::Applied { value } => tale.applied(value),
+            EventKind::OrderDone { outcome, .. } => tale.done(outcome),
             _ => {}
         }
     }
-    let order_of = |number: u32| charge_order.get(number as usize).copied().unwrap_or(0);
-    let booked = walk_ledger(events, |ix, number, already| {
-        if already {
-            let order = events[ix].order().unwrap_or_else(|| order_of(number));
-            if order > 0 {
-                tale(&mut tales, order).rebooked.push(number);
+
+    /// Once every event is folded: the charges the ledger booked again and the receipts, by
+    /// order; and the charge numbers the ledger booked.
+    fn finish(self, events: &[Event]) -> (Vec<Tale>, BitSet) {
+        let Fold {
+            mut tales,
+            charge_order,
+            ..
+        } = self;
+        let order_of = |number: u32| charge_order.get(number as usize).copied().unwrap_or(0);
+        let booked = walk_ledger(events, |ix, number, already| {
+            if already {
+                let order = events[ix].order().unwrap_or_else(|| order_of(number));
+                if order > 0 {
+                    tale(&mut tales, order).rebooked.push(number);
+                }
             }
-        }
-    });
-    walk_receipts(events, |ix, _, nth| {
-        if let EventKind::Receipt { number, .. } = events[ix].kind {
-            let order = order_of(number);
-            if order > 0 {
-                let tale = tale(&mut tales, order);
-                tale.receipts += 1;
-                tale.duplicate_receipts += u32::from(nth > 1);
+        });
+        walk_receipts(events, |ix, _, nth| {
+            if let EventKind::Receipt { number, .. } = events[ix].kind {
+                let order = order_of(number);
+                if order > 0 {
+                    let tale = tale(&mut tales, order);
+                    tale.receipts += 1;
+                    tale.duplicate_receipts += u32::from(nth > 1);
+                }
             }
-        }
-    });
-    (tales, booked)
+        });
+        (tales, booked)
+    }
 }
 
 fn put(map: &mut Vec<u32>, at: u32, value: u32) {

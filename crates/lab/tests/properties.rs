@@ -21,7 +21,84 @@ fn cases(ci: u32) -> ProptestConfig {
 /// A random in-bounds query over every scenario key and every contract, kept small enough to run
 /// quickly.
 fn query() -> impl Strategy<Value = String> {
-    let timing = (
+    // A contract (or none): with one, its keys stand in for the production keys (`production`),
+    // which then go unset, so the profile's own bundle is what runs.
+    let contract = prop::option::of(prop::sample::select(Contract::names().collect::<Vec<_>>()));
+    let drawn = (
+        parts(),
+        timing(),
+        faults(),
+        modes(),
+        queue(),
+        (production(), contract),
+    );
+    drawn.prop_map(
+        |(parts, timing, faults, modes, queue, (production, contract))| {
+            let mut q = base_keys(parts, timing, modes, faults.4);
+            q += &fault_keys(faults);
+            q += &queue_keys(queue);
+            if let Some(contract) = contract {
+                return q + &format!("&contract={contract}");
+            }
+            q + &production_keys(production)
+        },
+    )
+}
+
+/// (seed, orders, clients, loss_req and loss_resp in thousandths).
+type Parts = (u64, u32, u32, u32, u32);
+/// (timeout, retries, backoff, latency from and span, provider time from and span), in ms.
+type Timing = (u32, u32, u32, u32, u32, u32, u32);
+/// (partition from and length, crash, replace_db_ms, rerun_ms, retention_ms).
+type Faults = (
+    Option<(u32, u32)>,
+    Option<String>,
+    Option<u32>,
+    Option<u32>,
+    u32,
+);
+/// (op, key, dedup, store, provider, body_change, order).
+type Modes = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    bool,
+    String,
+);
+/// (consumer, ack_loss in thousandths, visibility_ms, deliveries_max, consumer_crash, mail).
+type Queue = (&'static str, u32, u32, u32, &'static str, &'static str);
+/// (concurrent, handler, lease_ms, provider_fail and decline in 1/4000, replay, `Later`).
+type Production = (
+    &'static str,
+    &'static str,
+    Option<u32>,
+    u32,
+    u32,
+    &'static str,
+    Later,
+);
+/// (expired, loss_provider in 1/4000, lookup, reconcile_ms, restart_db_ms, tenants, scope,
+/// relay, broker_dedup_ms).
+type Later = (
+    &'static str,
+    u32,
+    &'static str,
+    Option<u32>,
+    Option<u32>,
+    u32,
+    &'static str,
+    &'static str,
+    Option<u32>,
+);
+
+fn parts() -> impl Strategy<Value = Parts> {
+    (any::<u64>(), 1u32..12, 1u32..4, 0u32..=1_000, 0u32..=1_000)
+}
+
+fn timing() -> impl Strategy<Value = Timing> {
+    (
         1u32..400,
         0u32..6,
         0u32..100,
@@ -29,8 +106,11 @@ fn query() -> impl Strategy<Value = String> {
         0u32..30,
         0u32..80,
         0u32..80,
-    );
-    let faults = (
+    )
+}
+
+fn faults() -> impl Strategy<Value = Faults> {
+    (
         prop::option::of((0u32..500, 0u32..500)),
         prop::option::of(prop_oneof![
             (0u32..600).prop_map(|ms| format!("api@{ms}")),
@@ -42,8 +122,11 @@ fn query() -> impl Strategy<Value = String> {
         prop::option::of(0u32..800),
         prop::option::of(0u32..800),
         1u32..2_000,
-    );
-    let modes = (
+    )
+}
+
+fn modes() -> impl Strategy<Value = Modes> {
+    (
         prop::sample::select(vec!["charge", "set"]),
         prop::sample::select(vec!["business", "attempt", "process", "constant", "none"]),
         prop::sample::select(vec!["none", "naive", "atomic"]),
@@ -57,17 +140,22 @@ fn query() -> impl Strategy<Value = String> {
             }
             steps.iter().map(|d| d.to_string()).collect::<String>()
         }),
-    );
-    let queue = (
+    )
+}
+
+fn queue() -> impl Strategy<Value = Queue> {
+    (
         prop::sample::select(vec!["off", "plain", "inbox"]),
         0u32..=1_000,
         1u32..300,
         1u32..8,
         prop::sample::select(vec!["none", "after-mail"]),
         prop::sample::select(vec!["plain", "keyed"]),
-    );
-    let parts = (any::<u64>(), 1u32..12, 1u32..4, 0u32..=1_000, 0u32..=1_000);
-    let production = (
+    )
+}
+
+fn production() -> impl Strategy<Value = Production> {
+    (
         prop::sample::select(vec!["wait", "conflict"]),
         prop::sample::select(vec!["txn", "phased"]),
         prop::option::of(1u32..400),
@@ -86,76 +174,85 @@ fn query() -> impl Strategy<Value = String> {
             prop::sample::select(vec!["outbox", "direct"]),
             prop::option::of(1u32..2_000),
         ),
-    );
-    // A contract (or none): with one, its keys stand in for the production keys above, which
-    // then go unset, so the profile's own bundle is what runs.
-    let contract = prop::option::of(prop::sample::select(Contract::names().collect::<Vec<_>>()));
-    (parts, timing, faults, modes, queue, (production, contract)).prop_map(
-        |((seed, orders, clients, q, r), timing, faults, modes, queue, (production, contract))| {
-            let (timeout, retries, backoff, lat_lo, lat_span, prov_lo, prov_span) = timing;
-            let (partition, crash, replace, rerun, retention) = faults;
-            let (op, key, dedup, store, provider, body_change, order) = modes;
-            let mut q = format!(
-                "seed={seed}&orders={orders}&clients={clients}&loss_req={}&loss_resp={}&timeout_ms={timeout}\
-                 &retries={retries}&backoff_ms={backoff}&latency_ms={lat_lo}..{}&provider_ms={prov_lo}..{}\
-                 &op={op}&key={key}&dedup={dedup}&store={store}&provider={provider}&retention_ms={retention}\
-                 &body_change={}&order={order}",
-                q as f64 / 1000.0,
-                r as f64 / 1000.0,
-                lat_lo + lat_span,
-                prov_lo + prov_span,
-                u8::from(body_change),
-            );
-            if let Some((a, len)) = partition {
-                q += &format!("&partition={a}..{}", a + len);
-            }
-            if let Some(crash) = crash {
-                q += &format!("&crash={crash}");
-            }
-            if let Some(ms) = replace {
-                q += &format!("&replace_db_ms={ms}");
-            }
-            if let Some(ms) = rerun {
-                q += &format!("&rerun_ms={ms}");
-            }
-            let (consumer, ack_loss, visibility, deliveries, consumer_crash, mail) = queue;
-            q += &format!(
-                "&consumer={consumer}&ack_loss={}&visibility_ms={visibility}&deliveries_max={deliveries}\
-                 &consumer_crash={consumer_crash}&mail={mail}",
-                ack_loss as f64 / 1000.0
-            );
-            if let Some(contract) = contract {
-                return q + &format!("&contract={contract}");
-            }
-            let (concurrent, handler, lease, fail, decline, replay, later) = production;
-            let (expired, loss_provider, lookup, reconcile, restart_db, tenants, scope, relay, dedup) =
-                later;
-            q += &format!("&relay={relay}");
-            if let Some(ms) = dedup {
-                q += &format!("&broker_dedup_ms={ms}");
-            }
-            q += &format!("&tenants={tenants}&scope={scope}");
-            if let Some(ms) = restart_db {
-                q += &format!("&restart_db_ms={ms}");
-            }
-            if let Some(ms) = reconcile {
-                q += &format!("&reconcile_ms={ms}");
-            }
-            q += &format!(
-                "&expired={expired}&loss_provider={}&lookup={lookup}",
-                loss_provider as f64 / 4000.0
-            );
-            q += &format!(
-                "&concurrent={concurrent}&handler={handler}&provider_fail={}&decline={}&replay={replay}",
-                fail as f64 / 4000.0,
-                decline as f64 / 4000.0
-            );
-            if let Some(ms) = lease {
-                q += &format!("&lease_ms={ms}");
-            }
-            q
-        },
     )
+}
+
+/// The query's first keys: the workload, its timing and its modes.
+fn base_keys(parts: Parts, timing: Timing, modes: Modes, retention: u32) -> String {
+    let (seed, orders, clients, q, r) = parts;
+    let (timeout, retries, backoff, lat_lo, lat_span, prov_lo, prov_span) = timing;
+    let (op, key, dedup, store, provider, body_change, order) = modes;
+    format!(
+        "seed={seed}&orders={orders}&clients={clients}&loss_req={}&loss_resp={}&timeout_ms={timeout}\
+         &retries={retries}&backoff_ms={backoff}&latency_ms={lat_lo}..{}&provider_ms={prov_lo}..{}\
+         &op={op}&key={key}&dedup={dedup}&store={store}&provider={provider}&retention_ms={retention}\
+         &body_change={}&order={order}",
+        q as f64 / 1000.0,
+        r as f64 / 1000.0,
+        lat_lo + lat_span,
+        prov_lo + prov_span,
+        u8::from(body_change),
+    )
+}
+
+/// The partition, crash, replacement and rerun keys that are drawn.
+fn fault_keys(faults: Faults) -> String {
+    let (partition, crash, replace, rerun, _) = faults;
+    let mut q = String::new();
+    if let Some((a, len)) = partition {
+        q += &format!("&partition={a}..{}", a + len);
+    }
+    if let Some(crash) = crash {
+        q += &format!("&crash={crash}");
+    }
+    if let Some(ms) = replace {
+        q += &format!("&replace_db_ms={ms}");
+    }
+    if let Some(ms) = rerun {
+        q += &format!("&rerun_ms={ms}");
+    }
+    q
+}
+
+fn queue_keys(queue: Queue) -> String {
+    let (consumer, ack_loss, visibility, deliveries, consumer_crash, mail) = queue;
+    format!(
+        "&consumer={consumer}&ack_loss={}&visibility_ms={visibility}&deliveries_max={deliveries}\
+         &consumer_crash={consumer_crash}&mail={mail}",
+        ack_loss as f64 / 1000.0
+    )
+}
+
+/// The production keys, which a contract's stand in for.
+fn production_keys(production: Production) -> String {
+    let mut q = String::new();
+    let (concurrent, handler, lease, fail, decline, replay, later) = production;
+    let (expired, loss_provider, lookup, reconcile, restart_db, tenants, scope, relay, dedup) =
+        later;
+    q += &format!("&relay={relay}");
+    if let Some(ms) = dedup {
+        q += &format!("&broker_dedup_ms={ms}");
+    }
+    q += &format!("&tenants={tenants}&scope={scope}");
+    if let Some(ms) = restart_db {
+        q += &format!("&restart_db_ms={ms}");
+    }
+    if let Some(ms) = reconcile {
+        q += &format!("&reconcile_ms={ms}");
+    }
+    q += &format!(
+        "&expired={expired}&loss_provider={}&lookup={lookup}",
+        loss_provider as f64 / 4000.0
+    );
+    q += &format!(
+        "&concurrent={concurrent}&handler={handler}&provider_fail={}&decline={}&replay={replay}",
+        fail as f64 / 4000.0,
+        decline as f64 / 4000.0
+    );
+    if let Some(ms) = lease {
+        q += &format!("&lease_ms={ms}");
+    }
+    q
 }
 
 proptest! {

@@ -375,16 +375,7 @@ impl Fold {
             } => self.ledger_pending.push((txn, number, event.order())),
             EventKind::Refund { .. } => m.refunds += 1,
             EventKind::EventLost { .. } => m.lost_events += 1,
-            EventKind::Commit { txn } => {
-                let rows = std::mem::take(&mut self.ledger_pending);
-                for &(of, number, order) in &rows {
-                    if of == txn {
-                        self.ledger_row(number, order);
-                    }
-                }
-                self.ledger_pending = rows;
-                self.ledger_pending.retain(|&(of, ..)| of != txn);
-            }
+            EventKind::Commit { txn } => self.commit(txn),
             EventKind::Rollback { txn, .. } => self.ledger_pending.retain(|&(of, ..)| of != txn),
             EventKind::Receipt { event: id, .. } => self.receipt(id),
             EventKind::Redeliver { .. } => m.redeliveries += 1,
@@ -405,6 +396,18 @@ impl Fold {
             _ => {}
         }
         race
+    }
+
+    /// Transaction `txn` committed: the ledger rows it wrote become durable.
+    fn commit(&mut self, txn: u32) {
+        let rows = std::mem::take(&mut self.ledger_pending);
+        for &(of, number, order) in &rows {
+            if of == txn {
+                self.ledger_row(number, order);
+            }
+        }
+        self.ledger_pending = rows;
+        self.ledger_pending.retain(|&(of, ..)| of != txn);
     }
 
     /// A ledger row became durable; booking a charge that is already booked is a duplicate.

@@ -814,6 +814,59 @@ fn band_label(event: &Event, band: Band) -> String {
     }
 }
 
+/// An effect's label: a charge, a write or a ledger row, with its place among its order's.
+fn effect_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
+    let order = event.order().unwrap_or(0);
+    match event.kind {
+        EventKind::Charge {
+            number,
+            replay: true,
+        } => format!("returns charge #{number} (key known)"),
+        EventKind::Charge { number, .. } if total >= 2 => {
+            format!("order {order}: charge {nth} of {total} (#{number})")
+        }
+        EventKind::Charge { number, .. } => format!("charge #{number}"),
+        EventKind::Applied { value } if total >= 2 => {
+            format!("order {order}: write {nth} of {total} (value {value})")
+        }
+        EventKind::Applied { value } => format!("value {value} applied"),
+        EventKind::LedgerRow {
+            number,
+            reconciled: true,
+            ..
+        } if class != Class::ChargeDuplicate => format!("reconciled: ledger row #{number}"),
+        EventKind::LedgerRow { number, .. } if class == Class::ChargeDuplicate => {
+            format!("order {order}: charge #{number} booked again")
+        }
+        EventKind::LedgerRow { number, .. } => format!("ledger row #{number}"),
+        _ => unreachable!("effect_label() is called for charges, writes and ledger rows"),
+    }
+}
+
+/// The label of a queue's or consumer's point.
+fn queue_label(kind: EventKind, class: Class) -> String {
+    match kind {
+        EventKind::Inbox { event: id, fresh } => inbox(id, fresh),
+        EventKind::Receipt { event: id, .. } if class == Class::ReceiptDuplicate => {
+            format!("receipt for e{id} again")
+        }
+        // Named by its queue event, as every other consumer label is: "receipt #2 (e1)" set a
+        // charge number beside an event id one lower. The details still name the charge.
+        EventKind::Receipt { event: id, .. } => format!("receipt for e{id}"),
+        EventKind::Redeliver {
+            event: id,
+            delivery,
+        } => format!("no ack: e{id} again (delivery {delivery})"),
+        EventKind::DeadLetter { event: id } => format!("e{id} to the dead-letter queue"),
+        EventKind::EventLost { number } => format!("event for #{number} lost"),
+        EventKind::BrokerDedup { event: id, .. } => format!("e{id} deduplicated: not delivered"),
+        EventKind::MailReplay { event: id, .. } => format!("mail key e{id} known: not sent"),
+        EventKind::ConsumerCrash { event: id, .. } => format!("consumer crash after mailing e{id}"),
+        EventKind::ConsumerRestart => "consumer restarts".into(),
+        _ => unreachable!("queue_label() is called for the queue's and the consumer's kinds"),
+    }
+}
+
 /// A point's label: its event, and for an effect its place among its order's.
 fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
     let order = event.order().unwrap_or(0);
@@ -829,18 +882,9 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
             format!("ROLLBACK tx{txn} ({})", rollback_text(cause))
         }
         EventKind::Claim { result } => format!("insert key: {}", claim_text(result)),
-        EventKind::Charge {
-            number,
-            replay: true,
-        } => format!("returns charge #{number} (key known)"),
-        EventKind::Charge { number, .. } if total >= 2 => {
-            format!("order {order}: charge {nth} of {total} (#{number})")
+        EventKind::Charge { .. } | EventKind::Applied { .. } | EventKind::LedgerRow { .. } => {
+            effect_label(event, class, nth, total)
         }
-        EventKind::Charge { number, .. } => format!("charge #{number}"),
-        EventKind::Applied { value } if total >= 2 => {
-            format!("order {order}: write {nth} of {total} (value {value})")
-        }
-        EventKind::Applied { value } => format!("value {value} applied"),
         EventKind::OrderStart => order_text(event, "starts"),
         EventKind::Timeout => "timeout".into(),
         EventKind::Retry { delay_us } => retry(delay_us),
@@ -860,35 +904,18 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
         EventKind::WorkLookup { number: Some(_) } => format!("order {order}: done in the ledger"),
         EventKind::WorkLookup { number: None } => format!("order {order}: not in the ledger"),
         EventKind::Refund { number } => format!("refund #{number}"),
-        EventKind::LedgerRow {
-            number,
-            reconciled: true,
-            ..
-        } if class != Class::ChargeDuplicate => format!("reconciled: ledger row #{number}"),
-        EventKind::LedgerRow { number, .. } if class == Class::ChargeDuplicate => {
-            format!("order {order}: charge #{number} booked again")
-        }
-        EventKind::LedgerRow { number, .. } => format!("ledger row #{number}"),
         EventKind::Write { value, .. } => format!("write {value}"),
         EventKind::Store { status } => format!("store {status}"),
         EventKind::Reply { status, replay } => reply(status, replay),
-        EventKind::Inbox { event: id, fresh } => inbox(id, fresh),
-        EventKind::Receipt { event: id, .. } if class == Class::ReceiptDuplicate => {
-            format!("receipt for e{id} again")
-        }
-        // Named by its queue event, as every other consumer label is: "receipt #2 (e1)" set a
-        // charge number beside an event id one lower. The details still name the charge.
-        EventKind::Receipt { event: id, .. } => format!("receipt for e{id}"),
-        EventKind::Redeliver {
-            event: id,
-            delivery,
-        } => format!("no ack: e{id} again (delivery {delivery})"),
-        EventKind::DeadLetter { event: id } => format!("e{id} to the dead-letter queue"),
-        EventKind::EventLost { number } => format!("event for #{number} lost"),
-        EventKind::BrokerDedup { event: id, .. } => format!("e{id} deduplicated: not delivered"),
-        EventKind::MailReplay { event: id, .. } => format!("mail key e{id} known: not sent"),
-        EventKind::ConsumerCrash { event: id, .. } => format!("consumer crash after mailing e{id}"),
-        EventKind::ConsumerRestart => "consumer restarts".into(),
+        EventKind::Inbox { .. }
+        | EventKind::Receipt { .. }
+        | EventKind::Redeliver { .. }
+        | EventKind::DeadLetter { .. }
+        | EventKind::EventLost { .. }
+        | EventKind::BrokerDedup { .. }
+        | EventKind::MailReplay { .. }
+        | EventKind::ConsumerCrash { .. }
+        | EventKind::ConsumerRestart => queue_label(event.kind, class),
         EventKind::Send { .. }
         | EventKind::Deliver { .. }
         | EventKind::Drop { .. }

@@ -384,41 +384,24 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
             Outcome::Unknown => Class::OrderUnknown,
         },
         EventKind::AttemptRow { .. } => Class::AttemptRow,
-        EventKind::Lookup {
-            found: Found::NotFound,
-        } => Class::LookupMiss,
-        EventKind::Lookup { .. } => Class::LookupHit,
-        // The lookup by business key after a 412 reads like the key lookup it stands in for.
-        EventKind::WorkLookup { number: None } => Class::LookupMiss,
-        EventKind::WorkLookup { .. } => Class::LookupHit,
-        EventKind::ChargeLookup { number: None } => Class::LookupMiss,
-        EventKind::ChargeLookup { .. } => Class::LookupHit,
+        EventKind::Lookup { .. }
+        | EventKind::WorkLookup { .. }
+        | EventKind::ChargeLookup { .. }
+        | EventKind::Claim { .. }
+        | EventKind::KeyExpired
+        | EventKind::RecoveryPoint { .. }
+        | EventKind::Takeover { .. }
+        | EventKind::KeyDeleted { .. } => key_class(event),
         // The API stops waiting for the provider as a client stops waiting for the API.
         EventKind::CallTimeout => Class::Timeout,
         // A refund undoes a charge: drawn as an undo until a lesson step gives it a mark.
         EventKind::Refund { .. } => Class::Rollback,
-        EventKind::Claim { result } => match result {
-            ClaimResult::Ok => Class::ClaimOk,
-            ClaimResult::Blocked => Class::ClaimBlocked,
-            ClaimResult::Conflict | ClaimResult::InUse => Class::ClaimConflict,
-        },
-        EventKind::KeyExpired => Class::KeyExpired,
-        // Until a lesson step gives them marks of their own: a recovery point is a write to
-        // the key row, and a takeover ends a claim whose lease ran out.
-        EventKind::RecoveryPoint { .. } => Class::Store,
-        EventKind::Takeover { .. } => Class::KeyExpired,
         // Drawn as error answers until a lesson step gives failures their own marks.
         EventKind::ChargeFailed { .. } => Class::ReplyError,
-        EventKind::KeyDeleted { .. } => Class::KeyExpired,
-        EventKind::Charge { replay: true, .. } => Class::ChargeReplay,
-        EventKind::Charge { .. } | EventKind::LedgerRow { .. } if duplicate => {
-            Class::ChargeDuplicate
-        }
-        EventKind::Charge { .. } => Class::Charge,
-        EventKind::LedgerRow { .. } => Class::LedgerRow,
-        EventKind::Write { .. } => Class::Write,
-        EventKind::Applied { .. } if duplicate => Class::AppliedDuplicate,
-        EventKind::Applied { .. } => Class::Applied,
+        EventKind::Charge { .. }
+        | EventKind::LedgerRow { .. }
+        | EventKind::Write { .. }
+        | EventKind::Applied { .. } => effect_class(event, duplicate),
         EventKind::Store { .. } => Class::Store,
         EventKind::Commit { .. } => Class::Commit,
         EventKind::Rollback { .. } => Class::Rollback,
@@ -450,6 +433,50 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
         | EventKind::Replace { .. }
         | EventKind::DbRestart { .. }
         | EventKind::CapReached => unreachable!("{event:?} is not drawn as a point"),
+    }
+}
+
+/// The class of a point for a key's event: its lookups, its claim, its row's changes.
+fn key_class(event: EventKind) -> Class {
+    match event {
+        EventKind::Lookup {
+            found: Found::NotFound,
+        } => Class::LookupMiss,
+        EventKind::Lookup { .. } => Class::LookupHit,
+        // The lookup by business key after a 412 reads like the key lookup it stands in for.
+        EventKind::WorkLookup { number: None } => Class::LookupMiss,
+        EventKind::WorkLookup { .. } => Class::LookupHit,
+        EventKind::ChargeLookup { number: None } => Class::LookupMiss,
+        EventKind::ChargeLookup { .. } => Class::LookupHit,
+        EventKind::Claim { result } => match result {
+            ClaimResult::Ok => Class::ClaimOk,
+            ClaimResult::Blocked => Class::ClaimBlocked,
+            ClaimResult::Conflict | ClaimResult::InUse => Class::ClaimConflict,
+        },
+        EventKind::KeyExpired => Class::KeyExpired,
+        // Until a lesson step gives them marks of their own: a recovery point is a write to
+        // the key row, and a takeover ends a claim whose lease ran out.
+        EventKind::RecoveryPoint { .. } => Class::Store,
+        EventKind::Takeover { .. } => Class::KeyExpired,
+        EventKind::KeyDeleted { .. } => Class::KeyExpired,
+        _ => unreachable!("key_class() is called for a key's events"),
+    }
+}
+
+/// The class of an effect's point: a charge, a ledger row or a write; `duplicate` as for
+/// `point_class`.
+fn effect_class(event: EventKind, duplicate: bool) -> Class {
+    match event {
+        EventKind::Charge { replay: true, .. } => Class::ChargeReplay,
+        EventKind::Charge { .. } | EventKind::LedgerRow { .. } if duplicate => {
+            Class::ChargeDuplicate
+        }
+        EventKind::Charge { .. } => Class::Charge,
+        EventKind::LedgerRow { .. } => Class::LedgerRow,
+        EventKind::Write { .. } => Class::Write,
+        EventKind::Applied { .. } if duplicate => Class::AppliedDuplicate,
+        EventKind::Applied { .. } => Class::Applied,
+        _ => unreachable!("effect_class() is called for charges, ledger rows and writes"),
     }
 }
 

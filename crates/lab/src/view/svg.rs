@@ -181,28 +181,7 @@ fn write_group(out: &mut String, group: &Group) {
 }
 
 pub(super) fn write_shape(out: &mut String, shape: &Shape) {
-    let name = shape.ink.name();
-    let mut paint = match shape.paint {
-        Paint::Fill => format!(" class=\"f-{name}"),
-        Paint::Stroke { .. } => format!(" class=\"s-{name}"),
-    };
-    if let Geometry::Text { font, .. } = &shape.geometry {
-        paint.push_str(match font {
-            Font::Plain => "",
-            Font::Bold => " bold",
-            Font::Heading => " heading",
-        });
-    }
-    paint.push('"');
-    if let Paint::Stroke { width_px, dashed } = shape.paint {
-        let _ = write!(paint, " stroke-width=\"{}\"", Short(width_px));
-        if dashed {
-            paint.push_str(" stroke-dasharray=\"5 4\"");
-        }
-    }
-    if shape.alpha != 1.0 {
-        let _ = write!(paint, " opacity=\"{}\"", Fixed::<2>(shape.alpha));
-    }
+    let paint = paint_attributes(shape);
     let _ = match &shape.geometry {
         Geometry::Rect(r) => write!(
             out,
@@ -228,17 +207,7 @@ pub(super) fn write_shape(out: &mut String, shape: &Shape) {
             Short(*r)
         ),
         Geometry::Path { points, closed } => {
-            let mut d = String::new();
-            for point in points {
-                let _ = match point {
-                    PathPoint::Move(x, y) => write!(d, "M{},{}", d1(*x), d1(*y)),
-                    PathPoint::Line(x, y) => write!(d, "L{},{}", d1(*x), d1(*y)),
-                };
-            }
-            if *closed {
-                d.push('Z');
-            }
-            write!(out, "<path d=\"{d}\"{paint}/>")
+            write!(out, "<path d=\"{}\"{paint}/>", path_data(points, *closed))
         }
         Geometry::Text {
             at, text, anchor, ..
@@ -262,6 +231,48 @@ pub(super) fn write_shape(out: &mut String, shape: &Shape) {
             )
         }
     };
+}
+
+/// A shape's class (its ink, and its font for a text), stroke and opacity attributes.
+fn paint_attributes(shape: &Shape) -> String {
+    let name = shape.ink.name();
+    let mut paint = match shape.paint {
+        Paint::Fill => format!(" class=\"f-{name}"),
+        Paint::Stroke { .. } => format!(" class=\"s-{name}"),
+    };
+    if let Geometry::Text { font, .. } = &shape.geometry {
+        paint.push_str(match font {
+            Font::Plain => "",
+            Font::Bold => " bold",
+            Font::Heading => " heading",
+        });
+    }
+    paint.push('"');
+    if let Paint::Stroke { width_px, dashed } = shape.paint {
+        let _ = write!(paint, " stroke-width=\"{}\"", Short(width_px));
+        if dashed {
+            paint.push_str(" stroke-dasharray=\"5 4\"");
+        }
+    }
+    if shape.alpha != 1.0 {
+        let _ = write!(paint, " opacity=\"{}\"", Fixed::<2>(shape.alpha));
+    }
+    paint
+}
+
+/// A path's `d` attribute: its moves and lines, and a close when `closed`.
+fn path_data(points: &[PathPoint], closed: bool) -> String {
+    let mut d = String::new();
+    for point in points {
+        let _ = match point {
+            PathPoint::Move(x, y) => write!(d, "M{},{}", d1(*x), d1(*y)),
+            PathPoint::Line(x, y) => write!(d, "L{},{}", d1(*x), d1(*y)),
+        };
+    }
+    if closed {
+        d.push('Z');
+    }
+    d
 }
 
 /// A coordinate to a tenth of a pixel, as `{:.1}` would write it.

@@ -117,51 +117,7 @@ pub fn check_trace(trace: &Trace) -> Result<(), String> {
 /// is acknowledged or dead-lettered.
 fn check_queue(trace: &Trace) -> Result<(), String> {
     let s = &trace.scenario;
-    let mut deliveries: BTreeMap<u32, u32> = BTreeMap::new();
-    let mut receipts: BTreeMap<u32, u32> = BTreeMap::new();
-    let mut settled = std::collections::BTreeSet::new();
-    let mut acks: BTreeMap<u32, u32> = BTreeMap::new();
-    let mut mailed_us: BTreeMap<u32, u64> = BTreeMap::new();
-    let mut published = 0;
-    let mut crashed = std::collections::BTreeSet::new();
-    for event in trace.events.iter() {
-        check_mail(trace, event, &mut mailed_us)?;
-        match event.kind {
-            EventKind::ConsumerCrash { event: id, .. } => {
-                crashed.insert(id);
-            }
-            EventKind::Send {
-                payload: Payload::Publish { .. },
-                ..
-            } => published += 1,
-            EventKind::Send {
-                payload: Payload::Delivery { event: id, .. },
-                ..
-            } => {
-                *deliveries.entry(id).or_default() += 1;
-            }
-            EventKind::Receipt { event: id, .. } if !deliveries.contains_key(&id) => {
-                return Err(format!("receipt for e{id} before any delivery"));
-            }
-            EventKind::Receipt { event: id, .. } => *receipts.entry(id).or_default() += 1,
-            EventKind::Send {
-                msg,
-                payload: Payload::Ack { event: id, .. },
-                ..
-            } => {
-                acks.insert(msg, id);
-            }
-            EventKind::Deliver { msg } => {
-                if let Some(id) = acks.remove(&msg) {
-                    settled.insert(id);
-                }
-            }
-            EventKind::DeadLetter { event: id } => {
-                settled.insert(id);
-            }
-            _ => {}
-        }
-    }
+    let q = queue_counts(trace)?;
     // With relay=direct an event can be lost between the commit and its publish.
     let lost = (trace.events.iter())
         .filter(|e| matches!(e.kind, EventKind::EventLost { .. }))
@@ -172,26 +128,86 @@ fn check_queue(trace: &Trace) -> Result<(), String> {
     } else {
         durable_rows - lost
     };
-    if published != expected && !trace.truncated {
+    if q.published != expected && !trace.truncated {
+        let published = q.published;
         return Err(format!(
             "{published} events published for {expected} durable ledger rows"
         ));
     }
-    if let Some((id, n)) = deliveries.iter().find(|(_, &n)| n > s.deliveries_max) {
+    if let Some((id, n)) = q.deliveries.iter().find(|(_, &n)| n > s.deliveries_max) {
         return Err(format!("e{id} delivered {n} times, over deliveries_max"));
     }
-    let allowed = |id: &u32| if crashed.contains(id) { 2 } else { 1 };
-    if s.consumer == Consumer::Inbox && receipts.iter().any(|(id, &n)| n > allowed(id)) {
+    let allowed = |id: &u32| if q.crashed.contains(id) { 2 } else { 1 };
+    if s.consumer == Consumer::Inbox && q.receipts.iter().any(|(id, &n)| n > allowed(id)) {
         return Err("an inbox consumer mailed two receipts for one event without a crash".into());
     }
-    if !trace.truncated && settled.len() != deliveries.len() {
+    if !trace.truncated && q.settled.len() != q.deliveries.len() {
         return Err(format!(
             "{} events delivered, {} settled",
-            deliveries.len(),
-            settled.len()
+            q.deliveries.len(),
+            q.settled.len()
         ));
     }
     Ok(())
+}
+
+/// What the queue and the consumer did in a run, by queue event id.
+#[derive(Default)]
+struct QueueCounts {
+    deliveries: BTreeMap<u32, u32>,
+    receipts: BTreeMap<u32, u32>,
+    /// Events acknowledged or dead-lettered.
+    settled: std::collections::BTreeSet<u32>,
+    published: u32,
+    /// Events the consumer crashed after mailing.
+    crashed: std::collections::BTreeSet<u32>,
+}
+
+/// Counts what the queue did, checking each mail (`check_mail`) and that no receipt comes
+/// before its event's first delivery on the way.
+fn queue_counts(trace: &Trace) -> Result<QueueCounts, String> {
+    let mut q = QueueCounts::default();
+    let mut acks: BTreeMap<u32, u32> = BTreeMap::new();
+    let mut mailed_us: BTreeMap<u32, u64> = BTreeMap::new();
+    for event in trace.events.iter() {
+        check_mail(trace, event, &mut mailed_us)?;
+        match event.kind {
+            EventKind::ConsumerCrash { event: id, .. } => {
+                q.crashed.insert(id);
+            }
+            EventKind::Send {
+                payload: Payload::Publish { .. },
+                ..
+            } => q.published += 1,
+            EventKind::Send {
+                payload: Payload::Delivery { event: id, .. },
+                ..
+            } => {
+                *q.deliveries.entry(id).or_default() += 1;
+            }
+            EventKind::Receipt { event: id, .. } if !q.deliveries.contains_key(&id) => {
+                return Err(format!("receipt for e{id} before any delivery"));
+            }
+            EventKind::Receipt { event: id, .. } => *q.receipts.entry(id).or_default() += 1,
+            EventKind::Send {
+                msg,
+                payload: Payload::Ack { event: id, .. },
+                ..
+            } => {
+                acks.insert(msg, id);
+            }
+            EventKind::Deliver { msg } => {
+                if let Some(id) = acks.remove(&msg) {
+                    q.settled.insert(id);
+                }
+            }
+            EventKind::DeadLetter { event: id } => {
+                q.settled.insert(id);
+            }
+            _ => {}
+        }
+    }
+    Ok(q)
 }
 
 /// A keyed mail provider mails an event's receipt again only once its key has expired, and
