@@ -86,7 +86,7 @@ pub(super) fn start(state: &mut State, requested: &str) -> Effects {
         stopped: false,
     });
     Effects {
-        contracts_slice: state.contracts.is_some(),
+        work: state.contracts.is_some(),
         render: true,
         ..Effects::default()
     }

@@ -315,6 +315,8 @@ pub struct State {
     pub shortcuts_off: bool,
     /// The contracts table (Sweep tab), until the scenario changes other than by loading a row.
     pub contracts: Option<ContractsJob>,
+    /// The JSON export under way: how much of the trace it has written, in percent.
+    pub json_export: Option<u32>,
     /// The last message's compare keys were refused (invalid or locked): the Compare box goes
     /// back to the keys B runs, even while focused (`compare_box`).
     pub compare_refused: bool,
@@ -445,6 +447,13 @@ pub enum Msg {
     ShortcutsOff(bool),
     /// The contracts table over the seed count typed in the sweep form (as typed).
     ContractsStart(String),
+    /// Export run A's trace as JSON (a slice at a time, `work`); refused while one is written.
+    ExportJson,
+    /// A slice of the JSON export wrote this much of the trace (`work`).
+    JsonWritten {
+        percent: u32,
+        done: bool,
+    },
     /// Load a row of the contracts table as run A or B.
     ContractsLoad {
         row: usize,
@@ -515,10 +524,9 @@ pub struct Effects {
     pub save_progress: bool,
     /// Schedule the next playback tick.
     pub tick: bool,
-    /// Schedule the next sweep slice.
-    pub sweep_slice: bool,
-    /// Start the contracts table's slices.
-    pub contracts_slice: bool,
+    /// Schedule a slice of the page's work (`work`): a sweep, the contracts table or the JSON
+    /// export began.
+    pub work: bool,
     /// Scroll this timeline into view (an outline was turned on).
     pub show_timeline: Option<Side>,
     /// Scroll this timeline sideways to its outlined marks when they lie outside its box: a
@@ -562,8 +570,7 @@ impl Effects {
             focus: later.focus.or(self.focus),
             save_progress: self.save_progress || later.save_progress,
             tick: self.tick || later.tick,
-            sweep_slice: self.sweep_slice || later.sweep_slice,
-            contracts_slice: self.contracts_slice || later.contracts_slice,
+            work: self.work || later.work,
             show_timeline: later.show_timeline.or(self.show_timeline),
             reveal: later.reveal.or(self.reveal),
             paint_progress: self.paint_progress || later.paint_progress,
@@ -635,6 +642,7 @@ impl State {
             shortcuts_off: stored.shortcuts_off,
             contracts: None,
             compare_refused: false,
+            json_export: None,
         };
         match (quiz_seed, state.lesson) {
             (Some(seed), at) => {
@@ -798,7 +806,11 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
     // The runs a refused change started report back before the page paints: they keep it.
     if !matches!(
         msg,
-        Msg::Built(_) | Msg::Computing { .. } | Msg::Swept(_) | Msg::ContractsRan(_)
+        Msg::Built(_)
+            | Msg::Computing { .. }
+            | Msg::Swept(_)
+            | Msg::ContractsRan(_)
+            | Msg::JsonWritten { .. }
     ) {
         state.compare_refused = false;
     }
@@ -903,6 +915,22 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
             }
         }
         Msg::SweepStart(requested) => sweep_start(state, &requested),
+        Msg::ExportJson => {
+            let idle = state.json_export.is_none();
+            state.json_export.get_or_insert(0);
+            Effects {
+                work: idle,
+                render: true,
+                ..Effects::default()
+            }
+        }
+        Msg::JsonWritten { percent, done } => {
+            state.json_export = (!done).then_some(percent);
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
+        }
         Msg::SweepStop => {
             // Stopped, not dropped: its totals so far stay, as the table's rows do. Only a new
             // sweep or a scenario change (whose totals they no longer are) drops them.
@@ -1237,7 +1265,7 @@ fn sweep_start(state: &mut State, requested: &str) -> Effects {
         clock_ms: None,
     });
     Effects {
-        sweep_slice: true,
+        work: true,
         ..Effects::default()
     }
 }

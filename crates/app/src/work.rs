@@ -1,5 +1,5 @@
 //! The page's work, a slice at a time, through one scheduler: runs A and B (simulate, lay
-//! out, index), the sweep's seeds and the contracts table's runs.
+//! out, index), the JSON export, the sweep's seeds and the contracts table's runs.
 //!
 //! A link may name a run that takes a second of wasm time, and the page promises that no task
 //! holds its main thread for long. So the browser never runs anything in one call: it gives
@@ -56,6 +56,9 @@ impl Budget for Unbounded {
         false
     }
 }
+
+/// Events written in one part of the JSON export between looks at the budget.
+pub const JSON_PART_EVENTS: usize = 2_048;
 
 /// A budget of so many looks: a test's stand-in for a slice of the clock.
 pub struct Looks(pub u32);
@@ -184,6 +187,11 @@ pub struct Stepped {
     pub swept: bool,
     /// The contracts table moved: paint it.
     pub tabled: bool,
+    /// Parts of the JSON export written in this slice, in order: the browser keeps them
+    /// outside wasm memory (a million events are over 300 MB of text).
+    pub json: Vec<String>,
+    /// The JSON export's last part is among them: save the file.
+    pub json_done: bool,
     /// What the messages the work sent asked of the browser, merged.
     pub effects: Effects,
 }
@@ -219,6 +227,8 @@ struct Work {
     sweep: Option<Counting>,
     /// The contracts table's run in progress, between slices.
     table_run: Option<Counting>,
+    /// Run A's trace as JSON, the parts not yet written.
+    json: Option<idemlab_core::trace::JsonParts>,
 }
 
 /// The page: its state, its runs and the work under way. The browser holds one.
@@ -258,9 +268,13 @@ impl Page {
 
     /// The one way a message reaches the state: `update`, then the work it starts.
     pub fn dispatch(&mut self, msg: Msg) -> Effects {
+        let export = matches!(msg, Msg::ExportJson) && self.work.json.is_none();
         let effects = update(&mut self.state, msg);
         if effects.rerun {
             self.start();
+        }
+        if export && self.state.json_export.is_some() {
+            self.work.json = Some(self.runs.a.trace.json_parts());
         }
         effects
     }
@@ -311,7 +325,7 @@ impl Page {
     /// How long the next slice may take: a run's may be longer, since nothing else on the page
     /// can be read while it computes.
     pub fn slice_ms(&self) -> u32 {
-        if self.work.unreported || self.work.warm.is_some() {
+        if self.work.unreported || self.work.warm.is_some() || self.work.json.is_some() {
             RUN_SLICE_MS
         } else {
             BACKGROUND_SLICE_MS
@@ -320,7 +334,8 @@ impl Page {
 
     /// Whether any work is due.
     pub fn busy(&self) -> bool {
-        self.work.unreported || self.work.warm.is_some() || self.sweeping() || self.tabling()
+        let runs = self.work.unreported || self.work.warm.is_some();
+        runs || self.work.json.is_some() || self.sweeping() || self.tabling()
     }
 
     /// Starts the runs and steps until they are built and reported, as the browser does after
@@ -349,6 +364,8 @@ impl Page {
         let mut stepped = Stepped::default();
         if self.work.unreported || self.work.warm.is_some() {
             self.step_runs(budget, width_px, later, &mut stepped);
+        } else if self.work.json.is_some() {
+            self.step_json(budget, &mut stepped);
         } else if self.sweeping() {
             self.step_sweep(budget, &mut stepped);
         } else if self.tabling() {
@@ -445,6 +462,34 @@ impl Page {
             .contracts
             .as_ref()
             .is_some_and(|table| table.busy())
+    }
+
+    /// Writes parts of the JSON export until the budget is spent, and tells the state how far
+    /// it has got.
+    fn step_json(&mut self, budget: &mut impl Budget, out: &mut Stepped) {
+        let Some(parts) = self.work.json.as_mut() else {
+            return;
+        };
+        loop {
+            let Some(part) = parts.next_part(JSON_PART_EVENTS) else {
+                out.json_done = true;
+                break;
+            };
+            out.json.push(part);
+            if budget.spent() {
+                break;
+            }
+        }
+        let (done, all) = parts.progress();
+        let percent = (done * 100 / all.max(1)) as u32;
+        if out.json_done {
+            self.work.json = None;
+        }
+        let written = Msg::JsonWritten {
+            percent,
+            done: out.json_done,
+        };
+        self.send(written, out);
     }
 
     /// Runs the sweep's seeds until the budget is spent, and tells the state the slice's totals.

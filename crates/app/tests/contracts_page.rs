@@ -27,7 +27,7 @@ fn build(state: &mut State, runs_per_slice: u64) {
 fn started(query: &str, seeds: &str) -> State {
     let mut state = load(query);
     let effects = app::update(&mut state, Msg::ContractsStart(seeds.into()));
-    assert!(effects.contracts_slice && effects.render, "{effects:?}");
+    assert!(effects.work && effects.render, "{effects:?}");
     state
 }
 

@@ -267,7 +267,7 @@ fn a_quiz_question_hides_its_run_until_the_answer_is_locked() {
     assert_eq!(app::title(&state, Side::A), "The question's run (hidden)");
     // A sweep of the question's scenario would count what the question asks.
     let effects = app::update(&mut state, Msg::SweepStart("1".into()));
-    assert!(state.sweep.is_none() && !effects.sweep_slice);
+    assert!(state.sweep.is_none() && !effects.work);
     let answer = first_answer(&state);
     let effects = app::update(&mut state, Msg::QuizAnswer(answer));
     assert!(effects.rerun && effects.save_progress);

@@ -27,7 +27,7 @@ fn a_sweep_from_the_largest_seed_runs_the_one_seed_there_and_says_why() {
 fn a_sweep_job_runs_every_seed_of_its_range_and_no_more() {
     let mut state = load(&format!("seed={}", u64::MAX - 2));
     let effects = app::update(&mut state, Msg::SweepStart("5".into()));
-    assert!(effects.sweep_slice);
+    assert!(effects.work);
     let job = state.sweep.as_mut().unwrap();
     for _ in 0..10 {
         job.run_one();

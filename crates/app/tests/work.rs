@@ -117,3 +117,37 @@ fn finish_with_no_work_due_changes_nothing() {
     page.step(&mut Unbounded, 800, true);
     assert_eq!(page.state, before);
 }
+
+#[test]
+fn the_json_export_in_slices_is_the_traces_json_and_the_button_says_how_far() {
+    let mut page = Page::built("seed=3&preset=lost-ack&orders=30");
+    let effects = page.dispatch(Msg::ExportJson);
+    assert!(effects.work, "the export is work for the scheduler");
+    assert_eq!(
+        idemlab_app::view::export::json_button(&page.state).as_deref(),
+        Some("Writing JSON 0%")
+    );
+    assert!(
+        !page.dispatch(Msg::ExportJson).work,
+        "a second press starts no second export"
+    );
+    let mut written = String::new();
+    let mut slices = 0;
+    loop {
+        let stepped = page.step(&mut Looks(1), 800, true);
+        written.extend(stepped.json);
+        slices += 1;
+        if stepped.json_done {
+            break;
+        }
+        let said = idemlab_app::view::export::json_button(&page.state).unwrap();
+        assert!(
+            said.starts_with("Writing JSON ") && said.ends_with('%'),
+            "{said}"
+        );
+    }
+    assert!(slices > 2, "{slices}");
+    assert_eq!(written, page.runs.a.trace.json());
+    assert_eq!(idemlab_app::view::export::json_button(&page.state), None);
+    assert!(!page.busy());
+}

@@ -7,6 +7,7 @@ use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, HtmlCanvasElement, Url};
 
 use super::dom;
 use super::with_app;
+use idemlab_app::Msg;
 
 pub fn mount() {
     dom::on_click("copy-link", copy_link);
@@ -96,59 +97,56 @@ fn export_svg() {
     download(&svg, "image/svg+xml", "idemlab-timeline.svg");
 }
 
-/// How long one slice of the JSON export may take (the 200 ms long-task limit), and how many
-/// events go in one part between looks at the clock.
-const JSON_SLICE_MS: f64 = 40.0;
-const JSON_PART_EVENTS: usize = 2_048;
-
-/// The trace of run A as JSON, written in slices: a million events are over 300 MB of text, and
-/// in one go they held the page for seconds. Each part goes straight into the download's list
-/// of strings, outside wasm memory. The button says how far it has got.
+/// The trace of run A as JSON, written a slice at a time by the page's work (a million events
+/// are over 300 MB of text, and in one go they held the page for seconds).
 fn export_json() {
-    let button: web_sys::Element = dom::by_id("export-json");
-    if button.has_attribute("aria-busy") {
-        return;
-    }
-    let label = button.text_content().unwrap_or_default();
-    button.set_attribute("aria-busy", "true").ok();
-    let parts = with_app(|app| app.runs.a.trace.json_parts());
-    json_slice(parts, js_sys::Array::new(), label);
+    super::dispatch(Msg::ExportJson);
 }
 
-/// One slice: its parts become one small `Blob`, so the download at the end joins blobs (which
-/// copies nothing) rather than encoding 300 MB of strings in one task.
-fn json_slice(mut parts: idemlab_core::trace::JsonParts, written: js_sys::Array, label: String) {
-    let deadline_ms = dom::now_ms() + JSON_SLICE_MS;
-    let slice = js_sys::Array::new();
-    let mut done = false;
-    while dom::now_ms() < deadline_ms {
-        let Some(part) = parts.next_part(JSON_PART_EVENTS) else {
-            done = true;
-            break;
-        };
-        slice.push(&JsValue::from_str(&part));
-    }
-    if let Ok(blob) = Blob::new_with_str_sequence(&slice) {
-        written.push(&blob);
-    }
-    if done {
-        let button: web_sys::Element = dom::by_id("export-json");
-        button.remove_attribute("aria-busy").ok();
-        dom::set_text(&button, &label);
-        let options = BlobPropertyBag::new();
-        options.set_type("application/json");
-        if let Ok(blob) = Blob::new_with_blob_sequence_and_options(&written, &options) {
-            save_blob(&blob, "idemlab-trace.json");
-        }
-        return;
-    }
-    let (done, all) = parts.progress();
-    let percent = done * 100 / all.max(1);
-    dom::set_text(
-        &dom::by_id("export-json"),
-        &idemlab_lab::tf!("Writing JSON {}%", percent),
+/// Keeps a slice's parts as one small `Blob`, outside wasm memory, and saves the file after the
+/// last: the download joins blobs, which copies nothing, rather than encoding 300 MB of
+/// strings in one task.
+pub fn keep_parts(parts: &[String], done: bool) {
+    super::with_ui(
+        |u| &u.json_blobs,
+        |blobs| {
+            let mut blobs = blobs.borrow_mut();
+            let written = blobs.get_or_insert_with(js_sys::Array::new);
+            let slice: js_sys::Array = parts.iter().map(|p| JsValue::from_str(p)).collect();
+            if let Ok(blob) = Blob::new_with_str_sequence(&slice) {
+                written.push(&blob);
+            }
+            if !done {
+                return;
+            }
+            let options = BlobPropertyBag::new();
+            options.set_type("application/json");
+            if let Ok(blob) = Blob::new_with_blob_sequence_and_options(written, &options) {
+                save_blob(&blob, "idemlab-trace.json");
+            }
+            *blobs = None;
+        },
     );
-    dom::later(0, move || json_slice(parts, written, label));
+}
+
+/// The JSON button: busy with its progress while the export is written.
+pub fn render() {
+    let text = with_app(|app| idemlab_app::view::export::json_button(&app.state));
+    let button: web_sys::Element = dom::by_id("export-json");
+    let label = super::with_ui(
+        |u| &u.json_label,
+        |label| {
+            label
+                .borrow_mut()
+                .get_or_insert_with(|| button.text_content().unwrap_or_default())
+                .clone()
+        },
+    );
+    match text.is_some() {
+        true => dom::set_attr(&button, "aria-busy", "true"),
+        false => _ = button.remove_attribute("aria-busy"),
+    }
+    dom::set_text(&button, text.as_deref().unwrap_or(&label));
 }
 
 fn export_png() {

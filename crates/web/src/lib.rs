@@ -84,6 +84,10 @@ pub(crate) struct Ui {
     pub classify_painted: Cell<Option<app::Answers>>,
     /// A slice of the page's work is scheduled: one chain of slices, whatever the work.
     pub work_due: Cell<bool>,
+    /// The JSON export's parts written so far, as blobs outside wasm memory.
+    pub json_blobs: RefCell<Option<js_sys::Array>>,
+    /// The JSON button's own text (the markup's, translated), for when the export ends.
+    pub json_label: RefCell<Option<String>>,
     /// The sweep panel as last painted.
     pub sweep_painted: RefCell<Option<app::SweepFrame>>,
     /// The contracts table as last painted, so that a repaint rebuilds it only on a change.
@@ -113,6 +117,8 @@ thread_local! {
             classify_painted: Cell::new(None),
             work_due: Cell::new(false),
             sweep_painted: RefCell::new(None),
+            json_blobs: RefCell::new(None),
+            json_label: RefCell::new(None),
             contracts_shown: RefCell::new(None),
             loading: Cell::new(true),
             heard: RefCell::new(None),
@@ -185,7 +191,7 @@ pub(crate) fn apply(effects: Effects) {
     if effects.tick {
         playback::schedule_tick();
     }
-    if effects.sweep_slice || effects.contracts_slice {
+    if effects.work {
         schedule_work();
     }
     match effects.url {
@@ -267,6 +273,10 @@ fn carry_out(stepped: &app::Stepped) {
     }
     if stepped.tabled {
         contracts::paint();
+    }
+    if !stepped.json.is_empty() {
+        export::keep_parts(&stepped.json, stepped.json_done);
+        export::render();
     }
     if stepped.more {
         schedule_work();
@@ -396,6 +406,7 @@ pub(crate) fn render() {
     runs::render();
     playback::render();
     table::render();
+    export::render();
     sweep::render();
     lessons::render();
     keys::render();

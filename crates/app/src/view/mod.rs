@@ -1,4 +1,5 @@
 pub mod events;
+pub mod export;
 pub mod ordering;
 pub mod runs;
 pub mod sweep;
