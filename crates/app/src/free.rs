@@ -1,7 +1,7 @@
 //! Free play, the page with no lesson open: the newcomer's hint to start Lesson A, and the
 //! Compare box (the separators it reads, and the change it proposes when ticked).
 
-use super::State;
+use super::{Effects, State};
 use idemlab_core::scenario::{codec, Scenario};
 
 /// The hint shows on the page as it opens with no query (a newcomer's first visit), never in
@@ -77,4 +77,10 @@ pub fn proposed_change(scenario: &Scenario) -> String {
         .find(changes)
         .map_or("dedup=none", |change| *change)
         .to_string()
+}
+
+/// The newcomer's hint is dismissed, for the visit.
+pub(super) fn dismiss_hint(state: &mut State) -> Effects {
+    state.start_hint = false;
+    Effects::paint()
 }

@@ -397,13 +397,6 @@ pub enum Msg {
     },
     /// Leave the lesson: its column gives way to the controls again; the run stays.
     CloseLesson,
-    /// Both runs are built (`work`): their lengths, and their metrics at the end for the open
-    /// step's prediction.
-    Built(Box<BuiltRuns>),
-    /// A slice of the sweep ran these seeds (`work`).
-    Swept(Box<Swept>),
-    /// A run of the contracts table finished (`work`).
-    ContractsRan(Box<idemlab_lab::Metrics>),
     /// The learner answers the open step's prediction with this choice.
     Predict(usize),
     /// The URL changed under the page (Back, Forward, a hash change): load its state.
@@ -420,11 +413,8 @@ pub enum Msg {
     },
     /// "Show me": load operation `index`'s scenario as run A.
     ClassifyShow(usize),
-    /// A slice of a run's computation ended here; more slices follow.
-    Computing {
-        side: Side,
-        progress: crate::job::JobProgress,
-    },
+    /// What a slice of the page's work did (`work::Page::step` sends these, never the browser).
+    Work(Box<work::Done>),
     /// Stop computing and go back to the last scenario that finished.
     CancelRun,
     /// Free play: the newcomer's hint is dismissed.
@@ -449,11 +439,6 @@ pub enum Msg {
     ContractsStart(String),
     /// Export run A's trace as JSON (a slice at a time, `work`); refused while one is written.
     ExportJson,
-    /// A slice of the JSON export wrote this much of the trace (`work`).
-    JsonWritten {
-        percent: u32,
-        done: bool,
-    },
     /// Load a row of the contracts table as run A or B.
     ContractsLoad {
         row: usize,
@@ -546,6 +531,14 @@ impl Effects {
         Effects {
             render: true,
             url: Some(UrlWrite::Replace),
+            ..Effects::default()
+        }
+    }
+
+    /// Repaint, nothing more.
+    fn paint() -> Effects {
+        Effects {
+            render: true,
             ..Effects::default()
         }
     }
@@ -644,32 +637,7 @@ impl State {
             compare_refused: false,
             json_export: None,
         };
-        match (quiz_seed, state.lesson) {
-            (Some(seed), at) => {
-                let lesson = at.map_or(&LESSONS[0], |at| at.lesson);
-                state.tab = Tab::Lessons;
-                state.quiz = Some(QuizSession::draw(lesson, seed, stored));
-            }
-            (None, Some(at)) if !names_scenario(query) => state.open_step_keeping_errors(at),
-            (None, Some(at)) => {
-                let own = decode_lenient(at.step().query).0.scenario;
-                if own != state.page.scenario {
-                    state.step_overridden = Some((at.lesson, at.index()));
-                }
-            }
-            // `steps=` without a lesson: the instructor's step the link names, or the first; its
-            // scenario unless the link gives one of its own.
-            (None, None) if state.page.steps.is_some() => {
-                let index = step.unwrap_or(1).saturating_sub(1);
-                let errors = std::mem::take(&mut state.errors);
-                match names_scenario(query) && !own::first_steps_keys(&state, index) {
-                    true => state.own_step = Some(index),
-                    false => _ = own::open(&mut state, index),
-                }
-                state.errors = errors;
-            }
-            (None, None) => {}
-        }
+        state.open_linked(query, quiz_seed, step, stored);
         state.link_lesson = state
             .link_lesson
             .or(state.quiz.as_ref().map(|q| q.quiz.lesson));
@@ -677,6 +645,43 @@ impl State {
         state.page.version = version;
         state.link_version = version.filter(|v| *v != crate::page::MODEL_VERSION);
         state
+    }
+
+    /// Opens what the link names: its check, its lesson step (with the step's scenario unless
+    /// the link gives its own), or an instructor's step (`steps=`).
+    fn open_linked(
+        &mut self,
+        query: &str,
+        quiz_seed: Option<u64>,
+        step: Option<usize>,
+        stored: &Progress,
+    ) {
+        match (quiz_seed, self.lesson) {
+            (Some(seed), at) => {
+                let lesson = at.map_or(&LESSONS[0], |at| at.lesson);
+                self.tab = Tab::Lessons;
+                self.quiz = Some(QuizSession::draw(lesson, seed, stored));
+            }
+            (None, Some(at)) if !names_scenario(query) => self.open_step_keeping_errors(at),
+            (None, Some(at)) => {
+                let own = decode_lenient(at.step().query).0.scenario;
+                if own != self.page.scenario {
+                    self.step_overridden = Some((at.lesson, at.index()));
+                }
+            }
+            // `steps=` without a lesson: the instructor's step the link names, or the first; its
+            // scenario unless the link gives one of its own.
+            (None, None) if self.page.steps.is_some() => {
+                let index = step.unwrap_or(1).saturating_sub(1);
+                let errors = std::mem::take(&mut self.errors);
+                match names_scenario(query) && !own::first_steps_keys(self, index) {
+                    true => self.own_step = Some(index),
+                    false => _ = own::open(self, index),
+                }
+                self.errors = errors;
+            }
+            (None, None) => {}
+        }
     }
 
     /// The permalink query: the page's keys, then the lesson, step and quiz.
@@ -804,14 +809,7 @@ pub fn names_scenario(query: &str) -> bool {
 /// nothing (`locks::refused`); a change a course page asked to hear of is reported.
 pub fn update(state: &mut State, msg: Msg) -> Effects {
     // The runs a refused change started report back before the page paints: they keep it.
-    if !matches!(
-        msg,
-        Msg::Built(_)
-            | Msg::Computing { .. }
-            | Msg::Swept(_)
-            | Msg::ContractsRan(_)
-            | Msg::JsonWritten { .. }
-    ) {
+    if !matches!(msg, Msg::Work(_)) {
         state.compare_refused = false;
     }
     if let Some(note) = locks::refusal(state, &msg) {
@@ -877,22 +875,7 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         | Msg::QuizClose
         | Msg::QuizTry(_)
         | Msg::QuizAnswer(_) => quiz::update(state, msg),
-        Msg::Built(built) => {
-            state.events_a = built.events_a;
-            state.events_b = built.events_b;
-            computing::ran(state);
-            predict::measured(state, &built.a, built.b.as_ref())
-        }
-        Msg::Swept(swept) => {
-            sweep_add(state, &swept);
-            Effects::default()
-        }
-        Msg::ContractsRan(metrics) => {
-            if let Some(table) = state.contracts.as_mut().filter(|t| t.busy()) {
-                table.job.add(&metrics);
-            }
-            Effects::default()
-        }
+        Msg::Work(done) => update_work(state, *done),
         Msg::Predict(choice) => predict::answer(state, choice),
         // A sweep of a quiz question's scenario would count what the question asks.
         Msg::SweepStart(_) | Msg::ContractsStart(_) if quiz::run_hidden(state) => {
@@ -900,53 +883,13 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         }
         Msg::ContractsStart(requested) => contracts::start(state, &requested),
         Msg::ContractsLoad { row, side } => contracts::load(state, row, side),
-        Msg::ToggleKeyStore => {
-            state.page.keys = !state.page.keys;
-            state.keys_by_step = false;
-            Effects::view()
-        }
+        Msg::ToggleKeyStore => toggle_key_store(state),
         Msg::Classify { index, answer } => classify::answer(state, index, answer),
         Msg::ClassifyShow(index) => classify::show(state, index),
-        Msg::DismissHint => {
-            state.start_hint = false;
-            Effects {
-                render: true,
-                ..Effects::default()
-            }
-        }
+        Msg::DismissHint => free::dismiss_hint(state),
         Msg::SweepStart(requested) => sweep_start(state, &requested),
-        Msg::ExportJson => {
-            let idle = state.json_export.is_none();
-            state.json_export.get_or_insert(0);
-            Effects {
-                work: idle,
-                render: true,
-                ..Effects::default()
-            }
-        }
-        Msg::JsonWritten { percent, done } => {
-            state.json_export = (!done).then_some(percent);
-            Effects {
-                render: true,
-                ..Effects::default()
-            }
-        }
-        Msg::SweepStop => {
-            // Stopped, not dropped: its totals so far stay, as the table's rows do. Only a new
-            // sweep or a scenario change (whose totals they no longer are) drops them.
-            if let Some(job) = &mut state.sweep {
-                job.stopped = true;
-            }
-            // One Stop for both jobs of the Sweep tab: a stopped table keeps its rows so far.
-            if let Some(table) = &mut state.contracts {
-                table.stopped = true;
-            }
-            Effects {
-                render: true,
-                ..Effects::default()
-            }
-        }
-        Msg::Computing { side, progress } => computing::progress(state, side, progress),
+        Msg::ExportJson => export_json(state),
+        Msg::SweepStop => sweep_stop(state),
         Msg::OwnStep(index) => own::open(state, index),
         Msg::OwnAnswer(choice) => own::answer(state, choice),
         Msg::ComposeAdd {
@@ -954,23 +897,72 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
             ask,
             checks,
         } => own::compose_add(state, &caption, &ask, checks),
-        Msg::ComposeRemove(index) => {
-            if index < state.compose.len() {
-                state.compose.remove(index);
-            }
-            state.compose_error = None;
-            Effects::default()
-        }
-        Msg::ComposeClear => {
-            state.compose.clear();
-            state.compose_error = None;
-            Effects::default()
-        }
+        Msg::ComposeRemove(index) => own::compose_remove(state, Some(index)),
+        Msg::ComposeClear => own::compose_remove(state, None),
         Msg::ShortcutsOff(off) => {
             state.shortcuts_off = off;
             Effects::default()
         }
         Msg::CancelRun => computing::cancel(state),
+    }
+}
+
+fn toggle_key_store(state: &mut State) -> Effects {
+    state.page.keys = !state.page.keys;
+    state.keys_by_step = false;
+    Effects::view()
+}
+
+/// The JSON export starts, unless one is being written.
+fn export_json(state: &mut State) -> Effects {
+    let idle = state.json_export.is_none();
+    state.json_export.get_or_insert(0);
+    Effects {
+        work: idle,
+        ..Effects::paint()
+    }
+}
+
+/// Stopped, not dropped: the sweep's totals so far stay, as the table's rows do. Only a new
+/// sweep or a scenario change (whose totals they no longer are) drops them. One Stop for both
+/// jobs of the Sweep tab: a stopped table keeps its rows so far.
+fn sweep_stop(state: &mut State) -> Effects {
+    if let Some(job) = &mut state.sweep {
+        job.stopped = true;
+    }
+    if let Some(table) = &mut state.contracts {
+        table.stopped = true;
+    }
+    Effects::paint()
+}
+
+/// What a slice of the page's work did.
+fn update_work(state: &mut State, done: work::Done) -> Effects {
+    match done {
+        work::Done::Built(built) => {
+            state.events_a = built.events_a;
+            state.events_b = built.events_b;
+            computing::ran(state);
+            predict::measured(state, &built.a, built.b.as_ref())
+        }
+        work::Done::Computing { side, progress } => computing::progress(state, side, progress),
+        work::Done::Swept(swept) => {
+            sweep_add(state, &swept);
+            Effects::default()
+        }
+        work::Done::ContractsRan(metrics) => {
+            if let Some(table) = state.contracts.as_mut().filter(|t| t.busy()) {
+                table.job.add(&metrics);
+            }
+            Effects::default()
+        }
+        work::Done::JsonWritten { percent, done } => {
+            state.json_export = (!done).then_some(percent);
+            Effects {
+                render: true,
+                ..Effects::default()
+            }
+        }
     }
 }
 

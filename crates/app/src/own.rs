@@ -305,3 +305,15 @@ pub(super) fn first_steps_keys(state: &State, index: usize) -> bool {
     };
     index > 0 && state.page.scenario == first.scenario && state.page.compare == first.compare
 }
+
+/// Removes step `index` of the sequence being composed, or every step (`None`); the last
+/// refusal's words go with it.
+pub(super) fn compose_remove(state: &mut State, index: Option<usize>) -> Effects {
+    match index {
+        Some(index) if index < state.compose.len() => _ = state.compose.remove(index),
+        Some(_) => {}
+        None => state.compose.clear(),
+    }
+    state.compose_error = None;
+    Effects::default()
+}

@@ -176,6 +176,25 @@ impl Runs {
     }
 }
 
+/// What a slice of work tells the state: the one way work changes it, through `update`.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Done {
+    /// Both runs are built: their lengths, and their metrics at the end for the open step's
+    /// prediction.
+    Built(Box<crate::BuiltRuns>),
+    /// A slice of a run's computation ended here; more slices follow.
+    Computing {
+        side: Side,
+        progress: crate::job::JobProgress,
+    },
+    /// A slice of the sweep ran these seeds.
+    Swept(Box<crate::Swept>),
+    /// A run of the contracts table finished.
+    ContractsRan(Box<Metrics>),
+    /// A slice of the JSON export wrote this much of the trace.
+    JsonWritten { percent: u32, done: bool },
+}
+
 /// What a slice did, for the browser to paint and to schedule.
 #[derive(Debug, Default, PartialEq, Eq)]
 pub struct Stepped {
@@ -375,8 +394,8 @@ impl Page {
         stepped
     }
 
-    fn send(&mut self, msg: Msg, stepped: &mut Stepped) {
-        let effects = update(&mut self.state, msg);
+    fn send(&mut self, done: Done, stepped: &mut Stepped) {
+        let effects = update(&mut self.state, Msg::Work(Box::new(done)));
         stepped.effects = std::mem::take(&mut stepped.effects).and(effects);
     }
 
@@ -408,7 +427,7 @@ impl Page {
                     return;
                 }
             } else if budget.spent() {
-                self.send(Msg::Computing { side, progress }, out);
+                self.send(Done::Computing { side, progress }, out);
                 return;
             }
         }
@@ -449,7 +468,10 @@ impl Page {
         };
         // As before the scheduler moved here, the runs' arrival asks nothing of the browser but
         // the paint that `built` asks for.
-        update(&mut self.state, Msg::Built(Box::new(built)));
+        update(
+            &mut self.state,
+            Msg::Work(Box::new(Done::Built(Box::new(built)))),
+        );
         out.built = true;
     }
 
@@ -485,7 +507,7 @@ impl Page {
         if out.json_done {
             self.work.json = None;
         }
-        let written = Msg::JsonWritten {
+        let written = Done::JsonWritten {
             percent,
             done: out.json_done,
         };
@@ -519,7 +541,7 @@ impl Page {
             totals,
             clock_ms: (started_ms, budget.now_ms()),
         };
-        self.send(Msg::Swept(Box::new(swept)), out);
+        self.send(Done::Swept(Box::new(swept)), out);
         out.swept = true;
     }
 
@@ -534,7 +556,7 @@ impl Page {
                 break;
             };
             if let Some(metrics) = counted(&mut self.work.table_run, &next) {
-                self.send(Msg::ContractsRan(Box::new(metrics)), out);
+                self.send(Done::ContractsRan(Box::new(metrics)), out);
             }
             if budget.spent() {
                 break;

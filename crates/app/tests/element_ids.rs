@@ -9,7 +9,12 @@ use std::collections::BTreeSet;
 /// `get_element_by_id("x")`.
 fn ids_named(code: &str) -> BTreeSet<String> {
     let mut ids = BTreeSet::new();
-    for call in ["by_id(\"", "input(\"", "on_click(\"", "get_element_by_id(\""] {
+    for call in [
+        "by_id(\"",
+        "input(\"",
+        "on_click(\"",
+        "get_element_by_id(\"",
+    ] {
         for piece in code.split(call).skip(1) {
             ids.insert(piece.split('"').next().unwrap_or_default().to_string());
         }
@@ -43,7 +48,10 @@ fn every_id_the_web_layer_names_is_in_the_markup() {
     let missing: Vec<&String> = (named.iter())
         .filter(|id| !made.contains(*id) && !html.contains(&format!("id=\"{id}\"")))
         .collect();
-    assert!(missing.is_empty(), "named in crates/web but not in www/index.html: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "named in crates/web but not in www/index.html: {missing:?}"
+    );
 }
 
 #[test]

@@ -16,7 +16,10 @@ fn computing(state: &mut State, side: Side, events: u32) -> Effects {
         phase: idemlab_app::job::Phase::Simulating,
         events,
     };
-    app::update(state, Msg::Computing { side, progress })
+    app::update(
+        state,
+        Msg::Work(Box::new(app::work::Done::Computing { side, progress })),
+    )
 }
 
 #[test]

@@ -182,34 +182,8 @@ impl Painter<'_> {
     }
 
     fn shape(&mut self, shape: &Shape) {
+        self.set_ink(shape);
         let ctx = self.ctx;
-        if self.alpha != Some(shape.alpha) {
-            ctx.set_global_alpha(shape.alpha);
-            self.alpha = Some(shape.alpha);
-        }
-        match shape.paint {
-            Paint::Fill if self.fill != Some(shape.ink) => {
-                ctx.set_fill_style_str(self.palette.get(shape.ink.name()));
-                self.fill = Some(shape.ink);
-            }
-            Paint::Fill => {}
-            Paint::Stroke { width_px, dashed } => {
-                if self.stroke != Some(shape.ink) {
-                    ctx.set_stroke_style_str(self.palette.get(shape.ink.name()));
-                    self.stroke = Some(shape.ink);
-                }
-                ctx.set_line_width(width_px);
-                if self.dashed != Some(dashed) {
-                    let dash = if dashed {
-                        js_sys::Array::of2(&DASH_PX[0].into(), &DASH_PX[1].into())
-                    } else {
-                        js_sys::Array::new()
-                    };
-                    ctx.set_line_dash(&dash).ok();
-                    self.dashed = Some(dashed);
-                }
-            }
-        }
         match &shape.geometry {
             Geometry::Rect(r) => match shape.paint {
                 Paint::Fill => ctx.fill_rect(r.x, r.y, r.w, r.h),
@@ -244,28 +218,69 @@ impl Painter<'_> {
                 text,
                 font,
                 anchor,
-            } => {
-                if self.font != Some(*font) {
-                    ctx.set_font(font.css());
-                    self.font = Some(*font);
+            } => self.text(shape.paint, *at, text, *font, *anchor),
+        }
+    }
+
+    /// Sets the context's alpha, colour, width and dash for `shape`, each only when it changed:
+    /// a context write costs more than the comparison.
+    fn set_ink(&mut self, shape: &Shape) {
+        let ctx = self.ctx;
+        if self.alpha != Some(shape.alpha) {
+            ctx.set_global_alpha(shape.alpha);
+            self.alpha = Some(shape.alpha);
+        }
+        match shape.paint {
+            Paint::Fill if self.fill != Some(shape.ink) => {
+                ctx.set_fill_style_str(self.palette.get(shape.ink.name()));
+                self.fill = Some(shape.ink);
+            }
+            Paint::Fill => {}
+            Paint::Stroke { width_px, dashed } => {
+                if self.stroke != Some(shape.ink) {
+                    ctx.set_stroke_style_str(self.palette.get(shape.ink.name()));
+                    self.stroke = Some(shape.ink);
                 }
-                ctx.set_text_align(match anchor {
-                    idemlab_lab::view::Anchor::Start => "left",
-                    idemlab_lab::view::Anchor::Middle => "center",
-                    idemlab_lab::view::Anchor::End => "right",
-                });
-                // The width label placement measured is a maximum: a font wider than the
-                // measure's is squeezed into it rather than run over a neighbouring label.
-                let width_px = font.width_px(text);
-                match shape.paint {
-                    Paint::Fill => ctx.fill_text_with_max_width(text, at.0, at.1, width_px),
-                    Paint::Stroke { .. } => {
-                        ctx.stroke_text_with_max_width(text, at.0, at.1, width_px)
-                    }
+                ctx.set_line_width(width_px);
+                if self.dashed != Some(dashed) {
+                    let dash = if dashed {
+                        js_sys::Array::of2(&DASH_PX[0].into(), &DASH_PX[1].into())
+                    } else {
+                        js_sys::Array::new()
+                    };
+                    ctx.set_line_dash(&dash).ok();
+                    self.dashed = Some(dashed);
                 }
-                .ok();
             }
         }
+    }
+
+    fn text(
+        &mut self,
+        paint: Paint,
+        at: (f64, f64),
+        text: &str,
+        font: idemlab_lab::view::Font,
+        anchor: idemlab_lab::view::Anchor,
+    ) {
+        let ctx = self.ctx;
+        if self.font != Some(font) {
+            ctx.set_font(font.css());
+            self.font = Some(font);
+        }
+        ctx.set_text_align(match anchor {
+            idemlab_lab::view::Anchor::Start => "left",
+            idemlab_lab::view::Anchor::Middle => "center",
+            idemlab_lab::view::Anchor::End => "right",
+        });
+        // The width label placement measured is a maximum: a font wider than the measure's is
+        // squeezed into it rather than run over a neighbouring label.
+        let width_px = font.width_px(text);
+        match paint {
+            Paint::Fill => ctx.fill_text_with_max_width(text, at.0, at.1, width_px),
+            Paint::Stroke { .. } => ctx.stroke_text_with_max_width(text, at.0, at.1, width_px),
+        }
+        .ok();
     }
 
     fn finish(&self, paint: Paint) {
