@@ -4,7 +4,7 @@
 
 use super::{ErrorsFrom, State};
 use crate::page::Theme;
-use idemlab_core::scenario::codec::{CodecError, Problem};
+use idemlab_core::scenario::codec::CodecError;
 use idemlab_core::scenario::{codec, decode, Consumer, Scenario, Step};
 use idemlab_core::trace::{EventKind, Trace};
 use idemlab_course::ordering::{self, Verdict};
@@ -307,30 +307,9 @@ fn version_note(v: u32) -> String {
 /// the CLI keeps), one template per problem. The key, the value, the key lists and what is
 /// allowed are the codec's vocabulary, so they fill the holes untranslated.
 pub fn error_text(error: &CodecError) -> String {
-    let (key, value) = (&error.key, &error.value);
-    match &error.problem {
-        Problem::UnknownKey => {
-            let names: Vec<&str> = codec::key_names().collect();
-            idemlab_lab::tf!(
-                "unknown key `{}`; scenario keys are {}; view keys are {}",
-                key,
-                names.join(", "),
-                codec::VIEW_KEYS.join(", ")
-            )
-        }
-        Problem::Repeated => {
-            idemlab_lab::tf!("key `{}` is given more than once; give it once", key)
-        }
-        Problem::Malformed { allowed } => {
-            idemlab_lab::tf!("`{}={}` is not valid: expected {}", key, value, allowed)
-        }
-        Problem::OutOfBounds { allowed } => {
-            idemlab_lab::tf!("`{}={}` is out of bounds: allowed {}", key, value, allowed)
-        }
-        Problem::TooLong { allowed } => {
-            idemlab_lab::tf!("the {} is too long: allowed {}", key, allowed)
-        }
-    }
+    let holes = error.holes();
+    let holes: Vec<&dyn std::fmt::Display> = holes.iter().map(|h| h as _).collect();
+    idemlab_lab::i18n::fill(idemlab_lab::i18n::tr(error.template()), &holes)
 }
 
 /// The seeds a sweep runs: `count` seeds from `first`, never past the largest seed.

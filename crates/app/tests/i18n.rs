@@ -222,6 +222,12 @@ fn data_strings() -> Vec<(&'static str, String)> {
     for choice in idemlab_course::lessons::WHICH_CHOICES {
         out.push((choice, "a question's choice".into()));
     }
+    for template in idemlab_core::scenario::codec::ERROR_TEMPLATES {
+        out.push((
+            template,
+            "a link's or control's refused value (the codec's words)".into(),
+        ));
+    }
     for term in &idemlab_course::glossary::TERMS {
         out.push((
             term.word,

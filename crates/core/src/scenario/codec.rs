@@ -89,25 +89,62 @@ pub struct CodecError {
     pub problem: Problem,
 }
 
+/// Every codec error's sentence, by problem (`CodecError::template`).
+pub const ERROR_TEMPLATES: [&str; 5] = [
+    "unknown key `{}`; scenario keys are {}; view keys are {}",
+    "key `{}` is given more than once; give it once",
+    "`{}={}` is not valid: expected {}",
+    "`{}={}` is out of bounds: allowed {}",
+    "the {} is too long: allowed {}",
+];
+
+impl CodecError {
+    /// The sentence for this problem with `{}` holes, in English: the one text of each codec
+    /// error. The CLI fills it as it is (`Display`); the page fills its translation
+    /// (`lab::i18n`'s table holds these templates).
+    pub fn template(&self) -> &'static str {
+        ERROR_TEMPLATES[match self.problem {
+            Problem::UnknownKey => 0,
+            Problem::Repeated => 1,
+            Problem::Malformed { .. } => 2,
+            Problem::OutOfBounds { .. } => 3,
+            Problem::TooLong { .. } => 4,
+        }]
+    }
+
+    /// What fills the template's holes, in order: the codec's own vocabulary (keys, values,
+    /// what is allowed), never translated.
+    pub fn holes(&self) -> Vec<String> {
+        let (key, value) = (self.key.clone(), self.value.clone());
+        match &self.problem {
+            Problem::UnknownKey => vec![
+                key,
+                key_names().collect::<Vec<_>>().join(", "),
+                VIEW_KEYS.join(", "),
+            ],
+            Problem::Repeated => vec![key],
+            Problem::Malformed { allowed } | Problem::OutOfBounds { allowed } => {
+                vec![key, value, allowed.to_string()]
+            }
+            Problem::TooLong { allowed } => vec![key, allowed.to_string()],
+        }
+    }
+}
+
+/// The template with each `{}` filled in order.
 impl fmt::Display for CodecError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let (key, value) = (&self.key, &self.value);
-        match &self.problem {
-            Problem::UnknownKey => write!(
-                f,
-                "unknown key `{key}`; scenario keys are {}; view keys are {}",
-                key_names().collect::<Vec<_>>().join(", "),
-                VIEW_KEYS.join(", ")
-            ),
-            Problem::Repeated => write!(f, "key `{key}` is given more than once; give it once"),
-            Problem::Malformed { allowed } => {
-                write!(f, "`{key}={value}` is not valid: expected {allowed}")
-            }
-            Problem::OutOfBounds { allowed } => {
-                write!(f, "`{key}={value}` is out of bounds: allowed {allowed}")
-            }
-            Problem::TooLong { allowed } => write!(f, "the {key} is too long: allowed {allowed}"),
+        let holes = self.holes();
+        let mut holes = holes.iter();
+        let mut parts = self.template().split("{}");
+        if let Some(first) = parts.next() {
+            f.write_str(first)?;
         }
+        for part in parts {
+            f.write_str(holes.next().map_or("", String::as_str))?;
+            f.write_str(part)?;
+        }
+        Ok(())
     }
 }
 
