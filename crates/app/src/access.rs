@@ -1,6 +1,6 @@
-//! Keyboard access (issue 14): what kind of element has the focus, where the arrow keys go on
-//! the tab list and in the event list, and where the skip link to the lesson lands. The browser
-//! reads the event and the focused element's tag and role; these decide.
+//! Keyboard access: what kind of element has the focus, where the arrow keys go on the tab list
+//! and in the event list, and where the skip link to the lesson lands. The browser reads the
+//! event and the focused element's tag and role; these decide.
 
 use super::{Msg, State, Tab};
 
@@ -76,8 +76,8 @@ pub fn grid_break(
     super::break_at(&state.page.scenario, a, state.page.cursor?)
 }
 
-/// What Shift+Enter said once it broke the run (a keyboard re-walk heard nothing while the run
-/// and its counts changed): the key it set and the event the cursor is back on. `None` when
+/// What Shift+Enter says once it broke the run (else a screen reader hears nothing while the
+/// run and its counts change): the key it set and the event the cursor is back on. `None` when
 /// the scenario did not change (a lock refused it, and the banner says why).
 pub fn break_said(
     before: &idemlab_core::scenario::Scenario,

@@ -86,8 +86,8 @@ pub fn classify_items(answers: &Answers) -> Vec<ClassifyItem> {
 }
 
 /// The score line as it speaks after a paint: the verdict of the operation answered since
-/// `before` ("Right: not idempotent.") ahead of the score, so that a screen reader hears both
-/// (issue 14's walk heard only the count).
+/// `before` ("Right: not idempotent.") ahead of the score, so that a screen reader hears both,
+/// not only the count.
 pub fn classify_said(before: Option<&Answers>, after: &Answers) -> String {
     let score = classify_score(after);
     // No `before` is the first paint: nothing was just answered.

@@ -1,4 +1,5 @@
-//! A run being computed in slices (issue 10): what the page says while it works, and Cancel.
+//! A run being computed in slices, so a heavy one does not freeze the page: what the page says
+//! while it works, and Cancel.
 //!
 //! The runs themselves (`job::RunJob`, megabytes of trace) live beside the state in the web
 //! layer, as finished runs do; the state holds the facts the page shows about them: which run

@@ -1,6 +1,6 @@
-//! The contracts table on the page (issue 12, section 2): the run in focus's scenario under no
-//! contract and under each contract, over the sweep form's seeds, built a few runs per slice
-//! by `idemlab_lab::contracts::TableJob` (the code behind `idemlab contracts`); a row loads as run A
+//! The contracts table on the page: the run in focus's scenario under no contract and under each
+//! contract, over the sweep form's seeds, built a few runs per slice by
+//! `idemlab_lab::contracts::TableJob` (the code behind `idemlab contracts`); a row loads as run A
 //! or B.
 
 use super::{compare_keys, sweep_range, Effects, State};

@@ -91,10 +91,10 @@ pub fn shortcut_for(
     shortcut(key, modified, target)
 }
 
-/// What a shortcut that changes the view without moving focus says once it acted (a keyboard
-/// walk of issue 14 pressed N and heard nothing while the run was replaced): the new seed,
-/// when it changed (`seed_before`; a refused one is said by the banner), or the zoom. The
-/// playback keys are said by the announcer, Help by its dialog, Copy link by its own note.
+/// What a shortcut that changes the view without moving focus says once it acted (else N
+/// replaces the run in silence for a screen reader): the new seed, when it changed
+/// (`seed_before`; a refused one is said by the banner), or the zoom. The playback keys are
+/// said by the announcer, Help by its dialog, Copy link by its own note.
 pub fn shortcut_said(
     shortcut: &Shortcut,
     seed_before: u64,

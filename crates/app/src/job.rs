@@ -3,8 +3,8 @@
 //! The page promises that no link holds its main thread for more than 200 ms, and a run the
 //! codec accepts can take a second of wasm time (`heaviest::WORST_QUERY`). So the page never
 //! builds a run in one call: it asks `RunJob::step` for a few thousand units of work at a time
-//! and yields to the browser between slices, showing the progress and offering Cancel (issue
-//! 10). Dropping a job cancels it. Work is counted in actions and events, not time: the core
+//! and yields to the browser between slices, showing the progress and offering Cancel.
+//! Dropping a job cancels it. Work is counted in actions and events, not time: the core
 //! has no clock, and the caller sizes its slices.
 //!
 //! `RunJob::run` is the same job in one go, and `tests/stepper.rs` proves that every slice size

@@ -46,8 +46,8 @@ pub fn key_store(trace: &Trace, count: Option<usize>) -> KeyStoreView {
 }
 
 /// `key_store`, captioned at `at_us` when given: the cursor's moment, which for the run not in
-/// focus is later than its last event counted. Captioned at that event instead, B's table read
-/// as taken at another time than A's counters (issue 11, second walk: 88.99 against 90.77 ms).
+/// focus is later than its last event counted. Captioned at that event instead, B's table
+/// would read as taken at another time than A's counters (88.99 against 90.77 ms, say).
 fn key_store_at(trace: &Trace, count: Option<usize>, at_us: Option<u64>) -> KeyStoreView {
     let count = count.unwrap_or(trace.events.len()).min(trace.events.len());
     let last_us = count
@@ -79,7 +79,7 @@ fn key_store_at(trace: &Trace, count: Option<usize>, at_us: Option<u64>) -> KeyS
 /// the run in focus (`lead`), as `events_counted` folds the counters, so both runs' tables and
 /// counters describe one moment; except while a check keeps its question's run hidden
 /// (`run_hidden`), when the page holds the default scenario, whose empty table ("stores no keys
-/// (dedup=none)") would contradict the question on screen (issue 11).
+/// (dedup=none)") would contradict the question on screen.
 pub fn key_store_for(state: &super::State, lead: &Trace, side: Side, run: &Trace) -> KeyStoreView {
     if super::run_hidden(state) {
         return KeyStoreView {
@@ -155,7 +155,7 @@ pub fn row_text(row: &KeyRow, op: Op, expired: Expired) -> KeyRowText {
                         "none: the next read removes the key and runs the request as new"
                     )
                 }
-                // Lesson C step 5's walk: the row said "runs as new" under a 412 rule.
+                // Not "runs as new": under a 412 rule the repeat is refused, not run.
                 Expired::Reject => idemlab_lab::t!("none: a repeat gets 412 and the row stays"),
             }
             .into(),

@@ -52,13 +52,13 @@ pub use view::ordering::{OrderItem, OrderingFrame};
 pub use view::runs::{CardFrame, RunsFrame, SideFrame};
 pub use view::sweep::{BarFrame, SweepFrame};
 pub use work::{Budget, Looks, Page, Run, Runs, Stepped, Unbounded};
-// Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.
+// Keyboard and screen readers: focus, arrows, skip links, what is announced.
 pub use access::{
     break_said, grid_break, grid_key, key_target, lesson_skip, skip_to, tab_key, tooltip_follows,
 };
 pub use input::shortcut_for;
 pub use speak::{announce, first_sentence, first_sentences, Heard};
-// Instructors (h13b): locks that hold, results to the course page.
+// Instructors: locks that hold, results to the course page.
 pub use keys::{key_store, key_store_for, row_text, KeyRowText, KeyStoreView, KEY_ROWS_MAX};
 pub use locks::{compare_locked, lesson_open, refusal, refused};
 pub use model::{
@@ -269,8 +269,8 @@ pub struct State {
     /// The learner undocked the phone's timeline (`PageLayout::dock`), to read what it covered.
     pub undocked: bool,
     /// The key store is open because a step about it opened it, not by the learner's hand: a
-    /// later step that is not about it closes it again (Lesson A's walk met the API's key
-    /// table beside the consumer's inbox step).
+    /// later step that is not about it closes it again (else the API's key table stays open
+    /// beside a step about the consumer's inbox).
     pub keys_by_step: bool,
     /// "more": every counter shows, not only those the step names.
     pub counters_more: bool,
@@ -311,7 +311,7 @@ pub struct State {
     pub compose: Vec<crate::steps::OwnStep>,
     /// Why the last step could not be added, shown in the dialog until the next try.
     pub compose_error: Option<String>,
-    /// The learner turned the single-key shortcuts off (kept with the progress; issue 14).
+    /// The learner turned the single-key shortcuts off (kept with the progress).
     pub shortcuts_off: bool,
     /// The contracts table (Sweep tab), until the scenario changes other than by loading a row.
     pub contracts: Option<ContractsJob>,
@@ -489,7 +489,7 @@ pub enum Focus {
     /// The prediction's feedback, once answered.
     PredictFeedback,
     /// The lesson picker's first button: the lesson closed, and its column (with the button
-    /// that closed it) is gone (issue 14: the focus never falls to the page).
+    /// that closed it) is gone, so that the focus does not fall to the page.
     LessonPicker,
     /// The check's first answer field, after an answer it could not take: the form is drawn
     /// again, and the focus had fallen to the page with the button that sent it.
@@ -1072,7 +1072,7 @@ fn update_lesson(state: &mut State, msg: Msg) -> Effects {
         Msg::OpenLesson(lesson) => {
             state.open_step(lesson, 0);
             // The picker's button moves into the lesson's column: the focus goes to the step
-            // rather than fall to the page (issue 14).
+            // rather than fall to the page.
             Effects {
                 focus: Some(Focus::LessonHeading),
                 ..Effects::scenario()
@@ -1167,7 +1167,7 @@ fn compare_keys(state: &mut State, text: &str) -> Effects {
 
 /// What to write into the Compare box on a paint, if anything: the keys B runs, unless the
 /// learner is typing there (`focused`); after a refusal, even then, so that the box never
-/// shows keys that B does not run (walk of issue 13).
+/// shows keys that B does not run.
 pub fn compare_box(state: &State, focused: bool) -> Option<String> {
     (!focused || state.compare_refused).then(|| state.page.compare.clone().unwrap_or_default())
 }
@@ -1216,7 +1216,7 @@ fn toggle_pointer(state: &mut State, index: usize) -> Effects {
         wanted
     };
     // Comparing, the outlined run comes into focus (at its end, so no cursor index of the
-    // other run is read in this one): a phone docks the run in focus (issue 11's walk).
+    // other run is read in this one): a phone docks the run in focus.
     if state.highlight.is_some() && state.page.compare.is_some() && state.focus() != pointer.side {
         state.page.focus = pointer.side;
         state.page.cursor = None;

@@ -18,7 +18,7 @@ pub fn refusal(state: &State, msg: &Msg) -> Option<String> {
     let in_lesson = state
         .lesson
         .is_some_and(|at| lesson_open(state, at.lesson.id));
-    // Plain words, not the link's keys: learners meet this, not the author (walk of issue 13).
+    // Plain words, not the link's keys: learners meet this, not the author.
     let locked = match msg {
         Msg::SetKey { name, .. } if !open(name) => idemlab_lab::tf!("the {} setting", name),
         Msg::NewSeed(_) if !open("seed") => idemlab_lab::t!("the seed").into(),
@@ -36,7 +36,7 @@ pub fn refusal(state: &State, msg: &Msg) -> Option<String> {
         // A contracts row sets a whole contract's keys, as a preset does.
         Msg::ContractsLoad { .. } if !open("contract") => idemlab_lab::t!("the contract").into(),
         // Closing the lesson a locked link opened would show its runs whole, answers and
-        // all, before the step's question is answered (an instructor's walk).
+        // all, before the step's question is answered.
         Msg::CloseLesson if state.link_lesson.is_some() => idemlab_lab::t!("the lesson").into(),
         Msg::OpenStep(_) | Msg::ClassifyShow(_) | Msg::QuizStart { .. } if !in_lesson => {
             idemlab_lab::t!("the lessons").into()

@@ -24,9 +24,9 @@ type Said = fn(u32) -> String;
 pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<String> {
     let compare = state.page.compare.as_ref()?;
     let a_label = compare_keys_in(&state.page.scenario, compare);
-    // Other counts too where the runs differ in them: else the line read "0 duplicates, 0 lost"
-    // on both sides of a step about two failed orders (issue 11), or about an order left
-    // unknown or an event lost (Lesson C's walk).
+    // Other counts too where the runs differ in them: else the line reads "0 duplicates, 0
+    // lost" on both sides of a step about two failed orders, an order left unknown or an event
+    // lost.
     let extra: [(Count, Said); 4] = [
         (|m| m.outcomes.failed, |n| idemlab_lab::tf!("{} failed", n)),
         (
@@ -47,7 +47,7 @@ pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<Strin
             1 => idemlab_lab::tf!("{} duplicate", m.duplicates),
             n => idemlab_lab::tf!("{} duplicates", n),
         };
-        // "lost orders", not "lost": a bare "0 lost" left walkers asking what was lost.
+        // "lost orders", not "lost": a bare "0 lost" leaves a learner asking what was lost.
         let lost = match m.lost {
             1 => idemlab_lab::tf!("{} lost order", m.lost),
             n => idemlab_lab::tf!("{} lost orders", n),
@@ -63,7 +63,7 @@ pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<Strin
 }
 
 /// A compare label with its retention said as a span ("keys kept 24 h"), not as
-/// `retention_ms=86400000`, which the walk of issue 11 found shown raw to learners.
+/// `retention_ms=86400000`, which a learner cannot read at a glance.
 fn in_words(label: &str) -> String {
     let said: Vec<String> = (label.split('&'))
         .map(|pair| match pair.strip_prefix("retention_ms=") {
@@ -598,10 +598,10 @@ pub fn counters(m: &Metrics, consumer: Consumer) -> [Counter; 16] {
     ]
 }
 
-// BEGIN production counters (issue 12): after the markup's others, in its order.
+// BEGIN production counters: after the markup's others, in its order.
 
-/// The production keys' counters (issue 12), each shown only while a key that can make it
-/// count is set, so a run without them shows the cards it always did. A lost event is harm.
+/// The production keys' counters, each shown only while a key that can make it count is set, so
+/// a run without them shows the cards it always did. A lost event is harm.
 pub fn production_counters(m: &Metrics, s: &Scenario) -> [Counter; 8] {
     use idemlab_core::scenario::{Concurrent, Expired, Handler, Lookup, Relay};
     let conflicting = s.concurrent == Concurrent::Conflict || s.handler == Handler::Phased;
@@ -829,7 +829,7 @@ pub fn embed_title(state: &State, controls: &[String]) -> String {
         [] => String::new(),
         keys => format!(" {}", idemlab_lab::tf!("({} editable)", keys.join(", "))),
     };
-    // A composed sequence is what the snippet opens, not the view on screen (walk of issue 13).
+    // A composed sequence is what the snippet opens, not the view on screen.
     if let Some(first) = state.compose.first() {
         let n = state.compose.len();
         let caption: String = first.caption.chars().take(TITLE_CAPTION_CHARS).collect();

@@ -110,8 +110,7 @@ pub(super) fn answer(state: &mut State, choice: usize) -> Effects {
     let proof = predict.proof;
     state.highlight = Some((proof.side, proof.find));
     // The reveal talks about the run that proves it: put that one in focus, so the status line
-    // follows it and a phone docks its timeline (issue 11's walk: step 5 docked A while its
-    // reveal was about B).
+    // follows it and a phone docks its timeline, not A's while the reveal is about B.
     if state.page.compare.is_some() {
         state.page.focus = proof.side;
     }
@@ -126,7 +125,7 @@ pub(super) fn answer(state: &mut State, choice: usize) -> Effects {
         // step's phrase scrolls to it, as the learner chooses).
         show_timeline: None,
         // But a phone's docked timeline scrolls sideways to the proof, which may lie past the
-        // part its box shows (issue 11's walk saw only run A's first 400 ms).
+        // part its box shows (only the run's first 400 ms, say).
         reveal: Some(proof.side),
         ..Effects::default()
     }

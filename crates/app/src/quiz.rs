@@ -354,10 +354,9 @@ impl QuizSession {
         idemlab_lab::tf!("Lesson {}", self.quiz.lesson.to_ascii_uppercase())
     }
 
-    /// What the check says aloud about question `index` (issue 14's walk: the whole
-    /// explanation, 540 to 760 characters, and the standing instruction before each question
-    /// were read out): a refused answer's reason whole; a locked answer's verdict and the
-    /// first sentence of its explanation; nothing for the instruction, which is on screen.
+    /// What the check says aloud about question `index`, kept short (a whole explanation runs
+    /// 540 to 760 characters): a refused answer's reason whole; a locked answer's verdict and
+    /// the first sentence of its explanation; nothing for the instruction, which is on screen.
     pub fn spoken(&self, index: usize) -> Option<String> {
         if let Some(message) = &self.feedback {
             return Some(message.clone());

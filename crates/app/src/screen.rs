@@ -37,7 +37,7 @@ pub struct PageLayout {
     pub claims: bool,
     /// On a phone, the timeline in focus docks at the screen's foot (`style.css`): not while a
     /// step waits for its answer or a check hides its run, when the run is held at its first
-    /// event and the dock would only cover the choices (issue 11's walk).
+    /// event and the dock would only cover the choices.
     pub dock: bool,
     /// The first column shows at all: not for an embed that leaves no control of the side
     /// panel open and shows no lesson (`controls=` empty, or `seed` alone), whose runs then
@@ -48,17 +48,16 @@ pub struct PageLayout {
     /// "Close lesson": not for a locked link's own lesson, which stays open (`locks`).
     pub close_lesson: bool,
     /// The phone's dock button, where the timeline may dock: whether it is docked (then the
-    /// button puts it back in the page, so the text it covered can be read; a phone walk found
-    /// no way to) or not (then it docks it again).
+    /// button puts it back in the page, so the text it covered can be read) or not (then it
+    /// docks it again).
     pub dock_toggle: Option<bool>,
 }
 
 pub fn page_layout(state: &State) -> PageLayout {
-    // A lesson's step stands beside its runs everywhere, in an embed too: an instructor's
-    // walk found a self-sizing frame's step 1,000 px under its empty timeline when it lived in
-    // the Lessons tab. Only a frame that sizes itself to its content leaves out what depends
-    // on the screen's height (the column's own scrolling, the phone's docked timeline), which
-    // would grow the frame that grows the screen.
+    // A lesson's step stands beside its runs everywhere, in an embed too: kept in the Lessons tab,
+    // a self-sizing frame's step would sit 1,000 px under its empty timeline. Only a frame that
+    // sizes itself to its content leaves out what depends on the screen's height (the column's own
+    // scrolling, the phone's docked timeline), which would grow the frame that grows the screen.
     let self_sizing = state.page.embed && state.page.height.is_none();
     let lesson_column = state.lesson.is_some() || state.quiz.is_some();
     PageLayout {
@@ -86,7 +85,7 @@ fn dockable(state: &State, lesson_column: bool, self_sizing: bool) -> bool {
 
 /// Whether the side panel holds any open control: every one without `controls=`, else those
 /// it lists that the panel has (the seed lives in the toolbar, and the preset is no key).
-/// An instructor's `controls=seed` had left a first column with nothing in it.
+/// Counting the seed too, `controls=seed` would leave a first column with nothing in it.
 fn side_controls_open(state: &State) -> bool {
     let in_panel = |key: &String| {
         !super::TOOLBAR_KEYS.contains(&key.as_str())
@@ -190,7 +189,7 @@ pub fn focus_on(state: &State, a: &Trace, b: Option<&Trace>, side: Side) -> supe
 /// The timeline canvas's accessible name: what it shows and where its text form is. While a
 /// step waits for its prediction the run's length is left out, as on the status line. The run
 /// is named by its side, not its title: the title is the heading just before the canvas, and
-/// as a name it read out a whole query (about 230 characters, a keyboard walk of issue 14).
+/// as a name it would read out a whole query (about 230 characters).
 pub fn canvas_label(state: &State, side: Side, events: usize) -> String {
     let side = format!("{side:?}");
     if state.awaiting() {
@@ -242,12 +241,12 @@ pub const PLOT_MIN_PX: u32 = 560;
 
 /// On a wide screen the plot may be this narrow: a panel beside it (the key store) takes the
 /// rest, and Fit must fit the run to the width the timeline has, not to `PLOT_MIN_PX` inside a
-/// box that hides the overflow (issue 11).
+/// box that hides the overflow.
 pub const PLOT_MIN_WIDE_PX: u32 = 300;
 
-/// An embed's plot may be this narrow: a frame in a course column that scrolled sideways
-/// inside the course page's own scrolling would cut the run's right edge off (issue 13), so it
-/// fills whatever width its column has, down to a 360 px phone's.
+/// An embed's plot may be this narrow: a frame in a course column that scrolled sideways inside
+/// the course page's own scrolling would cut the run's right edge off, so it fills whatever width
+/// its column has, down to a 360 px phone's.
 pub const PLOT_MIN_EMBED_PX: u32 = 160;
 
 /// Below this window width the page is a phone's single column (`style.css`'s 900 px query).
@@ -409,7 +408,7 @@ pub const TOOLTIP_OFFSET_PX: f64 = 14.0;
 /// Where a timeline's tooltip `width_px` wide starts, wanting to start at `wanted_px` across
 /// the timeline's content of which `visible_px` (from, to) shows: there, shifted to end
 /// inside what shows. A phone's timeline scrolls sideways, and a tooltip placed in the
-/// content's coordinates alone ended up off the left edge (a phone walk).
+/// content's coordinates alone would end up off the left edge once it scrolled.
 pub fn tooltip_left_px(wanted_px: f64, width_px: f64, visible_px: (f64, f64)) -> f64 {
     const MARGIN_PX: f64 = 4.0;
     let (from, to) = visible_px;
@@ -437,8 +436,8 @@ pub const FIT_CHROME_PX: u32 = 400;
 /// embed of fixed height, so that the runs fit the frame's height under its chrome; in a
 /// lesson that compares, squeezed so that both runs' timelines fit one 1366×768 screen (the
 /// step talks about B); in a lesson on a phone, so that the docked timeline shows every lane
-/// without scrolling up and down (issue 11's walk: 688 px of lanes in a 374 px dock); else the
-/// usual.
+/// without scrolling up and down (at the usual height a run's lanes can take 688 px of a
+/// 374 px dock); else the usual.
 pub fn lane_px(state: &State, lanes: usize, window_px: f64) -> Option<u32> {
     let lanes = lanes.max(1) as u32;
     let comparing = state.page.compare.is_some();
@@ -490,8 +489,8 @@ pub fn outline_span_px(
 /// showing `width_px` from `left_px`, whose left `GUTTER_PX` the lanes' names cover (the
 /// canvas's own, or the page's copies once it scrolls): `None` when all of it already shows
 /// (with a margin for the outline's rings); else the whole span, centred in the rest, when it
-/// fits, and its start just right of the names when it does not (Lesson A's phone walk saw 1
-/// of 3 outlined duplicates).
+/// fits, and its start just right of the names when it does not (else a phone may show 1 of
+/// 3 outlined duplicates).
 pub fn outline_scroll_px(first_px: f64, last_px: f64, left_px: f64, width_px: f64) -> Option<f64> {
     const MARGIN_PX: f64 = 16.0;
     let names_px = idemlab_lab::view::GUTTER_PX;
@@ -513,7 +512,7 @@ pub fn outline_scroll_px(first_px: f64, last_px: f64, left_px: f64, width_px: f6
 
 /// Whether the runs on show are the open step's own (its scenario, and its fix as B), so that
 /// the counts its text claims hold: not once the learner ran an order of their own, had an
-/// operation of the classification exercise shown as run A (Lesson A's walk saw "A: Writes = 7"
+/// operation of the classification exercise shown as run A (its "A: Writes = 7" would sit
 /// beside a charge run), or changed a control. True outside a lesson.
 pub fn step_runs_shown(state: &State) -> bool {
     let Some(at) = state.lesson else {

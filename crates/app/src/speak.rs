@@ -1,4 +1,4 @@
-//! What the page says aloud (issue 14, WCAG 4.1.3): one polite region (`#announce`), written
+//! What the page says aloud (WCAG 4.1.3): one polite region (`#announce`), written
 //! only when something worth one sentence happened, never on every frame. Playback speaks when
 //! it pauses; a cursor moved by a step (a request) speaks its event; a new lesson step speaks its
 //! title and first sentence; a new run speaks the counters the step names, if they changed.

@@ -72,7 +72,7 @@ pub fn choices(value: u32, seed: u64) -> [u32; CHOICES] {
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     // The remainder in u64: `as usize` first would keep 32 bits on wasm and 64 natively, and
-    // the page would offer other choices than `idemlab steps` prints (walk 4 found it).
+    // the page would offer other choices than `idemlab steps` prints.
     let start = ((z ^ (z >> 31)) % pool.len() as u64) as usize;
     let mut picked = [v; CHOICES];
     for (slot, k) in picked[1..].iter_mut().zip(0..) {

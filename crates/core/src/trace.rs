@@ -688,7 +688,7 @@ impl Trace {
 }
 
 /// A trace's pretty JSON in parts, so that the page can write a million events a slice at a
-/// time without holding its main thread (issue 10); the parts joined are `Trace::json`'s text
+/// time without holding its main thread; the parts joined are `Trace::json`'s text
 /// (`tests/golden.rs`). It holds the events, not the trace, so it can outlive a borrow.
 pub struct JsonParts {
     head: Option<String>,

@@ -22,7 +22,7 @@ use idemlab_lab::Metrics;
 /// Questions in one check.
 pub const QUESTIONS: usize = 4;
 /// Right answers that master a check of `total` questions: all of them. One rule, said one way
-/// everywhere ("all 4 right"): an 80% bar said beside it read as if 3 of 4 might do (issue 11).
+/// everywhere ("all 4 right"): an 80% bar said beside it reads as if 3 of 4 might do.
 pub fn right_needed(total: u32) -> u32 {
     total
 }
@@ -266,8 +266,8 @@ pub fn answer_text(form: &Form, answer: u32) -> String {
 }
 
 impl Choice {
-    /// The choice as the learner reads it: its label, in words (issue 11: "dedup=atomic" is a
-    /// setting, not an answer); the keys only when a choice has no label.
+    /// The choice as the learner reads it: its label, in words ("dedup=atomic" is a setting,
+    /// not an answer); the keys only when a choice has no label.
     pub fn words(&self) -> &str {
         if self.label.is_empty() {
             &self.keys
@@ -574,7 +574,7 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
 }
 
 /// When each order's key is first stored and when its retries leave: what the expiry question
-/// needs to be reasoned rather than guessed (a newcomer's walk: the jitter alone decided it).
+/// needs to be reasoned rather than guessed (without them the jitter alone seems to decide it).
 fn expiry_timings(trace: &Trace, orders: u32) -> String {
     let parts: Vec<String> = (1..=orders)
         .map(|order| {
@@ -683,8 +683,8 @@ fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
     if safe.next().is_some() || is_safe(&metrics) || right.outcomes.ok != right.orders {
         return None;
     }
-    // The right choice named once, first: the feedback does not repeat it (issue 11's walk
-    // found a question's feedback running below a 768 px screen).
+    // The right choice named once, first: the feedback does not repeat it, or a question's
+    // feedback runs below a 768 px screen.
     let mut explanation = idemlab_lab::tf!(
         "The answer is \"{}\" (run B): with it the run ends with 0 duplicates and 0 lost{}. In the run shown (A), order {} is charged a {} time at {} (the red dot at the cursor, and the selected row of the Events tab). {} The others:",
         choices[answer].1,
@@ -998,8 +998,8 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
         .find(|&o| harmed(o))?;
     // The right choice is the order Lesson A's ordering step teaches (begin, lookup, claim,
     // effect, commit, respond): other orders the model also finds safe (a lookup after the
-    // commit, say) read as a different lesson (issue 11). Picked through `pick` all the same,
-    // so the draws after it stay the same.
+    // commit, say) read as a different lesson. Picked through `pick` all the same, so the draws
+    // after it stay the same.
     let safe = pick(dice, &|o| *o == Step::ALL);
     let other = (0..ORDER_PICKS_MAX)
         .map(|_| pick(dice, &|o| broken_rules(*o).next().is_some() && *o != shown))

@@ -2,7 +2,7 @@
 //!
 //! The lab promises that every run it accepts finishes in well under a second, and a promise
 //! about every run is only as good as the search behind it. Each key that makes work (orders,
-//! clients, retries, timeouts, latency, loss, faults, the queue, issue 12's production keys, the
+//! clients, retries, timeouts, latency, loss, faults, the queue, the production keys, the
 //! event cap) has a handful of candidate values, its extremes and the values between where work
 //! tends to peak; the search climbs from the known heavy corners and from seeded random points,
 //! changing one to three keys at a time and keeping any change that costs at least as much. The
@@ -62,10 +62,10 @@ pub const KNOBS: [(&str, &[&str]); 45] = [
     ("deliveries_max", &["1", "5", "20"]),
     ("consumer_crash", &["none", "after-mail"]),
     ("mail", &["plain", "keyed"]),
-    // Issue 12's keys: the handler and its lease, failures and what is replayed, expiry that
-    // refuses, the provider's hop and its lookup, reconciliation, the ledger's restart,
-    // tenants, the relay and the broker's window. Each lists its default, so the known
-    // corners stay the runs they were.
+    // The production keys: the handler and its lease, failures and what is replayed, expiry
+    // that refuses, the provider's hop and its lookup, reconciliation, the ledger's restart,
+    // tenants, the relay and the broker's window. Each lists its default, so the known corners
+    // stay the runs they were.
     ("handler", &["txn", "phased"]),
     ("lease_ms", &["none", "1", "10", "1000"]),
     ("concurrent", &["wait", "conflict"]),
@@ -103,24 +103,24 @@ const ORDERS: &[&str] = &[
     "123456", "132456", "312456", "213456", "124356", "125346", "142356", "654321", "345612",
 ];
 
-/// The heaviest run found: issue 10's heaviest (`PREVIOUS_WORST`) with a lossy hop to the
-/// payment service and a direct relay (issue 12's `loss_provider=0.05&relay=direct`), which
-/// add timers that record no event: 1,788,128 units of work against 1,712,793 (+4.4%), the
-/// largest of each new key's values tried one at a time on the old run and then together.
-/// Keys per attempt, a crash after the claim, a replacement, a rerun and a queue that never
-/// gives up: every table grows. README states its time.
+/// The heaviest run found: `PREVIOUS_WORST` with a lossy hop to the payment service and a
+/// direct relay (the production keys' `loss_provider=0.05&relay=direct`), which add timers that
+/// record no event: 1,788,128 units of work against 1,712,793 (+4.4%), the largest of each new
+/// key's values tried one at a time on the old run and then together. Keys per attempt, a crash
+/// after the claim, a replacement, a rerun and a queue that never gives up: every table grows.
+/// README states its time.
 pub const WORST_QUERY: &str = "seed=2&orders=5000&clients=16&key=attempt&dedup=naive&store=memory&timeout_ms=1&retries=20&backoff_ms=0&latency_ms=0..100&loss_resp=0.1&partition=0..100&crash=api@after-claim&restart_ms=0&replace_db_ms=1000&rerun_ms=10&provider=keyed&order=begin,lookup,effect,claim,commit,respond&loss_provider=0.05&consumer=inbox&visibility_ms=600000&deliveries_max=1&relay=direct&events_max=1000000";
 
-/// The heaviest run `idemlab bench --heaviest` found before issue 12's keys (1,342 runs
+/// The heaviest run `idemlab bench --heaviest` found without the production keys (1,342 runs
 /// searched, seed 10, 20 restarts of 60 moves): 0.78 s of CPU time on a 2-core machine shared
 /// with three other builds, 1,000,000 events and 712,793 actions.
 pub const PREVIOUS_WORST: &str = "seed=2&orders=5000&clients=16&key=attempt&dedup=naive&store=memory&timeout_ms=1&retries=20&backoff_ms=0&latency_ms=0..100&loss_resp=0.1&partition=0..100&crash=api@after-claim&restart_ms=0&replace_db_ms=1000&rerun_ms=10&provider=keyed&order=begin,lookup,effect,claim,commit,respond&consumer=inbox&visibility_ms=600000&deliveries_max=1&events_max=1000000";
 
 /// The largest work ([`work`]) an in-bounds run may take. The heaviest runs found take 1.7 to
 /// 1.8 M units; by CPU time the costliest unit was 0.45 µs on the shared machine, which we
-/// estimate at 0.15 µs without contention (the freezing link of issue 10 took 9.4 s of CPU here
-/// and 3.1 s where the issue measured it), so 2.5 M units stay near 0.4 s, under the 0.5 s
-/// budget. `scripts/bench.sh` prints the measured time.
+/// estimate at 0.15 µs without contention (a link that froze the page took 9.4 s of CPU here
+/// and 3.1 s on an unshared machine), so 2.5 M units stay near 0.4 s, under the 0.5 s budget.
+/// `scripts/bench.sh` prints the measured time.
 pub const WORK_MAX: u64 = 2_500_000;
 
 /// Known heavy corners the climb also starts from, so it begins no lower than what we found by

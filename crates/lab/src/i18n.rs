@@ -1,4 +1,4 @@
-//! The page's words in another language (issue 13, item 10).
+//! The page's words in another language.
 //!
 //! The English text is the key, as in gettext. Every user-facing string of the page passes
 //! through one of three doors:

@@ -1,7 +1,7 @@
 //! The run as text: for each order its tries, which copies raced (both read "not found"), which
 //! charge is the duplicate, and which answer was lost and why. The page's "The run as text"
-//! section and the timeline canvas's accessible description (issue 14: a learner who cannot see
-//! the canvas reads the race here). Every sentence is derived from the trace by the same rules
+//! section and the timeline canvas's accessible description, so that a learner who cannot see
+//! the canvas reads the race here. Every sentence is derived from the trace by the same rules
 //! as the counters (`metrics::Races`, `walk_ledger`, `walk_receipts`); `tests/story.rs` checks
 //! it against runs.
 

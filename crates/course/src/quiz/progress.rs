@@ -12,7 +12,7 @@
 //! ```
 //!
 //! with `-` for a question not answered yet, and a last line `shortcuts=off` when the learner
-//! turned the page's single-key shortcuts off (issue 14).
+//! turned the page's single-key shortcuts off.
 
 use std::fmt::Write as _;
 

@@ -502,7 +502,7 @@ pub struct Races {
     /// Open windows by (key, request) → the read's event number, and the same reads by (key,
     /// event number) → request, oldest first. Two flat ordered maps rather than a scanned list
     /// per key: with one key for every order thousands of copies can be open at once, and a
-    /// scan per lookup made the fold quadratic (the freezing link of issue 10); flat rather
+    /// scan per lookup makes the fold quadratic, enough to freeze the page; flat rather
     /// than a map per key, so that the common case (a window or two per key) allocates little.
     /// Both keyed by `Key::packed` shifted up 32 bits with the request or event number below
     /// it (`pair`), so that they are the same `BTreeMap` instance as `dense::KeyMap`'s index:

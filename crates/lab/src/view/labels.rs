@@ -76,9 +76,9 @@ pub struct More {
 const CLUSTER_PX: f64 = 80.0;
 
 /// Places `wants` inside `room`, where `fixed` boxes are already taken, keeping off `marks`
-/// (the glyphs of dots, rings and crosses): a label over a mark hides the mark it sits on
-/// (walk 3: "labels over marks in busy runs"). Only a duplicate's label, which must always
-/// say what it is, may cover a mark when no spot misses them all.
+/// (the glyphs of dots, rings and crosses): a label over a mark hides the mark it sits on,
+/// and busy runs are full of them. Only a duplicate's label, which must always say what it
+/// is, may cover a mark when no spot misses them all.
 pub fn place(
     mut wants: Vec<Want>,
     room: Rect,

@@ -49,8 +49,8 @@ impl Timeline {
     }
 
     /// The name of `node`'s lane, as the timeline prints it (`client 2 (rerun)`, `API`): the
-    /// Events tab's "lane" column says the same, where it had said `pod-9cab2010` beside a
-    /// timeline that says "client" (two newcomers' walks).
+    /// Events tab's "lane" column says the same, not `pod-9cab2010` beside a timeline that
+    /// says "client".
     pub fn lane_label(&self, node: Node) -> Option<&str> {
         let lane = self.lanes.iter().find(|lane| lane.node == node)?;
         Some(lane.label.as_str())
@@ -122,7 +122,7 @@ impl Timeline {
     }
 
     /// What the event list says first about an event the timeline marks as a harm, so that
-    /// the table names in text what the canvas shows by shape and colour (issue 14): a
+    /// the table names in text what the canvas shows by shape and colour: a
     /// duplicate effect, or one of a race's two "not found" reads.
     pub fn row_note(&self, event: EventIx) -> Option<&'static str> {
         let t = self.source.get(event as usize)?.time_us;
@@ -204,8 +204,8 @@ pub fn layout(trace: &Trace) -> Timeline {
 }
 
 /// A layout a slice at a time: `layout` is this job run to its end in one go, and the page
-/// runs it in slices of a few milliseconds, so that no link can hold its main thread (issue
-/// 10). The work is counted in events (and race pairs) visited, not in time: the core has no
+/// runs it in slices of a few milliseconds, so that no link can hold its main thread. The
+/// work is counted in events (and race pairs) visited, not in time: the core has no
 /// clock, and the caller decides how many units fit in a slice.
 pub struct LayoutJob {
     stage: LayoutStage,
@@ -936,8 +936,8 @@ fn order_text(event: &Event, what: &str) -> String {
 }
 
 fn retry(delay_us: u64) -> String {
-    // Said as what happens, not "attempt 2 in 58 ms", which the walk of issue 11 could not
-    // read: the client waits out its backoff, then sends the order again.
+    // Said as what happens, not "attempt 2 in 58 ms", which a learner cannot picture: the
+    // client waits out its backoff, then sends the order again.
     format!("retry after {}", ms_text(delay_us))
 }
 

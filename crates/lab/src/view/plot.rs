@@ -57,7 +57,7 @@ pub struct Overlay {
     pub highlight: Option<Find>,
     /// Marks that end after this are not drawn at all, nor their labels, nor hit: a step that
     /// waits for its prediction shows only what has happened by its first event, so the
-    /// answer cannot be read off the picture (issue 11).
+    /// answer cannot be read off the picture.
     pub cut_after_us: Option<u64>,
     /// Each lane's height when not the usual `LANE_PX`: a lesson's compare squeezes the lanes
     /// so that both runs fit one screen (`app::lane_px`).
@@ -253,7 +253,7 @@ impl Plotter<'_, '_> {
         // A tick's label is left out where it would cross the edge or its neighbour's.
         let mut label_end = 0.0;
         // A run with no events (a quiz question's run, held until its answer) has no time
-        // span: ticks would print a made-up scale (walk 3 read "0 to 1.5 ms" as the run).
+        // span: ticks would print a made-up scale ("0 to 1.5 ms") that reads as the run's.
         let ticks = if self.scene.timeline.events() == 0 {
             Vec::new()
         } else {
@@ -428,8 +428,8 @@ impl Plotter<'_, '_> {
         };
         let rect = Rect::new(x0, geo.lane_y(mark.lane) + offset, (x1 - x0).max(1.5), 5.0);
         shapes.push(Shape::fill(Geometry::Rect(rect), ink));
-        // Labels keep off the bars: a rollback's short pink bar under a label was lost (the
-        // walk could not find "the pink bar" step 12 names).
+        // Labels keep off the bars: a label hides a rollback's short pink bar, and step 12
+        // names "the pink bar".
         self.glyphs.push(rect);
     }
 
@@ -537,9 +537,8 @@ impl Plotter<'_, '_> {
         let wants = std::mem::take(&mut self.wants);
         let (placed, more) = labels::place(wants, room, &[], &self.glyphs);
         // Placement keeps labels off each other and off the dots, but an arrow or a bar drawn
-        // after a label's own mark would cut through its text (the Lesson C walk met this in
-        // every busy step). So labels are drawn last, over every mark, each on a halo of its
-        // lane's colour.
+        // after a label's own mark would cut through its text (in every busy step of Lesson
+        // C). So labels are drawn last, over every mark, each on a halo of its lane's colour.
         let mut shapes = Vec::with_capacity(2 * placed.len());
         for label in placed {
             let text = Geometry::Text {
@@ -704,8 +703,8 @@ fn spot(x: f64, y: f64, anchor: Anchor) -> Spot {
 /// Right of the dot on each row in turn, then left of it, the near rows before the far ones.
 fn point_spots(x: f64, y: f64, dx: f64, rows: &[f64; 4]) -> Vec<Spot> {
     // Every row to the mark's right first: a label that starts at its mark reads as its own,
-    // where one that ends at it runs back over the marks before (Lesson A's walk read
-    // "order 1: charge 2 of 3 (#2)", ending at charge #2, as the name of charge #1 beside it).
+    // where one that ends at it runs back over the marks before ("order 1: charge 2 of 3
+    // (#2)", ending at charge #2, reads as the name of charge #1 beside it).
     let mut spots = Vec::with_capacity(8);
     for &(side, anchor) in &[(dx, Anchor::Start), (-dx, Anchor::End)] {
         for row in rows {

@@ -162,7 +162,7 @@ pub fn tick_step_us(span_us: u64, width_px: u32, spacing_px_min: u32) -> u64 {
 /// The time window the page shows, and the export draws: the `zoom=` window kept inside the
 /// run, or else the whole run with room after its last event for about one label (160 px, and
 /// at most a quarter of a narrow plot, so that a 360 px embed's run still fills three quarters
-/// of it rather than one: issue 13).
+/// of it rather than one).
 pub fn window(end_us: u64, zoom: Option<(u64, u64)>, width_px: u32) -> Viewport {
     let end_us = end_us.max(1_000);
     let room_px = u64::from((width_px / 4).min(160));
