@@ -99,6 +99,13 @@ pub use text::{
     sql_line, sql_rows, SQL_ROWS_MAX,
 };
 
+pub use view::classify::{ClassifyChoice, ClassifyFrame, ClassifyOp};
+pub use view::lessons::{ClaimItem, LessonBody, LessonsFrame, PickerButton, StepButton, StepFrame};
+pub use view::predict::{
+    Asked, ChoiceMark, PredictFrame, PredictShell, TermId, TermList, TextPiece,
+};
+pub use view::quiz::{QuizChoice, QuizFields, QuizFrame, QuizPanel, QuizQuestion, QuizShows};
+
 use crate::page::PageState;
 use idemlab_core::scenario::codec::{self, CodecError};
 use idemlab_core::scenario::{decode_lenient, Scenario, Step};
@@ -276,6 +283,9 @@ pub struct State {
     pub counters_more: bool,
     /// The classification exercise's answers, kept for the visit (a Back keeps them too).
     pub classify: Answers,
+    /// The operation answered last since the step on screen opened: the exercise's score line
+    /// speaks its verdict first (`classify_said`).
+    pub classify_last: Option<usize>,
     /// Predict, then reveal: the learner's answers this session, by lesson id and step index
     /// (kept across steps, lessons and Back; not stored). At most one per step of every lesson
     /// (17), so a list: a map would add its code to the page.
@@ -618,6 +628,7 @@ impl State {
             keys_by_step: false,
             counters_more: false,
             classify: Answers::default(),
+            classify_last: None,
             predictions: Default::default(),
             step_answer: None,
             computing: None,
@@ -827,7 +838,13 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
         state.page.hide,
         state.page.height,
     );
+    let shown = state.step_shown();
     let mut effects = update_msg(state, msg);
+    // The page builds a step's exercise afresh when another step comes on screen, and its
+    // score line starts again without a verdict.
+    if state.step_shown() != shown {
+        state.classify_last = None;
+    }
     effects.report = report::decide(&before, state);
     // Back or Forward onto a link of another theme, or other embed settings.
     effects.restyle = looks
@@ -1004,6 +1021,7 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             // keys keeps it waiting, as the same change made without Back does
             // (`asking` checks it belongs to the step shown).
             let answers = state.classify;
+            let classify_last = state.classify_last;
             let predictions = std::mem::take(&mut state.predictions);
             let step_answer = state.step_answer.take();
             // Cancel on the page Back reached still goes back to the last run that finished.
@@ -1012,6 +1030,7 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             *state = State::load(&query, &stored);
             state.start_hint &= hint;
             state.classify = answers;
+            state.classify_last = classify_last;
             state.predictions = predictions;
             state.step_answer = step_answer;
             state.last_ran = last_ran;
