@@ -381,6 +381,8 @@ pub enum Msg {
     /// Leave the introduction for the first open question.
     QuizBegin,
     QuizShow(usize),
+    /// "Point at the proof again": the question on screen, its cursor back on the proving event.
+    QuizProof,
     QuizNext,
     QuizNew {
         seed: u64,
@@ -887,6 +889,7 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         Msg::QuizStart { .. }
         | Msg::QuizBegin
         | Msg::QuizShow(_)
+        | Msg::QuizProof
         | Msg::QuizNext
         | Msg::QuizNew { .. }
         | Msg::QuizClose

@@ -73,6 +73,28 @@ fn a_quiz_resumes_where_the_learner_left_it_and_next_moves_on() {
     assert_eq!(again.quiz.as_ref().unwrap().shown, Some(QUESTIONS));
 }
 
+/// After the learner has moved about the answered question's run, "Point at the proof again"
+/// puts the cursor back on the event that proves the answer.
+#[test]
+fn point_at_the_proof_again_puts_the_cursor_back_on_the_proving_event() {
+    let mut state = load("lesson=a&quiz=5");
+    app::update(&mut state, Msg::QuizBegin);
+    let answer = first_answer(&state);
+    app::update(&mut state, Msg::QuizAnswer(answer));
+    ran(&mut state);
+    let proof = state.quiz.as_ref().unwrap().quiz.questions[0].proof_event;
+    app::update(&mut state, Msg::GoTo(0));
+    assert_ne!(
+        state.page.cursor,
+        Some(proof),
+        "the cursor moved off the proof"
+    );
+    let effects = app::update(&mut state, Msg::QuizProof);
+    assert_eq!(state.page.cursor, Some(proof));
+    assert_eq!(state.quiz.as_ref().unwrap().shown, Some(0));
+    assert_eq!(effects.focus, Some(Focus::QuizTitle));
+}
+
 #[test]
 fn a_quiz_answer_is_checked_before_it_is_locked_in() {
     let mut state = load("lesson=a&quiz=31");

@@ -225,3 +225,19 @@ fn the_calculator_multiplies_what_is_typed_or_asks_for_whole_numbers() {
         "Enter whole numbers, 0 or more."
     );
 }
+
+#[test]
+fn an_outlined_timeline_scrolls_into_view_only_when_part_is_off_screen() {
+    use idemlab_app::view::lessons::timeline_scroll;
+    assert_eq!(timeline_scroll(100.0, 400.0, 800.0), None);
+    assert_eq!(
+        timeline_scroll(600.0, 900.0, 800.0),
+        Some(false),
+        "below: its bottom meets the window's"
+    );
+    assert_eq!(
+        timeline_scroll(-50.0, 300.0, 800.0),
+        Some(true),
+        "above: its top meets the window's"
+    );
+}

@@ -133,3 +133,34 @@ fn a_link_with_its_own_scenario_hides_the_question_and_holds_nothing() {
     assert!(frame.shell.is_some(), "the step is still on screen");
     assert_eq!((frame.waiting, frame.asked), (false, None));
 }
+
+#[test]
+fn the_feedback_scrolls_into_its_column_then_above_a_docked_timeline() {
+    use idemlab_app::view::predict::feedback_scroll_px;
+    let no_dock = || None;
+    assert_eq!(
+        feedback_scroll_px((100.0, 140.0), (50.0, 600.0), no_dock),
+        (None, None),
+        "in view: no scroll"
+    );
+    assert_eq!(
+        feedback_scroll_px((700.0, 740.0), (50.0, 600.0), no_dock),
+        (Some(642.0), None),
+        "below a phone's short column: the column scrolls, 8 px short of its top"
+    );
+    assert_eq!(
+        feedback_scroll_px((-30.0, 10.0), (-400.0, 900.0), no_dock),
+        (None, Some(-38.0)),
+        "above the window: the window scrolls up"
+    );
+    assert_eq!(
+        feedback_scroll_px((500.0, 560.0), (0.0, 900.0), || Some(520.0)),
+        (None, Some(48.0)),
+        "under the docked timeline: up by the overlap and 8 px"
+    );
+    assert_eq!(
+        feedback_scroll_px((20.0, 560.0), (0.0, 900.0), || Some(520.0)),
+        (None, Some(12.0)),
+        "but never so far that its top leaves the window"
+    );
+}

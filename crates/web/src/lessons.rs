@@ -108,8 +108,9 @@ pub(super) fn show_timeline(side: Side) {
     let height_px = (dom::window().inner_height().ok())
         .and_then(|h| h.as_f64())
         .unwrap_or(0.0);
-    if rect.top() < 0.0 || rect.bottom() > height_px {
-        canvas.scroll_into_view_with_bool(rect.top() < 0.0);
+    let scroll = app::view::lessons::timeline_scroll(rect.top(), rect.bottom(), height_px);
+    if let Some(align_top) = scroll {
+        canvas.scroll_into_view_with_bool(align_top);
     }
 }
 

@@ -186,26 +186,21 @@ pub fn focus_feedback() {
             let options = web_sys::FocusOptions::new();
             options.set_prevent_scroll(true);
             feedback.focus_with_options(&options).ok();
-            // On a phone the column is a short box with its own scroll: bring the feedback
-            // into it, scrolling that box only (never the window).
             let column: web_sys::Element = dom::by_id("lesson-column");
             let (inner, outer) = (
                 feedback.get_bounding_client_rect(),
                 column.get_bounding_client_rect(),
             );
-            if inner.top() < outer.top() || inner.bottom() > outer.bottom() {
-                let by = inner.top() - outer.top() - 8.0;
+            let (column_by, window_by) = idemlab_app::view::predict::feedback_scroll_px(
+                (inner.top(), inner.bottom()),
+                (outer.top(), outer.bottom()),
+                dock_top,
+            );
+            if let Some(by) = column_by {
                 column.set_scroll_top(column.scroll_top() + by as i32);
             }
-            // On a phone the column grows with the page: bring the answer down into view,
-            // and above the timeline that docks at the foot once the step is answered.
-            if inner.top() < 0.0 {
-                dom::window().scroll_by_with_x_and_y(0.0, inner.top() - 8.0);
-            } else if let Some(dock_top) = dock_top() {
-                if inner.bottom() > dock_top {
-                    let by = (inner.bottom() - dock_top + 8.0).min(inner.top() - 8.0);
-                    dom::window().scroll_by_with_x_and_y(0.0, by);
-                }
+            if let Some(by) = window_by {
+                dom::window().scroll_by_with_x_and_y(0.0, by);
             }
         }
     }

@@ -128,10 +128,7 @@ fn on_click(event: Event) {
             stored: load_progress(),
         },
         "close" => Msg::QuizClose,
-        "proof" => match with_app(|app| app.state.quiz.as_ref().and_then(|q| q.shown)) {
-            Some(index) => Msg::QuizShow(index),
-            None => return,
-        },
+        "proof" => Msg::QuizProof,
         show => match show.strip_prefix("show-").and_then(|i| i.parse().ok()) {
             Some(index) => Msg::QuizShow(index),
             None => return,

@@ -167,3 +167,10 @@ pub fn calculator_out(rate: &str, hours: &str, bytes: &str) -> String {
         _ => idemlab_lab::t!("Enter whole numbers, 0 or more.").to_string(),
     }
 }
+
+/// Whether the outlined timeline, whose box spans `top_px` to `bottom_px` of a window
+/// `height_px` tall, is scrolled into view, and then whether its top meets the window's (it
+/// lies above) rather than its bottom: `None` while all of it is on screen.
+pub fn timeline_scroll(top_px: f64, bottom_px: f64, height_px: f64) -> Option<bool> {
+    (top_px < 0.0 || bottom_px > height_px).then_some(top_px < 0.0)
+}

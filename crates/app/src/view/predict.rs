@@ -190,3 +190,29 @@ fn shell(step: &'static Step) -> PredictShell {
         hold_hint: tr(HOLD_HINT),
     }
 }
+
+/// The room kept between the focused feedback and the edge it is scrolled to.
+const FEEDBACK_MARGIN_PX: f64 = 8.0;
+
+/// How the answer's feedback, just focused, is brought into view: by how much the lesson's
+/// column scrolls (on a phone a short box with its own scroll), then by how much the window
+/// does (where the column grows with the page), keeping it above a timeline docked at the
+/// screen's foot. Boxes are (top, bottom) in the viewport's pixels, measured before either
+/// scroll; `dock_top_px` is asked only when needed, since it reads computed styles.
+pub fn feedback_scroll_px(
+    feedback: (f64, f64),
+    column: (f64, f64),
+    dock_top_px: impl FnOnce() -> Option<f64>,
+) -> (Option<f64>, Option<f64>) {
+    let (top, bottom) = feedback;
+    let column_by =
+        (top < column.0 || bottom > column.1).then_some(top - column.0 - FEEDBACK_MARGIN_PX);
+    let window_by = if top < 0.0 {
+        Some(top - FEEDBACK_MARGIN_PX)
+    } else {
+        // Below the dock's top: up by its overlap, but never so far that its top leaves.
+        (dock_top_px().filter(|&dock| bottom > dock))
+            .map(|dock| (bottom - dock + FEEDBACK_MARGIN_PX).min(top - FEEDBACK_MARGIN_PX))
+    };
+    (column_by, window_by)
+}
