@@ -3,30 +3,17 @@
 //! the way on to the score, and the score with its review. A note about the browser's storage
 //! rides along for the page to show when it next builds the panel.
 
+mod support;
+
 use expect_test::expect;
 use idemlab_app::view::quiz::view;
 use idemlab_app::{AnswerInput, Msg, Page, QuizFields, QuizFrame, QuizShows};
 use idemlab_course::quiz::progress::Progress;
-use idemlab_course::quiz::{Form, QUESTIONS};
+use idemlab_course::quiz::QUESTIONS;
+use support::right_answer;
 
 fn frame(page: &Page) -> QuizFrame {
     view(&page.state, &Progress::new(), None)
-}
-
-/// The right answer to the question on screen, as the learner would give it.
-fn right_answer(page: &Page) -> AnswerInput {
-    let session = page.state.quiz.as_ref().unwrap();
-    let question = &session.quiz.questions[session.shown.unwrap()];
-    match question.form {
-        Form::Choices(_) => AnswerInput {
-            choice: Some(question.answer),
-            number: String::new(),
-        },
-        Form::Number => AnswerInput {
-            choice: None,
-            number: question.answer.to_string(),
-        },
-    }
 }
 
 #[test]
@@ -106,7 +93,7 @@ fn a_question_shows_its_marks_and_form_and_locks_once_answered() {
             answered: false,
             next_label: None,
         }"#]].assert_eq(&format!("{before:#?}"));
-    page.dispatch(Msg::QuizAnswer(right_answer(&page)));
+    page.dispatch(Msg::QuizAnswer(right_answer(&page.state)));
     let panel = frame(&page).panel.unwrap();
     assert_eq!(panel.title, format!("Lesson A, question 1 of {QUESTIONS}"));
     let QuizShows::Question(after) = panel.shows else {
@@ -143,7 +130,7 @@ fn a_refused_answer_says_why_and_the_last_question_leads_to_the_score() {
     assert_eq!((refused.result, refused.answered), (None, false));
     assert_eq!(refused.feedback, refused.said, "a refusal speaks whole");
     for _ in 0..QUESTIONS {
-        page.dispatch(Msg::QuizAnswer(right_answer(&page)));
+        page.dispatch(Msg::QuizAnswer(right_answer(&page.state)));
         let Some(QuizShows::Question(question)) = frame(&page).panel.map(|p| p.shows) else {
             panic!("a question");
         };
