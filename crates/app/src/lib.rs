@@ -47,8 +47,14 @@ pub use input::{
     break_at, click_mark, mark_select, pan, shortcut, shortcut_said, wheel_zoom, zoom_about,
     KeyTarget, Shortcut, DRAG_MIN_PX,
 };
+pub use view::classify::{ClassifyChoice, ClassifyFrame, ClassifyOp};
 pub use view::events::{EventRow, EventsFrame, TabFrame, TableFrame, TablesFrame};
+pub use view::lessons::{ClaimItem, LessonBody, LessonsFrame, PickerButton, StepButton, StepFrame};
 pub use view::ordering::{OrderItem, OrderingFrame};
+pub use view::predict::{
+    Asked, ChoiceMark, PredictFrame, PredictShell, TermId, TermList, TextPiece,
+};
+pub use view::quiz::{QuizChoice, QuizFields, QuizFrame, QuizPanel, QuizQuestion, QuizShows};
 pub use view::runs::{CardFrame, RunsFrame, SideFrame};
 pub use view::sweep::{BarFrame, SweepFrame};
 pub use work::{Budget, Looks, Page, Run, Runs, Stepped, Unbounded};
@@ -98,13 +104,6 @@ pub use text::{
     cursor_label, cursor_label_held, cursor_tooltip, mark_tooltip, request_header, row_class,
     sql_line, sql_rows, SQL_ROWS_MAX,
 };
-
-pub use view::classify::{ClassifyChoice, ClassifyFrame, ClassifyOp};
-pub use view::lessons::{ClaimItem, LessonBody, LessonsFrame, PickerButton, StepButton, StepFrame};
-pub use view::predict::{
-    Asked, ChoiceMark, PredictFrame, PredictShell, TermId, TermList, TextPiece,
-};
-pub use view::quiz::{QuizChoice, QuizFields, QuizFrame, QuizPanel, QuizQuestion, QuizShows};
 
 use crate::page::PageState;
 use idemlab_core::scenario::codec::{self, CodecError};

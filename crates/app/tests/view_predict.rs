@@ -35,7 +35,10 @@ fn a_step_waits_for_its_answer_with_the_choices_unmarked() {
     let terms = shell.terms.expect("step 1 lists its words");
     assert!(terms.summary.starts_with("Words this step uses: "));
     assert_eq!(terms.entries.len(), LESSONS[0].steps[0].terms.len());
-    expect![[r#"How many charges will the payment service make for these 2 orders? ["2", "3", "5", "8"]"#]].assert_eq(&format!("{} {:?}", shell.question, shell.choices));
+    expect![[
+        r#"How many charges will the payment service make for these 2 orders? ["2", "3", "5", "8"]"#
+    ]]
+    .assert_eq(&format!("{} {:?}", shell.question, shell.choices));
 }
 
 #[test]

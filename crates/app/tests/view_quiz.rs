@@ -44,7 +44,7 @@ fn the_introduction_says_how_the_check_works_and_the_lesson_status() {
 }
 
 #[test]
-fn a_question_shows_its_marks_and_form_and_locks_once_answered() {
+fn a_question_shows_its_marks_and_its_form() {
     let mut page = Page::built("lesson=a&quiz=5");
     page.dispatch(Msg::QuizBegin);
     let Some(QuizShows::Question(before)) = frame(&page).panel.map(|p| p.shows) else {
@@ -93,6 +93,12 @@ fn a_question_shows_its_marks_and_form_and_locks_once_answered() {
             answered: false,
             next_label: None,
         }"#]].assert_eq(&format!("{before:#?}"));
+}
+
+#[test]
+fn an_answered_question_locks_its_form_and_says_why() {
+    let mut page = Page::built("lesson=a&quiz=5");
+    page.dispatch(Msg::QuizBegin);
     page.dispatch(Msg::QuizAnswer(right_answer(&page.state)));
     let panel = frame(&page).panel.unwrap();
     assert_eq!(panel.title, format!("Lesson A, question 1 of {QUESTIONS}"));
