@@ -16,6 +16,7 @@ pub(super) fn answer(state: &mut State, index: usize, answer: Class) -> Effects 
     match state.classify.get_mut(index) {
         Some(slot @ None) => {
             *slot = Some(answer);
+            state.classify_last = Some(index);
             Effects {
                 render: true,
                 ..Effects::default()
@@ -85,14 +86,13 @@ pub fn classify_items(answers: &Answers) -> Vec<ClassifyItem> {
         .collect()
 }
 
-/// The score line as it speaks after a paint: the verdict of the operation answered since
-/// `before` ("Right: not idempotent.") ahead of the score, so that a screen reader hears both,
-/// not only the count.
-pub fn classify_said(before: Option<&Answers>, after: &Answers) -> String {
-    let score = classify_score(after);
-    // No `before` is the first paint: nothing was just answered.
-    let new = before.and_then(|b| (0..after.len()).find(|&i| after[i].is_some() && b[i].is_none()));
-    let verdict = new.and_then(|i| classify_items(after).into_iter().nth(i)?.verdict);
+/// The score line as it speaks: the verdict of the operation answered last since the step
+/// opened (`State::classify_last`, "Right: not idempotent.") ahead of the score, so that a
+/// screen reader hears both: a count alone does not say whether that answer was right. A step
+/// just opened says the score alone.
+pub fn classify_said(answers: &Answers, last: Option<usize>) -> String {
+    let score = classify_score(answers);
+    let verdict = last.and_then(|i| classify_items(answers).into_iter().nth(i)?.verdict);
     match verdict {
         Some(verdict) => format!("{verdict} {score}"),
         None => score,

@@ -47,8 +47,14 @@ pub use input::{
     break_at, click_mark, mark_select, pan, shortcut, shortcut_said, wheel_zoom, zoom_about,
     KeyTarget, Shortcut, DRAG_MIN_PX,
 };
+pub use view::classify::{ClassifyChoice, ClassifyFrame, ClassifyOp};
 pub use view::events::{EventRow, EventsFrame, TabFrame, TableFrame, TablesFrame};
+pub use view::lessons::{ClaimItem, LessonBody, LessonsFrame, PickerButton, StepButton, StepFrame};
 pub use view::ordering::{OrderItem, OrderingFrame};
+pub use view::predict::{
+    Asked, ChoiceMark, PredictFrame, PredictShell, TermId, TermList, TextPiece,
+};
+pub use view::quiz::{QuizChoice, QuizFields, QuizFrame, QuizPanel, QuizQuestion, QuizShows};
 pub use view::runs::{CardFrame, RunsFrame, SideFrame};
 pub use view::sweep::{BarFrame, SweepFrame};
 pub use work::{Budget, Looks, Page, Run, Runs, Stepped, Unbounded};
@@ -276,6 +282,9 @@ pub struct State {
     pub counters_more: bool,
     /// The classification exercise's answers, kept for the visit (a Back keeps them too).
     pub classify: Answers,
+    /// The operation answered last since the step on screen opened: the exercise's score line
+    /// speaks its verdict first (`classify_said`).
+    pub classify_last: Option<usize>,
     /// Predict, then reveal: the learner's answers this session, by lesson id and step index
     /// (kept across steps, lessons and Back; not stored). At most one per step of every lesson
     /// (17), so a list: a map would add its code to the page.
@@ -371,6 +380,8 @@ pub enum Msg {
     /// Leave the introduction for the first open question.
     QuizBegin,
     QuizShow(usize),
+    /// "Point at the proof again": the question on screen, its cursor back on the proving event.
+    QuizProof,
     QuizNext,
     QuizNew {
         seed: u64,
@@ -618,6 +629,7 @@ impl State {
             keys_by_step: false,
             counters_more: false,
             classify: Answers::default(),
+            classify_last: None,
             predictions: Default::default(),
             step_answer: None,
             computing: None,
@@ -827,7 +839,13 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
         state.page.hide,
         state.page.height,
     );
+    let shown = state.step_shown();
     let mut effects = update_msg(state, msg);
+    // The page builds a step's exercise afresh when another step comes on screen, and its
+    // score line starts again without a verdict.
+    if state.step_shown() != shown {
+        state.classify_last = None;
+    }
     effects.report = report::decide(&before, state);
     // Back or Forward onto a link of another theme, or other embed settings.
     effects.restyle = looks
@@ -870,6 +888,7 @@ fn update_msg(state: &mut State, msg: Msg) -> Effects {
         Msg::QuizStart { .. }
         | Msg::QuizBegin
         | Msg::QuizShow(_)
+        | Msg::QuizProof
         | Msg::QuizNext
         | Msg::QuizNew { .. }
         | Msg::QuizClose
@@ -1004,6 +1023,7 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             // keys keeps it waiting, as the same change made without Back does
             // (`asking` checks it belongs to the step shown).
             let answers = state.classify;
+            let classify_last = state.classify_last;
             let predictions = std::mem::take(&mut state.predictions);
             let step_answer = state.step_answer.take();
             // Cancel on the page Back reached still goes back to the last run that finished.
@@ -1012,6 +1032,7 @@ fn update_scenario(state: &mut State, msg: Msg) -> Effects {
             *state = State::load(&query, &stored);
             state.start_hint &= hint;
             state.classify = answers;
+            state.classify_last = classify_last;
             state.predictions = predictions;
             state.step_answer = step_answer;
             state.last_ran = last_ran;

@@ -47,6 +47,12 @@ impl State {
             .then_some((&at.step().predict, known.right))
     }
 
+    /// The lesson step on screen, by lesson id and index: none while the check replaces it.
+    pub fn step_shown(&self) -> Option<(&'static str, usize)> {
+        let at = self.lesson.filter(|_| self.quiz.is_none())?;
+        Some((at.lesson.id, at.index()))
+    }
+
     /// The learner's answer to the open step's prediction, if given this session.
     pub fn answered(&self) -> Option<Prediction> {
         let at = self.lesson?;

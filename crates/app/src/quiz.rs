@@ -173,6 +173,10 @@ pub(super) fn update(state: &mut State, msg: Msg) -> Effects {
             None => Effects::default(),
         },
         Msg::QuizShow(index) => show(state, index.min(QUESTIONS)),
+        Msg::QuizProof => match shown(state) {
+            Some(index) => show(state, index.min(QUESTIONS)),
+            None => Effects::default(),
+        },
         Msg::QuizNext => match shown(state) {
             Some(index) => show(state, (index + 1).min(QUESTIONS)),
             None => Effects::default(),

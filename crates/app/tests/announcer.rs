@@ -184,29 +184,30 @@ fn an_answer_speaks_once_and_the_check_does_not_reread_the_step() {
 }
 
 /// A count alone does not tell a listener whether the answer just given was right, so the
-/// verdict of the operation just answered comes first. A repaint with nothing new, or the first
-/// paint, says the score alone.
+/// verdict of the operation just answered comes first. A step just opened says the score alone;
+/// a message that answers nothing leaves the line as it was, so it does not speak again.
 #[test]
 fn the_classify_score_speaks_the_verdict_just_given() {
     use idemlab_course::classify::Class;
     let mut state = load("lesson=a&step=2");
-    let before = state.classify;
-    assert_eq!(
-        app::classify_said(None, &before),
-        app::classify_score(&before)
-    );
+    let said = |state: &State| {
+        let frame = app::view::classify::view(state).expect("step 2 holds the exercise");
+        frame.score
+    };
+    assert_eq!(said(&state), app::classify_score(&state.classify));
     let answer = Class::Not;
     app::update(&mut state, Msg::Classify { index: 0, answer });
-    let said = app::classify_said(Some(&before), &state.classify);
     let verdict = app::classify_items(&state.classify)[0]
         .verdict
         .clone()
         .unwrap();
-    assert_eq!(said, format!("{verdict} Answered 1 of 7: 0 right so far."));
-    assert_eq!(
-        app::classify_said(Some(&state.classify), &state.classify),
-        "Answered 1 of 7: 0 right so far."
-    );
+    let spoken = format!("{verdict} Answered 1 of 7: 0 right so far.");
+    assert_eq!(said(&state), spoken);
+    app::update(&mut state, Msg::ToggleKeyStore);
+    assert_eq!(said(&state), spoken);
+    app::update(&mut state, Msg::OpenStep(2));
+    app::update(&mut state, Msg::OpenStep(1));
+    assert_eq!(said(&state), "Answered 1 of 7: 0 right so far.");
 }
 
 /// A whole explanation read aloud runs to hundreds of characters, and an instruction read before

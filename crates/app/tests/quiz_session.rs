@@ -11,7 +11,7 @@ use idemlab_core::scenario::decode_lenient;
 use idemlab_course::lessons::{Side, LESSONS};
 use idemlab_course::quiz::progress::Progress;
 use idemlab_course::quiz::{Form, QUESTIONS};
-use support::{load, ran};
+use support::{load, ran, right_answer};
 
 #[test]
 fn a_quiz_link_draws_its_check_on_load_and_opens_the_lessons_tab() {
@@ -26,26 +26,11 @@ fn a_quiz_link_draws_its_check_on_load_and_opens_the_lessons_tab() {
     assert!(state.to_query().ends_with("lesson=b&quiz=99"));
 }
 
-fn first_answer(state: &State) -> AnswerInput {
-    let session = state.quiz.as_ref().unwrap();
-    let question = &session.quiz.questions[session.shown.unwrap()];
-    match question.form {
-        Form::Choices(_) => AnswerInput {
-            choice: Some(question.answer),
-            number: String::new(),
-        },
-        Form::Number => AnswerInput {
-            choice: None,
-            number: question.answer.to_string(),
-        },
-    }
-}
-
 #[test]
 fn a_quiz_resumes_where_the_learner_left_it_and_next_moves_on() {
     let mut state = load("lesson=a&quiz=5");
     app::update(&mut state, Msg::QuizBegin);
-    let answer = first_answer(&state);
+    let answer = right_answer(&state);
     let effects = app::update(&mut state, Msg::QuizAnswer(answer));
     assert!(effects.save_progress && effects.rerun);
     let session = state.quiz.clone().unwrap();
@@ -71,6 +56,28 @@ fn a_quiz_resumes_where_the_learner_left_it_and_next_moves_on() {
     assert_eq!(again.quiz.as_ref().unwrap().shown, Some(2));
     app::update(&mut again, Msg::QuizShow(QUESTIONS + 3));
     assert_eq!(again.quiz.as_ref().unwrap().shown, Some(QUESTIONS));
+}
+
+/// After the learner has moved about the answered question's run, "Point at the proof again"
+/// puts the cursor back on the event that proves the answer.
+#[test]
+fn point_at_the_proof_again_puts_the_cursor_back_on_the_proving_event() {
+    let mut state = load("lesson=a&quiz=5");
+    app::update(&mut state, Msg::QuizBegin);
+    let answer = right_answer(&state);
+    app::update(&mut state, Msg::QuizAnswer(answer));
+    ran(&mut state);
+    let proof = state.quiz.as_ref().unwrap().quiz.questions[0].proof_event;
+    app::update(&mut state, Msg::GoTo(0));
+    assert_ne!(
+        state.page.cursor,
+        Some(proof),
+        "the cursor moved off the proof"
+    );
+    let effects = app::update(&mut state, Msg::QuizProof);
+    assert_eq!(state.page.cursor, Some(proof));
+    assert_eq!(state.quiz.as_ref().unwrap().shown, Some(0));
+    assert_eq!(effects.focus, Some(Focus::QuizTitle));
 }
 
 #[test]
@@ -118,7 +125,7 @@ fn the_quiz_says_right_or_wrong_and_all_right_masters_the_lesson() {
     let (hint, result) = state.quiz.as_ref().unwrap().feedback(0);
     assert!(hint.starts_with("Answer before you see the run") && result.is_none());
     for index in 0..QUESTIONS {
-        let answer = first_answer(&state);
+        let answer = right_answer(&state);
         app::update(&mut state, Msg::QuizAnswer(answer));
         let (text, result) = state.quiz.as_ref().unwrap().feedback(index);
         assert!(text.starts_with("Right."), "{text}");
@@ -164,7 +171,7 @@ fn three_of_four_says_in_questions_what_mastery_needs() {
     let mut state = load("lesson=a&quiz=31");
     app::update(&mut state, Msg::QuizBegin);
     for index in 0..QUESTIONS {
-        let mut answer = first_answer(&state);
+        let mut answer = right_answer(&state);
         if index == 0 {
             let question = &state.quiz.as_ref().unwrap().quiz.questions[0];
             answer.choice = answer.choice.map(|c| (c + 1) % 3);
@@ -268,7 +275,7 @@ fn a_quiz_question_hides_its_run_until_the_answer_is_locked() {
     // A sweep of the question's scenario would count what the question asks.
     let effects = app::update(&mut state, Msg::SweepStart("1".into()));
     assert!(state.sweep.is_none() && !effects.work);
-    let answer = first_answer(&state);
+    let answer = right_answer(&state);
     let effects = app::update(&mut state, Msg::QuizAnswer(answer));
     assert!(effects.rerun && effects.save_progress);
     assert!(!app::run_hidden(&state), "a locked answer opens the run");

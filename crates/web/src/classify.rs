@@ -1,16 +1,15 @@
-//! The classification exercise inside its lesson step: the shell and one item per operation
-//! come from `index.html`'s templates, the three answer buttons follow `classify::Class::ALL`,
-//! and every mark, verdict and the score come from `app::classify_items` and
-//! `app::classify_score`. Its clicks are delegated to the lesson panel, once, at mount.
+//! The classification exercise inside its lesson step, painted from `app::ClassifyFrame`: the
+//! lesson's article holds its shell (`tpl-classify`, stamped with the step), this fills one
+//! item per operation from `tpl-classify-item` and then marks the answers, verdicts and score.
+//! Its clicks are delegated to the lesson panel, once, at mount.
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event};
 
 use super::dom::{self, El};
-use super::{dispatch, with_app, with_ui};
-use idemlab_app::{self as app, Msg};
-use idemlab_course::classify::{Class, OPERATIONS};
-use idemlab_lab::i18n::tr;
+use super::{dispatch, repaint, with_app, with_ui};
+use idemlab_app::{ClassifyFrame, ClassifyOp, Msg};
+use idemlab_course::classify::Class;
 
 pub fn mount() {
     let panel: Element = dom::by_id("panel-lessons");
@@ -43,73 +42,72 @@ fn on_click(event: Event) {
     }
 }
 
-/// Builds the exercise at the end of the step's article, then paints the answers so far.
-pub fn paint(article: &Element) {
-    dom::stamp("tpl-classify", article);
-    let list = dom::find(article, ".classify-list");
-    for (index, op) in OPERATIONS.iter().enumerate() {
+pub fn render() {
+    let frame = with_app(|app| idemlab_app::view::classify::view(&app.state));
+    paint(frame.as_ref());
+}
+
+/// Paints the exercise when its frame changed since the last paint; the first paint after
+/// the step was built fills its items.
+fn paint(frame: Option<&ClassifyFrame>) {
+    let Some(frame) = frame else {
+        with_ui(|u| &u.classify_painted, |cell| cell.take());
+        return;
+    };
+    let Some(last) = repaint(|u| &u.classify_painted, frame) else {
+        return;
+    };
+    let Some(root) = dom::document().get_element_by_id("classify") else {
+        return;
+    };
+    if last.is_none() {
+        fill(&root, &frame.ops);
+    }
+    for (index, op) in frame.ops.iter().enumerate() {
+        paint_op(&dom::find(&root, &format!("[data-op=\"{index}\"]")), op);
+    }
+    dom::set_text(&dom::find(&root, "#classify-score"), &frame.score);
+}
+
+/// One item per operation, its words labelling its group of answer buttons.
+fn fill(root: &Element, ops: &[ClassifyOp]) {
+    let list = dom::find(root, ".classify-list");
+    for (index, op) in ops.iter().enumerate() {
         let item = dom::copy("tpl-classify-item");
         dom::set_attr(&item, "data-op", &index.to_string());
         let text = dom::find(&item, ".classify-op");
-        dom::set_attr(&text, "id", &format!("classify-op-{index}"));
-        dom::set_text(&text, tr(op.text));
+        dom::set_attr(&text, "id", &op.text_id);
+        dom::set_text(&text, op.text);
         let choices = dom::find(&item, ".classify-choices");
-        dom::set_attr(&choices, "aria-labelledby", &format!("classify-op-{index}"));
-        for class in Class::ALL {
+        dom::set_attr(&choices, "aria-labelledby", &op.text_id);
+        for choice in &op.choices {
             let button = El::new("button").attr("type", "button");
-            let button = button
-                .attr("data-classify", class.name())
-                .text(class.label());
+            let button = button.attr("data-classify", choice.name).text(choice.label);
             choices.append_child(&button.el()).ok();
         }
         list.append_child(&item).ok();
     }
-    with_ui(|u| &u.classify_painted, |cell| cell.set(None));
-    render();
     // A status only from the next task, once its first words are in: a step change is announced
-    // once, by its title (issue 14), and the score speaks when an answer changes it.
-    let score = dom::find(article, "#classify-score");
+    // once, by its title, and the score speaks when an answer changes it.
+    let score = dom::find(root, "#classify-score");
     dom::later(0, move || dom::set_attr(&score, "role", "status"));
 }
 
-/// Paints the answers, verdicts and score when they changed since the last paint.
-pub fn render() {
-    let Some(root) = dom::document().get_element_by_id("classify") else {
-        return;
-    };
-    let answers = with_app(|app| app.state.classify);
-    let before = with_ui(|u| &u.classify_painted, |cell| cell.replace(Some(answers)));
-    if before == Some(answers) {
-        return;
-    }
-    for (index, item) in app::classify_items(&answers).iter().enumerate() {
-        let li = dom::find(&root, &format!("[data-op=\"{index}\"]"));
-        for class in Class::ALL {
-            let button = dom::find(&li, &format!("[data-classify=\"{}\"]", class.name()));
-            let chosen = item.answer == Some(class);
-            dom::set_attr(
-                &button,
-                "aria-pressed",
-                if chosen { "true" } else { "false" },
-            );
-            // aria-disabled, not disabled: the pressed button keeps the keyboard focus.
-            if item.answer.is_some() {
-                dom::set_attr(&button, "aria-disabled", "true");
-            } else {
-                button.remove_attribute("aria-disabled").ok();
-            }
-            dom::set_flag(&button, "data-right", item.right == Some(class));
+fn paint_op(li: &Element, op: &ClassifyOp) {
+    for choice in &op.choices {
+        let button = dom::find(li, &format!("[data-classify=\"{}\"]", choice.name));
+        let pressed = if choice.pressed { "true" } else { "false" };
+        dom::set_attr(&button, "aria-pressed", pressed);
+        if choice.locked {
+            dom::set_attr(&button, "aria-disabled", "true");
+        } else {
+            button.remove_attribute("aria-disabled").ok();
         }
-        let verdict = dom::find(&li, ".classify-verdict");
-        dom::set_text(&verdict, item.verdict.as_deref().unwrap_or(""));
-        let right = item.answer.is_some() && item.answer == item.right;
-        dom::set_flag(&li, "data-answered", item.answer.is_some());
-        dom::set_attr(&li, "data-correct", if right { "1" } else { "0" });
-        dom::set_text(&dom::find(&li, ".classify-why"), item.why.unwrap_or(""));
-        dom::set_hidden(&dom::find(&li, "[data-classify-show]"), !item.show);
+        dom::set_flag(&button, "data-right", choice.right);
     }
-    dom::set_text(
-        &dom::find(&root, "#classify-score"),
-        &app::classify_said(before.as_ref(), &answers),
-    );
+    dom::set_text(&dom::find(li, ".classify-verdict"), &op.verdict);
+    dom::set_flag(li, "data-answered", op.answered);
+    dom::set_attr(li, "data-correct", op.correct);
+    dom::set_text(&dom::find(li, ".classify-why"), op.why);
+    dom::set_hidden(&dom::find(li, "[data-classify-show]"), !op.show);
 }

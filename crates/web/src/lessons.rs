@@ -1,15 +1,16 @@
-//! The Lessons tab: each step sets its scenario (and its fix as configuration B), says what to
-//! look for, and lists the counts it promises, which the counters above then show. The step is
-//! part of the permalink (`lesson=a&step=3`), so an instructor can link to any of them.
+//! The Lessons tab, painted from `app::LessonsFrame`: the picker, and each step (its scenario,
+//! its fix as configuration B, what to look for and the counts it promises, which the counters
+//! above then show), rebuilt only when the step changes so the calculator keeps what the
+//! learner typed. The step is part of the permalink (`lesson=a&step=3`), so an instructor can
+//! link to any of them.
 
 use web_sys::{Element, Event};
 
 use super::dom::{self, El};
 use super::predict;
-use super::{dispatch, with_app};
-use idemlab_app::{self as app, Msg};
+use super::{dispatch, repaint, with_app, with_ui};
+use idemlab_app::{self as app, LessonBody, LessonsFrame, Msg, PickerButton, StepFrame, TextPiece};
 use idemlab_course::lessons::{Lesson, Side, LESSONS};
-use idemlab_lab::i18n::tr;
 
 /// The panel's shells are in `index.html`; the picker's buttons follow `LESSONS`.
 pub fn mount() {
@@ -20,7 +21,8 @@ pub fn mount() {
         let button = button.attr("data-lesson", lesson.id);
         picker.append_child(&button.el()).ok();
     }
-    paint_picker();
+    // Named at once, before the first runs are built and the rest of the tab is painted.
+    paint_picker(&frames().0.picker);
     super::quiz::mount();
     // Delegated once, here: the step panel and the ordering exercise inside it are rebuilt,
     // their listeners never are.
@@ -58,24 +60,16 @@ fn on_click(event: Event) {
     }
 }
 
-/// The picker's names, each with "✓ mastered" once passed (`app::lesson_button`): at mount
-/// and whenever the progress is saved.
-pub fn paint_picker() {
-    let progress = super::quiz::load_progress();
+/// The picker's names, each with "✓ mastered" once passed, and which may open.
+fn paint_picker(buttons: &[PickerButton]) {
     let picker: Element = dom::by_id("lesson-picker");
-    for lesson in &LESSONS {
-        let selector = format!("[data-lesson=\"{}\"]", lesson.id);
-        if let Ok(Some(button)) = picker.query_selector(&selector) {
-            let open = with_app(|app| app::lesson_open(&app.state, lesson.id));
-            dom::set_flag(&button, "disabled", !open);
-            dom::set_text(&button, &app::lesson_button(&progress, lesson));
+    for button in buttons {
+        let selector = format!("[data-lesson=\"{}\"]", button.id);
+        if let Ok(Some(element)) = picker.query_selector(&selector) {
+            dom::set_flag(&element, "disabled", button.disabled);
+            dom::set_text(&element, &button.text);
         }
     }
-}
-
-/// The lesson and step index the Lessons tab shows.
-pub fn current() -> Option<(&'static Lesson, usize)> {
-    with_app(|app| app.state.lesson.map(|at| (at.lesson, at.index())))
 }
 
 /// Enter or Space on a pointer phrase acts like a click, as on a real button.
@@ -93,25 +87,13 @@ fn on_pointer_key(event: web_sys::KeyboardEvent) {
     }
 }
 
-/// The outline's status line and the pressed phrase, from the state.
-fn render_pointers() {
+/// The outline's status line and the pressed phrase.
+fn paint_pointers(frame: &LessonsFrame) {
     let Some(status) = dom::document().get_element_by_id("pointer-status") else {
         return;
     };
-    let (text, pressed) = with_app(|app| {
-        let text = app::pointer_status(
-            &app.state,
-            &app.runs.a.timeline,
-            app.runs.b.as_ref().map(|b| &b.timeline),
-        );
-        let pointers = app.state.lesson.map_or(&[][..], |at| at.step().pointers);
-        let pressed = pointers
-            .iter()
-            .position(|p| Some((p.side, p.find)) == app.state.highlight);
-        (text, pressed)
-    });
-    dom::set_text(&status, &text.unwrap_or_default());
-    mark_pressed(pressed);
+    dom::set_text(&status, &frame.pointer_status);
+    mark_pressed(frame.pressed);
 }
 
 /// Scrolls the outlined timeline into view when any of it is off-screen: B's is often below the
@@ -126,8 +108,9 @@ pub(super) fn show_timeline(side: Side) {
     let height_px = (dom::window().inner_height().ok())
         .and_then(|h| h.as_f64())
         .unwrap_or(0.0);
-    if rect.top() < 0.0 || rect.bottom() > height_px {
-        canvas.scroll_into_view_with_bool(rect.top() < 0.0);
+    let scroll = app::view::lessons::timeline_scroll(rect.top(), rect.bottom(), height_px);
+    if let Some(align_top) = scroll {
+        canvas.scroll_into_view_with_bool(align_top);
     }
 }
 
@@ -174,20 +157,18 @@ fn mark_pressed(index: Option<usize>) {
 }
 
 /// Fills the step's text: each pointer phrase a button that outlines what it names, and the
-/// first use of each glossary term underlined with its definition (`app::pieces`).
-fn step_text(paragraph: &Element, step: &idemlab_course::lessons::Step) {
-    for piece in app::pieces(idemlab_lab::i18n::tr(step.text), step.pointers) {
-        match piece {
-            app::Piece::Pointer(index, phrase) => {
+/// first use of each glossary term underlined with its definition.
+fn step_text(paragraph: &Element, pieces: &[TextPiece]) {
+    for piece in pieces {
+        match *piece {
+            TextPiece::Pointer(index, phrase) => {
                 // A span, not a <button>: a button cannot wrap across lines inside a sentence.
                 let button = dom::copy("tpl-pointer");
-                button
-                    .set_attribute("data-pointer", &index.to_string())
-                    .ok();
+                dom::set_attr(&button, "data-pointer", &index.to_string());
                 button.set_text_content(Some(phrase));
                 paragraph.append_child(&button).ok();
             }
-            piece => predict::piece(paragraph, piece),
+            ref piece => predict::piece(paragraph, piece),
         }
     }
 }
@@ -212,37 +193,69 @@ pub(super) fn focus_heading() {
     }
 }
 
+/// This tab's frames: the lessons', the step's question's and the check's.
+fn frames() -> (LessonsFrame, app::PredictFrame, app::QuizFrame) {
+    let note = with_ui(|u| &u.quiz_note, |note| note.borrow().clone());
+    super::quiz::with_progress(|progress| {
+        with_app(|app| {
+            (
+                app::view::lessons::view(&app.state, &app.runs, progress),
+                app::view::predict::view(&app.state),
+                app::view::quiz::view(&app.state, progress, note.as_deref()),
+            )
+        })
+    })
+}
+
 pub fn render() {
+    let (lessons, predict, quiz) = frames();
+    paint(&lessons);
+    predict::paint(&predict);
+    super::quiz::paint(&quiz);
+}
+
+/// Paints what changed since the last paint: the picker, the article (rebuilt), the outline.
+fn paint(frame: &LessonsFrame) {
+    let Some(last) = repaint(|u| &u.lessons_painted, frame) else {
+        return;
+    };
+    if last.as_ref().map(|l| &l.picker) != Some(&frame.picker) {
+        paint_picker(&frame.picker);
+    }
+    let rebuilt = last.as_ref().map(|l| &l.body) != Some(&frame.body);
+    if rebuilt {
+        paint_body(&frame.body);
+    }
+    let outline = |f: &LessonsFrame| (f.pointer_status.clone(), f.pressed);
+    if rebuilt || last.as_ref().map(outline) != Some(outline(frame)) {
+        paint_pointers(frame);
+    }
+}
+
+/// The step list and the article, afresh: the step's question and exercise are built again
+/// inside it by their own painters.
+fn paint_body(body: &LessonBody) {
     let steps: Element = dom::by_id("lesson-steps");
     let article: Element = dom::by_id("lesson-step");
-    let quiz = with_app(|app| app.state.quiz.is_some());
+    let quiz = matches!(body, LessonBody::Quiz);
     dom::set_hidden(&steps, quiz);
     dom::set_hidden(&article, quiz);
     dom::set_hidden(&dom::by_id("quiz"), !quiz);
     if quiz {
-        // Forget the step shown, so that leaving the check rebuilds it.
-        super::with_ui(|u| &u.lesson_shown, |shown| shown.set(None));
-        super::quiz::render();
         return;
-    }
-    let now = current().map(|(lesson, index)| (lesson.id, index));
-    // With no lesson open this used to rebuild the panel on every frame of playback.
-    if super::with_ui(|u| &u.lesson_shown, |shown| shown.replace(Some(now))) == Some(now) {
-        render_pointers();
-        return predict::render();
     }
     dom::clear(&steps);
     dom::clear(&article);
-    let Some((lesson, index)) = current() else {
+    with_ui(|u| &u.predict_painted, |cell| cell.take());
+    with_ui(|u| &u.classify_painted, |cell| cell.take());
+    let LessonBody::Step(step) = body else {
         return dom::stamp("tpl-lesson-none", &article);
     };
-    for (i, step) in lesson.steps.iter().enumerate() {
+    for (i, entry) in step.steps.iter().enumerate() {
         let button = El::new("button").attr("type", "button");
-        let title = tr(step.title);
-        let button = button.attr("data-step", &i.to_string()).text(title);
-        // In the lesson's column the list shows step numbers only; the title is the tooltip.
-        let button = button.attr("title", &idemlab_lab::tf!("Step {}: {}", i + 1, title));
-        let button = if i == index {
+        let button = button.attr("data-step", &i.to_string()).text(entry.title);
+        let button = button.attr("title", &entry.tooltip);
+        let button = if entry.current {
             button.attr("aria-current", "step")
         } else {
             button
@@ -251,32 +264,21 @@ pub fn render() {
             .append_child(&El::new("li").child(&button.el()).el())
             .ok();
     }
-    paint_step(&article, lesson, index);
-    render_pointers();
-    predict::render();
+    paint_step(&article, step);
 }
 
 /// The step's article, from `tpl-lesson-step`: what the step has and the nav do not need goes.
-fn paint_step(article: &Element, lesson: &Lesson, index: usize) {
-    let step = &lesson.steps[index];
+fn paint_step(article: &Element, step: &StepFrame) {
     dom::stamp("tpl-lesson-step", article);
-    let heading = idemlab_lab::tf!(
-        "Step {} of {}: {}",
-        index + 1,
-        lesson.steps.len(),
-        tr(step.title)
-    );
-    dom::set_text(&dom::find(article, "#lesson-heading"), &heading);
-    predict::paint(article, step);
-    step_text(&dom::find(article, ".step-text"), step);
-    if step.pointers.is_empty() {
+    dom::set_text(&dom::find(article, "#lesson-heading"), &step.heading);
+    step_text(&dom::find(article, ".step-text"), &step.text);
+    if !step.pointer_hint {
         dom::find(article, ".pointer-hint").remove();
     }
     let claims = dom::find(article, ".claims");
-    for line in app::claim_lines(step) {
-        let side = if line.side == Side::B { "b" } else { "a" };
-        let item = El::new("li").attr("data-metric", line.metric.name());
-        let item = item.attr("data-side", side).text(&line.text);
+    for claim in &step.claims {
+        let item = El::new("li").attr("data-metric", claim.metric);
+        let item = item.attr("data-side", claim.side).text(&claim.text);
         claims.append_child(&item.el()).ok();
     }
     let nav = dom::find(article, ".lesson-nav");
@@ -287,57 +289,53 @@ fn paint_step(article: &Element, lesson: &Lesson, index: usize) {
     }
     if step.classify {
         // Stamped after the nav, which stays put: "Next step" sits under the step's text as
-        // on every other step, and no classify button takes its place (issue 11's walk).
-        super::classify::paint(article);
+        // on every other step, and no classify button takes its place.
+        dom::stamp("tpl-classify", article);
     }
-    if step.has_ordering_exercise() {
+    if step.ordering {
         dom::stamp("tpl-ordering", article);
         article.append_child(&nav).ok();
         super::ordering::render();
     }
-    predict::hint(&nav);
-    let to = app::step_nav(lesson.steps.len(), index);
-    let buttons = [("[data-previous]", to.previous), ("[data-next]", to.next)];
-    for (selector, step) in buttons {
+    let buttons = [
+        ("[data-previous]", step.previous),
+        ("[data-next]", step.next),
+    ];
+    for (selector, to) in buttons {
         let button = dom::find(&nav, selector);
-        match step {
-            Some(step) => dom::set_attr(&button, "data-step", &step.to_string()),
+        match to {
+            Some(to) => dom::set_attr(&button, "data-step", &to.to_string()),
             None => button.remove(),
         }
     }
     let status = dom::find(article, ".quiz-status");
-    if to.last {
-        let text = idemlab_lab::tf!("Mastery check: {}", super::quiz::status(lesson));
-        dom::set_text(&status, &text);
-        article.append_child(&status).ok();
-    } else {
-        dom::find(&nav, "[data-quiz-start]").remove();
-        status.remove();
+    match &step.mastery {
+        Some(text) => {
+            dom::set_text(&status, text);
+            article.append_child(&status).ok();
+        }
+        None => {
+            dom::find(&nav, "[data-quiz-start]").remove();
+            status.remove();
+        }
     }
 }
 
+/// The calculator's result for what its fields hold now (`app::view::lessons::calculator_out`).
 fn update_calculator() {
     let Some(out) = dom::document().get_element_by_id("calc-out") else {
         return;
     };
     let read = |id: &str| {
-        let input = dom::document().get_element_by_id(id)?;
-        let input = wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(input).ok()?;
-        input.value().trim().parse::<u64>().ok()
+        let input = dom::document().get_element_by_id(id);
+        let input =
+            input.and_then(|i| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(i).ok());
+        input.map(|input| input.value()).unwrap_or_default()
     };
-    let text = match (read("calc-rate"), read("calc-hours"), read("calc-bytes")) {
-        (Some(rate), Some(hours), Some(bytes)) => {
-            let total = idemlab_course::lessons::key_storage_bytes(
-                rate,
-                hours.saturating_mul(3_600),
-                bytes,
-            );
-            idemlab_lab::tf!(
-                "= {} held at any moment",
-                idemlab_course::lessons::bytes_text(total)
-            )
-        }
-        _ => idemlab_lab::t!("Enter whole numbers, 0 or more.").to_string(),
-    };
+    let text = app::view::lessons::calculator_out(
+        &read("calc-rate"),
+        &read("calc-hours"),
+        &read("calc-bytes"),
+    );
     dom::set_text(&out, &text);
 }

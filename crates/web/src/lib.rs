@@ -48,14 +48,19 @@ thread_local! {
 /// painted), never a fact the page shows: those are `State`'s. Each field is its own cell, so
 /// reading one never conflicts with a borrow of another or of the app.
 pub(crate) struct Ui {
-    /// The lesson step the panel shows (`None` until first built), so the panel is rebuilt
-    /// only when the step changes and the calculator keeps what the learner typed.
-    pub lesson_shown: Cell<Option<Option<(&'static str, usize)>>>,
-    /// The quiz view last painted, so the panel is rebuilt only when it changes (a rebuild
-    /// on every playback frame would drop a half-typed answer).
-    pub quiz_painted: RefCell<Option<quiz::Painted>>,
+    /// The Lessons tab as last painted: its article is rebuilt only when the step changes, so
+    /// the calculator keeps what the learner typed.
+    pub lessons_painted: RefCell<Option<app::LessonsFrame>>,
+    /// The step's question as last painted; none once its article is rebuilt.
+    pub predict_painted: RefCell<Option<app::PredictFrame>>,
+    /// The check as last painted, so the panel is rebuilt only when it changes (a rebuild on
+    /// every playback frame would drop a half-typed answer).
+    pub quiz_painted: RefCell<Option<app::QuizFrame>>,
     /// Why quiz progress could not be read or saved, shown once under the check.
     pub quiz_note: RefCell<Option<String>>,
+    /// This browser's progress record as last read or written (`quiz::load_progress`), for
+    /// the picker's marks and the mastery status.
+    pub progress: RefCell<Option<idemlab_course::quiz::progress::Progress>>,
     /// When the URL was last written, and whether a trailing write is already scheduled.
     pub url_sync: Cell<(f64, bool)>,
     /// The current chain of playback ticks; pause-then-play must not leave two running.
@@ -80,8 +85,8 @@ pub(crate) struct Ui {
     /// Whether each run's text (A, B) was last painted shown (`None` inside: no run B), so
     /// playback frames do not repaint it. Forgotten at every rerun.
     pub story_painted: Cell<[Option<Option<bool>>; 2]>,
-    /// The classification answers last painted, so playback frames do not repaint them.
-    pub classify_painted: Cell<Option<app::Answers>>,
+    /// The classification exercise as last painted; none once its step is rebuilt.
+    pub classify_painted: RefCell<Option<app::ClassifyFrame>>,
     /// A slice of the page's work is scheduled: one chain of slices, whatever the work.
     pub work_due: Cell<bool>,
     /// The JSON export's parts written so far, as blobs outside wasm memory.
@@ -101,9 +106,11 @@ pub(crate) struct Ui {
 thread_local! {
     static UI: Ui = const {
         Ui {
-            lesson_shown: Cell::new(None),
+            lessons_painted: RefCell::new(None),
+            predict_painted: RefCell::new(None),
             quiz_painted: RefCell::new(None),
             quiz_note: RefCell::new(None),
+            progress: RefCell::new(None),
             url_sync: Cell::new((f64::MIN, false)),
             chain: Cell::new(0),
             width_px: Cell::new(0),
@@ -114,7 +121,7 @@ thread_local! {
             events_shown: Cell::new(false),
             keys_painted: Cell::new([None; 2]),
             story_painted: Cell::new([None; 2]),
-            classify_painted: Cell::new(None),
+            classify_painted: RefCell::new(None),
             work_due: Cell::new(false),
             sweep_painted: RefCell::new(None),
             json_blobs: RefCell::new(None),
@@ -132,6 +139,21 @@ pub(crate) fn with_ui<T, R>(
     f: impl FnOnce(&T) -> R,
 ) -> R {
     UI.with(|ui| f(pick(ui)))
+}
+
+/// Whether `frame` differs from the one last painted in the `Ui` cell `pick` names. If it
+/// does, it becomes the last painted and the one before comes back (`Some(None)` at a first
+/// paint); `None` means the paint can be skipped.
+pub(crate) fn repaint<T: Clone + PartialEq>(
+    pick: impl for<'a> FnOnce(&'a Ui) -> &'a RefCell<Option<T>>,
+    frame: &T,
+) -> Option<Option<T>> {
+    with_ui(pick, |cell| {
+        if cell.borrow().as_ref() == Some(frame) {
+            return None;
+        }
+        Some(cell.replace(Some(frame.clone())))
+    })
 }
 
 /// Runs `f` on the app. Handlers never nest, so the borrow cannot be taken twice.
@@ -158,8 +180,8 @@ pub(crate) fn apply(effects: Effects) {
         embed::restyle();
     }
     if effects.save_progress {
+        // The picker's marks follow in the paint below (`render` always follows a save).
         quiz::save_progress();
-        lessons::paint_picker();
     }
     if effects.render || effects.rerun {
         render();

@@ -1,77 +1,79 @@
-//! A lesson step's prediction (asked before its run plays) and its terms: the question and its
-//! choices, the feedback, what waits for the answer, the definition list, and the underlined
-//! terms whose definitions open on focus. What shows and when is `app::predict_view`'s; the
-//! markup is in `index.html`'s `tpl-predict` and `tpl-terms`.
+//! A lesson step's prediction (asked before its run plays) and its terms, painted from
+//! `app::PredictFrame`: the question and its choices, the feedback, what waits for the answer,
+//! the definition list, and the underlined terms whose definitions open on focus. The markup is
+//! in `index.html`'s `tpl-predict` and `tpl-terms`.
 
 use web_sys::{Element, FocusEvent, KeyboardEvent};
 
 use super::dom::{self, El};
-use super::with_app;
-use idemlab_app::{self as app, Piece};
-use idemlab_course::lessons::{Ask, Side, Step};
-use idemlab_lab::i18n::tr;
+use super::repaint;
+use idemlab_app::{Asked, PredictFrame, PredictShell, TextPiece};
 
 /// The parts of a step that are the reveal: held back while the step waits for its answer.
 const REVEAL: &str =
     ".step-text, #pointer-status, .pointer-hint, .look-for, .claims, .calculator, .ordering";
 
-/// Builds the step's terms and question after its heading (the step is rebuilt per step).
-pub fn paint(article: &Element, step: &Step) {
+/// A step's way on: "Next step", or on the last step "Take the mastery check", which waits for
+/// the step's answer too (a phone walk found it open under "Answer … to go on").
+const FORWARD: &str = "[data-next], [data-quiz-start]";
+
+/// Paints the question when its frame changed; the first paint after the step was built
+/// builds its markup.
+pub fn paint(frame: &PredictFrame) {
+    let Some(last) = repaint(|u| &u.predict_painted, frame) else {
+        return;
+    };
+    let Some(shell) = &frame.shell else {
+        return;
+    };
+    let Some(article) = dom::document().get_element_by_id("lesson-step") else {
+        return;
+    };
+    if last.is_none() {
+        build(&article, shell);
+    }
+    paint_state(&article, frame);
+}
+
+/// Builds the step's terms and question after its heading, and the hint under its way on.
+fn build(article: &Element, shell: &PredictShell) {
     let heading = dom::find(article, "#lesson-heading");
     let section = dom::copy("tpl-predict");
-    paint_text(
-        &dom::find(&section, ".predict-setup"),
-        idemlab_lab::i18n::tr(step.predict.setup),
-    );
-    dom::set_text(
-        &dom::find(&section, ".predict-question"),
-        tr(step.predict.question),
-    );
+    let setup = dom::find(&section, ".predict-setup");
+    for piece in &shell.setup {
+        self::piece(&setup, piece);
+    }
+    dom::set_text(&dom::find(&section, ".predict-question"), shell.question);
     let group = dom::find(&section, ".predict-choices");
-    // What is asked (never its answer), so a test can ask the CLI for it.
-    let (ask, side, metric) = match step.predict.ask {
-        Ask::Count { side, metric, .. } => ("count", side, metric),
-        Ask::WhichHas { metric } => ("which", Side::A, metric),
-    };
-    dom::set_attr(&group, "data-ask", ask);
-    dom::set_attr(&group, "data-side", if side == Side::B { "b" } else { "a" });
-    dom::set_attr(&group, "data-metric", metric.name());
-    for (i, choice) in step.predict.choices_shown().iter().enumerate() {
+    dom::set_attr(&group, "data-ask", shell.ask);
+    dom::set_attr(&group, "data-side", shell.side);
+    dom::set_attr(&group, "data-metric", shell.metric);
+    for (i, choice) in shell.choices.iter().enumerate() {
         let button = El::new("button").attr("type", "button");
         let button = button.attr("data-choice", &i.to_string()).text(choice);
         group.append_child(&button.el()).ok();
     }
     heading.after_with_node_1(&section).ok();
-    let terms = app::step_terms(step);
-    if terms.is_empty() {
-        return;
+    if let Some(terms) = &shell.terms {
+        let details = dom::copy("tpl-terms");
+        dom::set_text(&dom::find(&details, "summary"), &terms.summary);
+        let list = dom::find(&details, "dl");
+        for (word, definition) in &terms.entries {
+            list.append_child(&El::new("dt").text(word).el()).ok();
+            list.append_child(&El::new("dd").text(definition).el()).ok();
+        }
+        heading.after_with_node_1(&details).ok();
     }
-    let details = dom::copy("tpl-terms");
-    // Folded on every step, the first too: open, step 1's four definitions pushed its question
-    // below the fold (issue 11). The summary names the words; a click opens them.
-    let words: Vec<&str> = terms.iter().map(|t| tr(t.word)).collect();
-    let summary = idemlab_lab::tf!("Words this step uses: {}", words.join(", "));
-    dom::set_text(&dom::find(&details, "summary"), &summary);
-    let list = dom::find(&details, "dl");
-    for term in terms {
-        list.append_child(&El::new("dt").text(tr(term.word)).el())
-            .ok();
-        list.append_child(&El::new("dd").text(tr(term.definition)).el())
-            .ok();
+    if let Ok(Some(nav)) = article.query_selector(".lesson-nav") {
+        hint(&nav, shell.hold_hint);
     }
-    heading.after_with_node_1(&details).ok();
 }
 
-/// The hint under a held "Next step", tied to the button.
-/// A step's way on: "Next step", or on the last step "Take the mastery check", which waits for
-/// the step's answer too (a phone walk found it open under "Answer … to go on").
-const FORWARD: &str = "[data-next], [data-quiz-start]";
-
-pub fn hint(nav: &Element) {
+/// The hint under a held way on, tied to the button.
+fn hint(nav: &Element, text: &str) {
     let hint = El::new("p").attr("id", "next-hint").class("next-hint");
-    let hint = hint.text(tr(app::HOLD_HINT)).el();
+    let hint = hint.text(text).el();
     dom::set_hidden(&hint, true);
-    // Both, while both stand: the step's nav drops the one this step has not.
     if let Ok(ways) = nav.query_selector_all(FORWARD) {
         for way in (0..ways.length()).filter_map(|i| ways.item(i)) {
             let way: Element = wasm_bindgen::JsCast::unchecked_into(way);
@@ -81,63 +83,50 @@ pub fn hint(nav: &Element) {
     nav.after_with_node_1(&hint).ok();
 }
 
-/// A text with the first use of each glossary term underlined.
-fn paint_text(paragraph: &Element, text: &str) {
-    for piece in app::pieces(text, &[]) {
-        piece_into(paragraph, piece);
-    }
-}
-
-/// Appends a plain or term piece of a step's text (pointer phrases are `lessons`').
-pub fn piece(paragraph: &Element, piece: Piece<'_>) {
-    piece_into(paragraph, piece);
-}
-
-fn piece_into(paragraph: &Element, piece: Piece<'_>) {
-    match piece {
-        Piece::Plain(words) | Piece::Pointer(_, words) => {
+/// Appends a plain or term piece of a step's text (a pointer phrase's words go in plain; the
+/// step's own text makes them buttons, in `lessons`).
+pub fn piece(paragraph: &Element, piece: &TextPiece) {
+    match *piece {
+        TextPiece::Plain(words) | TextPiece::Pointer(_, words) => {
             paragraph.insert_adjacent_text("beforeend", words).ok();
         }
-        Piece::Term(words, term) => {
-            // A counter, not the number already in the document: the question's text is built
-            // before the step's is attached, and both took `term-def-0`, so a term in the
-            // question was described by another term's definition (keyboard re-walk).
-            let n = TERM_IDS.with(|next| next.replace(next.get() + 1));
-            let id = format!("term-def-{n}");
+        TextPiece::Term {
+            words,
+            id,
+            word,
+            definition,
+        } => {
+            let id = id.to_string();
             // A span, not a <button>, for the same reason as a pointer phrase: it wraps.
-            let word = El::new("span").class("term").attr("role", "button");
-            let word = word.attr("tabindex", "0").attr("aria-expanded", "false");
+            let term = El::new("span").class("term").attr("role", "button");
+            let term = term.attr("tabindex", "0").attr("aria-expanded", "false");
             // Described by its definition, so that a screen reader reads it on focus too.
-            let word = word
+            let term = term
                 .attr("aria-controls", &id)
                 .attr("aria-describedby", &id);
-            let word = word.text(words).el();
+            let term = term.text(words).el();
             let def = El::new("span").class("term-def").attr("id", &id);
             let def = def
                 .attr("role", "note")
-                .child(&El::new("strong").text(tr(term.word)).el());
+                .child(&El::new("strong").text(word).el());
             let def = def.el();
-            def.insert_adjacent_text("beforeend", &format!(": {}", tr(term.definition)))
+            def.insert_adjacent_text("beforeend", &format!(": {definition}"))
                 .ok();
             dom::set_hidden(&def, true);
-            paragraph.append_child(&word).ok();
+            paragraph.append_child(&term).ok();
             paragraph.append_child(&def).ok();
         }
     }
 }
 
 /// Shows the question's state: the choices and feedback once answered, the reveal, the held
-/// "Next step" and its hint.
-pub fn render() {
-    let Some(article) = dom::document().get_element_by_id("lesson-step") else {
-        return;
-    };
+/// way on and its hint.
+fn paint_state(article: &Element, frame: &PredictFrame) {
     let Ok(Some(section)) = article.query_selector(".predict") else {
         return;
     };
-    let view = with_app(|app| app::predict_view(&app.state));
-    dom::set_hidden(&section, view.is_none());
-    let waiting = view.as_ref().is_some_and(|v| v.waiting);
+    dom::set_hidden(&section, frame.asked.is_none());
+    let waiting = frame.waiting;
     if let Ok(parts) = article.query_selector_all(REVEAL) {
         for part in (0..parts.length()).filter_map(|i| parts.item(i)) {
             dom::set_hidden(&wasm_bindgen::JsCast::unchecked_into(part), waiting);
@@ -149,60 +138,41 @@ pub fn render() {
     if let Some(hint) = dom::document().get_element_by_id("next-hint") {
         dom::set_hidden(&hint, !waiting);
     }
-    let Some(view) = view else {
-        return;
-    };
-    let feedback = dom::find(&section, ".predict-feedback");
-    dom::set_text(&feedback, view.feedback.as_deref().unwrap_or(""));
-    let result = view
-        .answered
-        .map(|a| if a.is_right() { "right" } else { "wrong" });
-    match result {
+    if let Some(asked) = &frame.asked {
+        paint_asked(article, &section, asked, waiting);
+    }
+}
+
+fn paint_asked(article: &Element, section: &Element, asked: &Asked, waiting: bool) {
+    let feedback = dom::find(section, ".predict-feedback");
+    dom::set_text(&feedback, &asked.feedback);
+    match asked.result {
         Some(result) => dom::set_attr(&feedback, "data-result", result),
         None => {
             feedback.remove_attribute("data-result").ok();
         }
     }
-    dom::set_hidden(&dom::find(&section, ".predict-note"), !waiting);
+    dom::set_hidden(&dom::find(section, ".predict-note"), !waiting);
     // Once answered the choices give way to the feedback (which names the answer) and the
     // step's word list folds to its summary, once. The setup stays, in small type: the reveal
-    // refers to it (issue 11: "the scenario paragraph disappears after answering").
-    let answered = view.answered.is_some();
-    dom::set_flag(&section, "data-answered", answered);
-    dom::set_hidden(&dom::find(&section, ".predict-choices"), answered);
+    // refers to it.
+    dom::set_flag(section, "data-answered", asked.answered);
+    dom::set_hidden(&dom::find(section, ".predict-choices"), asked.answered);
     if let Ok(Some(terms)) = article.query_selector(".step-terms[open]:not([data-folded])") {
-        if answered {
+        if asked.answered {
             terms.remove_attribute("open").ok();
             dom::set_attr(&terms, "data-folded", "1");
         }
     }
-    for i in 0..view.choices.len() {
+    for (i, mark) in asked.choices.iter().enumerate() {
         let selector = format!("[data-choice=\"{i}\"]");
         let Ok(Some(button)) = section.query_selector(&selector) else {
             continue;
         };
-        let chosen = view.answered.is_some_and(|a| a.choice == i);
-        let right = view.answered.is_some_and(|a| a.right == i);
-        dom::set_attr(
-            &button,
-            "aria-pressed",
-            if chosen { "true" } else { "false" },
-        );
-        dom::set_attr(
-            &button,
-            "aria-disabled",
-            if view.answered.is_some() {
-                "true"
-            } else {
-                "false"
-            },
-        );
-        let class = match (right, chosen) {
-            (true, _) => "right",
-            (false, true) => "wrong",
-            _ => "",
-        };
-        button.set_class_name(class);
+        let flag = |on: bool| if on { "true" } else { "false" };
+        dom::set_attr(&button, "aria-pressed", flag(mark.pressed));
+        dom::set_attr(&button, "aria-disabled", flag(mark.locked));
+        button.set_class_name(mark.class);
     }
 }
 
@@ -216,26 +186,21 @@ pub fn focus_feedback() {
             let options = web_sys::FocusOptions::new();
             options.set_prevent_scroll(true);
             feedback.focus_with_options(&options).ok();
-            // On a phone the column is a short box with its own scroll: bring the feedback
-            // into it, scrolling that box only (never the window).
             let column: web_sys::Element = dom::by_id("lesson-column");
             let (inner, outer) = (
                 feedback.get_bounding_client_rect(),
                 column.get_bounding_client_rect(),
             );
-            if inner.top() < outer.top() || inner.bottom() > outer.bottom() {
-                let by = inner.top() - outer.top() - 8.0;
+            let (column_by, window_by) = idemlab_app::view::predict::feedback_scroll_px(
+                (inner.top(), inner.bottom()),
+                (outer.top(), outer.bottom()),
+                dock_top,
+            );
+            if let Some(by) = column_by {
                 column.set_scroll_top(column.scroll_top() + by as i32);
             }
-            // On a phone the column grows with the page: bring the answer down into view,
-            // and above the timeline that docks at the foot once the step is answered.
-            if inner.top() < 0.0 {
-                dom::window().scroll_by_with_x_and_y(0.0, inner.top() - 8.0);
-            } else if let Some(dock_top) = dock_top() {
-                if inner.bottom() > dock_top {
-                    let by = (inner.bottom() - dock_top + 8.0).min(inner.top() - 8.0);
-                    dom::window().scroll_by_with_x_and_y(0.0, by);
-                }
+            if let Some(by) = window_by {
+                dom::window().scroll_by_with_x_and_y(0.0, by);
             }
         }
     }
@@ -324,9 +289,4 @@ fn place_def(term: &Element, def: &Element) {
         let value = format!("{}px", idemlab_lab::decimal::Fixed::<0>(px));
         style.set_property(name, &value).ok();
     }
-}
-
-thread_local! {
-    /// The next glossary definition's id number, unique for the page's life.
-    static TERM_IDS: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
 }

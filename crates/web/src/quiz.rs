@@ -1,28 +1,18 @@
-//! The mastery check on the Lessons tab: one question at a time, answered before its run is
-//! shown (`app::run_hidden`); one attempt each, then the run, right or wrong, why, the proving
-//! event under the cursor, and a choice's run as B. The questions and their answers come from
-//! `idemlab_course::quiz`; this file only shows them, keeps progress in `localStorage` and picks a fresh
-//! quiz seed when the link has none (the page's only other use of randomness besides New seed).
+//! The mastery check on the Lessons tab, painted from `app::QuizFrame`: one question at a time,
+//! answered before its run is shown (`app::run_hidden`); one attempt each, then the run, right
+//! or wrong, why, the proving event under the cursor, and a choice's run as B. The questions
+//! and their answers come from `idemlab_course::quiz`; this file paints them, keeps progress in
+//! `localStorage` and picks a fresh quiz seed when the link has none (the page's only other use
+//! of randomness besides New seed).
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, HtmlInputElement};
 
 use super::dom::{self, El};
-use super::{dispatch, with_app};
-use idemlab_app::{AnswerInput, Msg, QuizSession};
-use idemlab_course::lessons::Lesson;
+use super::{dispatch, repaint, with_app, with_ui};
+use idemlab_app::QuizShows;
+use idemlab_app::{AnswerInput, Msg, QuizChoice, QuizFields, QuizFrame, QuizPanel, QuizQuestion};
 use idemlab_course::quiz::progress::{Progress, STORAGE_KEY};
-use idemlab_course::quiz::{self, Form, Question, NUMBER_MAX, QUESTIONS};
-
-/// What the panel was last painted from: it is rebuilt only when this changes, not on every
-/// frame of playback (which would also drop a half-typed answer).
-pub(crate) type Painted = (
-    &'static str,
-    u64,
-    Option<usize>,
-    Vec<Option<u32>>,
-    Option<String>,
-);
 
 /// The check's shell is in `index.html`; here are its listeners.
 pub fn mount() {
@@ -57,14 +47,30 @@ fn storage() -> Option<web_sys::Storage> {
     dom::window().local_storage().ok().flatten()
 }
 
-/// This browser's progress record; a note says why it could not be read, if it could not.
+/// This browser's progress record, read again (and kept for the frames); a note says why it
+/// could not be read, if it could not.
 pub fn load_progress() -> Progress {
     let text = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
     let (progress, note) = Progress::parse(text.as_deref());
     if note.is_some() {
-        super::with_ui(|u| &u.quiz_note, |n| *n.borrow_mut() = note);
+        with_ui(|u| &u.quiz_note, |n| *n.borrow_mut() = note);
     }
+    with_ui(
+        |u| &u.progress,
+        |p| *p.borrow_mut() = Some(progress.clone()),
+    );
     progress
+}
+
+/// Runs `f` on the progress record as last read or written, reading it the first time.
+pub fn with_progress<R>(f: impl FnOnce(&Progress) -> R) -> R {
+    if with_ui(|u| &u.progress, |p| p.borrow().is_none()) {
+        load_progress();
+    }
+    with_ui(
+        |u| &u.progress,
+        |p| f(p.borrow().as_ref().expect("read just now")),
+    )
 }
 
 /// Records the check's answers in this browser's progress (`Effects::save_progress`).
@@ -75,11 +81,11 @@ pub fn save_progress() {
     let mut progress = load_progress();
     progress.record(&session.quiz, &session.answers);
     let saved = storage().is_some_and(|s| s.set_item(STORAGE_KEY, &progress.to_text()).is_ok());
-    if !saved {
-        let note = idemlab_lab::t!(
-            "This browser would not keep the progress; it lasts until the page closes."
-        );
-        super::with_ui(|u| &u.quiz_note, |n| *n.borrow_mut() = Some(note.into()));
+    if saved {
+        with_ui(|u| &u.progress, |p| *p.borrow_mut() = Some(progress));
+    } else {
+        let note = idemlab_app::view::quiz::unsaved_note();
+        with_ui(|u| &u.quiz_note, |n| *n.borrow_mut() = Some(note));
     }
 }
 
@@ -122,10 +128,7 @@ fn on_click(event: Event) {
             stored: load_progress(),
         },
         "close" => Msg::QuizClose,
-        "proof" => match with_app(|app| app.state.quiz.as_ref().and_then(|q| q.shown)) {
-            Some(index) => Msg::QuizShow(index),
-            None => return,
-        },
+        "proof" => Msg::QuizProof,
         show => match show.strip_prefix("show-").and_then(|i| i.parse().ok()) {
             Some(index) => Msg::QuizShow(index),
             None => return,
@@ -160,89 +163,77 @@ fn answer_input() -> AnswerInput {
     }
 }
 
-pub fn render() {
-    let Some(check) = with_app(|app| app.state.quiz.clone()) else {
-        super::with_ui(|u| &u.quiz_painted, |p| p.borrow_mut().take());
+/// Builds the panel afresh when its frame changed; a note waiting (`Ui::quiz_note`) goes under
+/// it then, once.
+pub fn paint(frame: &QuizFrame) {
+    let Some(last) = repaint(|u| &u.quiz_painted, frame) else {
         return;
     };
-    let key: Painted = (
-        check.quiz.lesson,
-        check.quiz.seed,
-        check.shown,
-        check.answers.clone(),
-        check.feedback.clone(),
-    );
-    if super::with_ui(|u| &u.quiz_painted, |p| p.borrow().as_ref() == Some(&key)) {
+    let Some(panel) = &frame.panel else {
+        return;
+    };
+    if last.as_ref().and_then(|l| l.panel.as_ref()) == Some(panel) {
         return;
     }
-    super::with_ui(|u| &u.quiz_painted, |p| *p.borrow_mut() = Some(key));
     let body: Element = dom::by_id("quiz-body");
     let nav: Element = dom::by_id("quiz-nav");
     dom::clear(&body);
     dom::clear(&nav);
     dom::set_text(&dom::by_id("quiz-feedback"), "");
     dom::set_text(&dom::by_id("quiz-said"), "");
-    match check.shown {
-        None => intro(&check, &body, &nav),
-        Some(index) if index < QUESTIONS => question_view(&check, index, &body, &nav),
-        Some(_) => score_view(&check, &body, &nav),
-    }
-    dom::set_text(&dom::find(&body, "#quiz-title"), &check.title());
-    if let Some(note) = super::with_ui(|u| &u.quiz_note, |n| n.borrow_mut().take()) {
-        body.append_child(&El::new("p").class("quiz-note").text(&note).el())
+    paint_panel(panel, &body, &nav);
+    if let Some(note) = &frame.note {
+        body.append_child(&El::new("p").class("quiz-note").text(note).el())
             .ok();
+        with_ui(|u| &u.quiz_note, |n| n.borrow_mut().take());
     }
 }
 
-/// The lesson's mastery in a sentence, from this browser's progress.
-pub fn status(lesson: &Lesson) -> String {
-    idemlab_app::quiz_status(&load_progress(), lesson.id)
+fn paint_panel(panel: &QuizPanel, body: &Element, nav: &Element) {
+    match &panel.shows {
+        QuizShows::Intro { text, status } => {
+            dom::stamp("tpl-quiz-intro", body);
+            dom::set_text(&dom::find(body, "#quiz-title + p"), text);
+            dom::set_text(&dom::find(body, ".quiz-status"), status);
+            dom::stamp("tpl-quiz-intro-nav", nav);
+        }
+        QuizShows::Question(question) => question_view(question, body, nav),
+        QuizShows::Score {
+            verdict,
+            mastered,
+            review,
+        } => score_view(verdict, *mastered, review, body, nav),
+    }
+    dom::set_text(&dom::find(body, "#quiz-title"), &panel.title);
 }
 
-/// The introduction and its buttons, from `index.html`'s templates.
-fn intro(check: &QuizSession, body: &Element, nav: &Element) {
-    dom::stamp("tpl-quiz-intro", body);
-    dom::set_text(&dom::find(body, "#quiz-title + p"), &check.intro_text());
-    dom::set_text(&dom::find(body, ".quiz-status"), &status(check.lesson()));
-    dom::stamp("tpl-quiz-intro-nav", nav);
-}
-
-fn question_view(check: &QuizSession, index: usize, body: &Element, nav: &Element) {
-    let answer = check.answers[index];
+fn question_view(question: &QuizQuestion, body: &Element, nav: &Element) {
     dom::stamp("tpl-quiz-title", body);
-    body.append_child(&dots(check, index)).ok();
-    body.append_child(&form(check, index)).ok();
+    body.append_child(&dots(question)).ok();
+    body.append_child(&form(question)).ok();
     let feedback: Element = dom::by_id("quiz-feedback");
-    let (text, right) = check.feedback(index);
-    dom::set_text(&feedback, &text);
-    // The whole text shows; a short form of it speaks (`QuizSession::spoken`).
-    let said = check.spoken(index).unwrap_or_default();
-    dom::set_text(&dom::by_id("quiz-said"), &said);
-    match right {
-        Some(right) => feedback.set_attribute("data-result", if right { "right" } else { "wrong" }),
+    dom::set_text(&feedback, &question.feedback);
+    dom::set_text(&dom::by_id("quiz-said"), &question.said);
+    match question.result {
+        Some(result) => feedback.set_attribute("data-result", result),
         None => feedback.remove_attribute("data-result"),
     }
     .ok();
-    if answer.is_none() {
+    if !question.answered {
         return;
     }
     dom::stamp("tpl-quiz-answered-nav", nav);
-    if index + 1 == QUESTIONS {
-        dom::set_text(
-            &dom::find(nav, "#quiz-next"),
-            idemlab_lab::t!("See the score →"),
-        );
+    if let Some(label) = question.next_label {
+        dom::set_text(&dom::find(nav, "#quiz-next"), label);
     }
 }
 
-/// One mark per question, as `QuizSession::dots` says.
-fn dots(check: &QuizSession, index: usize) -> Element {
+/// One mark per question.
+fn dots(question: &QuizQuestion) -> Element {
     let list = El::new("ol")
         .class("quiz-dots")
-        .attr("aria-label", idemlab_lab::t!("Questions"));
-    check
-        .dots(index)
-        .iter()
+        .attr("aria-label", question.dots_label);
+    (question.dots.iter())
         .fold(list, |list, dot| {
             let item = El::new("li").attr("aria-label", &dot.label);
             let item = if dot.current {
@@ -256,86 +247,77 @@ fn dots(check: &QuizSession, index: usize) -> Element {
 }
 
 /// The question's form (`tpl-quiz-form`) with its choices or its number field.
-fn form(check: &QuizSession, index: usize) -> Element {
-    let question = &check.quiz.questions[index];
-    let answer = check.answers[index];
+fn form(question: &QuizQuestion) -> Element {
     let form = dom::copy("tpl-quiz-form");
-    form.set_attribute("data-kind", question.kind.name()).ok();
-    (form.set_attribute("data-question", &(index + 1).to_string())).ok();
-    // Never the question's scenario: pasted into another tab it would show the answer. The
-    // tests' oracle gets it from `idemlab quiz`.
-    if let Some(order) = question.order {
-        form.set_attribute("data-order", &order.to_string()).ok();
+    dom::set_attr(&form, "data-kind", question.kind);
+    dom::set_attr(&form, "data-question", &question.number);
+    if let Some(order) = &question.order {
+        dom::set_attr(&form, "data-order", order);
     }
     let actions = dom::find(&form, ".quiz-actions");
-    let fields = match &question.form {
-        Form::Choices(choices) => choice_fields(check, index, choices),
-        Form::Number => number_field(question, answer),
+    let fields = match &question.fields {
+        QuizFields::Choices { legend, choices } => choice_fields(legend, choices),
+        QuizFields::Number { legend, max, given } => number_field(legend, max, given.as_deref()),
     };
     form.insert_before(&fields, Some(&actions)).ok();
-    // A choice's run opens only once the answer is locked (`app::update` refuses it before),
-    // and only a wrong one: B already shows the right choice.
-    if !check.offers_try(index) {
+    if !question.offers_try {
         dom::find(&actions, "#quiz-try").remove();
     }
-    dom::set_flag(
-        &dom::find(&actions, "#quiz-check"),
-        "disabled",
-        answer.is_some(),
-    );
+    let check = dom::find(&actions, "#quiz-check");
+    dom::set_flag(&check, "disabled", question.check_disabled);
     form
 }
 
-fn choice_fields(check: &QuizSession, index: usize, choices: &[quiz::Choice]) -> Element {
-    let question = &check.quiz.questions[index];
-    let answer = check.answers[index];
+fn choice_fields(legend: &str, choices: &[QuizChoice]) -> Element {
     let fieldset = dom::copy("tpl-quiz-choices");
-    dom::set_text(&dom::find(&fieldset, "legend"), &question.prompt);
-    for (i, choice) in choices.iter().enumerate() {
-        let i = i as u32;
+    dom::set_text(&dom::find(&fieldset, "legend"), legend);
+    for choice in choices {
         let label = dom::copy("tpl-quiz-choice");
-        label.set_attribute("data-keys", &choice.keys).ok();
+        dom::set_attr(&label, "data-keys", &choice.keys);
         let input = dom::find(&label, "input");
-        input.set_attribute("value", &i.to_string()).ok();
-        dom::set_flag(&input, "checked", answer == Some(i));
-        dom::set_flag(&input, "disabled", answer.is_some());
-        dom::set_text(&dom::find(&label, "code"), choice.words());
-        dom::set_text(
-            &dom::find(&label, "code + span"),
-            &check.choice_text(index, i),
-        );
+        dom::set_attr(&input, "value", &choice.value);
+        dom::set_flag(&input, "checked", choice.checked);
+        dom::set_flag(&input, "disabled", choice.disabled);
+        dom::set_text(&dom::find(&label, "code"), &choice.words);
+        dom::set_text(&dom::find(&label, "code + span"), &choice.mark);
         fieldset.append_child(&label).ok();
     }
     fieldset
 }
 
-fn number_field(question: &Question, answer: Option<u32>) -> Element {
+fn number_field(legend: &str, max: &str, given: Option<&str>) -> Element {
     let fieldset = dom::copy("tpl-quiz-number");
-    dom::set_text(&dom::find(&fieldset, "legend"), &question.prompt);
+    dom::set_text(&dom::find(&fieldset, "legend"), legend);
     let input = dom::find(&fieldset, "#quiz-number");
-    input.set_attribute("max", &NUMBER_MAX.to_string()).ok();
-    if let Some(given) = answer {
-        input.set_attribute("value", &given.to_string()).ok();
-        input.set_attribute("disabled", "").ok();
+    dom::set_attr(&input, "max", max);
+    if let Some(given) = given {
+        dom::set_attr(&input, "value", given);
+        dom::set_attr(&input, "disabled", "");
     }
     fieldset
 }
 
-fn score_view(check: &QuizSession, body: &Element, nav: &Element) {
+fn score_view(verdict: &str, mastered: bool, review: &[String], body: &Element, nav: &Element) {
     dom::stamp("tpl-quiz-score", body);
-    let (verdict, mastered) = check.score_text();
     let result = dom::find(body, "#quiz-score");
-    let mastered_text = if mastered { "true" } else { "false" };
-    result.set_attribute("data-mastered", mastered_text).ok();
+    dom::set_attr(
+        &result,
+        "data-mastered",
+        if mastered { "true" } else { "false" },
+    );
     result.class_list().toggle_with_force("good", mastered).ok();
-    dom::set_text(&result, &verdict);
+    dom::set_text(&result, verdict);
     // The heading takes the focus; the score is the news, so it speaks.
-    dom::set_text(&dom::by_id("quiz-said"), &verdict);
+    dom::set_text(&dom::by_id("quiz-said"), verdict);
     let list = dom::find(body, ".quiz-review");
-    for (i, line) in check.review().iter().enumerate() {
+    for (i, line) in review.iter().enumerate() {
         let item = dom::copy("tpl-quiz-review-item");
         item.insert_adjacent_text("afterbegin", line).ok();
-        (dom::find(&item, "button").set_attribute("data-action", &format!("show-{i}"))).ok();
+        dom::set_attr(
+            &dom::find(&item, "button"),
+            "data-action",
+            &format!("show-{i}"),
+        );
         list.append_child(&item).ok();
     }
     dom::stamp("tpl-quiz-score-nav", nav);

@@ -1,5 +1,9 @@
+pub mod classify;
 pub mod events;
 pub mod export;
+pub mod lessons;
 pub mod ordering;
+pub mod predict;
+pub mod quiz;
 pub mod runs;
 pub mod sweep;

@@ -3,7 +3,7 @@
 #![allow(dead_code)]
 
 use idemlab_app as app;
-use idemlab_app::State;
+use idemlab_app::{AnswerInput, State};
 use idemlab_core::scenario::decode_lenient;
 use idemlab_course::lessons::Lesson;
 use idemlab_course::quiz::progress::Progress;
@@ -53,4 +53,20 @@ pub fn right_choice(lesson: &Lesson, index: usize) -> usize {
     step.predict
         .answer(&a, b.as_ref())
         .expect("an answer among the choices")
+}
+
+/// The right answer to the check's question on screen, as a learner who worked it out types it.
+pub fn right_answer(state: &State) -> AnswerInput {
+    let session = state.quiz.as_ref().expect("a check on screen");
+    let question = &session.quiz.questions[session.shown.expect("a question on screen")];
+    match question.form {
+        idemlab_course::quiz::Form::Choices(_) => AnswerInput {
+            choice: Some(question.answer),
+            number: String::new(),
+        },
+        idemlab_course::quiz::Form::Number => AnswerInput {
+            choice: None,
+            number: question.answer.to_string(),
+        },
+    }
 }
