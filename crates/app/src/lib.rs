@@ -52,6 +52,10 @@ pub use view::ordering::{OrderItem, OrderingFrame};
 pub use view::runs::{CardFrame, RunsFrame, SideFrame};
 pub use view::sweep::{BarFrame, SweepFrame};
 pub use work::{Budget, Looks, Page, Run, Runs, Stepped, Unbounded};
+// What the page paints, a frame per part (`view`): every text, flag and row, decided here.
+pub use view::controls::{
+    ControlsFrame, ControlsShell, FieldFrame, FieldKind, FieldShell, GroupShell, PresetOption,
+};
 // Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.
 pub use access::{
     break_said, grid_break, grid_key, key_target, lesson_skip, skip_to, tab_key, tooltip_follows,

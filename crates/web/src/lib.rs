@@ -74,6 +74,10 @@ pub(crate) struct Ui {
     pub scroll_top_px: Cell<i32>,
     /// Whether the Events tab was open at the last render.
     pub events_shown: Cell<bool>,
+    /// The frames last painted (`app::view`), so that a paint that would change nothing is
+    /// skipped: a playback frame moves the cursor, not the controls. The controls' is
+    /// forgotten when a field the learner edited may no longer show it.
+    pub controls_painted: RefCell<Option<app::ControlsFrame>>,
     /// What each key-store panel (A, B) last folded: the run's events (address) and how many,
     /// so a frame that moved neither does not fold again. Forgotten at every rerun.
     pub keys_painted: Cell<[Option<keys::Painted>; 2]>,
@@ -112,6 +116,7 @@ thread_local! {
             dragging: Cell::new(None),
             scroll_top_px: Cell::new(0),
             events_shown: Cell::new(false),
+            controls_painted: RefCell::new(None),
             keys_painted: Cell::new([None; 2]),
             story_painted: Cell::new([None; 2]),
             classify_painted: Cell::new(None),

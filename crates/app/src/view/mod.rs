@@ -1,3 +1,4 @@
+pub mod controls;
 pub mod events;
 pub mod export;
 pub mod ordering;
