@@ -78,6 +78,7 @@ pub(crate) struct Ui {
     /// skipped: a playback frame moves the cursor, not the controls. The controls' is
     /// forgotten when a field the learner edited may no longer show it.
     pub controls_painted: RefCell<Option<app::ControlsFrame>>,
+    pub playback_painted: RefCell<Option<app::PlaybackFrame>>,
     /// What each key-store panel (A, B) last folded: the run's events (address) and how many,
     /// so a frame that moved neither does not fold again. Forgotten at every rerun.
     pub keys_painted: Cell<[Option<keys::Painted>; 2]>,
@@ -117,6 +118,7 @@ thread_local! {
             scroll_top_px: Cell::new(0),
             events_shown: Cell::new(false),
             controls_painted: RefCell::new(None),
+            playback_painted: RefCell::new(None),
             keys_painted: Cell::new([None; 2]),
             story_painted: Cell::new([None; 2]),
             classify_painted: Cell::new(None),

@@ -2,5 +2,6 @@ pub mod controls;
 pub mod events;
 pub mod export;
 pub mod ordering;
+pub mod playback;
 pub mod runs;
 pub mod sweep;
