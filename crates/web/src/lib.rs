@@ -79,6 +79,7 @@ pub(crate) struct Ui {
     /// forgotten when a field the learner edited may no longer show it.
     pub controls_painted: RefCell<Option<app::ControlsFrame>>,
     pub playback_painted: RefCell<Option<app::PlaybackFrame>>,
+    pub screen_painted: RefCell<Option<app::ScreenFrame>>,
     /// What each key-store panel (A, B) last folded: the run's events (address) and how many,
     /// so a frame that moved neither does not fold again. Forgotten at every rerun.
     pub keys_painted: Cell<[Option<keys::Painted>; 2]>,
@@ -119,6 +120,7 @@ thread_local! {
             events_shown: Cell::new(false),
             controls_painted: RefCell::new(None),
             playback_painted: RefCell::new(None),
+            screen_painted: RefCell::new(None),
             keys_painted: Cell::new([None; 2]),
             story_painted: Cell::new([None; 2]),
             classify_painted: Cell::new(None),

@@ -4,4 +4,5 @@ pub mod export;
 pub mod ordering;
 pub mod playback;
 pub mod runs;
+pub mod screen;
 pub mod sweep;
