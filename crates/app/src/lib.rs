@@ -56,6 +56,7 @@ pub use work::{Budget, Looks, Page, Run, Runs, Stepped, Unbounded};
 pub use view::controls::{
     ControlsFrame, ControlsShell, FieldFrame, FieldKind, FieldShell, GroupShell, PresetOption,
 };
+pub use view::keys::{KeyTable, KeysFrame};
 pub use view::playback::{tick_ms, PlaybackFrame, PlaybackShell};
 pub use view::screen::{DockToggle, OwnQuestionFrame, OwnStepFrame, ScreenFrame};
 // Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.

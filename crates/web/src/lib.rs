@@ -80,9 +80,7 @@ pub(crate) struct Ui {
     pub controls_painted: RefCell<Option<app::ControlsFrame>>,
     pub playback_painted: RefCell<Option<app::PlaybackFrame>>,
     pub screen_painted: RefCell<Option<app::ScreenFrame>>,
-    /// What each key-store panel (A, B) last folded: the run's events (address) and how many,
-    /// so a frame that moved neither does not fold again. Forgotten at every rerun.
-    pub keys_painted: Cell<[Option<keys::Painted>; 2]>,
+    pub keys_painted: RefCell<Option<app::KeysFrame>>,
     /// Whether each run's text (A, B) was last painted shown (`None` inside: no run B), so
     /// playback frames do not repaint it. Forgotten at every rerun.
     pub story_painted: Cell<[Option<Option<bool>>; 2]>,
@@ -121,7 +119,7 @@ thread_local! {
             controls_painted: RefCell::new(None),
             playback_painted: RefCell::new(None),
             screen_painted: RefCell::new(None),
-            keys_painted: Cell::new([None; 2]),
+            keys_painted: RefCell::new(None),
             story_painted: Cell::new([None; 2]),
             classify_painted: Cell::new(None),
             work_due: Cell::new(false),
@@ -240,8 +238,6 @@ impl app::Budget for Clock {
 /// most runs are built within it, and the caller paints them; a longer one goes on in later
 /// tasks behind a progress line. Returns whether both runs are built.
 fn first_slice() -> bool {
-    // A new run may sit where the old one was freed: the panel's memo must not match it.
-    with_ui(|u| &u.keys_painted, |cell| cell.set([None; 2]));
     with_ui(|u| &u.story_painted, |cell| cell.set([None; 2]));
     let width_px = runs::timeline_width_px();
     let stepped = with_app(|app| app.step(&mut Clock::for_ms(app.slice_ms()), width_px, false));

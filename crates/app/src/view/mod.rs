@@ -1,6 +1,7 @@
 pub mod controls;
 pub mod events;
 pub mod export;
+pub mod keys;
 pub mod ordering;
 pub mod playback;
 pub mod runs;
