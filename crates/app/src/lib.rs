@@ -59,6 +59,7 @@ pub use view::controls::{
 pub use view::keys::{KeyTable, KeysFrame};
 pub use view::playback::{tick_ms, PlaybackFrame, PlaybackShell};
 pub use view::screen::{DockToggle, OwnQuestionFrame, OwnStepFrame, ScreenFrame};
+pub use view::story::{StoryFrame, StoryPanel};
 // Keyboard and screen readers (issue 14): focus, arrows, skip links, what is announced.
 pub use access::{
     break_said, grid_break, grid_key, key_target, lesson_skip, skip_to, tab_key, tooltip_follows,

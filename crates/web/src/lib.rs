@@ -81,9 +81,7 @@ pub(crate) struct Ui {
     pub playback_painted: RefCell<Option<app::PlaybackFrame>>,
     pub screen_painted: RefCell<Option<app::ScreenFrame>>,
     pub keys_painted: RefCell<Option<app::KeysFrame>>,
-    /// Whether each run's text (A, B) was last painted shown (`None` inside: no run B), so
-    /// playback frames do not repaint it. Forgotten at every rerun.
-    pub story_painted: Cell<[Option<Option<bool>>; 2]>,
+    pub story_painted: RefCell<Option<app::StoryFrame>>,
     /// The classification answers last painted, so playback frames do not repaint them.
     pub classify_painted: Cell<Option<app::Answers>>,
     /// A slice of the page's work is scheduled: one chain of slices, whatever the work.
@@ -120,7 +118,7 @@ thread_local! {
             playback_painted: RefCell::new(None),
             screen_painted: RefCell::new(None),
             keys_painted: RefCell::new(None),
-            story_painted: Cell::new([None; 2]),
+            story_painted: RefCell::new(None),
             classify_painted: Cell::new(None),
             work_due: Cell::new(false),
             sweep_painted: RefCell::new(None),
@@ -238,7 +236,6 @@ impl app::Budget for Clock {
 /// most runs are built within it, and the caller paints them; a longer one goes on in later
 /// tasks behind a progress line. Returns whether both runs are built.
 fn first_slice() -> bool {
-    with_ui(|u| &u.story_painted, |cell| cell.set([None; 2]));
     let width_px = runs::timeline_width_px();
     let stepped = with_app(|app| app.step(&mut Clock::for_ms(app.slice_ms()), width_px, false));
     carry_out(&stepped);

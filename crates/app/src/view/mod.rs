@@ -6,4 +6,5 @@ pub mod ordering;
 pub mod playback;
 pub mod runs;
 pub mod screen;
+pub mod story;
 pub mod sweep;
