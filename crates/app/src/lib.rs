@@ -56,6 +56,7 @@ pub use work::{Budget, Looks, Page, Run, Runs, Stepped, Unbounded};
 pub use view::controls::{
     ControlsFrame, ControlsShell, FieldFrame, FieldKind, FieldShell, GroupShell, PresetOption,
 };
+pub use view::embed::{ComposedStep, EmbedForm, EmbedFrame, EmbedKey, EmbedShell, LooksFrame};
 pub use view::keys::{KeyTable, KeysFrame};
 pub use view::playback::{tick_ms, PlaybackFrame, PlaybackShell};
 pub use view::screen::{DockToggle, OwnQuestionFrame, OwnStepFrame, ScreenFrame};

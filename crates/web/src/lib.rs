@@ -82,6 +82,10 @@ pub(crate) struct Ui {
     pub screen_painted: RefCell<Option<app::ScreenFrame>>,
     pub keys_painted: RefCell<Option<app::KeysFrame>>,
     pub story_painted: RefCell<Option<app::StoryFrame>>,
+    /// The embed settings and theme last applied: the stylesheet's own media text until then.
+    pub looks_painted: RefCell<Option<app::LooksFrame>>,
+    /// The Embed dialog as last painted: its default title, and the composer's parts.
+    pub embed_painted: RefCell<Option<app::EmbedFrame>>,
     /// The classification answers last painted, so playback frames do not repaint them.
     pub classify_painted: Cell<Option<app::Answers>>,
     /// A slice of the page's work is scheduled: one chain of slices, whatever the work.
@@ -119,6 +123,8 @@ thread_local! {
             screen_painted: RefCell::new(None),
             keys_painted: RefCell::new(None),
             story_painted: RefCell::new(None),
+            looks_painted: RefCell::new(None),
+            embed_painted: RefCell::new(None),
             classify_painted: Cell::new(None),
             work_due: Cell::new(false),
             sweep_painted: RefCell::new(None),

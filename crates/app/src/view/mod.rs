@@ -1,4 +1,5 @@
 pub mod controls;
+pub mod embed;
 pub mod events;
 pub mod export;
 pub mod keys;
