@@ -6,7 +6,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 use super::dom::{self, El};
-use super::{dispatch, with_app, with_ui};
+use super::{dispatch, paint_changed, with_app, with_ui};
 use idemlab_app::{ControlsFrame, FieldKind, FieldShell, Msg};
 
 fn set_key(name: &str, value: &str) {
@@ -176,11 +176,7 @@ fn value_of(field: &Element) -> String {
 /// Paints the controls as `app::view::controls::view` says, unless they are as last painted.
 pub fn render() {
     let frame = with_app(|app| idemlab_app::view::controls::view(&app.state));
-    let last = with_ui(|u| &u.controls_painted, |last| last.replace(None));
-    if last.as_ref() != Some(&frame) {
-        paint(&frame);
-    }
-    with_ui(|u| &u.controls_painted, |last| last.replace(Some(frame)));
+    paint_changed(|u| &u.controls_painted, frame, |frame, _| paint(frame));
 }
 
 /// Each field's value (unless it has the focus), lock, `aria-invalid` and whether it shows;

@@ -9,7 +9,7 @@ use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaE
 
 use super::dom::{self, El};
 use super::playback::{close_dialog, show_dialog};
-use super::{dispatch, with_app, with_ui};
+use super::{dispatch, paint_changed, with_app, with_ui};
 
 use idemlab_app::{EmbedForm, EmbedFrame, LooksFrame, Msg, Report, HEIGHT_MESSAGE};
 
@@ -39,11 +39,7 @@ pub fn mount() {
 /// Back or Forward reaches a link with others (`Effects::restyle`).
 pub fn restyle() {
     let frame = with_app(|app| idemlab_app::view::embed::looks(&app.state));
-    let last = with_ui(|u| &u.looks_painted, |last| last.replace(None));
-    if last.as_ref() != Some(&frame) {
-        paint_looks(&frame, last.as_ref());
-    }
-    with_ui(|u| &u.looks_painted, |last| last.replace(Some(frame)));
+    paint_changed(|u| &u.looks_painted, frame, paint_looks);
 }
 
 fn paint_looks(frame: &LooksFrame, last: Option<&LooksFrame>) {

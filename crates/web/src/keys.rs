@@ -5,7 +5,7 @@
 use web_sys::Element;
 
 use super::dom::{self, El};
-use super::{dispatch, with_app, with_ui};
+use super::{dispatch, paint_changed, with_app};
 use idemlab_app::{KeyTable, KeysFrame, Msg};
 
 pub fn mount() {
@@ -15,11 +15,7 @@ pub fn mount() {
 /// Paints the panels as `app::view::keys::view` says, unless they are as last painted.
 pub fn render() {
     let frame = with_app(|app| idemlab_app::view::keys::view(&app.state, &app.runs));
-    let last = with_ui(|u| &u.keys_painted, |last| last.replace(None));
-    if last.as_ref() != Some(&frame) {
-        paint(&frame, last.as_ref());
-    }
-    with_ui(|u| &u.keys_painted, |last| last.replace(Some(frame)));
+    paint_changed(|u| &u.keys_painted, frame, paint);
 }
 
 fn paint(frame: &KeysFrame, last: Option<&KeysFrame>) {

@@ -145,6 +145,20 @@ pub(crate) fn with_ui<T, R>(
     UI.with(|ui| f(pick(ui)))
 }
 
+/// Paints `frame` (`paint` gets the last one too, for the parts it compares) unless it equals
+/// the frame last painted, which the cell `pick` picks keeps; then keeps this one there.
+pub(crate) fn paint_changed<F: PartialEq>(
+    pick: impl for<'a> Fn(&'a Ui) -> &'a RefCell<Option<F>>,
+    frame: F,
+    paint: impl FnOnce(&F, Option<&F>),
+) {
+    let last = with_ui(&pick, |cell| cell.take());
+    if last.as_ref() != Some(&frame) {
+        paint(&frame, last.as_ref());
+    }
+    with_ui(&pick, |cell| cell.replace(Some(frame)));
+}
+
 /// Runs `f` on the app. Handlers never nest, so the borrow cannot be taken twice.
 pub(crate) fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> R {
     APP.with(|cell| f(cell.borrow_mut().as_mut().expect("the app is mounted")))

@@ -6,7 +6,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlDialogElement, KeyboardEvent};
 
 use super::dom::{self, El};
-use super::{dispatch, with_app, with_ui};
+use super::{dispatch, paint_changed, with_app, with_ui};
 use idemlab_app::{self as app, KeyTarget, Msg, PlaybackFrame, Shortcut};
 
 pub fn mount() {
@@ -86,11 +86,7 @@ fn tick(chain: u32) {
 /// Paints the playback bar as `app::view::playback::view` says, unless it is as last painted.
 pub fn render() {
     let frame = with_app(|app| idemlab_app::view::playback::view(&app.state, &app.runs));
-    let last = with_ui(|u| &u.playback_painted, |last| last.replace(None));
-    if last.as_ref() != Some(&frame) {
-        paint(&frame);
-    }
-    with_ui(|u| &u.playback_painted, |last| last.replace(Some(frame)));
+    paint_changed(|u| &u.playback_painted, frame, |frame, _| paint(frame));
 }
 
 fn paint(frame: &PlaybackFrame) {

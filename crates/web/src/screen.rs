@@ -6,7 +6,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, KeyboardEvent};
 
 use super::dom;
-use super::{dispatch, with_app, with_ui};
+use super::{dispatch, paint_changed, with_app};
 use idemlab_app::{self as app, DockToggle, Msg, OwnQuestionFrame, OwnStepFrame, ScreenFrame};
 use idemlab_lab::Side;
 
@@ -71,11 +71,7 @@ pub fn mount() {
 /// Paints the arrangement as `app::view::screen::view` says, unless it is as last painted.
 pub fn render() {
     let frame = with_app(|app| idemlab_app::view::screen::view(&app.state));
-    let last = with_ui(|u| &u.screen_painted, |last| last.replace(None));
-    if last.as_ref() != Some(&frame) {
-        paint(&frame);
-    }
-    with_ui(|u| &u.screen_painted, |last| last.replace(Some(frame)));
+    paint_changed(|u| &u.screen_painted, frame, |frame, _| paint(frame));
 }
 
 fn paint(frame: &ScreenFrame) {

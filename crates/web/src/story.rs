@@ -5,20 +5,24 @@
 use web_sys::Element;
 
 use super::dom::{self, El};
-use super::{with_app, with_ui};
+use super::{paint_changed, with_app};
 use idemlab_app::StoryPanel;
 
 /// Paints each run's text as the view says, unless it is as last painted.
 pub fn render() {
     let frame = with_app(|app| idemlab_app::view::story::view(&app.state, &app.runs));
-    let last = with_ui(|u| &u.story_painted, |last| last.replace(None));
-    for (i, side) in ["a", "b"].into_iter().enumerate() {
-        let before = last.as_ref().map(|last| &last.runs[i]);
-        if before != Some(&frame.runs[i]) {
-            paint(side, &frame.runs[i]);
-        }
-    }
-    with_ui(|u| &u.story_painted, |last| last.replace(Some(frame)));
+    paint_changed(
+        |u| &u.story_painted,
+        frame,
+        |frame, last| {
+            for (i, side) in ["a", "b"].into_iter().enumerate() {
+                let before = last.map(|last| &last.runs[i]);
+                if before != Some(&frame.runs[i]) {
+                    paint(side, &frame.runs[i]);
+                }
+            }
+        },
+    );
 }
 
 fn paint(side: &str, panel: &StoryPanel) {
