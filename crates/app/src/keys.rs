@@ -81,13 +81,21 @@ fn key_store_at(trace: &Trace, count: Option<usize>, at_us: Option<u64>) -> KeyS
 /// (`run_hidden`), when the page holds the default scenario, whose empty table ("stores no keys
 /// (dedup=none)") would contradict the question on screen.
 pub fn key_store_for(state: &super::State, lead: &Trace, side: Side, run: &Trace) -> KeyStoreView {
+    key_store_in(run, moment(state, lead, side, run))
+}
+
+/// What a run's key table depends on in the page's state: the events folded and the moment
+/// captioned (`key_store_at`'s arguments), or none while a check hides its question's run.
+pub(crate) type Moment = (Option<usize>, Option<u64>);
+
+pub(crate) fn moment(
+    state: &super::State,
+    lead: &Trace,
+    side: Side,
+    run: &Trace,
+) -> Option<Moment> {
     if super::run_hidden(state) {
-        return KeyStoreView {
-            caption: idemlab_lab::t!("Key table").into(),
-            rows: Vec::new(),
-            more: None,
-            empty: Some(idemlab_lab::i18n::tr(super::RUN_HIDDEN_NOTE)),
-        };
+        return None;
     }
     let count = super::events_counted(state, lead, side, run);
     let at_us = state.page.cursor.map(|_| {
@@ -95,7 +103,24 @@ pub fn key_store_for(state: &super::State, lead: &Trace, side: Side, run: &Trace
             .get(state.cursor() as usize)
             .map_or(0, |e| e.time_us)
     });
-    key_store_at(run, count, at_us)
+    Some((count, at_us))
+}
+
+/// `key_store_for` at a moment `moment` gave.
+pub(crate) fn key_store_in(run: &Trace, moment: Option<Moment>) -> KeyStoreView {
+    match moment {
+        None => hidden(),
+        Some((count, at_us)) => key_store_at(run, count, at_us),
+    }
+}
+
+fn hidden() -> KeyStoreView {
+    KeyStoreView {
+        caption: idemlab_lab::t!("Key table").into(),
+        rows: Vec::new(),
+        more: None,
+        empty: Some(idemlab_lab::i18n::tr(super::RUN_HIDDEN_NOTE)),
+    }
 }
 
 /// The `max` rows written last, in the table's own order (committed rows by key, then claims).

@@ -58,6 +58,15 @@ pub use view::quiz::{QuizChoice, QuizFields, QuizFrame, QuizPanel, QuizQuestion,
 pub use view::runs::{CardFrame, RunsFrame, SideFrame};
 pub use view::sweep::{BarFrame, SweepFrame};
 pub use work::{Budget, Looks, Page, Run, Runs, Stepped, Unbounded};
+// What the page paints, a frame per part (`view`): every text, flag and row, decided here.
+pub use view::controls::{
+    ControlsFrame, ControlsShell, FieldFrame, FieldKind, FieldShell, GroupShell, PresetOption,
+};
+pub use view::embed::{ComposedStep, EmbedForm, EmbedFrame, EmbedKey, EmbedShell, LooksFrame};
+pub use view::keys::{KeyTable, KeysFrame};
+pub use view::playback::{tick_ms, PlaybackFrame, PlaybackShell};
+pub use view::screen::{DockToggle, OwnQuestionFrame, OwnStepFrame, ScreenFrame};
+pub use view::story::{StoryFrame, StoryPanel};
 // Keyboard and screen readers: focus, arrows, skip links, what is announced.
 pub use access::{
     break_said, grid_break, grid_key, key_target, lesson_skip, skip_to, tab_key, tooltip_follows,

@@ -83,6 +83,9 @@ pub struct Run {
     pub summary: Option<&'static str>,
     /// The run as text (`story::tell`), worked out once per run.
     pub story: Story,
+    /// The key table last folded (`key_store`), and the moment it is of: a paint that moved
+    /// neither the cursor nor the run does not fold every event up to the cursor again.
+    keys_cache: RefCell<Option<(Option<crate::keys::Moment>, Rc<crate::KeyStoreView>)>>,
 }
 
 impl Run {
@@ -97,6 +100,7 @@ impl Run {
             story: Story::default(),
             trace,
             view_cache: RefCell::new(None),
+            keys_cache: RefCell::new(None),
         }
     }
 
@@ -115,6 +119,7 @@ impl Run {
             index,
             timeline,
             view_cache: RefCell::new(None),
+            keys_cache: RefCell::new(None),
         }
     }
 
@@ -136,6 +141,21 @@ impl Run {
                 let view = Rc::new(self.timeline.view(viewport));
                 *cache = Some((*viewport, view.clone()));
                 view
+            }
+        }
+    }
+
+    /// This run's key-store panel (`key_store_for`, as side `side` of the page, `lead` the run
+    /// in focus), folded again only when its moment moved since the last call.
+    pub fn key_store(&self, state: &State, lead: &Trace, side: Side) -> Rc<crate::KeyStoreView> {
+        let moment = crate::keys::moment(state, lead, side, &self.trace);
+        let mut cache = self.keys_cache.borrow_mut();
+        match cache.as_ref() {
+            Some((cached, table)) if *cached == moment => table.clone(),
+            _ => {
+                let table = Rc::new(crate::keys::key_store_in(&self.trace, moment));
+                *cache = Some((moment, table.clone()));
+                table
             }
         }
     }

@@ -1,67 +1,59 @@
-//! The controls: one per scenario key, built from the codec's own key table and grouped as it
-//! says, plus the toolbar (preset, seed, compare). Every edit goes back through the codec.
+//! The controls: one per scenario key, built from `app::view::controls::shell` and grouped as it
+//! says, plus the toolbar (preset, seed, compare). Every edit goes back through the codec; a
+//! paint sets what `app::view::controls::view` says.
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 use super::dom::{self, El};
-use super::{dispatch, with_app};
-use idemlab_app::Msg;
-use idemlab_core::scenario::codec::{self, Group, Input, KeySpec};
-use idemlab_core::scenario::presets::PRESETS;
-use idemlab_lab::i18n::tr;
+use super::{dispatch, paint_changed, with_app, with_ui};
+use idemlab_app::{ControlsFrame, FieldKind, FieldShell, Msg};
 
 fn set_key(name: &str, value: &str) {
+    forget();
     dispatch(Msg::SetKey {
         name: name.into(),
         value: value.into(),
     });
 }
 
-use idemlab_app::{self as app, TOOLBAR_KEYS};
+/// Forgets the last paint: a field the learner edited no longer shows what it painted, so the
+/// next paint writes every field again (a focused field excepted), as it would on a change.
+fn forget() {
+    with_ui(|u| &u.controls_painted, |last| last.replace(None));
+}
 
 pub fn mount() {
-    mount_presets();
+    let shell = idemlab_app::view::controls::shell();
+    mount_presets(&shell.presets);
     mount_seed();
     mount_compare();
     let panel: Element = dom::by_id("controls");
-    for group in Group::ALL {
-        let keys: Vec<&KeySpec> = codec::keys()
-            .iter()
-            .filter(|spec| spec.group == group && !TOOLBAR_KEYS.contains(&spec.name))
-            .collect();
-        if keys.is_empty() {
-            continue;
-        }
+    for group in &shell.groups {
         let fieldset = El::new("fieldset")
-            .attr("data-group", group.title())
-            .child(&El::new("legend").text(tr(group.title())).el());
-        let fieldset = keys
-            .iter()
-            .fold(fieldset, |set, spec| set.child(&control(spec)));
+            .attr("data-group", group.name)
+            .child(&El::new("legend").text(group.legend).el());
+        let fieldset =
+            (group.fields.iter()).fold(fieldset, |set, field| set.child(&control(field)));
         panel.append_child(&fieldset.el()).ok();
     }
+    // A field left with the learner's text in it is written again at the next paint.
+    dom::listen::<Event>(&panel, "focusout", |_| forget());
 }
 
-fn mount_presets() {
+fn mount_presets(presets: &[idemlab_app::PresetOption]) {
     let select = dom::select("preset");
-    select
-        .append_child(
-            &El::new("option")
-                .attr("value", "")
-                .text(idemlab_lab::t!("(none)"))
-                .el(),
-        )
-        .ok();
-    for spec in PRESETS.iter() {
-        let option = El::new("option")
-            .attr("value", spec.name)
-            .attr("title", tr(spec.summary))
-            .text(spec.name);
-        select.append_child(&option.el()).ok();
+    for preset in presets {
+        let option = El::new("option").attr("value", preset.value);
+        let option = match preset.title {
+            Some(title) => option.attr("title", title),
+            None => option,
+        };
+        select.append_child(&option.text(preset.text).el()).ok();
     }
     let target = select.clone();
     dom::listen::<Event>(&select, "change", move |_| {
+        forget();
         dispatch(Msg::PickPreset(target.value()))
     });
 }
@@ -72,6 +64,7 @@ fn mount_seed() {
     dom::listen::<Event>(&seed, "change", move |_| {
         set_key("seed", target.value().trim())
     });
+    dom::listen::<Event>(&seed, "focusout", |_| forget());
     dom::on_click("seed-new", new_seed);
     // The run is a pure function of the scenario: running it again gives the same trace,
     // which is the point this button makes.
@@ -88,77 +81,74 @@ fn mount_compare() {
     let keys = dom::input("compare-keys");
     let (toggle_target, keys_target) = (toggle.clone(), keys.clone());
     dom::listen::<Event>(&toggle, "change", move |_| {
+        forget();
         dispatch(Msg::CompareOn(toggle_target.checked()))
     });
     dom::listen::<Event>(&keys, "change", move |_| {
+        forget();
         dispatch(Msg::CompareKeys(keys_target.value()))
     });
+    dom::listen::<Event>(&keys, "focusout", |_| forget());
 }
 
 /// One labelled control with its help text, wired to `set_key`.
-fn control(spec: &KeySpec) -> Element {
-    let id = format!("key-{}", spec.name);
-    let help_id = format!("help-{}", spec.name);
-    let field = input_for(spec, &id);
-    field.set_attribute("aria-describedby", &help_id).ok();
-    field.set_attribute("data-key", spec.name).ok();
-    let help = idemlab_lab::tf!("{} Allowed: {}.", tr(spec.help), (spec.allowed)());
-    field.set_attribute("title", &help).ok();
-    let name = spec.name;
+fn control(shell: &FieldShell) -> Element {
+    let field = input_for(shell);
+    dom::set_attr(&field, "aria-describedby", &shell.help_id);
+    dom::set_attr(&field, "data-key", shell.key);
+    dom::set_attr(&field, "title", &shell.help);
+    let name = shell.key;
     let target = field.clone();
     dom::listen::<Event>(&field, "change", move |_| set_key(name, &value_of(&target)));
     El::new("div")
         .class("control")
-        .attr("data-control", spec.name)
-        .child(&El::new("label").attr("for", &id).text(spec.name).el())
+        .attr("data-control", shell.key)
+        .child(&El::new("label").attr("for", &shell.id).text(shell.key).el())
         .child(&field)
-        .child(&El::new("small").attr("id", &help_id).text(&help).el())
+        .child(
+            &El::new("small")
+                .attr("id", &shell.help_id)
+                .text(&shell.help)
+                .el(),
+        )
         .el()
 }
 
-fn input_for(spec: &KeySpec, id: &str) -> Element {
-    match spec.input {
-        Input::Choice(names) => {
+fn input_for(shell: &FieldShell) -> Element {
+    let id = shell.id.as_str();
+    match &shell.kind {
+        FieldKind::Choice(names) => {
             let select = El::new("select").attr("id", id);
-            names()
-                .into_iter()
+            (names.iter())
                 .fold(select, |s, name| {
                     s.child(&El::new("option").attr("value", name).text(name).el())
                 })
                 .el()
         }
-        Input::Number { lo, hi } => El::new("input")
+        FieldKind::Number { min, max, step } => El::new("input")
             .attr("id", id)
             .attr("type", "number")
-            .attr("min", &lo.to_string())
-            .attr("max", &hi.to_string())
-            .attr("step", "1")
+            .attr("min", min)
+            .attr("max", max)
+            .attr("step", step)
             .el(),
-        Input::Probability => El::new("input")
-            .attr("id", id)
-            .attr("type", "number")
-            .attr("min", "0")
-            .attr("max", "1")
-            .attr("step", "0.05")
-            .el(),
-        Input::Text { examples } => text_with_examples(id, examples),
-        Input::Toggle => El::new("input")
+        FieldKind::Text { list_id, examples } => text_with_examples(id, list_id, examples),
+        FieldKind::Toggle => El::new("input")
             .attr("id", id)
             .attr("type", "checkbox")
             .el(),
     }
 }
 
-fn text_with_examples(id: &str, examples: &[&str]) -> Element {
-    let list_id = format!("{id}-examples");
-    let list = El::new("datalist").attr("id", &list_id);
+fn text_with_examples(id: &str, list_id: &str, examples: &[&str]) -> Element {
+    let list = El::new("datalist").attr("id", list_id);
     let list = examples.iter().fold(list, |l, ex| {
         l.child(&El::new("option").attr("value", ex).el())
     });
     let input = El::new("input")
         .attr("id", id)
         .attr("type", "text")
-        .attr("list", &list_id)
+        .attr("list", list_id)
         .attr("autocomplete", "off")
         .el();
     dom::document()
@@ -183,36 +173,37 @@ fn value_of(field: &Element) -> String {
     input.value().trim().to_string()
 }
 
-/// Shows each control's current value; locks the ones an embed did not open.
-/// Shows each control as `app::control_view` says: its value (unless it has the focus),
-/// locked, hidden in a limited embed, invalid when the banner names it.
+/// Paints the controls as `app::view::controls::view` says, unless they are as last painted.
 pub fn render() {
+    let frame = with_app(|app| idemlab_app::view::controls::view(&app.state));
+    paint_changed(|u| &u.controls_painted, frame, |frame, _| paint(frame));
+}
+
+/// Each field's value (unless it has the focus), lock, `aria-invalid` and whether it shows;
+/// each group's fieldset; the toolbar.
+fn paint(frame: &ControlsFrame) {
     let active = dom::document().active_element();
-    with_app(|app| {
-        for spec in codec::keys() {
-            let Some(field) = dom::document().get_element_by_id(&format!("key-{}", spec.name))
-            else {
-                continue;
-            };
-            let view = app::control_view(&app.state, spec);
-            if active.as_ref() != Some(&field) {
-                set_value(&field, &view.value);
-            }
-            lock(&field, view.locked);
-            let invalid = if view.invalid { "true" } else { "false" };
-            field.set_attribute("aria-invalid", invalid).ok();
-            if let Some(wrapper) = field.parent_element() {
-                dom::set_hidden(&wrapper, view.hidden);
-            }
+    for view in &frame.fields {
+        let Some(field) = dom::document().get_element_by_id(&view.id) else {
+            continue;
+        };
+        if active.as_ref() != Some(&field) {
+            set_value(&field, &view.value);
         }
-        for group in Group::ALL {
-            let selector = format!("fieldset[data-group=\"{}\"]", group.title());
-            if let Ok(Some(fieldset)) = dom::document().query_selector(&selector) {
-                dom::set_hidden(&fieldset, app::group_hidden(&app.state, group));
-            }
+        dom::set_flag(&field, "disabled", view.locked);
+        let invalid = if view.invalid { "true" } else { "false" };
+        dom::set_attr(&field, "aria-invalid", invalid);
+        if let Some(wrapper) = field.parent_element() {
+            dom::set_hidden(&wrapper, view.hidden);
         }
-        render_toolbar(&app.state);
-    });
+    }
+    for (group, hidden) in &frame.groups {
+        let selector = format!("fieldset[data-group=\"{group}\"]");
+        if let Ok(Some(fieldset)) = dom::document().query_selector(&selector) {
+            dom::set_hidden(&fieldset, *hidden);
+        }
+    }
+    paint_toolbar(frame, active.as_ref());
 }
 
 fn set_value(field: &Element, value: &str) {
@@ -227,38 +218,24 @@ fn set_value(field: &Element, value: &str) {
     }
 }
 
-fn lock(field: &Element, locked: bool) {
-    if locked {
-        field.set_attribute("disabled", "").ok();
-    } else {
-        field.remove_attribute("disabled").ok();
-    }
-}
-
-fn render_toolbar(state: &app::State) {
-    let (scenario, page) = (&state.page.scenario, &state.page);
-    dom::select("preset").set_value(scenario.preset.map_or("", |p| p.name()));
+fn paint_toolbar(frame: &ControlsFrame, active: Option<&Element>) {
+    dom::select("preset").set_value(frame.preset);
     let seed = dom::input("seed");
-    if dom::document().active_element().as_ref() != Some(seed.unchecked_ref::<Element>()) {
-        seed.set_value(&scenario.seed.to_string());
+    if active != Some(seed.unchecked_ref::<Element>()) {
+        seed.set_value(&frame.seed);
     }
-    for (id, key) in [
-        ("preset", "preset"),
-        ("seed", "seed"),
-        ("seed-new", "seed"),
-        ("seed-same", "seed"),
-    ] {
-        lock(&dom::by_id::<Element>(id), !page.control_open(key));
+    dom::set_flag(&dom::by_id("preset"), "disabled", frame.preset_locked);
+    for id in ["seed", "seed-new", "seed-same"] {
+        dom::set_flag(&dom::by_id(id), "disabled", frame.seed_locked);
     }
-    let comparing = page.compare.is_some();
-    dom::input("compare-on").set_checked(comparing);
+    dom::input("compare-on").set_checked(frame.compare_on);
     let keys = dom::input("compare-keys");
-    let locked = app::compare_locked(state, None);
-    lock(&dom::by_id::<Element>("compare-on"), locked);
-    lock(keys.unchecked_ref::<Element>(), locked);
-    keys.unchecked_ref::<HtmlElement>().set_hidden(!comparing);
-    let focused = dom::document().active_element().as_ref() == Some(keys.unchecked_ref());
-    if let Some(text) = app::compare_box(state, focused) {
-        keys.set_value(&text);
+    dom::set_flag(&dom::by_id("compare-on"), "disabled", frame.compare_locked);
+    dom::set_flag(keys.unchecked_ref(), "disabled", frame.compare_locked);
+    keys.unchecked_ref::<HtmlElement>()
+        .set_hidden(frame.compare_hidden);
+    let focused = active == Some(keys.unchecked_ref::<Element>());
+    if !focused || frame.compare_over_focus {
+        keys.set_value(&frame.compare_keys);
     }
 }

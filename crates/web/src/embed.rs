@@ -9,10 +9,9 @@ use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaE
 
 use super::dom::{self, El};
 use super::playback::{close_dialog, show_dialog};
-use super::{dispatch, with_app};
-use idemlab_core::scenario::codec;
+use super::{dispatch, paint_changed, with_app, with_ui};
 
-use idemlab_app::{Msg, Report, HEIGHT_MESSAGE};
+use idemlab_app::{EmbedForm, EmbedFrame, LooksFrame, Msg, Report, HEIGHT_MESSAGE};
 
 pub fn mount() {
     // The lab started: the note for a host that refused its files (unstyled, since the
@@ -25,61 +24,50 @@ pub fn mount() {
         post_report(&report);
     }
     keep_path_in_links();
-    if with_app(|app| app.page().embed) {
+    if with_ui(
+        |u| &u.looks_painted,
+        |looks| looks.borrow().as_ref().map(|l| l.posts_height),
+    ) == Some(true)
+    {
         post_height_on_resize();
     }
     mount_dialog();
 }
 
-/// The link's embed settings: `embed=`, `height=` and `hide=` as classes on the page (the
-/// stylesheet does the rest), and `theme=`. At mount, and again when Back or Forward reaches a
-/// link with others (`Effects::restyle`).
+/// The link's embed settings (`app::view::embed::looks`): `embed=`, `height=` and `hide=` as
+/// classes on the page (the stylesheet does the rest), and `theme=`. At mount, and again when
+/// Back or Forward reaches a link with others (`Effects::restyle`).
 pub fn restyle() {
-    let app: Element = dom::by_id("app");
-    let classes = with_app(|app| {
-        let page = app.page();
-        let parts = idemlab_app::page::PARTS.map(|part| (part, page.hides(part)));
-        (page.embed, page.height.is_some(), parts)
-    });
-    let (embedded, fit, parts) = classes;
-    app.class_list().toggle_with_force("embed", embedded).ok();
-    // `height=`: the page fits the frame's fixed height (the stylesheet's `.fit`).
-    app.class_list().toggle_with_force("fit", fit).ok();
-    // `hide=`: a class per part left out; the stylesheet hides it.
-    for (part, hidden) in parts {
-        let class = format!("hide-{part}");
-        app.class_list().toggle_with_force(&class, hidden).ok();
-    }
-    apply_theme();
+    let frame = with_app(|app| idemlab_app::view::embed::looks(&app.state));
+    paint_changed(|u| &u.looks_painted, frame, paint_looks);
 }
 
-/// `theme=` (`app::theme_rules`): the stylesheet's dark rules get media text that always or
-/// never holds (light, dark) or their own (auto), and the root its `color-scheme`. Through the
-/// CSSOM, which the page's CSP allows; the timeline reads its colours from the same rules.
-/// The stylesheet has loaded by now: the module script that mounts waits for it (a slow one is
-/// tested in `tests/e2e/embed.test.mjs`).
-fn apply_theme() {
-    let (media, scheme) = with_app(|app| idemlab_app::theme_rules(app.page().theme));
-    // Walking every rule of the stylesheet through the CSSOM cost a third of the load's
-    // script time (profiled): walk only when the media text has to change, which on most
-    // loads (theme auto, the stylesheet's own) it never does.
-    if THEME_MEDIA_SET.with(|set| set.replace(media)) != media {
-        set_theme_media(media);
+fn paint_looks(frame: &LooksFrame, last: Option<&LooksFrame>) {
+    let app: Element = dom::by_id("app");
+    for (class, on) in &frame.classes {
+        app.class_list().toggle_with_force(class, *on).ok();
+    }
+    // The theme, through the CSSOM, which the page's CSP allows; the timeline reads its
+    // colours from the same rules. The stylesheet has loaded by now: the module script that
+    // mounts waits for it (a slow one is tested in `tests/e2e/embed.test.mjs`). Walking every
+    // rule of the stylesheet cost a third of the load's script time (profiled): walk only when
+    // the media text has to change, which on most loads (theme auto, the stylesheet's own) it
+    // never does.
+    let media_before = last.map_or(frame.dark_media[0], |last| last.theme_media);
+    if media_before != frame.theme_media {
+        set_theme_media(frame.theme_media, &frame.dark_media);
     }
     if let Some(root) = dom::document().document_element() {
         let root: &web_sys::HtmlElement = root.unchecked_ref();
-        root.style().set_property("color-scheme", scheme).ok();
+        root.style()
+            .set_property("color-scheme", frame.color_scheme)
+            .ok();
     }
 }
 
-thread_local! {
-    /// The media text the stylesheet's dark rules have now: at first, the stylesheet's own.
-    static THEME_MEDIA_SET: std::cell::Cell<&'static str> =
-        const { std::cell::Cell::new(idemlab_app::THEME_MEDIA[0]) };
-}
-
-/// Gives every dark rule of the page's stylesheets the media text `media`.
-fn set_theme_media(media: &str) {
+/// Gives every dark rule of the page's stylesheets (a rule whose media text is one of
+/// `dark_media`) the media text `media`.
+fn set_theme_media(media: &str, dark_media: &[&str]) {
     let get = |target: &JsValue, key: &JsValue| js_sys::Reflect::get(target, key);
     let (media_key, text_key) = (JsValue::from_str("media"), JsValue::from_str("mediaText"));
     let sheets = get(&dom::document(), &"styleSheets".into()).unwrap_or_default();
@@ -93,7 +81,7 @@ fn set_theme_media(media: &str) {
                 continue;
             };
             let text = get(&list, &text_key).ok().and_then(|t| t.as_string());
-            if text.is_some_and(|t| idemlab_app::is_theme_media(&t)) {
+            if text.is_some_and(|t| dark_media.contains(&t.as_str())) {
                 js_sys::Reflect::set(&list, &text_key, &media.into()).ok();
             }
         }
@@ -215,36 +203,39 @@ fn post(kind: &str, fields: &[(&str, JsValue)], target_origin: &str) {
 
 fn mount_dialog() {
     let fieldset: Element = dom::by_id("embed-controls");
-    for name in codec::key_names() {
-        let id = format!("embed-open-{name}");
+    for tick in idemlab_app::view::embed::shell().keys {
         let label = El::new("label")
             .child(
                 &El::new("input")
                     .attr("type", "checkbox")
-                    .attr("id", &id)
-                    .attr("data-key", name)
+                    .attr("id", &tick.id)
+                    .attr("data-key", tick.key)
                     .el(),
             )
-            .child(&El::new("span").text(&format!(" {name}")).el());
+            .child(&El::new("span").text(&tick.label).el());
         fieldset.append_child(&label.el()).ok();
     }
-    dom::listen::<Event>(&fieldset, "change", |_| write_snippet());
+    dom::listen::<Event>(&fieldset, "change", |_| paint_dialog(&form()));
     dom::listen::<Event>(&dom::by_id::<Element>("embed-report"), "change", |_| {
-        write_snippet()
+        paint_dialog(&form())
     });
     for field in ["embed-name", "embed-height"] {
-        dom::listen::<Event>(&dom::by_id::<Element>(field), "input", |_| write_snippet());
+        dom::listen::<Event>(&dom::by_id::<Element>(field), "input", |_| {
+            paint_dialog(&form())
+        });
     }
     mount_composer();
     dom::on_click("embed-none", || tick_all(false));
     dom::on_click("embed-all", || tick_all(true));
     dom::on_click("embed-open", || {
-        paint_composer();
-        // A page whose link reports already offers a snippet that does too, untickable.
-        let reports = with_app(|app| app.state.page.report);
-        dom::input("embed-report").set_checked(reports);
-        // Nothing editable until the author ticks it: an embed's keys are locked by default.
-        tick_all(false);
+        // Nothing editable until the author ticks it: an embed's keys are locked by default;
+        // the report box as the link says.
+        paint_dialog(&EmbedForm {
+            open: Vec::new(),
+            title: None,
+            report: None,
+            ..form()
+        });
         show_dialog("embed-dialog");
     });
     dom::on_click("embed-close", || close_dialog("embed-dialog"));
@@ -254,42 +245,67 @@ fn mount_dialog() {
     });
 }
 
-/// None or All, then the snippet and its default title again.
-fn tick_all(on: bool) {
-    for name in codec::key_names() {
-        dom::input(&format!("embed-open-{name}")).set_checked(on);
+/// What the dialog's fields say now.
+fn form() -> EmbedForm {
+    EmbedForm {
+        page_url: super::page_url(),
+        open: ticked(|tick| tick.checked()),
+        height: dom::input("embed-height").value(),
+        title: Some(dom::input("embed-name").value()),
+        default_before: None,
+        report: Some(dom::input("embed-report").checked()),
+        ask: dom::by_id::<HtmlSelectElement>("compose-ask").value(),
     }
-    dom::input("embed-name").set_value(&default_title());
-    write_snippet();
 }
 
-fn chosen_controls() -> Vec<String> {
-    codec::key_names()
-        .filter(|name| dom::by_id::<HtmlInputElement>(&format!("embed-open-{name}")).checked())
-        .map(String::from)
+/// The keys of the ticks that `pick` picks.
+fn ticked(pick: impl Fn(&HtmlInputElement) -> bool) -> Vec<String> {
+    let fieldset: Element = dom::by_id("embed-controls");
+    let Ok(ticks) = fieldset.query_selector_all("input[data-key]") else {
+        return Vec::new();
+    };
+    let ticks = (0..ticks.length()).filter_map(|i| ticks.item(i));
+    let ticks = ticks.filter_map(|t| t.dyn_into::<HtmlInputElement>().ok());
+    ticks
+        .filter(|tick| pick(tick))
+        .filter_map(|tick| tick.get_attribute("data-key"))
         .collect()
 }
 
-fn write_snippet() {
-    let controls = chosen_controls();
-    let typed = dom::input("embed-height").value();
-    let height = idemlab_app::embed_height(&typed);
-    let error = idemlab_app::embed_height_error(&typed);
+/// None or All, then the snippet and its default title again.
+fn tick_all(on: bool) {
+    paint_dialog(&EmbedForm {
+        open: ticked(|_| on),
+        title: None,
+        ..form()
+    });
+}
+
+/// Paints the dialog as `app::view::embed::view` says for `form`: each part only when it
+/// changed since the last paint, so a field the author is using is not rebuilt under them.
+fn paint_dialog(form: &EmbedForm) {
+    let frame = with_app(|app| idemlab_app::view::embed::view(&app.state, form));
+    let last = with_ui(|u| &u.embed_painted, |last| last.replace(None));
+    for (id, ticked) in &frame.ticks {
+        dom::input(id).set_checked(*ticked);
+    }
+    let title = dom::input("embed-name");
+    if title.value() != frame.title {
+        title.set_value(&frame.title);
+    }
+    dom::input("embed-report").set_checked(frame.report);
     let error_el: Element = dom::by_id("embed-height-error");
-    dom::set_text(&error_el, error.as_deref().unwrap_or(""));
-    dom::set_hidden(&error_el, error.is_none());
-    let report = dom::input("embed-report").checked();
-    let query = with_app(|app| idemlab_app::embed_query(&app.state, controls, height, report));
-    let url = format!("{}?{query}", super::page_url());
-    let snippet = idemlab_app::embed_snippet(&url, &dom::input("embed-name").value(), height);
-    dom::by_id::<HtmlTextAreaElement>("embed-snippet").set_value(&snippet);
+    dom::set_text(&error_el, frame.height_error.as_deref().unwrap_or(""));
+    dom::set_hidden(&error_el, frame.height_error.is_none());
+    dom::by_id::<HtmlTextAreaElement>("embed-snippet").set_value(&frame.snippet);
+    paint_composer(&frame, last.as_ref());
+    with_ui(|u| &u.embed_painted, |last| last.replace(Some(frame)));
 }
 
 /// The composer of the author's own steps (`app::compose_add`): its fields are read when a
 /// step is added; the sequence itself lives in the page's state.
 fn mount_composer() {
     dom::on_click("compose-add", || {
-        let before = default_title();
         let msg = with_app(|app| {
             let check = dom::input("compose-check").checked();
             let b = app.runs.b.as_ref().map(|b| &b.metrics);
@@ -303,80 +319,70 @@ fn mount_composer() {
                 checks,
             }
         });
-        dispatch(msg);
-        if with_app(|app| app.state.compose_error.is_none()) {
+        composed(msg);
+        // Added: the caption field is ready for the next step's.
+        let refused = with_ui(
+            |u| &u.embed_painted,
+            |last| {
+                last.borrow()
+                    .as_ref()
+                    .map(|frame| frame.compose_error.is_some())
+            },
+        );
+        if refused == Some(false) {
             dom::input("compose-caption").set_value("");
         }
-        composed(&before);
     });
-    dom::on_click("compose-clear", || {
-        let before = default_title();
-        dispatch(Msg::ComposeClear);
-        composed(&before);
-    });
+    dom::on_click("compose-clear", || composed(Msg::ComposeClear));
     let list: Element = dom::by_id("compose-list");
     dom::listen::<Event>(&list, "click", |event| {
         let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
         let index = target.and_then(|t| t.get_attribute("data-compose-remove"));
         if let Some(index) = index.and_then(|i| i.parse::<usize>().ok()) {
-            let before = default_title();
-            dispatch(Msg::ComposeRemove(index));
-            composed(&before);
+            composed(Msg::ComposeRemove(index));
         }
     });
 }
 
 /// A change to the sequence: its list, the snippet, and the default title, unless edited.
-fn composed(title_before: &str) {
-    paint_composer();
-    let title = dom::input("embed-name");
-    if title.value() == title_before {
-        title.set_value(&default_title());
-    }
-    write_snippet();
-}
-
-fn default_title() -> String {
-    with_app(|app| idemlab_app::embed_title(&app.state, &chosen_controls()))
-}
-
-/// The question menu (for the view on screen), the steps so far, and why an add was refused.
-fn paint_composer() {
-    let (asks, lines, error) = with_app(|app| {
-        let state = &app.state;
-        let lines = idemlab_app::compose_lines(state);
-        (
-            idemlab_app::compose_ask_choices(state),
-            lines,
-            state.compose_error.clone(),
-        )
+fn composed(msg: Msg) {
+    let default_before =
+        with_app(|app| idemlab_app::view::embed::view(&app.state, &form())).default_title;
+    dispatch(msg);
+    paint_dialog(&EmbedForm {
+        default_before: Some(default_before),
+        ..form()
     });
+}
+
+/// The question menu (for the view on screen), the steps so far, and why an add was refused:
+/// each rebuilt only when it changed.
+fn paint_composer(frame: &EmbedFrame, last: Option<&EmbedFrame>) {
     let select: HtmlSelectElement = dom::by_id("compose-ask");
-    let chosen = select.value();
-    dom::clear(&select);
-    for (value, label) in &asks {
-        select
-            .append_child(&El::new("option").attr("value", value).text(label).el())
-            .ok();
+    if last.is_none_or(|last| last.asks != frame.asks) {
+        dom::clear(&select);
+        for (value, label) in &frame.asks {
+            select
+                .append_child(&El::new("option").attr("value", value).text(label).el())
+                .ok();
+        }
     }
-    if asks.iter().any(|(value, _)| *value == chosen) {
-        select.set_value(&chosen);
-    }
-    let list: Element = dom::by_id("compose-list");
-    dom::clear(&list);
-    for (i, line) in lines.iter().enumerate() {
-        let remove = El::new("button").attr("type", "button");
-        let remove = remove.attr("data-compose-remove", &i.to_string());
-        let remove = remove
-            .attr("aria-label", &idemlab_lab::tf!("Remove step {}", i + 1))
-            .text(idemlab_lab::t!("Remove"));
-        let item = El::new("li")
-            .child(&El::new("span").text(line).el())
-            .child(&remove.el());
-        list.append_child(&item.el()).ok();
+    select.set_value(&frame.ask);
+    if last.is_none_or(|last| last.steps != frame.steps) {
+        let list: Element = dom::by_id("compose-list");
+        dom::clear(&list);
+        for (i, step) in frame.steps.iter().enumerate() {
+            let remove = El::new("button").attr("type", "button");
+            let remove = remove.attr("data-compose-remove", &i.to_string());
+            let remove = (remove.attr("aria-label", &step.remove_label)).text(step.remove);
+            let item = El::new("li")
+                .child(&El::new("span").text(&step.text).el())
+                .child(&remove.el());
+            list.append_child(&item.el()).ok();
+        }
     }
     dom::set_text(
         &dom::by_id::<Element>("compose-error"),
-        error.as_deref().unwrap_or(""),
+        frame.compose_error.as_deref().unwrap_or(""),
     );
 }

@@ -1,77 +1,43 @@
-//! The key-store panel beside each run's timeline: `app::key_store` at the cursor, painted into
-//! the table shell in `index.html` (inside run A's block, so run B's copy has its own). The fold
-//! reads every event up to the cursor, so it runs only while the panel is open and only when
-//! the run or the cursor changed since the last paint.
+//! The key-store panel beside each run's timeline: `app::view::keys::view` painted into the
+//! table shell in `index.html` (inside run A's block, so run B's copy has its own). A table is
+//! rebuilt only when it changed since the last paint.
 
 use web_sys::Element;
 
 use super::dom::{self, El};
-use super::{dispatch, with_app, with_ui};
-use idemlab_app::{self as app, Msg};
-use idemlab_lab::Side;
-
-/// What a key panel was painted from: the run (its events' address), the events folded, and
-/// the cursor (the caption says its moment, which moves without B's count moving).
-pub type Painted = (usize, usize, Option<u32>);
+use super::{dispatch, paint_changed, with_app};
+use idemlab_app::{KeyTable, KeysFrame, Msg};
 
 pub fn mount() {
     dom::on_click("keystore-toggle", || dispatch(Msg::ToggleKeyStore));
 }
 
+/// Paints the panels as `app::view::keys::view` says, unless they are as last painted.
 pub fn render() {
-    let open = with_app(|app| app.state.page.keys);
+    let frame = with_app(|app| idemlab_app::view::keys::view(&app.state, &app.runs));
+    paint_changed(|u| &u.keys_painted, frame, paint);
+}
+
+fn paint(frame: &KeysFrame, last: Option<&KeysFrame>) {
     let toggle: Element = dom::by_id("keystore-toggle");
-    dom::set_attr(&toggle, "aria-pressed", if open { "true" } else { "false" });
-    for (i, side) in [(0, Side::A), (1, Side::B)] {
-        let name = if side == Side::A { "a" } else { "b" };
+    let pressed = if frame.open { "true" } else { "false" };
+    dom::set_attr(&toggle, "aria-pressed", pressed);
+    for (i, name) in ["a", "b"].into_iter().enumerate() {
         let block: Element = dom::by_id(&format!("run-{name}"));
-        block.class_list().toggle_with_force("keys-open", open).ok();
-        dom::set_hidden(&dom::by_id(&format!("keystore-{name}")), !open);
-        // What was painted last: the run (its events' address) and how many events were folded.
-        let now = if open {
-            with_app(|app| painted_for(app, side))
-        } else {
-            None
-        };
-        let before = with_ui(|u| &u.keys_painted, |cell| cell.get()[i]);
-        if now.is_some() && now != before {
-            paint(name, side);
+        (block.class_list())
+            .toggle_with_force("keys-open", frame.open)
+            .ok();
+        dom::set_hidden(&dom::by_id(&format!("keystore-{name}")), !frame.open);
+        let before = last.and_then(|last| last.tables[i].as_ref());
+        match &frame.tables[i] {
+            Some(table) if Some(table) != before => paint_table(name, table),
+            _ => {}
         }
-        with_ui(
-            |u| &u.keys_painted,
-            |cell| {
-                let mut painted = cell.get();
-                painted[i] = now;
-                cell.set(painted);
-            },
-        );
     }
 }
 
-/// The run's identity and the events the panel folds, or `None` when the side has no run.
-fn painted_for(app: &super::App, side: Side) -> Option<Painted> {
-    let run = match side {
-        Side::A => &app.runs.a,
-        Side::B => app.runs.b.as_ref()?,
-    };
-    let count = app::events_counted(&app.state, &app.lead().trace, side, &run.trace);
-    let count = count.unwrap_or(run.trace.events.len());
-    let cursor = app.state.page.cursor.map(|_| app.state.cursor());
-    Some((
-        std::sync::Arc::as_ptr(&run.trace.events) as usize,
-        count,
-        cursor,
-    ))
-}
-
-fn paint(name: &str, side: Side) {
-    let view = with_app(|app| {
-        let run = match side {
-            Side::A => &app.runs.a,
-            Side::B => app.runs.b.as_ref().expect("painted only when B runs"),
-        };
-        app::key_store_for(&app.state, &app.lead().trace, side, &run.trace)
-    });
+fn paint_table(name: &str, table: &KeyTable) {
+    let view = &table.view;
     dom::set_text(
         &dom::by_id(&format!("keystore-caption-{name}")),
         &view.caption,
@@ -88,10 +54,9 @@ fn paint(name: &str, side: Side) {
         let tr = tr.attr("data-state", row.state).attr("title", &row.by);
         body.append_child(&tr.el()).ok();
     }
-    let note = view.more.as_deref().or(view.empty).unwrap_or("");
     let note_el: Element = dom::by_id(&format!("keystore-note-{name}"));
-    dom::set_text(&note_el, note);
-    dom::set_hidden(&note_el, note.is_empty());
+    dom::set_text(&note_el, table.note.as_deref().unwrap_or(""));
+    dom::set_hidden(&note_el, table.note.is_none());
 }
 
 /// A key's cell, which may break after a `/` and nowhere else: each part reads whole

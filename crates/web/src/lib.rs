@@ -79,12 +79,18 @@ pub(crate) struct Ui {
     pub scroll_top_px: Cell<i32>,
     /// Whether the Events tab was open at the last render.
     pub events_shown: Cell<bool>,
-    /// What each key-store panel (A, B) last folded: the run's events (address) and how many,
-    /// so a frame that moved neither does not fold again. Forgotten at every rerun.
-    pub keys_painted: Cell<[Option<keys::Painted>; 2]>,
-    /// Whether each run's text (A, B) was last painted shown (`None` inside: no run B), so
-    /// playback frames do not repaint it. Forgotten at every rerun.
-    pub story_painted: Cell<[Option<Option<bool>>; 2]>,
+    /// The frames last painted (`app::view`), so that a paint that would change nothing is
+    /// skipped: a playback frame moves the cursor, not the controls. The controls' is
+    /// forgotten when a field the learner edited may no longer show it.
+    pub controls_painted: RefCell<Option<app::ControlsFrame>>,
+    pub playback_painted: RefCell<Option<app::PlaybackFrame>>,
+    pub screen_painted: RefCell<Option<app::ScreenFrame>>,
+    pub keys_painted: RefCell<Option<app::KeysFrame>>,
+    pub story_painted: RefCell<Option<app::StoryFrame>>,
+    /// The embed settings and theme last applied: the stylesheet's own media text until then.
+    pub looks_painted: RefCell<Option<app::LooksFrame>>,
+    /// The Embed dialog as last painted: its default title, and the composer's parts.
+    pub embed_painted: RefCell<Option<app::EmbedFrame>>,
     /// The classification exercise as last painted; none once its step is rebuilt.
     pub classify_painted: RefCell<Option<app::ClassifyFrame>>,
     /// A slice of the page's work is scheduled: one chain of slices, whatever the work.
@@ -119,8 +125,13 @@ thread_local! {
             dragging: Cell::new(None),
             scroll_top_px: Cell::new(0),
             events_shown: Cell::new(false),
-            keys_painted: Cell::new([None; 2]),
-            story_painted: Cell::new([None; 2]),
+            controls_painted: RefCell::new(None),
+            playback_painted: RefCell::new(None),
+            screen_painted: RefCell::new(None),
+            keys_painted: RefCell::new(None),
+            story_painted: RefCell::new(None),
+            looks_painted: RefCell::new(None),
+            embed_painted: RefCell::new(None),
             classify_painted: RefCell::new(None),
             work_due: Cell::new(false),
             sweep_painted: RefCell::new(None),
@@ -154,6 +165,20 @@ pub(crate) fn repaint<T: Clone + PartialEq>(
         }
         Some(cell.replace(Some(frame.clone())))
     })
+}
+
+/// Paints `frame` (`paint` gets the last one too, for the parts it compares) unless it equals
+/// the frame last painted, which the cell `pick` picks keeps; then keeps this one there.
+pub(crate) fn paint_changed<F: PartialEq>(
+    pick: impl for<'a> Fn(&'a Ui) -> &'a RefCell<Option<F>>,
+    frame: F,
+    paint: impl FnOnce(&F, Option<&F>),
+) {
+    let last = with_ui(&pick, |cell| cell.take());
+    if last.as_ref() != Some(&frame) {
+        paint(&frame, last.as_ref());
+    }
+    with_ui(&pick, |cell| cell.replace(Some(frame)));
 }
 
 /// Runs `f` on the app. Handlers never nest, so the borrow cannot be taken twice.
@@ -253,9 +278,6 @@ impl app::Budget for Clock {
 /// most runs are built within it, and the caller paints them; a longer one goes on in later
 /// tasks behind a progress line. Returns whether both runs are built.
 fn first_slice() -> bool {
-    // A new run may sit where the old one was freed: the panel's memo must not match it.
-    with_ui(|u| &u.keys_painted, |cell| cell.set([None; 2]));
-    with_ui(|u| &u.story_painted, |cell| cell.set([None; 2]));
     let width_px = runs::timeline_width_px();
     let stepped = with_app(|app| app.step(&mut Clock::for_ms(app.slice_ms()), width_px, false));
     carry_out(&stepped);

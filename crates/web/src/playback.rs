@@ -6,21 +6,16 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlDialogElement, KeyboardEvent};
 
 use super::dom::{self, El};
-use super::{dispatch, with_app};
-use idemlab_app::page::SPEEDS;
-use idemlab_app::{self as app, KeyTarget, Msg, Shortcut};
+use super::{dispatch, paint_changed, with_app, with_ui};
+use idemlab_app::{self as app, KeyTarget, Msg, PlaybackFrame, Shortcut};
 
 pub fn mount() {
     let speed = dom::select("speed");
-    for s in SPEEDS {
-        speed
-            .append_child(
-                &El::new("option")
-                    .attr("value", &s.to_string())
-                    .text(&idemlab_lab::tf!("{}/s", s))
-                    .el(),
-            )
-            .ok();
+    for (value, text) in idemlab_app::view::playback::shell().speeds {
+        let option = El::new("option")
+            .attr("value", &value.to_string())
+            .text(&text);
+        speed.append_child(&option.el()).ok();
     }
     let target = speed.clone();
     dom::listen::<Event>(&speed, "change", move |_| {
@@ -62,19 +57,19 @@ pub fn close_dialog(id: &str) {
 /// Starts a new chain of ticks (`Effects::tick` on play); one still pending from before a
 /// pause finds itself outdated.
 pub fn schedule_tick() {
-    let chain = super::with_ui(|u| &u.chain, |c| c.get()) + 1;
-    super::with_ui(|u| &u.chain, |c| c.set(chain));
+    let chain = with_ui(|u| &u.chain, |c| c.get()) + 1;
+    with_ui(|u| &u.chain, |c| c.set(chain));
     later_tick(chain);
 }
 
 fn later_tick(chain: u32) {
-    let delay_ms = with_app(|app| 1_000 / app.page().speed.max(1)) as i32;
+    let delay_ms = with_app(|app| idemlab_app::tick_ms(&app.state)) as i32;
     dom::later(delay_ms, move || tick(chain));
 }
 
 /// One step of playback; its own `Effects::tick` continues this chain rather than a new one.
 fn tick(chain: u32) {
-    if super::with_ui(|u| &u.chain, |c| c.get()) != chain {
+    if with_ui(|u| &u.chain, |c| c.get()) != chain {
         return;
     }
     let effects = with_app(|app| app.dispatch(Msg::Tick));
@@ -88,42 +83,22 @@ fn tick(chain: u32) {
     }
 }
 
+/// Paints the playback bar as `app::view::playback::view` says, unless it is as last painted.
 pub fn render() {
-    let (cursor, count, playing, speed, label) = with_app(|app| {
-        let cursor = app.cursor();
-        let label = app::status_line(&app.state, &app.lead().trace);
-        (
-            cursor,
-            app.lead().trace.events.len(),
-            app.state.playing,
-            app.page().speed,
-            label,
-        )
-    });
+    let frame = with_app(|app| idemlab_app::view::playback::view(&app.state, &app.runs));
+    paint_changed(|u| &u.playback_painted, frame, |frame, _| paint(frame));
+}
+
+fn paint(frame: &PlaybackFrame) {
     let scrub = dom::input("scrub");
-    scrub.set_max(&count.saturating_sub(1).to_string());
-    scrub.set_value(&cursor.to_string());
-    scrub.set_attribute("aria-valuetext", &label).ok();
+    scrub.set_max(&frame.scrub_max.to_string());
+    scrub.set_value(&frame.scrub_value.to_string());
+    dom::set_attr(&scrub, "aria-valuetext", &frame.status);
     let play: Element = dom::by_id("play");
-    let text = if playing {
-        idemlab_lab::t!("❚❚ Pause")
-    } else {
-        idemlab_lab::t!("▶ Play")
-    };
-    dom::set_text(&play, text);
-    play.set_attribute(
-        "aria-label",
-        if playing {
-            idemlab_lab::t!("Pause (space)")
-        } else {
-            idemlab_lab::t!("Play (space)")
-        },
-    )
-    .ok();
-    dom::select("speed").set_value(&speed.to_string());
-    dom::set_text(&dom::by_id("cursor-label"), &label);
-    // A lesson step's run waits at its first event for the prediction (`app::predict`).
-    let held = with_app(|app| app.state.awaiting());
+    dom::set_text(&play, frame.play_text);
+    dom::set_attr(&play, "aria-label", frame.play_label);
+    dom::select("speed").set_value(&frame.speed.to_string());
+    dom::set_text(&dom::by_id("cursor-label"), &frame.status);
     for id in [
         "to-start",
         "step-back",
@@ -132,7 +107,7 @@ pub fn render() {
         "to-end",
         "scrub",
     ] {
-        dom::set_flag(&dom::by_id(id), "disabled", held);
+        dom::set_flag(&dom::by_id(id), "disabled", frame.held);
     }
 }
 

@@ -1,13 +1,13 @@
-//! One screen: applies `app::page_layout` (the lesson's column in place of the controls, the
-//! controls' drawer, the A/B focus buttons) and wires their buttons; the decisions are the
-//! app's.
+//! One screen: paints `app::view::screen::view` (the lesson's column in place of the controls,
+//! the controls' drawer, the A/B focus buttons, the instructor's own step) and wires their
+//! buttons; the decisions are the app's.
 
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, KeyboardEvent};
 
 use super::dom;
-use super::{dispatch, with_app};
-use idemlab_app::{self as app, Msg};
+use super::{dispatch, paint_changed, with_app};
+use idemlab_app::{self as app, DockToggle, Msg, OwnQuestionFrame, OwnStepFrame, ScreenFrame};
 use idemlab_lab::Side;
 
 pub fn mount() {
@@ -68,62 +68,48 @@ pub fn mount() {
     });
 }
 
+/// Paints the arrangement as `app::view::screen::view` says, unless it is as last painted.
 pub fn render() {
-    let (layout, drawer_open, focus) = with_app(|app| {
-        (
-            app::page_layout(&app.state),
-            app.state.drawer_open,
-            app.state.focus(),
-        )
-    });
-    mark_current_lesson();
-    paint_own_step();
-    let hint = with_app(|app| app::start_hint(&app.state));
-    dom::set_hidden(&dom::by_id("start-hint"), !hint);
-    paint_dock_toggles(layout.dock_toggle);
-    dom::set_hidden(&dom::by_id("lesson-close"), !layout.close_lesson);
+    let frame = with_app(|app| idemlab_app::view::screen::view(&app.state));
+    paint_changed(|u| &u.screen_painted, frame, |frame, _| paint(frame));
+}
+
+fn paint(frame: &ScreenFrame) {
+    mark_current_lesson(frame.current_lesson);
+    paint_own_step(frame.own_step.as_ref());
+    dom::set_hidden(&dom::by_id("start-hint"), !frame.start_hint);
+    paint_dock_toggles(&frame.dock_toggle);
+    dom::set_hidden(&dom::by_id("lesson-close"), !frame.close_lesson);
     let root: Element = dom::by_id("app");
-    root.class_list()
-        .toggle_with_force("lesson", layout.lesson_column)
-        .ok();
-    root.class_list()
-        .toggle_with_force("run-own", !layout.claims)
-        .ok();
-    root.class_list()
-        .toggle_with_force("dock", layout.dock)
-        .ok();
-    root.class_list()
-        .toggle_with_force("no-side", !layout.side)
-        .ok();
-    place_lesson_panel(layout.lesson_column);
-    dom::set_hidden(&dom::by_id("lesson-column"), !layout.lesson_column);
+    for (class, on) in frame.classes {
+        root.class_list().toggle_with_force(class, on).ok();
+    }
+    place_lesson_panel(frame.lesson_column);
+    dom::set_hidden(&dom::by_id("lesson-column"), !frame.lesson_column);
     let controls: Element = dom::by_id("controls");
-    dom::set_hidden(&controls, !layout.controls_shown);
+    dom::set_hidden(&controls, !frame.controls_shown);
     let toggle: Element = dom::by_id("controls-toggle");
-    dom::set_hidden(&toggle, !layout.drawer_toggle);
-    let expanded = if drawer_open { "true" } else { "false" };
+    dom::set_hidden(&toggle, !frame.drawer_toggle);
+    let expanded = if frame.drawer_open { "true" } else { "false" };
     dom::set_attr(&toggle, "aria-expanded", expanded);
-    dom::set_hidden(&dom::by_id("focus-toggle"), !layout.focus_toggle);
+    dom::set_hidden(&dom::by_id("focus-toggle"), !frame.focus_toggle);
     for (id, side) in [("focus-a", Side::A), ("focus-b", Side::B)] {
-        let pressed = if focus == side { "true" } else { "false" };
+        let pressed = if frame.focus == side { "true" } else { "false" };
         dom::set_attr(&dom::by_id(id), "aria-pressed", pressed);
     }
 }
 
 /// The picker's button of the open lesson is `aria-current`; in the lesson's column it is the
 /// only one shown, as the lesson's title (the others are a "Close lesson" away).
-fn mark_current_lesson() {
-    let open = with_app(|app| {
-        let quiz = app.state.quiz.as_ref().map(|q| q.quiz.lesson);
-        app.state.lesson.map(|at| at.lesson.id).or(quiz)
-    });
+fn mark_current_lesson(open: Option<&str>) {
     let Ok(buttons) = dom::by_id::<Element>("lesson-picker").query_selector_all("[data-lesson]")
     else {
         return;
     };
     for button in (0..buttons.length()).filter_map(|i| buttons.item(i)) {
         let button: Element = button.unchecked_into();
-        let current = open.is_some() && button.get_attribute("data-lesson").as_deref() == open;
+        let id = button.get_attribute("data-lesson");
+        let current = open.is_some() && id.as_deref() == open;
         dom::set_flag(&button, "aria-current", current);
     }
 }
@@ -167,75 +153,60 @@ pub(super) fn focus_toggle() {
     dom::by_id::<HtmlElement>("controls-toggle").focus().ok();
 }
 
-/// The instructor's own step (`app::own_step_view`): its heading, caption and counts, as text.
-fn paint_own_step() {
-    let view = with_app(|app| app::own_step_view(&app.state));
+/// The instructor's own step: its heading, caption and counts, as text.
+fn paint_own_step(frame: Option<&OwnStepFrame>) {
     let section: Element = dom::by_id("own-step");
-    dom::set_hidden(&section, view.is_none());
-    let Some(view) = view else {
+    dom::set_hidden(&section, frame.is_none());
+    let Some(frame) = frame else {
         return;
     };
-    dom::set_text(&dom::by_id::<Element>("own-heading"), &view.heading);
-    dom::set_text(&dom::by_id::<Element>("own-caption"), &view.caption);
+    dom::set_text(&dom::by_id::<Element>("own-heading"), &frame.heading);
+    dom::set_text(&dom::by_id::<Element>("own-caption"), &frame.caption);
     let list: Element = dom::by_id("own-checks");
     dom::clear(&list);
-    for line in &view.checks {
+    for line in &frame.checks {
         list.append_child(&dom::El::new("li").text(line).el()).ok();
     }
-    // One line serves both: `done` needs the step's own runs, `not_own` their absence.
-    let note = view.not_own.as_deref().or(view.done.as_deref());
     let note_el: Element = dom::by_id("own-note");
-    dom::set_text(&note_el, note.unwrap_or(""));
-    dom::set_hidden(&note_el, note.is_none());
-    dom::set_hidden(&dom::by_id("own-reopen"), view.not_own.is_none());
-    dom::set_hidden(&dom::by_id("own-previous"), !view.previous);
-    dom::set_hidden(&dom::by_id("own-next"), !view.next);
-    paint_own_question(view.question.as_ref());
+    dom::set_text(&note_el, frame.note.as_deref().unwrap_or(""));
+    dom::set_hidden(&note_el, frame.note.is_none());
+    dom::set_hidden(&dom::by_id("own-reopen"), !frame.reopen);
+    dom::set_hidden(&dom::by_id("own-previous"), !frame.previous);
+    dom::set_hidden(&dom::by_id("own-next"), !frame.next);
+    paint_own_question(frame.question.as_ref());
 }
 
 /// The own step's question: its choices until answered, then the feedback in their place.
-fn paint_own_question(view: Option<&app::OwnQuestionView>) {
-    dom::set_hidden(&dom::by_id("own-question"), view.is_none());
-    let Some(view) = view else {
+fn paint_own_question(frame: Option<&OwnQuestionFrame>) {
+    dom::set_hidden(&dom::by_id("own-question"), frame.is_none());
+    let Some(frame) = frame else {
         return;
     };
-    dom::set_text(&dom::by_id::<Element>("own-question-text"), &view.text);
+    dom::set_text(&dom::by_id::<Element>("own-question-text"), &frame.text);
     let group: Element = dom::by_id("own-choices");
     dom::clear(&group);
-    dom::set_hidden(&group, view.chosen.is_some());
-    for (i, choice) in view.choices.iter().enumerate() {
+    dom::set_hidden(&group, frame.choices_hidden);
+    for (i, choice) in frame.choices.iter().enumerate() {
         let button = dom::El::new("button").attr("type", "button");
         let button = button.attr("data-own-choice", &i.to_string()).text(choice);
         group.append_child(&button.el()).ok();
     }
     let feedback: HtmlElement = dom::by_id("own-feedback");
     let was = feedback.text_content().unwrap_or_default();
-    let text = view.feedback.as_deref().unwrap_or("");
-    dom::set_text(&feedback, text);
+    dom::set_text(&feedback, &frame.feedback);
     // The answer is in: its feedback takes the focus, as a lesson step's does.
-    if was.is_empty() && !text.is_empty() {
+    if was.is_empty() && !frame.feedback.is_empty() {
         feedback.focus().ok();
     }
 }
 
 /// Each run's dock button (the stylesheet shows the focused run's, on a phone only): there
 /// when the timeline may dock, saying what a press does.
-fn paint_dock_toggles(toggle: Option<bool>) {
-    let docked = toggle == Some(true);
-    let (text, name) = match docked {
-        true => (
-            idemlab_lab::t!("Undock"),
-            idemlab_lab::t!("Undock the timeline: put it back in the page"),
-        ),
-        false => (
-            idemlab_lab::t!("Dock"),
-            idemlab_lab::t!("Dock the timeline at the screen's foot"),
-        ),
-    };
+fn paint_dock_toggles(toggle: &DockToggle) {
     for id in ["dock-toggle-a", "dock-toggle-b"] {
         let button: Element = dom::by_id(id);
-        dom::set_hidden(&button, toggle.is_none());
-        dom::set_text(&button, text);
-        dom::set_attr(&button, "aria-label", name);
+        dom::set_hidden(&button, !toggle.shown);
+        dom::set_text(&button, toggle.text);
+        dom::set_attr(&button, "aria-label", toggle.label);
     }
 }

@@ -1,61 +1,41 @@
-//! "The run as text" (issue 14): each run's `story::tell`, painted into the section under the
-//! legend, which also describes the run's timeline canvas (`aria-describedby`). Painted only
-//! when the run or whether it may be shown changed, never on a playback frame.
+//! "The run as text": `app::view::story::view` painted into each run's section under the
+//! legend, which also describes the run's timeline canvas (`aria-describedby`). A section is
+//! painted only when what it says changed, never on a playback frame.
 
 use web_sys::Element;
 
 use super::dom::{self, El};
-use super::{with_app, with_ui};
+use super::{paint_changed, with_app};
+use idemlab_app::StoryPanel;
 
+/// Paints each run's text as the view says, unless it is as last painted.
 pub fn render() {
-    for (i, side) in ["a", "b"].into_iter().enumerate() {
-        let now = with_app(|app| {
-            let run = if side == "a" {
-                Some(&app.runs.a)
-            } else {
-                app.runs.b.as_ref()
-            };
-            run.map(|_| idemlab_app::story_shown(&app.state))
-        });
-        if with_ui(|u| &u.story_painted, |cell| cell.get()[i]) == Some(now) {
-            continue;
-        }
-        paint(side, now);
-        with_ui(
-            |u| &u.story_painted,
-            |cell| {
-                let mut painted = cell.get();
-                painted[i] = Some(now);
-                cell.set(painted);
-            },
-        );
-    }
+    let frame = with_app(|app| idemlab_app::view::story::view(&app.state, &app.runs));
+    paint_changed(
+        |u| &u.story_painted,
+        frame,
+        |frame, last| {
+            for (i, side) in ["a", "b"].into_iter().enumerate() {
+                let before = last.map(|last| &last.runs[i]);
+                if before != Some(&frame.runs[i]) {
+                    paint(side, &frame.runs[i]);
+                }
+            }
+        },
+    );
 }
 
-/// `shown`: `None` when the side has no run, else whether its text may be shown now.
-fn paint(side: &str, shown: Option<bool>) {
+fn paint(side: &str, panel: &StoryPanel) {
+    let story = &panel.story;
     let block: Element = dom::by_id(&format!("story-{side}"));
     // Run B's canvas is a copy of A's: its description is set here, not in the markup.
     let canvas: Element = dom::by_id(&format!("canvas-{side}"));
     dom::set_attr(&canvas, "aria-describedby", &format!("story-{side}"));
     let list = dom::find(&block, "ol");
     dom::clear(&list);
-    dom::set_hidden(&block, shown.is_none());
+    dom::set_hidden(&block, panel.hidden);
     let summary = dom::find(&block, ".story-summary");
     let left = dom::find(&block, ".story-left");
-    if shown != Some(true) {
-        dom::set_text(&summary, idemlab_lab::i18n::tr(idemlab_lab::story::HELD));
-        dom::set_hidden(&left, true);
-        return;
-    }
-    let story = with_app(|app| {
-        let run = if side == "a" {
-            &app.runs.a
-        } else {
-            app.runs.b.as_ref().expect("shown")
-        };
-        run.story.clone()
-    });
     dom::set_text(&summary, &story.summary);
     for order in &story.orders {
         list.append_child(&El::new("li").text(order).el()).ok();

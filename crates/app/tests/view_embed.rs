@@ -1,0 +1,188 @@
+//! The embedding frames (`app::view::embed`): the link's embed settings as classes and theme,
+//! and the Embed dialog: its ticks, its title (the default until the author edits it), the
+//! fixed height and why it cannot be used, the snippet, and the composer.
+
+use expect_test::expect;
+use idemlab_app::view::embed::{looks, shell, view};
+use idemlab_app::{EmbedForm, Msg, Page};
+
+fn form() -> EmbedForm {
+    EmbedForm {
+        page_url: "https://lab.example/index.html".into(),
+        ..EmbedForm::default()
+    }
+}
+
+#[test]
+fn an_embed_link_sets_its_classes_and_its_theme() {
+    let page = Page::built("seed=4&embed=1&hide=tabs,link&height=600&theme=dark");
+    expect![[r#"
+        LooksFrame {
+            classes: [
+                (
+                    "embed",
+                    true,
+                ),
+                (
+                    "fit",
+                    true,
+                ),
+                (
+                    "hide-tabs",
+                    true,
+                ),
+                (
+                    "hide-side",
+                    false,
+                ),
+                (
+                    "hide-compare",
+                    false,
+                ),
+                (
+                    "hide-counters",
+                    false,
+                ),
+                (
+                    "hide-export",
+                    false,
+                ),
+                (
+                    "hide-link",
+                    true,
+                ),
+            ],
+            theme_media: "all",
+            dark_media: [
+                "(prefers-color-scheme: dark)",
+                "not all",
+                "all",
+            ],
+            color_scheme: "dark",
+            posts_height: true,
+        }
+    "#]]
+    .assert_debug_eq(&looks(&page.state));
+    let plain = looks(&Page::built("seed=4").state);
+    assert!(plain.classes.iter().all(|(_, on)| !on) && !plain.posts_height);
+    assert_eq!(
+        plain.theme_media, plain.dark_media[0],
+        "the stylesheet's own"
+    );
+}
+
+#[test]
+fn the_dialog_opens_with_nothing_editable_and_its_own_title() {
+    assert_eq!(shell().keys[0].id, "embed-open-seed");
+    assert_eq!(shell().keys[0].label, " seed");
+    let page = Page::built("seed=4&preset=race");
+    let frame = view(&page.state, &form());
+    assert!(frame.ticks.iter().all(|(_, ticked)| !ticked));
+    assert_eq!(frame.title, "idemlab: race, seed 4");
+    assert_eq!(frame.title, frame.default_title);
+    assert!(!frame.report && frame.height_error.is_none());
+    assert!(frame.snippet.contains("title=\"idemlab: race, seed 4\""));
+    assert!(frame
+        .snippet
+        .contains("src=\"https://lab.example/index.html?seed=4&amp;"));
+    let reports = Page::built("seed=4&preset=race&report=parent");
+    assert!(view(&reports.state, &form()).report, "as the link says");
+    let unticked = EmbedForm {
+        report: Some(false),
+        ..form()
+    };
+    assert!(!view(&reports.state, &unticked).report);
+}
+
+#[test]
+fn ticks_open_keys_and_a_typed_title_and_height_go_into_the_snippet() {
+    let page = Page::built("seed=4&preset=race");
+    let ticked = EmbedForm {
+        open: vec!["dedup".into(), "retries".into()],
+        title: Some("Retries".into()),
+        height: "480".into(),
+        ..form()
+    };
+    let frame = view(&page.state, &ticked);
+    let on: Vec<&str> = (frame.ticks.iter())
+        .filter(|(_, ticked)| *ticked)
+        .map(|(id, _)| id.as_str())
+        .collect();
+    assert_eq!(on, ["embed-open-dedup", "embed-open-retries"]);
+    assert_eq!(frame.title, "Retries");
+    assert_eq!(
+        frame.default_title,
+        "idemlab: race, seed 4 (dedup, retries editable)"
+    );
+    assert!(
+        frame.snippet.contains("controls=dedup,retries"),
+        "{}",
+        frame.snippet
+    );
+    assert!(frame.snippet.contains("height:480px") && !frame.snippet.contains("<script>"));
+    let wrong = view(
+        &page.state,
+        &EmbedForm {
+            height: "5".into(),
+            ..ticked
+        },
+    );
+    expect!["A fixed height of 5 px cannot be used: give a whole number from 320 to 4000, or leave it empty for a frame that sizes itself. This snippet sizes itself."]
+        .assert_eq(wrong.height_error.as_deref().unwrap());
+    assert!(wrong.snippet.contains("<script>"));
+}
+
+#[test]
+fn a_composed_step_retitles_an_unedited_title_and_keeps_an_edited_one() {
+    let mut page = Page::built("seed=7&preset=lost-ack");
+    let before = view(&page.state, &form());
+    page.dispatch(Msg::ComposeAdd {
+        caption: "Count the charges".into(),
+        ask: "effects".into(),
+        checks: Vec::new(),
+    });
+    let unedited = EmbedForm {
+        title: Some(before.title.clone()),
+        default_before: Some(before.default_title.clone()),
+        ..form()
+    };
+    let frame = view(&page.state, &unedited);
+    assert_eq!(frame.title, "idemlab: Count the charges (1 steps)");
+    let edited = EmbedForm {
+        title: Some("Mine".into()),
+        ..unedited
+    };
+    assert_eq!(view(&page.state, &edited).title, "Mine");
+    expect![[r#"
+        [
+            ComposedStep {
+                text: "seed=7&preset=lost-ack · Count the charges · asks effects",
+                remove: "Remove",
+                remove_label: "Remove step 1",
+            },
+        ]
+    "#]]
+    .assert_debug_eq(&frame.steps);
+    assert_eq!(frame.compose_error, None);
+}
+
+#[test]
+fn the_question_menu_keeps_its_pick_while_it_offers_it_and_a_refusal_says_why() {
+    let mut page = Page::built("seed=7&preset=lost-ack");
+    let asking_b = EmbedForm {
+        ask: "b.effects".into(),
+        ..form()
+    };
+    let frame = view(&page.state, &asking_b);
+    assert_eq!(frame.ask, "", "no B to ask of");
+    assert_eq!(frame.asks[0].1, "No question");
+    page.dispatch(Msg::CompareOn(true));
+    assert_eq!(view(&page.state, &asking_b).ask, "b.effects");
+    page.dispatch(Msg::ComposeAdd {
+        caption: String::new(),
+        ask: "b.nothing".into(),
+        checks: Vec::new(),
+    });
+    let frame = view(&page.state, &form());
+    assert!(frame.compose_error.is_some() && frame.steps.is_empty());
+}
