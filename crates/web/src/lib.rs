@@ -40,10 +40,6 @@ use idemlab_lab::view::Viewport;
 /// The page: its state, its runs and the work under way (`idemlab_app::work`).
 pub(crate) type App = idemlab_app::Page;
 
-thread_local! {
-    static APP: RefCell<Option<App>> = const { RefCell::new(None) };
-}
-
 /// What the browser side remembers about the browser (layout, timers, pointers, what it last
 /// painted), never a fact the page shows: those are `State`'s. Each field is its own cell, so
 /// reading one never conflicts with a borrow of another or of the app.
@@ -109,37 +105,46 @@ pub(crate) struct Ui {
     pub heard: RefCell<Option<app::Heard>>,
 }
 
+/// The browser side's one thread-local: the page, and what the browser remembers beside it.
+struct Web {
+    app: RefCell<Option<App>>,
+    ui: Ui,
+}
+
 thread_local! {
-    static UI: Ui = const {
-        Ui {
-            lessons_painted: RefCell::new(None),
-            predict_painted: RefCell::new(None),
-            quiz_painted: RefCell::new(None),
-            quiz_note: RefCell::new(None),
-            progress: RefCell::new(None),
-            url_sync: Cell::new((f64::MIN, false)),
-            chain: Cell::new(0),
-            width_px: Cell::new(0),
-            drag: RefCell::new(None),
-            last_drag_ms: Cell::new(-1e9),
-            dragging: Cell::new(None),
-            scroll_top_px: Cell::new(0),
-            events_shown: Cell::new(false),
-            controls_painted: RefCell::new(None),
-            playback_painted: RefCell::new(None),
-            screen_painted: RefCell::new(None),
-            keys_painted: RefCell::new(None),
-            story_painted: RefCell::new(None),
-            looks_painted: RefCell::new(None),
-            embed_painted: RefCell::new(None),
-            classify_painted: RefCell::new(None),
-            work_due: Cell::new(false),
-            sweep_painted: RefCell::new(None),
-            json_blobs: RefCell::new(None),
-            json_label: RefCell::new(None),
-            contracts_shown: RefCell::new(None),
-            loading: Cell::new(true),
-            heard: RefCell::new(None),
+    static WEB: Web = const {
+        Web {
+            app: RefCell::new(None),
+            ui: Ui {
+                lessons_painted: RefCell::new(None),
+                predict_painted: RefCell::new(None),
+                quiz_painted: RefCell::new(None),
+                quiz_note: RefCell::new(None),
+                progress: RefCell::new(None),
+                url_sync: Cell::new((f64::MIN, false)),
+                chain: Cell::new(0),
+                width_px: Cell::new(0),
+                drag: RefCell::new(None),
+                last_drag_ms: Cell::new(-1e9),
+                dragging: Cell::new(None),
+                scroll_top_px: Cell::new(0),
+                events_shown: Cell::new(false),
+                controls_painted: RefCell::new(None),
+                playback_painted: RefCell::new(None),
+                screen_painted: RefCell::new(None),
+                keys_painted: RefCell::new(None),
+                story_painted: RefCell::new(None),
+                looks_painted: RefCell::new(None),
+                embed_painted: RefCell::new(None),
+                classify_painted: RefCell::new(None),
+                work_due: Cell::new(false),
+                sweep_painted: RefCell::new(None),
+                json_blobs: RefCell::new(None),
+                json_label: RefCell::new(None),
+                contracts_shown: RefCell::new(None),
+                loading: Cell::new(true),
+                heard: RefCell::new(None),
+            },
         }
     };
 }
@@ -149,7 +154,7 @@ pub(crate) fn with_ui<T, R>(
     pick: impl for<'a> FnOnce(&'a Ui) -> &'a T,
     f: impl FnOnce(&T) -> R,
 ) -> R {
-    UI.with(|ui| f(pick(ui)))
+    WEB.with(|web| f(pick(&web.ui)))
 }
 
 /// Whether `frame` differs from the one last painted in the `Ui` cell `pick` names. If it
@@ -183,7 +188,7 @@ pub(crate) fn paint_changed<F: PartialEq>(
 
 /// Runs `f` on the app. Handlers never nest, so the borrow cannot be taken twice.
 pub(crate) fn with_app<R>(f: impl FnOnce(&mut App) -> R) -> R {
-    APP.with(|cell| f(cell.borrow_mut().as_mut().expect("the app is mounted")))
+    WEB.with(|web| f(web.app.borrow_mut().as_mut().expect("the app is mounted")))
 }
 
 /// The one entry for every user action, timer and finished slice: the state changes in
@@ -365,7 +370,7 @@ fn mount_ui() {
     let start_ms = dom::now_ms();
     let page = App::load(&query, &quiz::load_progress());
     let load_ms = dom::now_ms() - start_ms;
-    APP.with(|cell| *cell.borrow_mut() = Some(page));
+    WEB.with(|web| *web.app.borrow_mut() = Some(page));
     controls::mount();
     runs::mount();
     playback::mount();
