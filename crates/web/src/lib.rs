@@ -173,17 +173,15 @@ pub(crate) fn repaint<T: Clone + PartialEq>(
 }
 
 /// Paints `frame` (`paint` gets the last one too, for the parts it compares) unless it equals
-/// the frame last painted, which the cell `pick` picks keeps; then keeps this one there.
-pub(crate) fn paint_changed<F: PartialEq>(
-    pick: impl for<'a> Fn(&'a Ui) -> &'a RefCell<Option<F>>,
+/// the frame last painted in the cell `pick` picks (`repaint`).
+pub(crate) fn paint_changed<F: Clone + PartialEq>(
+    pick: impl for<'a> FnOnce(&'a Ui) -> &'a RefCell<Option<F>>,
     frame: F,
     paint: impl FnOnce(&F, Option<&F>),
 ) {
-    let last = with_ui(&pick, |cell| cell.take());
-    if last.as_ref() != Some(&frame) {
+    if let Some(last) = repaint(pick, &frame) {
         paint(&frame, last.as_ref());
     }
-    with_ui(&pick, |cell| cell.replace(Some(frame)));
 }
 
 /// Runs `f` on the app. Handlers never nest, so the borrow cannot be taken twice.
