@@ -3,6 +3,7 @@
 //! event and the focused element's tag and role; these decide.
 
 use super::{Msg, State, Tab};
+use crate::PlaybackMsg;
 
 /// What the focused element is, as the shortcuts care (`KeyTarget`): from its tag, an
 /// `input`'s type, its ARIA role, and whether it is inside an open dialog.
@@ -58,7 +59,7 @@ pub fn grid_key(key: &str, cursor: Option<u32>, events: u32, page_rows: u32) -> 
         ("Enter" | " ", Some(c)) => c,
         _ => return None,
     };
-    Some(Msg::Select(to.min(last)))
+    Some(Msg::Playback(PlaybackMsg::Select(to.min(last))))
 }
 
 /// Shift+Enter in the event list: the keyboard's Shift+click, breaking run A at the selected

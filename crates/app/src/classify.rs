@@ -7,6 +7,25 @@ use idemlab_core::scenario::decode_lenient;
 use idemlab_course::classify::{score, Class, OPERATIONS};
 use idemlab_lab::i18n::tr;
 
+/// What a learner does in the classification exercise.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    /// Lock this answer for operation `index`.
+    Answer { index: usize, answer: Class },
+    /// "Show me": load operation `index`'s scenario as run A.
+    Show(usize),
+}
+
+pub(super) fn update(state: &mut State, msg: Msg) -> Effects {
+    match msg {
+        Msg::Answer {
+            index,
+            answer: class,
+        } => answer(state, index, class),
+        Msg::Show(index) => show(state, index),
+    }
+}
+
 /// The learner's answers, one per operation of `classify::OPERATIONS`.
 pub type Answers = [Option<Class>; OPERATIONS.len()];
 

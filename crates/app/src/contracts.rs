@@ -3,10 +3,26 @@
 //! `idemlab_lab::contracts::TableJob` (the code behind `idemlab contracts`); a row loads as run A
 //! or B.
 
-use super::{compare_keys, sweep_range, Effects, State};
+use super::{sweep_range, Effects, State};
 use idemlab_core::scenario::{codec, Contract, Scenario};
 use idemlab_lab::contracts::{Row, TableJob, COLUMNS};
 use idemlab_lab::{Metric, Side};
+
+/// What the contracts table's buttons do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    /// The table over the seed count typed in the sweep form (as typed).
+    Start(String),
+    /// Load a row of the table as run A or B.
+    Load { row: usize, side: Side },
+}
+
+pub(super) fn update(state: &mut State, msg: Msg) -> Effects {
+    match msg {
+        Msg::Start(requested) => start(state, &requested),
+        Msg::Load { row, side } => load(state, row, side),
+    }
+}
 
 /// The table's count columns: `idemlab contracts`'s, in its order, but `effects`, its last.
 /// Each is a `Row::count` name and a counter's (`index.html` heads each with the counter's
@@ -108,7 +124,7 @@ pub(super) fn load(state: &mut State, row: usize, side: Side) -> Effects {
         }
         Side::B => {
             state.page.focus = Side::B;
-            compare_keys(state, &compare_for(&state.page.scenario, &scenario))
+            crate::scenario::compare_keys(state, &compare_for(&state.page.scenario, &scenario))
         }
     };
     state.contracts = table;

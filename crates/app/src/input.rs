@@ -3,6 +3,7 @@
 //! wheel turn on the timeline. The browser measures and reports; these decide.
 
 use super::Msg;
+use crate::{PlaybackMsg, ScenarioMsg, ScreenMsg};
 use idemlab_lab::view::Viewport;
 use idemlab_lab::Side;
 
@@ -60,17 +61,17 @@ pub fn shortcut(key: &str, modified: bool, target: KeyTarget) -> Option<Shortcut
         return None;
     }
     Some(match key {
-        " " => Shortcut::Msg(Msg::Play),
-        "ArrowLeft" => Shortcut::Msg(Msg::Step(-1)),
-        "ArrowRight" => Shortcut::Msg(Msg::Step(1)),
-        "Home" => Shortcut::Msg(Msg::GoTo(0)),
-        "End" => Shortcut::Msg(Msg::GoTo(u32::MAX)),
+        " " => Shortcut::Msg(Msg::Playback(PlaybackMsg::Play)),
+        "ArrowLeft" => Shortcut::Msg(Msg::Playback(PlaybackMsg::Step(-1))),
+        "ArrowRight" => Shortcut::Msg(Msg::Playback(PlaybackMsg::Step(1))),
+        "Home" => Shortcut::Msg(Msg::Playback(PlaybackMsg::GoTo(0))),
+        "End" => Shortcut::Msg(Msg::Playback(PlaybackMsg::GoTo(u32::MAX))),
         "n" | "N" => Shortcut::NewSeed,
         "l" | "L" => Shortcut::CopyLink,
         "?" => Shortcut::Help,
         "+" | "=" => Shortcut::ZoomBy(2.0),
         "-" | "_" => Shortcut::ZoomBy(0.5),
-        "0" => Shortcut::Msg(Msg::Zoom(None)),
+        "0" => Shortcut::Msg(Msg::Playback(PlaybackMsg::Zoom(None))),
         _ => return None,
     })
 }
@@ -107,7 +108,7 @@ pub fn shortcut_said(
         }
         Shortcut::ZoomBy(factor) if *factor > 1.0 => Some(idemlab_lab::t!("Zoomed in.").into()),
         Shortcut::ZoomBy(_) => Some(idemlab_lab::t!("Zoomed out.").into()),
-        Shortcut::Msg(Msg::Zoom(None)) => {
+        Shortcut::Msg(Msg::Playback(PlaybackMsg::Zoom(None))) => {
             Some(idemlab_lab::t!("Zoomed to fit the whole run.").into())
         }
         _ => None,
@@ -138,7 +139,10 @@ pub fn pan(start: Viewport, dx_px: f64) -> Option<Msg> {
 }
 
 fn window_msg(viewport: Viewport) -> Msg {
-    Msg::Zoom(Some((viewport.t0_us(), viewport.t1_us())))
+    Msg::Playback(PlaybackMsg::Zoom(Some((
+        viewport.t0_us(),
+        viewport.t1_us(),
+    ))))
 }
 
 /// A click on a mark selects its event. While comparing, the timeline clicked comes into
@@ -146,12 +150,12 @@ fn window_msg(viewport: Viewport) -> Msg {
 /// follow that run.
 pub fn mark_select(state: &super::State, side: Side, event: u32) -> Msg {
     if side == state.focus() || state.page.compare.is_none() {
-        Msg::Select(event)
+        Msg::Playback(PlaybackMsg::Select(event))
     } else {
-        Msg::FocusOn {
+        Msg::Screen(ScreenMsg::FocusOn {
             side,
             cursor: Some(event),
-        }
+        })
     }
 }
 
@@ -181,7 +185,7 @@ pub fn click_mark(
 /// A shift-click on the mark of event `event` of run A: the learner breaks the run there. On an
 /// arrow (a send) its message is dropped by hand, added to `drop=`; on a mark of the API's lane
 /// the API crashes at that moment, `crash=api@T` (whole milliseconds, so at or just before
-/// the mark). Both go through `Msg::SetKey`, so the change is in the permalink and
+/// the mark). Both go through `Msg::Scenario(ScenarioMsg::SetKey)`, so the change is in the permalink and
 /// `idemlab run` reproduces it. `None` for any other mark, or when `drop=` is full.
 pub fn break_at(
     scenario: &idemlab_core::scenario::Scenario,
@@ -200,15 +204,15 @@ pub fn break_at(
             ids.push(msg);
             ids.sort_unstable();
             let ids: Vec<String> = ids.iter().map(u32::to_string).collect();
-            Some(Msg::SetKey {
+            Some(Msg::Scenario(ScenarioMsg::SetKey {
                 name: "drop".into(),
                 value: ids.join(","),
-            })
+            }))
         }
-        _ if e.node == Node::Api => Some(Msg::SetKey {
+        _ if e.node == Node::Api => Some(Msg::Scenario(ScenarioMsg::SetKey {
             name: "crash".into(),
             value: format!("api@{}", e.time_us / 1_000),
-        }),
+        })),
         _ => None,
     }
 }

@@ -26,18 +26,24 @@ mod contracts;
 mod free;
 mod input;
 mod keys;
+mod lesson;
 mod locks;
 mod model;
 mod own;
+mod playback;
 mod predict;
 mod quiz;
 mod report;
+mod scenario;
 mod screen;
 mod speak;
+mod sweep;
 mod text;
 
+pub use classify::Msg as ClassifyMsg;
 pub use classify::{classify_items, classify_said, classify_score, Answers, ClassifyItem};
 pub use computing::Computing;
+pub use contracts::Msg as ContractsMsg;
 pub use contracts::{compare_for, overrides, preset_replaced};
 pub use contracts::{
     contracts_view, differing, ContractRow, ContractsJob, ContractsView, CONTRACT_COLUMNS,
@@ -47,6 +53,13 @@ pub use input::{
     break_at, click_mark, mark_select, pan, shortcut, shortcut_said, wheel_zoom, zoom_about,
     KeyTarget, Shortcut, DRAG_MIN_PX,
 };
+pub use lesson::{move_step, Msg as LessonMsg};
+pub use own::Msg as OwnMsg;
+pub use playback::Msg as PlaybackMsg;
+pub use quiz::Msg as QuizMsg;
+pub use scenario::{compare_box, Msg as ScenarioMsg};
+pub use screen::Msg as ScreenMsg;
+pub use sweep::{Msg as SweepMsg, SweepJob, Swept};
 pub use view::classify::{ClassifyChoice, ClassifyFrame, ClassifyOp};
 pub use view::events::{EventRow, EventsFrame, TabFrame, TableFrame, TablesFrame};
 pub use view::lessons::{ClaimItem, LessonBody, LessonsFrame, PickerButton, StepButton, StepFrame};
@@ -119,7 +132,6 @@ use idemlab_core::scenario::codec::{self, CodecError};
 use idemlab_core::scenario::{decode_lenient, Scenario, Step};
 use idemlab_course::lessons::{Lesson, Side, LESSONS};
 use idemlab_course::quiz::progress::Progress;
-use idemlab_lab::sweep::Sweep;
 use idemlab_lab::view::Find;
 
 /// The page's tabs, in the order of the tab bar.
@@ -175,73 +187,6 @@ impl LessonAt {
 pub struct OrderVerdict {
     pub text: String,
     pub safe: bool,
-}
-
-/// A sweep under way (or finished): its seeds and the totals of those run so far.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SweepJob {
-    pub scenario: Scenario,
-    /// Which run it sweeps, while comparing (the run in focus when it started).
-    pub side: Option<Side>,
-    pub range: SeedRange,
-    /// Seeds run so far, from `range.first`.
-    pub done: u64,
-    pub totals: Sweep,
-    /// Stop was pressed: the totals so far stay on show, and no more seeds run.
-    pub stopped: bool,
-    /// The browser's clock when its first slice began and its last one ended, in ms: the
-    /// summary's seconds.
-    pub clock_ms: Option<(f64, f64)>,
-}
-
-impl SweepJob {
-    /// Seconds between the first slice's start and the last one's end.
-    pub fn elapsed_s(&self) -> f64 {
-        self.clock_ms.map_or(0.0, |(first_ms, last_ms)| {
-            (last_ms - first_ms).max(0.0) / 1_000.0
-        })
-    }
-}
-
-impl SweepJob {
-    pub fn finished(&self) -> bool {
-        self.done >= self.range.count
-    }
-
-    /// Whether seeds remain to run: neither finished nor stopped.
-    pub fn running(&self) -> bool {
-        !self.stopped && !self.finished()
-    }
-
-    /// Runs the next seed in one go, unless stopped. The range never passes the largest seed
-    /// (`sweep_range`).
-    pub fn run_one(&mut self) {
-        if self.stopped {
-            return;
-        }
-        if let Some(scenario) = self.next_scenario() {
-            self.add(&idemlab_lab::Metrics::of(&idemlab_core::sim::run(
-                &scenario,
-            )));
-        }
-    }
-
-    /// The next seed's scenario, none once every seed has run. The page runs it in slices
-    /// (`job::CountJob`): one seed of a heavy scenario can take longer than a frame.
-    pub fn next_scenario(&self) -> Option<Scenario> {
-        if self.finished() {
-            return None;
-        }
-        let mut scenario = self.scenario.clone();
-        scenario.seed = self.range.first + self.done;
-        Some(scenario)
-    }
-
-    /// Adds the next seed's counts.
-    pub fn add(&mut self, metrics: &idemlab_lab::Metrics) {
-        self.totals.add(metrics);
-        self.done += 1;
-    }
 }
 
 /// Where the banner's lines came from; the heading words them differently.
@@ -343,127 +288,36 @@ pub struct State {
 /// Everything a user, a timer or a finished piece of work can do to the page.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Msg {
-    /// A control changed a scenario key; a refused value shows the banner and changes nothing.
-    SetKey {
-        name: String,
-        value: String,
-    },
-    /// New seed (the page picks it: its one use of randomness besides the quiz seed).
-    NewSeed(u64),
-    /// Run the same scenario again: the same trace, which is the point.
-    RunAgain,
-    /// The preset picker: `""` for none.
-    PickPreset(String),
-    CompareOn(bool),
-    CompareKeys(String),
-    SetSpeed(u32),
-    /// Play or pause.
-    Play,
-    /// A playback timer fired.
-    Tick,
-    /// Step the cursor by this many events; pauses.
-    Step(i64),
-    /// Moves the cursor to an event of the run in focus (clamped; the last event means "the end").
-    GoTo(u32),
-    /// Moves the cursor to an event of the run in focus and pauses: a row, a mark.
-    Select(u32),
-    /// The visible time window; `None` fits the whole run.
-    Zoom(Option<(u64, u64)>),
+    /// A scenario key, the seed, the preset, the compare keys, or the URL under the page.
+    Scenario(ScenarioMsg),
+    /// The cursor, the speed and the time window.
+    Playback(PlaybackMsg),
     OpenTab(Tab),
-    OpenLesson(&'static Lesson),
-    /// A step of the open lesson, from the list or the Previous/Next buttons.
-    OpenStep(usize),
-    /// A pointer phrase of the open step: outline what it names, or stop.
-    TogglePointer(usize),
-    /// The ordering draft: move the step at `from` to `to`.
-    Reorder {
-        from: usize,
-        to: usize,
-    },
-    RunOrder,
-    /// The lesson's mastery check: resume an unfinished one from `stored`, else `fresh_seed`.
-    QuizStart {
-        stored: Progress,
-        fresh_seed: u64,
-    },
-    /// Leave the introduction for the first open question.
-    QuizBegin,
-    QuizShow(usize),
-    /// "Point at the proof again": the question on screen, its cursor back on the proving event.
-    QuizProof,
-    QuizNext,
-    QuizNew {
-        seed: u64,
-        stored: Progress,
-    },
-    QuizClose,
-    /// Show the picked choice (if any) as B; refused until the answer is locked.
-    QuizTry(Option<u32>),
-    QuizAnswer(AnswerInput),
-    /// A sweep over the seed count typed in the form (as typed).
-    SweepStart(String),
-    SweepStop,
-    /// The scenario controls' drawer: open or close it (Escape closes it).
-    ShowControls(bool),
-    /// A phone's docked timeline: put it back in the page, or dock it at the screen's foot again.
-    ToggleDock,
-    /// "more" under the counters: show every counter, or only those the step names.
-    MoreCounters(bool),
-    /// Put a run in focus while comparing, with the cursor on that run's event (`focus_on`
-    /// converts it by time; a mark clicked on a timeline gives its own event).
-    FocusOn {
-        side: Side,
-        cursor: Option<u32>,
-    },
-    /// Leave the lesson: its column gives way to the controls again; the run stays.
-    CloseLesson,
-    /// The learner answers the open step's prediction with this choice.
-    Predict(usize),
-    /// The URL changed under the page (Back, Forward, a hash change): load its state.
-    UrlChanged {
-        query: String,
-        stored: Progress,
-    },
+    /// The drawer, the docked timeline, the counters, the run in focus.
+    Screen(ScreenMsg),
+    /// A lesson, its steps, its prediction and the ordering exercise.
+    Lesson(LessonMsg),
+    /// The lesson's mastery check.
+    Quiz(QuizMsg),
+    Sweep(SweepMsg),
+    /// The contracts table of the Sweep tab.
+    Contracts(ContractsMsg),
+    /// The classification exercise.
+    Classify(ClassifyMsg),
+    /// The instructor's own steps (`steps=`) and the Embed dialog's composer.
+    Own(OwnMsg),
     /// Open or close the key-store panel (`keys=1`).
     ToggleKeyStore,
-    /// The classification exercise: lock this answer for operation `index`.
-    Classify {
-        index: usize,
-        answer: idemlab_course::classify::Class,
-    },
-    /// "Show me": load operation `index`'s scenario as run A.
-    ClassifyShow(usize),
     /// What a slice of the page's work did (`work::Page::step` sends these, never the browser).
     Work(Box<work::Done>),
     /// Stop computing and go back to the last scenario that finished.
     CancelRun,
     /// Free play: the newcomer's hint is dismissed.
     DismissHint,
-    /// Open the instructor's own step at this index (`steps=`).
-    OwnStep(usize),
-    /// The learner picks choice N of the open own step's question.
-    OwnAnswer(usize),
-    /// The Embed dialog adds the view on screen as a step of the author's own sequence: its
-    /// caption and question as typed (`ask` empty for none), and the counts it states.
-    ComposeAdd {
-        caption: String,
-        ask: String,
-        checks: Vec<crate::steps::Check>,
-    },
-    /// Removes step N of the sequence being composed.
-    ComposeRemove(usize),
-    ComposeClear,
     /// The help's setting: single-key shortcuts off (`true`) or on; the browser stores it.
     ShortcutsOff(bool),
-    /// The contracts table over the seed count typed in the sweep form (as typed).
-    ContractsStart(String),
     /// Export run A's trace as JSON (a slice at a time, `work`); refused while one is written.
     ExportJson,
-    /// Load a row of the contracts table as run A or B.
-    ContractsLoad {
-        row: usize,
-        side: Side,
-    },
 }
 
 /// What `Msg::Built` tells the state of the runs just built.
@@ -474,18 +328,6 @@ pub struct BuiltRuns {
     pub events_b: u32,
     pub a: idemlab_lab::Metrics,
     pub b: Option<idemlab_lab::Metrics>,
-}
-
-/// What `Msg::Swept` adds to the sweep that started at `first` and had run `done_before`
-/// seeds: `seeds` more, with their totals.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Swept {
-    pub first: u64,
-    pub done_before: u64,
-    pub seeds: u64,
-    pub totals: Sweep,
-    /// The browser's clock at the slice's start and end, in ms.
-    pub clock_ms: (f64, f64),
 }
 
 /// What the browser must write to the URL.
@@ -591,22 +433,6 @@ impl Effects {
             restyle: self.restyle || later.restyle,
         }
     }
-}
-
-/// Adds a slice's seeds to the sweep they were run for; a sweep since replaced or stopped
-/// (a slice never straddles a click, so this is a guard) keeps its own totals.
-fn sweep_add(state: &mut State, swept: &Swept) {
-    let Some(job) = state.sweep.as_mut() else {
-        return;
-    };
-    if job.range.first != swept.first || job.done != swept.done_before || !job.running() {
-        return;
-    }
-    job.totals.merge(&swept.totals);
-    job.done += swept.seeds;
-    let (start_ms, end_ms) = swept.clock_ms;
-    let first_ms = job.clock_ms.map_or(start_ms, |(first_ms, _)| first_ms);
-    job.clock_ms = Some((first_ms, end_ms));
 }
 
 impl State {
@@ -834,7 +660,7 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
         state.compare_refused = false;
     }
     if let Some(note) = locks::refusal(state, &msg) {
-        state.compare_refused = matches!(msg, Msg::CompareKeys(_));
+        state.compare_refused = matches!(msg, Msg::Scenario(ScenarioMsg::CompareKeys(_)));
         state.lock_note = Some(note);
         return Effects {
             render: true,
@@ -869,64 +695,35 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
 
 fn update_msg(state: &mut State, msg: Msg) -> Effects {
     match msg {
-        Msg::SetKey { .. }
-        | Msg::NewSeed(_)
-        | Msg::RunAgain
-        | Msg::PickPreset(_)
-        | Msg::CompareOn(_)
-        | Msg::CompareKeys(_)
-        | Msg::UrlChanged { .. } => update_scenario(state, msg),
-        Msg::SetSpeed(_)
-        | Msg::Play
-        | Msg::Tick
-        | Msg::Step(_)
-        | Msg::GoTo(_)
-        | Msg::Select(_)
-        | Msg::Zoom(_)
-        | Msg::OpenTab(_) => update_view(state, msg),
-        Msg::ShowControls(_)
-        | Msg::ToggleDock
-        | Msg::MoreCounters(_)
-        | Msg::FocusOn { .. }
-        | Msg::CloseLesson => screen::update(state, msg),
-        Msg::OpenLesson(_)
-        | Msg::OpenStep(_)
-        | Msg::TogglePointer(_)
-        | Msg::Reorder { .. }
-        | Msg::RunOrder => update_lesson(state, msg),
-        Msg::QuizStart { .. }
-        | Msg::QuizBegin
-        | Msg::QuizShow(_)
-        | Msg::QuizProof
-        | Msg::QuizNext
-        | Msg::QuizNew { .. }
-        | Msg::QuizClose
-        | Msg::QuizTry(_)
-        | Msg::QuizAnswer(_) => quiz::update(state, msg),
+        Msg::Scenario(msg) => scenario::update(state, msg),
+        Msg::Playback(msg) => {
+            if msg.moves_cursor() && state.awaiting() {
+                // Predict, then reveal: the run waits at its first event for the answer.
+                return Effects::default();
+            }
+            playback::update(state, msg)
+        }
+        Msg::OpenTab(tab) => {
+            state.tab = tab;
+            Effects::view()
+        }
+        Msg::Screen(msg) => screen::update(state, msg),
+        Msg::Lesson(msg) => lesson::update(state, msg),
+        Msg::Quiz(msg) => quiz::update(state, msg),
         Msg::Work(done) => update_work(state, *done),
-        Msg::Predict(choice) => predict::answer(state, choice),
         // A sweep of a quiz question's scenario would count what the question asks.
-        Msg::SweepStart(_) | Msg::ContractsStart(_) if quiz::run_hidden(state) => {
+        Msg::Sweep(sweep::Msg::Start(_)) | Msg::Contracts(contracts::Msg::Start(_))
+            if quiz::run_hidden(state) =>
+        {
             Effects::default()
         }
-        Msg::ContractsStart(requested) => contracts::start(state, &requested),
-        Msg::ContractsLoad { row, side } => contracts::load(state, row, side),
+        Msg::Sweep(msg) => sweep::update(state, msg),
+        Msg::Contracts(msg) => contracts::update(state, msg),
         Msg::ToggleKeyStore => toggle_key_store(state),
-        Msg::Classify { index, answer } => classify::answer(state, index, answer),
-        Msg::ClassifyShow(index) => classify::show(state, index),
+        Msg::Classify(msg) => classify::update(state, msg),
         Msg::DismissHint => free::dismiss_hint(state),
-        Msg::SweepStart(requested) => sweep_start(state, &requested),
         Msg::ExportJson => export_json(state),
-        Msg::SweepStop => sweep_stop(state),
-        Msg::OwnStep(index) => own::open(state, index),
-        Msg::OwnAnswer(choice) => own::answer(state, choice),
-        Msg::ComposeAdd {
-            caption,
-            ask,
-            checks,
-        } => own::compose_add(state, &caption, &ask, checks),
-        Msg::ComposeRemove(index) => own::compose_remove(state, Some(index)),
-        Msg::ComposeClear => own::compose_remove(state, None),
+        Msg::Own(msg) => own::update(state, msg),
         Msg::ShortcutsOff(off) => {
             state.shortcuts_off = off;
             Effects::default()
@@ -951,19 +748,6 @@ fn export_json(state: &mut State) -> Effects {
     }
 }
 
-/// Stopped, not dropped: the sweep's totals so far stay, as the table's rows do. Only a new
-/// sweep or a scenario change (whose totals they no longer are) drops them. One Stop for both
-/// jobs of the Sweep tab: a stopped table keeps its rows so far.
-fn sweep_stop(state: &mut State) -> Effects {
-    if let Some(job) = &mut state.sweep {
-        job.stopped = true;
-    }
-    if let Some(table) = &mut state.contracts {
-        table.stopped = true;
-    }
-    Effects::paint()
-}
-
 /// What a slice of the page's work did.
 fn update_work(state: &mut State, done: work::Done) -> Effects {
     match done {
@@ -975,7 +759,7 @@ fn update_work(state: &mut State, done: work::Done) -> Effects {
         }
         work::Done::Computing { side, progress } => computing::progress(state, side, progress),
         work::Done::Swept(swept) => {
-            sweep_add(state, &swept);
+            sweep::add(state, &swept);
             Effects::default()
         }
         work::Done::ContractsRan(metrics) => {
@@ -991,304 +775,6 @@ fn update_work(state: &mut State, done: work::Done) -> Effects {
                 ..Effects::default()
             }
         }
-    }
-}
-
-/// Messages that change the scenario or the compare keys: a new history entry and a rerun.
-fn update_scenario(state: &mut State, msg: Msg) -> Effects {
-    match msg {
-        Msg::SetKey { name, value } => set_key(state, &name, &value),
-        Msg::NewSeed(seed) => {
-            let mut scenario = state.page.scenario.clone();
-            scenario.seed = seed;
-            state.set_scenario(scenario);
-            Effects::scenario()
-        }
-        Msg::RunAgain => {
-            state.scenario_changed();
-            Effects {
-                url: None,
-                ..Effects::scenario()
-            }
-        }
-        Msg::PickPreset(name) => pick_preset(state, &name),
-        Msg::CompareOn(on) => {
-            let fix = free::proposed_change(&state.page.scenario);
-            state.page.compare = on.then(|| state.page.compare.clone().unwrap_or(fix));
-            if !on {
-                state.page.focus = Side::A;
-            }
-            state.scenario_changed();
-            Effects::scenario()
-        }
-        Msg::CompareKeys(text) => compare_keys(state, &free::compare_text(&text)),
-        Msg::UrlChanged { query, stored } => {
-            if query.strip_prefix('?').unwrap_or(&query) == address_query(state) {
-                return Effects::default();
-            }
-            // The learner's classification answers and predictions are the session's, not the
-            // link's.
-            // The open step's right choice stays too, so Back onto a waiting step with other
-            // keys keeps it waiting, as the same change made without Back does
-            // (`asking` checks it belongs to the step shown).
-            let answers = state.classify;
-            let classify_last = state.classify_last;
-            let predictions = std::mem::take(&mut state.predictions);
-            let step_answer = state.step_answer.take();
-            // Cancel on the page Back reached still goes back to the last run that finished.
-            let last_ran = state.last_ran.take();
-            let hint = state.start_hint;
-            *state = State::load(&query, &stored);
-            state.start_hint &= hint;
-            state.classify = answers;
-            state.classify_last = classify_last;
-            state.predictions = predictions;
-            state.step_answer = step_answer;
-            state.last_ran = last_ran;
-            Effects {
-                url: None,
-                ..Effects::scenario()
-            }
-        }
-        _ => unreachable!("only scenario messages come here"),
-    }
-}
-
-/// Messages that change only the view: the same history entry, rewritten.
-fn update_view(state: &mut State, msg: Msg) -> Effects {
-    let moves_cursor = matches!(
-        msg,
-        Msg::Play | Msg::Tick | Msg::Step(_) | Msg::GoTo(_) | Msg::Select(_)
-    );
-    if moves_cursor && state.awaiting() {
-        // Predict, then reveal: the run waits at its first event for the answer.
-        return Effects::default();
-    }
-    match msg {
-        Msg::SetSpeed(speed) => {
-            if crate::page::SPEEDS.contains(&speed) {
-                state.page.speed = speed;
-            }
-            Effects::view()
-        }
-        Msg::Play => play(state),
-        Msg::Tick => tick(state),
-        Msg::Step(delta) => {
-            state.playing = false;
-            let to = (i64::from(state.cursor()) + delta).max(0);
-            go_to(state, u32::try_from(to).unwrap_or(u32::MAX))
-        }
-        Msg::GoTo(index) => go_to(state, index),
-        Msg::Select(index) => {
-            state.playing = false;
-            state.page.cursor = Some(index.min(state.events_lead().saturating_sub(1)));
-            Effects::view()
-        }
-        Msg::Zoom(window) => {
-            state.page.zoom = window;
-            Effects::view()
-        }
-        Msg::OpenTab(tab) => {
-            state.tab = tab;
-            Effects::view()
-        }
-        _ => unreachable!("only view messages come here"),
-    }
-}
-
-/// The Lessons tab: open a lesson or step, outline a phrase, the ordering exercise.
-fn update_lesson(state: &mut State, msg: Msg) -> Effects {
-    match msg {
-        Msg::OpenLesson(lesson) => {
-            state.open_step(lesson, 0);
-            // The picker's button moves into the lesson's column: the focus goes to the step
-            // rather than fall to the page.
-            Effects {
-                focus: Some(Focus::LessonHeading),
-                ..Effects::scenario()
-            }
-        }
-        Msg::OpenStep(index) => match state.lesson {
-            Some(at) => {
-                state.open_step(at.lesson, index);
-                Effects {
-                    focus: Some(Focus::LessonHeading),
-                    ..Effects::scenario()
-                }
-            }
-            None => Effects::default(),
-        },
-        Msg::TogglePointer(index) => toggle_pointer(state, index),
-        Msg::Reorder { from, to } => {
-            if from < 6 && to < 6 && from != to {
-                move_step(&mut state.draft, from, to);
-            }
-            Effects::default()
-        }
-        Msg::RunOrder => {
-            let verdict =
-                idemlab_course::ordering::judge(state.draft, idemlab_course::ordering::SEEDS_PAGE);
-            let (text, safe, scenario) = order_outcome(state.draft, &state.page.scenario, &verdict);
-            state.set_scenario(scenario);
-            state.verdict = Some(OrderVerdict { text, safe });
-            Effects::scenario()
-        }
-        _ => unreachable!("only lesson messages come here"),
-    }
-}
-
-fn set_key(state: &mut State, name: &str, value: &str) -> Effects {
-    state.errors_from = ErrorsFrom::Control;
-    match codec::set_key(&mut state.page.scenario, name, value) {
-        Ok(()) => {
-            state.errors.clear();
-            state.scenario_changed();
-            Effects::scenario()
-        }
-        Err(error) => {
-            state.errors = vec![error];
-            Effects {
-                render: true,
-                ..Effects::default()
-            }
-        }
-    }
-}
-
-/// A preset made for comparing opens with its fix beside it; others keep the compare view as
-/// it was. The seed stays.
-fn pick_preset(state: &mut State, name: &str) -> Effects {
-    let seed = state.page.scenario.seed;
-    let query = match name {
-        "" => format!("seed={seed}"),
-        name => format!("seed={seed}&preset={name}"),
-    };
-    let (decoded, errors) = decode_lenient(&query);
-    if !errors.is_empty() {
-        state.errors = errors;
-        state.errors_from = ErrorsFrom::Control;
-        return Effects {
-            render: true,
-            ..Effects::default()
-        };
-    }
-    let spec = decoded.scenario.preset.map(|p| p.spec());
-    if let Some(spec) = spec.filter(|spec| spec.compare) {
-        state.page.compare = Some(spec.fix.to_string());
-    }
-    state.set_scenario(decoded.scenario);
-    Effects::scenario()
-}
-
-/// New compare keys, checked as the link's would be; refused keys leave B as it was.
-fn compare_keys(state: &mut State, text: &str) -> Effects {
-    let mut page = state.page.clone();
-    page.compare = Some(text.to_string());
-    let (checked, errors) = PageState::from_query(&page.to_query());
-    state.errors_from = ErrorsFrom::Control;
-    state.errors = errors;
-    state.compare_refused = !state.errors.is_empty();
-    if !state.compare_refused {
-        state.page.compare = checked.compare;
-    }
-    state.scenario_changed();
-    Effects::scenario()
-}
-
-/// What to write into the Compare box on a paint, if anything: the keys B runs, unless the
-/// learner is typing there (`focused`); after a refusal, even then, so that the box never
-/// shows keys that B does not run.
-pub fn compare_box(state: &State, focused: bool) -> Option<String> {
-    (!focused || state.compare_refused).then(|| state.page.compare.clone().unwrap_or_default())
-}
-
-/// Playing from the end starts over, as a video player does.
-fn play(state: &mut State) -> Effects {
-    state.playing = !state.playing;
-    if state.playing && state.page.cursor.is_none() {
-        state.page.cursor = Some(0);
-    }
-    Effects {
-        tick: state.playing,
-        ..Effects::view()
-    }
-}
-
-fn tick(state: &mut State) -> Effects {
-    if !state.playing {
-        return Effects::default();
-    }
-    let next = state.cursor() + 1;
-    let last = state.events_lead().saturating_sub(1);
-    state.page.cursor = (next < last).then_some(next);
-    state.playing = next < last;
-    Effects {
-        tick: state.playing,
-        ..Effects::view()
-    }
-}
-
-/// The last event means "no cursor": the counts at the end of the run.
-fn go_to(state: &mut State, index: u32) -> Effects {
-    let last = state.events_lead().saturating_sub(1);
-    state.page.cursor = (index < last).then_some(index);
-    Effects::view()
-}
-
-fn toggle_pointer(state: &mut State, index: usize) -> Effects {
-    let Some(pointer) = state.lesson.and_then(|at| at.step().pointers.get(index)) else {
-        return Effects::default();
-    };
-    let wanted = Some((pointer.side, pointer.find));
-    state.highlight = if state.highlight == wanted {
-        None
-    } else {
-        wanted
-    };
-    // Comparing, the outlined run comes into focus (at its end, so no cursor index of the
-    // other run is read in this one): a phone docks the run in focus.
-    if state.highlight.is_some() && state.page.compare.is_some() && state.focus() != pointer.side {
-        state.page.focus = pointer.side;
-        state.page.cursor = None;
-        state.playing = false;
-        return Effects {
-            show_timeline: Some(pointer.side),
-            reveal: Some(pointer.side),
-            ..Effects::view()
-        };
-    }
-    Effects {
-        render: true,
-        show_timeline: state.highlight.map(|(side, _)| side),
-        reveal: state.highlight.map(|(side, _)| side),
-        ..Effects::default()
-    }
-}
-
-/// Moves the step at `from` to `to`, shifting the ones between.
-pub fn move_step(draft: &mut [Step; 6], from: usize, to: usize) {
-    if from < to {
-        draft[from..=to].rotate_left(1);
-    } else {
-        draft[to..=from].rotate_right(1);
-    }
-}
-
-fn sweep_start(state: &mut State, requested: &str) -> Effects {
-    let range = sweep_range(state.page.scenario.seed, requested);
-    state.sweep = Some(SweepJob {
-        // The run in focus: comparing, the learner sweeps the configuration they look at.
-        scenario: state.lead_scenario(),
-        side: state.page.compare.as_ref().map(|_| state.focus()),
-        range,
-        done: 0,
-        totals: Sweep::default(),
-        stopped: false,
-        clock_ms: None,
-    });
-    Effects {
-        work: true,
-        ..Effects::default()
     }
 }
 

@@ -4,6 +4,7 @@
 //! shortcut and a Shift+click on the timeline all meet the same rule.
 
 use super::{free, Msg, State};
+use crate::{ClassifyMsg, ContractsMsg, LessonMsg, QuizMsg, ScenarioMsg};
 
 /// Whether `msg` would change a key the link locked (then `update` does nothing but say so).
 pub fn refused(state: &State, msg: &Msg) -> bool {
@@ -20,25 +21,41 @@ pub fn refusal(state: &State, msg: &Msg) -> Option<String> {
         .is_some_and(|at| lesson_open(state, at.lesson.id));
     // Plain words, not the link's keys: learners meet this, not the author.
     let locked = match msg {
-        Msg::SetKey { name, .. } if !open(name) => idemlab_lab::tf!("the {} setting", name),
-        Msg::NewSeed(_) if !open("seed") => idemlab_lab::t!("the seed").into(),
-        Msg::PickPreset(_) if !open("preset") => idemlab_lab::t!("the preset").into(),
-        Msg::CompareOn(_) | Msg::CompareKeys(_) if compare_locked(state, Some(msg)) => {
+        Msg::Scenario(ScenarioMsg::SetKey { name, .. }) if !open(name) => {
+            idemlab_lab::tf!("the {} setting", name)
+        }
+        Msg::Scenario(ScenarioMsg::NewSeed(_)) if !open("seed") => {
+            idemlab_lab::t!("the seed").into()
+        }
+        Msg::Scenario(ScenarioMsg::PickPreset(_)) if !open("preset") => {
+            idemlab_lab::t!("the preset").into()
+        }
+        Msg::Scenario(ScenarioMsg::CompareOn(_)) | Msg::Scenario(ScenarioMsg::CompareKeys(_))
+            if compare_locked(state, Some(msg)) =>
+        {
             idemlab_lab::t!("the Compare box (B may differ from A only where you can change A)")
                 .into()
         }
-        Msg::OpenLesson(lesson) if !lesson_open(state, lesson.id) => {
+        Msg::Lesson(LessonMsg::Open(lesson)) if !lesson_open(state, lesson.id) => {
             idemlab_lab::tf!("Lesson {}", lesson.id.to_ascii_uppercase())
         }
-        Msg::RunOrder if !(open("order") || in_lesson) => {
+        Msg::Lesson(LessonMsg::RunOrder) if !(open("order") || in_lesson) => {
             idemlab_lab::t!("the handler's order of steps").into()
         }
         // A contracts row sets a whole contract's keys, as a preset does.
-        Msg::ContractsLoad { .. } if !open("contract") => idemlab_lab::t!("the contract").into(),
+        Msg::Contracts(ContractsMsg::Load { .. }) if !open("contract") => {
+            idemlab_lab::t!("the contract").into()
+        }
         // Closing the lesson a locked link opened would show its runs whole, answers and
         // all, before the step's question is answered.
-        Msg::CloseLesson if state.link_lesson.is_some() => idemlab_lab::t!("the lesson").into(),
-        Msg::OpenStep(_) | Msg::ClassifyShow(_) | Msg::QuizStart { .. } if !in_lesson => {
+        Msg::Lesson(LessonMsg::Close) if state.link_lesson.is_some() => {
+            idemlab_lab::t!("the lesson").into()
+        }
+        Msg::Lesson(LessonMsg::OpenStep(_))
+        | Msg::Classify(ClassifyMsg::Show(_))
+        | Msg::Quiz(QuizMsg::Start { .. })
+            if !in_lesson =>
+        {
             idemlab_lab::t!("the lessons").into()
         }
         _ => return None,
@@ -71,8 +88,8 @@ pub fn compare_locked(state: &State, msg: Option<&Msg>) -> bool {
     }
     let now = state.page.compare.clone();
     let next = match msg {
-        Some(Msg::CompareKeys(text)) => Some(free::compare_text(text)),
-        Some(Msg::CompareOn(false)) => None,
+        Some(Msg::Scenario(ScenarioMsg::CompareKeys(text))) => Some(free::compare_text(text)),
+        Some(Msg::Scenario(ScenarioMsg::CompareOn(false))) => None,
         // Ticking it proposes the fix A lacks (`free::proposed_change`).
         _ => Some(
             now.clone()

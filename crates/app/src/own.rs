@@ -7,6 +7,39 @@ use crate::steps::{self, Check, OwnStep};
 use idemlab_lab::Side;
 use idemlab_lab::{Metric, Metrics};
 
+/// What a learner does in an instructor's own steps, and what the Embed dialog's composer does.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    /// Open own step N (`steps=`).
+    Open(usize),
+    /// The learner picks choice N of the open own step's question.
+    Answer(usize),
+    /// Adds the view on screen as a step of the sequence being composed: its caption and
+    /// question as typed (`ask` empty for none), and the counts it states.
+    Add {
+        caption: String,
+        ask: String,
+        checks: Vec<Check>,
+    },
+    /// Removes step N of the sequence being composed.
+    Remove(usize),
+    Clear,
+}
+
+pub(super) fn update(state: &mut State, msg: Msg) -> Effects {
+    match msg {
+        Msg::Open(index) => open(state, index),
+        Msg::Answer(choice) => answer(state, choice),
+        Msg::Add {
+            caption,
+            ask,
+            checks,
+        } => compose_add(state, &caption, &ask, checks),
+        Msg::Remove(index) => compose_remove(state, Some(index)),
+        Msg::Clear => compose_remove(state, None),
+    }
+}
+
 /// What the instructor's step box shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct OwnStepView {

@@ -2,7 +2,7 @@
 //! shown, and the messages that move through it (resume, next question, answer, try a choice).
 //! The questions and answers come from `idemlab_course::quiz`; the browser only stores the progress.
 
-use super::{Effects, Focus, LessonAt, Msg, State, Tab};
+use super::{Effects, Focus, LessonAt, State, Tab};
 use idemlab_core::scenario::{decode_lenient, Scenario};
 use idemlab_course::lessons::Lesson;
 use idemlab_course::quiz::progress::Progress;
@@ -152,36 +152,60 @@ pub fn start_seed(lesson: &Lesson, stored: &Progress, fresh: u64) -> u64 {
         .unwrap_or(fresh)
 }
 
+/// What a learner does in the check.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    /// Resume an unfinished check from `stored`, else start one from `fresh_seed`.
+    Start {
+        stored: Progress,
+        fresh_seed: u64,
+    },
+    /// Leave the introduction for the first open question.
+    Begin,
+    Show(usize),
+    /// "Point at the proof again": the question on screen, its cursor back on the proving event.
+    Proof,
+    Next,
+    New {
+        seed: u64,
+        stored: Progress,
+    },
+    Close,
+    /// Show the picked choice (if any) as B; refused until the answer is locked.
+    Try(Option<u32>),
+    Answer(AnswerInput),
+}
+
 pub(super) fn update(state: &mut State, msg: Msg) -> Effects {
     match msg {
-        Msg::QuizStart { stored, fresh_seed } => {
+        Msg::Start { stored, fresh_seed } => {
             let Some(at) = state.lesson else {
                 return Effects::default();
             };
             let seed = start_seed(at.lesson, &stored, fresh_seed);
             open(state, at.lesson, seed, &stored)
         }
-        Msg::QuizNew { seed, stored } => match &state.quiz {
+        Msg::New { seed, stored } => match &state.quiz {
             Some(session) => {
                 let lesson = session.lesson();
                 open(state, lesson, seed, &stored)
             }
             None => Effects::default(),
         },
-        Msg::QuizBegin => match &state.quiz {
+        Msg::Begin => match &state.quiz {
             Some(session) => show(state, next_open(&session.answers)),
             None => Effects::default(),
         },
-        Msg::QuizShow(index) => show(state, index.min(QUESTIONS)),
-        Msg::QuizProof => match shown(state) {
+        Msg::Show(index) => show(state, index.min(QUESTIONS)),
+        Msg::Proof => match shown(state) {
             Some(index) => show(state, index.min(QUESTIONS)),
             None => Effects::default(),
         },
-        Msg::QuizNext => match shown(state) {
+        Msg::Next => match shown(state) {
             Some(index) => show(state, (index + 1).min(QUESTIONS)),
             None => Effects::default(),
         },
-        Msg::QuizClose => match &state.quiz {
+        Msg::Close => match &state.quiz {
             Some(session) => {
                 let lesson = session.lesson();
                 state.open_step(lesson, lesson.steps.len() - 1);
@@ -189,9 +213,8 @@ pub(super) fn update(state: &mut State, msg: Msg) -> Effects {
             }
             None => Effects::default(),
         },
-        Msg::QuizTry(choice) => try_choice(state, choice),
-        Msg::QuizAnswer(input) => answer(state, &input),
-        _ => unreachable!("only quiz messages come here"),
+        Msg::Try(choice) => try_choice(state, choice),
+        Msg::Answer(input) => answer(state, &input),
     }
 }
 

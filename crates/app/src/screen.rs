@@ -73,7 +73,7 @@ pub fn page_layout(state: &State) -> PageLayout {
         dock_toggle: dockable(state, lesson_column, self_sizing).then_some(!state.undocked),
         side: lesson_column || side_controls_open(state),
         drawer_toggle: lesson_column && side_controls_open(state),
-        close_lesson: !super::locks::refused(state, &super::Msg::CloseLesson),
+        close_lesson: !super::locks::refused(state, &super::Msg::Lesson(super::LessonMsg::Close)),
     }
 }
 
@@ -96,9 +96,22 @@ fn side_controls_open(state: &State) -> bool {
     (state.page.controls.as_ref()).is_none_or(|open| open.iter().any(in_panel))
 }
 
-/// Messages of the screen's own: the drawer, "more", the run in focus, leaving a lesson.
-pub(super) fn update(state: &mut State, msg: super::Msg) -> Effects {
-    use super::Msg;
+/// What changes the screen and not the runs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Msg {
+    /// The scenario controls' drawer: open or close it (Escape closes it).
+    ShowControls(bool),
+    /// A phone's docked timeline: put it back in the page, or dock it at the screen's foot again.
+    ToggleDock,
+    /// "more" under the counters: show every counter, or only those the step names.
+    MoreCounters(bool),
+    /// Put a run in focus while comparing, with the cursor on that run's event (`focus_on`
+    /// converts it by time; a mark clicked on a timeline gives its own event).
+    FocusOn { side: Side, cursor: Option<u32> },
+}
+
+/// The drawer, "more", the run in focus.
+pub(super) fn update(state: &mut State, msg: Msg) -> Effects {
     match msg {
         Msg::ShowControls(open) => {
             let open = open && page_layout(state).drawer_toggle;
@@ -137,29 +150,30 @@ pub(super) fn update(state: &mut State, msg: super::Msg) -> Effects {
             state.page.cursor = cursor.filter(|&c| c < last);
             Effects::view()
         }
-        Msg::CloseLesson => {
-            // A hidden quiz run was never run: run the page's scenario now, so the counters
-            // show a real run and not the empty one's zeros.
-            let was_hidden = super::run_hidden(state);
-            state.lesson = None;
-            state.quiz = None;
-            state.drawer_open = false;
-            // The picker, so another lesson is one click away.
-            state.tab = Tab::Lessons;
-            let focus = Some(super::Focus::LessonPicker);
-            if was_hidden {
-                state.scenario_changed();
-                return Effects {
-                    focus,
-                    ..Effects::scenario()
-                };
-            }
-            Effects {
-                focus,
-                ..Effects::view()
-            }
-        }
-        _ => unreachable!("only the screen's messages come here"),
+    }
+}
+
+/// Leaving a lesson: its column gives way to the controls again; the run stays.
+pub(super) fn close_lesson(state: &mut State) -> Effects {
+    // A hidden quiz run was never run: run the page's scenario now, so the counters
+    // show a real run and not the empty one's zeros.
+    let was_hidden = super::run_hidden(state);
+    state.lesson = None;
+    state.quiz = None;
+    state.drawer_open = false;
+    // The picker, so another lesson is one click away.
+    state.tab = Tab::Lessons;
+    let focus = Some(super::Focus::LessonPicker);
+    if was_hidden {
+        state.scenario_changed();
+        return Effects {
+            focus,
+            ..Effects::scenario()
+        };
+    }
+    Effects {
+        focus,
+        ..Effects::view()
     }
 }
 
@@ -171,7 +185,7 @@ pub fn lead<'a, T>(state: &State, a: &'a T, b: Option<&'a T>) -> &'a T {
     }
 }
 
-/// `Msg::FocusOn` for the A/B buttons: the cursor moves to the last event of the new run at or
+/// `Msg::FocusOn)` for the A/B buttons: the cursor moves to the last event of the new run at or
 /// before the cursor's time, so the moment shown stays; at the end it stays at the end.
 pub fn focus_on(state: &State, a: &Trace, b: Option<&Trace>, side: Side) -> super::Msg {
     let cursor = state.page.cursor.map(|_| {
@@ -183,7 +197,7 @@ pub fn focus_on(state: &State, a: &Trace, b: Option<&Trace>, side: Side) -> supe
         let by = to.events.partition_point(|e| e.time_us <= time_us);
         u32::try_from(by.saturating_sub(1)).unwrap_or(u32::MAX)
     });
-    super::Msg::FocusOn { side, cursor }
+    super::Msg::Screen(Msg::FocusOn { side, cursor })
 }
 
 /// The timeline canvas's accessible name: what it shows and where its text form is. While a

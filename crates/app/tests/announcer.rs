@@ -5,6 +5,7 @@
 mod support;
 
 use idemlab_app as app;
+use idemlab_app::{ClassifyMsg, LessonMsg, PlaybackMsg, QuizMsg, ScenarioMsg};
 use idemlab_app::{Msg, Shortcut, State};
 use idemlab_course::lessons::{Side, LESSONS};
 use idemlab_course::quiz::QUESTIONS;
@@ -53,21 +54,21 @@ fn playback_speaks_once_when_it_pauses_not_on_every_tick() {
         None,
         "the first paint sets the scene"
     );
-    app::update(&mut state, Msg::Play);
+    app::update(&mut state, Msg::Playback(PlaybackMsg::Play));
     let mut said = Vec::new();
     for _ in 0..30 {
         said.extend(paint(&mut heard, &state, &runs));
-        app::update(&mut state, Msg::Tick);
+        app::update(&mut state, Msg::Playback(PlaybackMsg::Tick));
     }
     assert!(said.is_empty(), "{said:?}");
-    app::update(&mut state, Msg::Play);
+    app::update(&mut state, Msg::Playback(PlaybackMsg::Play));
     let pause = paint(&mut heard, &state, &runs).expect("the pause speaks");
     assert_eq!(pause, app::status_line(&state, &runs.a.1));
     assert_eq!(paint(&mut heard, &state, &runs), None, "and only once");
     // A step is a request: it speaks its event; a slider or a row says it itself.
-    app::update(&mut state, Msg::Step(1));
+    app::update(&mut state, Msg::Playback(PlaybackMsg::Step(1)));
     assert!(paint(&mut heard, &state, &runs).is_some());
-    app::update(&mut state, Msg::Step(1));
+    app::update(&mut state, Msg::Playback(PlaybackMsg::Step(1)));
     let list = [(Side::A, &runs.a.0, &runs.a.2)];
     assert_eq!(
         app::announce(&mut heard, &state, &runs.a.1, Some(&list), true, None),
@@ -80,7 +81,7 @@ fn a_step_speaks_its_title_and_first_sentence_only_once() {
     let mut state = load("lesson=a&step=1&gate=0");
     let mut heard = app::Heard::default();
     paint(&mut heard, &state, &runs(&state));
-    app::update(&mut state, Msg::OpenStep(1));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1)));
     ran(&mut state);
     let runs = runs(&state);
     let said = paint(&mut heard, &state, &runs).expect("the step speaks");
@@ -115,7 +116,7 @@ fn a_named_counter_speaks_its_new_value_when_the_run_changes() {
     };
     let before = named(&runs(&state), &state);
     for seed in 2..200 {
-        app::update(&mut state, Msg::NewSeed(seed));
+        app::update(&mut state, Msg::Scenario(ScenarioMsg::NewSeed(seed)));
         ran(&mut state);
         let runs = runs(&state);
         let said = paint(&mut heard, &state, &runs);
@@ -157,7 +158,7 @@ fn an_answer_speaks_once_and_the_check_does_not_reread_the_step() {
         .choices
         .iter()
         .position(|c| c == "1");
-    app::update(&mut state, Msg::Predict(right.unwrap()));
+    app::update(&mut state, Msg::Lesson(LessonMsg::Predict(right.unwrap())));
     assert!(!state.awaiting());
     let list = [(Side::A, &runs.a.0, &runs.a.2)];
     let outline = Some("1 duplicate charge outlined.".to_string());
@@ -170,10 +171,10 @@ fn an_answer_speaks_once_and_the_check_does_not_reread_the_step() {
     assert_eq!(say(&state, other.clone()), other, "a pressed phrase speaks");
     assert_eq!(say(&state, other), None, "once");
     let stored = idemlab_course::quiz::progress::Progress::default();
-    let start = Msg::QuizStart {
+    let start = Msg::Quiz(QuizMsg::Start {
         stored,
         fresh_seed: 1,
-    };
+    });
     app::update(&mut state, start);
     assert!(state.quiz.is_some());
     assert_eq!(
@@ -196,7 +197,10 @@ fn the_classify_score_speaks_the_verdict_just_given() {
     };
     assert_eq!(said(&state), app::classify_score(&state.classify));
     let answer = Class::Not;
-    app::update(&mut state, Msg::Classify { index: 0, answer });
+    app::update(
+        &mut state,
+        Msg::Classify(ClassifyMsg::Answer { index: 0, answer }),
+    );
     let verdict = app::classify_items(&state.classify)[0]
         .verdict
         .clone()
@@ -205,8 +209,8 @@ fn the_classify_score_speaks_the_verdict_just_given() {
     assert_eq!(said(&state), spoken);
     app::update(&mut state, Msg::ToggleKeyStore);
     assert_eq!(said(&state), spoken);
-    app::update(&mut state, Msg::OpenStep(2));
-    app::update(&mut state, Msg::OpenStep(1));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(2)));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1)));
     assert_eq!(said(&state), "Answered 1 of 7: 0 right so far.");
 }
 
@@ -216,7 +220,7 @@ fn the_classify_score_speaks_the_verdict_just_given() {
 #[test]
 fn a_check_answer_speaks_its_verdict_and_first_sentence_not_the_instruction() {
     let mut state = load("lesson=a&quiz=3");
-    app::update(&mut state, Msg::QuizBegin);
+    app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
     let session = state.quiz.as_ref().unwrap();
     let index = session.shown.unwrap();
     assert_eq!(
@@ -241,17 +245,21 @@ fn a_check_answer_speaks_its_verdict_and_first_sentence_not_the_instruction() {
 #[test]
 fn a_view_shortcut_says_what_it_did() {
     let mut state = load("seed=7");
-    app::update(&mut state, Msg::NewSeed(8));
+    app::update(&mut state, Msg::Scenario(ScenarioMsg::NewSeed(8)));
     assert_eq!(
         app::shortcut_said(&Shortcut::NewSeed, 7, &state).as_deref(),
         Some("New seed 8: a new run.")
     );
     let zoom_in = app::shortcut_said(&Shortcut::ZoomBy(2.0), 8, &state);
     assert_eq!(zoom_in.as_deref(), Some("Zoomed in."));
-    let fit = app::shortcut_said(&Shortcut::Msg(Msg::Zoom(None)), 8, &state);
+    let fit = app::shortcut_said(
+        &Shortcut::Msg(Msg::Playback(PlaybackMsg::Zoom(None))),
+        8,
+        &state,
+    );
     assert_eq!(fit.as_deref(), Some("Zoomed to fit the whole run."));
     assert_eq!(app::shortcut_said(&Shortcut::Help, 8, &state), None);
     let mut locked = load("seed=7&embed=1&controls=dedup");
-    app::update(&mut locked, Msg::NewSeed(8));
+    app::update(&mut locked, Msg::Scenario(ScenarioMsg::NewSeed(8)));
     assert_eq!(app::shortcut_said(&Shortcut::NewSeed, 7, &locked), None);
 }

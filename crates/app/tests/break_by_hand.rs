@@ -6,6 +6,7 @@ mod support;
 
 use idemlab_app as app;
 use idemlab_app::Msg;
+use idemlab_app::{PlaybackMsg, ScenarioMsg, ScreenMsg};
 use idemlab_lab::Side;
 use support::load;
 
@@ -59,13 +60,15 @@ fn shift_enter_on_an_event_row_breaks_run_a_as_shift_click_does() {
     let send = (trace.events.iter())
         .position(|e| matches!(e.kind, idemlab_core::trace::EventKind::Send { .. }))
         .unwrap() as u32;
-    app::update(&mut state, Msg::Select(send));
+    app::update(&mut state, Msg::Playback(PlaybackMsg::Select(send)));
     let msg = app::grid_break("Enter", true, &state, &trace);
     assert_eq!(msg, app::break_at(&state.page.scenario, &trace, send));
-    assert!(matches!(msg, Some(Msg::SetKey { ref name, .. }) if name == "drop"));
+    assert!(
+        matches!(msg, Some(Msg::Scenario(ScenarioMsg::SetKey { ref name, .. })) if name == "drop")
+    );
     assert_eq!(app::grid_break("Enter", false, &state, &trace), None);
     let mut compared = load("seed=1&preset=lost-ack&compare=dedup%3Datomic&focus=b");
-    app::update(&mut compared, Msg::Select(send));
+    app::update(&mut compared, Msg::Playback(PlaybackMsg::Select(send)));
     assert_eq!(app::grid_break("Enter", true, &compared, &trace), None);
 }
 
@@ -79,10 +82,10 @@ fn a_break_by_hand_says_what_it_set() {
     let send = (trace.events.iter())
         .position(|e| matches!(e.kind, idemlab_core::trace::EventKind::Send { .. }))
         .unwrap() as u32;
-    app::update(&mut state, Msg::Select(send));
+    app::update(&mut state, Msg::Playback(PlaybackMsg::Select(send)));
     let msg = app::grid_break("Enter", true, &state, &trace).unwrap();
     app::update(&mut state, msg);
-    app::update(&mut state, Msg::Select(send));
+    app::update(&mut state, Msg::Playback(PlaybackMsg::Select(send)));
     let (after, _) = idemlab_lab::run(&state.page.scenario);
     let said = app::break_said(&before, &state, &after).unwrap();
     assert!(said.starts_with("Broken by hand (drop="), "{said}");
@@ -110,7 +113,7 @@ fn a_shift_click_breaks_only_run_a_and_a_plain_click_selects_with_its_tooltip() 
         .expect("a run has an arrow");
     let (msg, tooltip) = app::click_mark(&page.state, &page.runs, Side::A, arrow, true);
     assert!(
-        matches!(msg, Some(Msg::SetKey { ref name, .. }) if name == "drop"),
+        matches!(msg, Some(Msg::Scenario(ScenarioMsg::SetKey { ref name, .. })) if name == "drop"),
         "{msg:?}"
     );
     assert!(
@@ -119,10 +122,16 @@ fn a_shift_click_breaks_only_run_a_and_a_plain_click_selects_with_its_tooltip() 
     );
     let (msg, tooltip) = app::click_mark(&page.state, &page.runs, Side::B, arrow, true);
     assert!(
-        matches!(msg, Some(Msg::FocusOn { side: Side::B, .. })),
+        matches!(
+            msg,
+            Some(Msg::Screen(ScreenMsg::FocusOn { side: Side::B, .. }))
+        ),
         "B is not broken: {msg:?}"
     );
     assert!(tooltip);
     let (msg, _) = app::click_mark(&page.state, &page.runs, Side::A, arrow, false);
-    assert!(matches!(msg, Some(Msg::Select(_))), "{msg:?}");
+    assert!(
+        matches!(msg, Some(Msg::Playback(PlaybackMsg::Select(_)))),
+        "{msg:?}"
+    );
 }

@@ -6,6 +6,7 @@ mod support;
 use expect_test::expect;
 use idemlab_app as app;
 use idemlab_app::{compare_sentence, counts_at_label, events_counted, Msg, Tab};
+use idemlab_app::{PlaybackMsg, ScenarioMsg, SweepMsg};
 use idemlab_lab::Side;
 use support::{load, load_measured, ran_and_measured};
 
@@ -84,12 +85,18 @@ fn the_compare_line_names_the_counts_a_step_is_about_when_they_differ() {
 #[test]
 fn picking_a_compare_preset_turns_compare_on_with_its_fix() {
     let mut state = load("seed=4");
-    app::update(&mut state, Msg::PickPreset("naive-vs-atomic".into()));
+    app::update(
+        &mut state,
+        Msg::Scenario(ScenarioMsg::PickPreset("naive-vs-atomic".into())),
+    );
     let fix = state.page.scenario.preset.unwrap().spec().fix;
     assert_eq!(state.page.compare.as_deref(), Some(fix));
     assert_eq!(state.page.scenario.seed, 4);
     let mut state = load("seed=4");
-    app::update(&mut state, Msg::PickPreset("race".into()));
+    app::update(
+        &mut state,
+        Msg::Scenario(ScenarioMsg::PickPreset("race".into())),
+    );
     assert_eq!(state.page.compare, None, "a preset not made for comparing");
 }
 
@@ -103,7 +110,7 @@ fn bs_counts_at_the_cursor_fold_its_events_up_to_the_cursors_time() {
         None,
         "no cursor: all"
     );
-    app::update(&mut state, Msg::GoTo(10));
+    app::update(&mut state, Msg::Playback(PlaybackMsg::GoTo(10)));
     assert_eq!(events_counted(&state, &a, Side::A, &a), Some(11));
     let time_us = a.events[10].time_us;
     let expected = b.events.iter().filter(|e| e.time_us <= time_us).count();
@@ -126,7 +133,7 @@ fn b_fades_nothing_with_the_cursor_at_the_end_and_only_a_outlines_the_selected_e
         app::overlay(&state, &a, Side::A).fade_after_us,
         Some(end_us)
     );
-    app::update(&mut state, Msg::Select(2));
+    app::update(&mut state, Msg::Playback(PlaybackMsg::Select(2)));
     let (on_a, on_b) = (
         app::overlay(&state, &a, Side::A),
         app::overlay(&state, &a, Side::B),
@@ -147,7 +154,7 @@ fn comparing_the_run_in_focus_leads_the_cursor_status_tables_and_sweep() {
     let b = idemlab_core::sim::run(&state.page.compare_scenario().unwrap());
     assert_eq!(state.focus(), Side::A);
     assert!(app::status_line(&state, &a).starts_with("A · event "));
-    app::update(&mut state, Msg::GoTo(3));
+    app::update(&mut state, Msg::Playback(PlaybackMsg::GoTo(3)));
     let at_us = a.events[3].time_us;
     let msg = app::focus_on(&state, &a, Some(&b), Side::B);
     app::update(&mut state, msg);
@@ -165,16 +172,19 @@ fn comparing_the_run_in_focus_leads_the_cursor_status_tables_and_sweep() {
         "B counts to its own cursor"
     );
     // B scrubs to its own last event, not A's.
-    app::update(&mut state, Msg::GoTo(b.events.len() as u32 - 2));
+    app::update(
+        &mut state,
+        Msg::Playback(PlaybackMsg::GoTo(b.events.len() as u32 - 2)),
+    );
     assert_eq!(state.cursor() as usize, b.events.len() - 2);
     assert!(state.to_query().contains("focus=b"));
     let again = load(&state.to_query());
     assert_eq!((again.focus(), again.cursor()), (Side::B, state.cursor()));
-    app::update(&mut state, Msg::SweepStart("10".into()));
+    app::update(&mut state, Msg::Sweep(SweepMsg::Start("10".into())));
     let job = state.sweep.as_ref().unwrap();
     assert_eq!(job.scenario, state.page.compare_scenario().unwrap());
     assert!(app::sweep_summary(job, 0.0).ends_with("Swept run B, the run in focus."));
-    app::update(&mut state, Msg::CompareOn(false));
+    app::update(&mut state, Msg::Scenario(ScenarioMsg::CompareOn(false)));
     assert_eq!(state.focus(), Side::A);
     assert!(!state.to_query().contains("focus="));
 }
@@ -186,7 +196,10 @@ fn comparing_the_run_in_focus_leads_the_cursor_status_tables_and_sweep() {
 fn a_refused_compare_puts_the_box_back_to_the_keys_b_runs() {
     let mut state = load_measured("seed=7&preset=lost-ack&compare=dedup%3Datomic");
     assert_eq!(app::compare_box(&state, true), None);
-    app::update(&mut state, Msg::CompareKeys("dedup=sometimes".into()));
+    app::update(
+        &mut state,
+        Msg::Scenario(ScenarioMsg::CompareKeys("dedup=sometimes".into())),
+    );
     ran_and_measured(&mut state);
     assert_eq!(state.page.compare.as_deref(), Some("dedup=atomic"));
     assert_eq!(
@@ -194,7 +207,10 @@ fn a_refused_compare_puts_the_box_back_to_the_keys_b_runs() {
         Some("dedup=atomic")
     );
     let mut locked = load("seed=7&preset=lost-ack&compare=dedup%3Datomic&embed=1&controls=dedup");
-    app::update(&mut locked, Msg::CompareKeys("orders=10".into()));
+    app::update(
+        &mut locked,
+        Msg::Scenario(ScenarioMsg::CompareKeys("orders=10".into())),
+    );
     assert_eq!(
         app::compare_box(&locked, true).as_deref(),
         Some("dedup=atomic")
@@ -209,7 +225,7 @@ fn the_compare_box_splits_at_a_comma_before_a_preset_or_a_contract_too() {
     let mut state = load("seed=1&loss_resp=0.2");
     app::update(
         &mut state,
-        Msg::CompareKeys("dedup=none, preset=race".into()),
+        Msg::Scenario(ScenarioMsg::CompareKeys("dedup=none, preset=race".into())),
     );
     assert_eq!(
         state.page.compare.as_deref(),
@@ -218,7 +234,9 @@ fn the_compare_box_splits_at_a_comma_before_a_preset_or_a_contract_too() {
     assert!(state.errors.is_empty(), "{:?}", state.errors);
     app::update(
         &mut state,
-        Msg::CompareKeys("retries=0,contract=stripe-v1".into()),
+        Msg::Scenario(ScenarioMsg::CompareKeys(
+            "retries=0,contract=stripe-v1".into(),
+        )),
     );
     assert_eq!(
         state.page.compare.as_deref(),

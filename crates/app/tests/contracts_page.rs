@@ -3,6 +3,7 @@
 //! what was summed, and a scenario change drops the table.
 
 use idemlab_app::{self as app, contracts_view, differing, Msg, State};
+use idemlab_app::{ContractsMsg, ScenarioMsg, SweepMsg};
 use idemlab_core::scenario::{codec, decode, Contract};
 use idemlab_course::quiz::progress::Progress;
 use idemlab_lab::contracts::table;
@@ -26,7 +27,10 @@ fn build(state: &mut State, runs_per_slice: u64) {
 
 fn started(query: &str, seeds: &str) -> State {
     let mut state = load(query);
-    let effects = app::update(&mut state, Msg::ContractsStart(seeds.into()));
+    let effects = app::update(
+        &mut state,
+        Msg::Contracts(ContractsMsg::Start(seeds.into())),
+    );
     assert!(effects.work && effects.render, "{effects:?}");
     state
 }
@@ -128,7 +132,7 @@ fn no_contract_sets_the_provider_or_result_lookup_as_the_caption_says() {
 #[test]
 fn the_table_runs_the_run_in_focus_while_comparing() {
     let mut state = load(&format!("{FAULTS}&compare=replay%3Dfinal&focus=b"));
-    app::update(&mut state, Msg::ContractsStart("2".into()));
+    app::update(&mut state, Msg::Contracts(ContractsMsg::Start("2".into())));
     let query = &state.contracts.as_ref().unwrap().query;
     assert!(query.contains("replay=final"), "{query}");
     // The caption says which of the scenario's keys won over a contract's.
@@ -168,10 +172,10 @@ fn a_row_loads_as_run_a_keeping_b_and_as_run_b_in_focus() {
         .scenario;
     let effects = app::update(
         &mut state,
-        Msg::ContractsLoad {
+        Msg::Contracts(ContractsMsg::Load {
             row: 1,
             side: Side::A,
-        },
+        }),
     );
     assert!(effects.rerun);
     assert_eq!(state.page.scenario, stripe);
@@ -187,10 +191,10 @@ fn a_row_loads_as_run_a_keeping_b_and_as_run_b_in_focus() {
         .scenario;
     app::update(
         &mut state,
-        Msg::ContractsLoad {
+        Msg::Contracts(ContractsMsg::Load {
             row: 4,
             side: Side::B,
-        },
+        }),
     );
     assert_eq!(state.page.scenario, stripe, "A stays");
     // B is A under oasis, named so in the URL and the title, with nothing else to add here.
@@ -207,10 +211,10 @@ fn a_row_loads_as_run_a_keeping_b_and_as_run_b_in_focus() {
     // Loading A again keeps B's contract named.
     app::update(
         &mut state,
-        Msg::ContractsLoad {
+        Msg::Contracts(ContractsMsg::Load {
             row: 2,
             side: Side::A,
-        },
+        }),
     );
     assert_eq!(state.page.compare.as_deref(), Some("contract=oasis"));
     assert_eq!(state.page.compare_scenario().unwrap(), oasis);
@@ -221,7 +225,7 @@ fn a_row_loads_as_run_a_keeping_b_and_as_run_b_in_focus() {
 fn stop_keeps_the_rows_summed_so_far_and_a_scenario_change_drops_the_table() {
     let mut state = started(FAULTS, "10");
     state.contracts.as_mut().unwrap().job.step(13);
-    app::update(&mut state, Msg::SweepStop);
+    app::update(&mut state, Msg::Sweep(SweepMsg::Stop));
     let view = contracts_view(&state).unwrap();
     assert!(!view.busy);
     assert!(
@@ -230,7 +234,7 @@ fn stop_keeps_the_rows_summed_so_far_and_a_scenario_change_drops_the_table() {
         view.note
     );
     assert_eq!(view.rows.len(), 2, "one row summed, the second begun");
-    app::update(&mut state, Msg::NewSeed(9));
+    app::update(&mut state, Msg::Scenario(ScenarioMsg::NewSeed(9)));
     assert_eq!(contracts_view(&state), None);
 }
 
@@ -241,10 +245,10 @@ fn a_locked_embed_refuses_to_load_a_contract_unless_its_control_is_open() {
     let before = state.page.scenario.clone();
     app::update(
         &mut state,
-        Msg::ContractsLoad {
+        Msg::Contracts(ContractsMsg::Load {
             row: 1,
             side: Side::A,
-        },
+        }),
     );
     assert_eq!(state.page.scenario, before);
     assert!(state.lock_note.as_deref().unwrap().contains("the contract"));

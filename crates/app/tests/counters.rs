@@ -8,6 +8,7 @@
 mod support;
 
 use idemlab_app as app;
+use idemlab_app::ScreenMsg;
 use idemlab_app::{Msg, State};
 use idemlab_core::scenario::{decode_lenient, Consumer};
 use idemlab_course::lessons::{Side, LESSONS};
@@ -169,7 +170,7 @@ fn in_a_step_only_the_named_counters_show_until_more_is_opened() {
         app::named_metrics(step, Side::A),
         [idemlab_lab::Metric::Duplicates]
     );
-    app::update(&mut state, Msg::MoreCounters(true));
+    app::update(&mut state, Msg::Screen(ScreenMsg::MoreCounters(true)));
     let view = app::counters_view(&state, Side::B, &state.page.scenario, &metrics);
     assert_eq!(view.cards.iter().filter(|c| c.shown).count(), 12);
     let free = load("seed=3&preset=race");

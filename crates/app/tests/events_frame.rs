@@ -3,6 +3,7 @@
 
 use idemlab_app as app;
 use idemlab_app::view::events::{self, EVENTS_VIEW_PX, EVENT_ROW_PX};
+use idemlab_app::PlaybackMsg;
 use idemlab_app::{Msg, Page, Tab};
 
 #[test]
@@ -19,7 +20,7 @@ fn the_list_draws_the_rows_in_sight_and_a_margin_and_marks_the_cursors() {
     let mut page = Page::built("seed=1&preset=lost-ack&orders=20");
     let count = page.runs.a.trace.events.len();
     assert!(count > 100, "{count}");
-    page.dispatch(Msg::Select(60));
+    page.dispatch(Msg::Playback(PlaybackMsg::Select(60)));
     let top = events::scroll_to(60, count, 0).expect("row 60 is out of sight at the top");
     assert_eq!(
         events::scroll_to(60, count, top),

@@ -6,6 +6,7 @@ mod support;
 
 use idemlab_app as app;
 use idemlab_app::{order_outcome, Effects, Msg, State, Tab, UrlWrite};
+use idemlab_app::{ClassifyMsg, LessonMsg, ScenarioMsg};
 use idemlab_core::scenario::{decode_lenient, Step};
 use idemlab_course::lessons::LESSONS;
 use idemlab_course::quiz::progress::Progress;
@@ -37,9 +38,12 @@ fn a_failing_order_loads_the_failing_run_and_a_safe_one_the_current_scenario() {
 #[test]
 fn running_an_order_keeps_the_draft_and_pushes_the_loaded_run() {
     let mut state = load("lesson=a&step=1");
-    app::update(&mut state, Msg::Reorder { from: 2, to: 1 });
+    app::update(
+        &mut state,
+        Msg::Lesson(LessonMsg::Reorder { from: 2, to: 1 }),
+    );
     let draft = state.draft;
-    let effects = app::update(&mut state, Msg::RunOrder);
+    let effects = app::update(&mut state, Msg::Lesson(LessonMsg::RunOrder));
     assert_eq!(effects.url, Some(UrlWrite::Push));
     assert!(effects.rerun);
     assert_eq!(state.draft, draft);
@@ -78,18 +82,18 @@ fn a_wrong_answer_to_the_first_operation_locks_and_says_why(state: &mut State) {
     use idemlab_course::classify::{Class, OPERATIONS};
     let effects = app::update(
         state,
-        Msg::Classify {
+        Msg::Classify(ClassifyMsg::Answer {
             index: 0,
             answer: Class::Not,
-        },
+        }),
     );
     assert!(effects.render && !effects.rerun && effects.url.is_none());
     let effects = app::update(
         state,
-        Msg::Classify {
+        Msg::Classify(ClassifyMsg::Answer {
             index: 0,
             answer: Class::Natural,
-        },
+        }),
     );
     assert_eq!(effects, Effects::default());
     let first = &app::classify_items(&state.classify)[0];
@@ -117,10 +121,10 @@ fn a_classification_answer_locks_and_says_why() {
     a_wrong_answer_to_the_first_operation_locks_and_says_why(&mut state);
     app::update(
         &mut state,
-        Msg::Classify {
+        Msg::Classify(ClassifyMsg::Answer {
             index: 2,
             answer: Class::Not,
-        },
+        }),
     );
     let third = &app::classify_items(&state.classify)[2];
     assert_eq!(third.verdict.as_deref(), Some("Right: not idempotent."));
@@ -128,9 +132,9 @@ fn a_classification_answer_locks_and_says_why() {
     // Shown as run A, the operation replaces the step's runs: the step's claims no longer
     // hold, so they hide (with a note), until the step's number brings its runs back.
     assert!(app::page_layout(&state).claims);
-    app::update(&mut state, Msg::ClassifyShow(2));
+    app::update(&mut state, Msg::Classify(ClassifyMsg::Show(2)));
     assert!(!app::step_runs_shown(&state) && !app::page_layout(&state).claims);
-    app::update(&mut state, Msg::OpenStep(1));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1)));
     assert!(app::step_runs_shown(&state) && app::page_layout(&state).claims);
     assert_eq!(
         app::classify_score(&state.classify),
@@ -140,20 +144,20 @@ fn a_classification_answer_locks_and_says_why() {
     assert_eq!(
         app::update(
             &mut state,
-            Msg::Classify {
+            Msg::Classify(ClassifyMsg::Answer {
                 index: 7,
                 answer: Class::Not
-            }
+            })
         ),
         Effects::default()
     );
     for (index, op) in OPERATIONS.iter().enumerate() {
         app::update(
             &mut state,
-            Msg::Classify {
+            Msg::Classify(ClassifyMsg::Answer {
                 index,
                 answer: op.class,
-            },
+            }),
         );
     }
     assert_eq!(app::classify_score(&state.classify), "Score: 6 of 7.");
@@ -169,17 +173,17 @@ fn show_me_loads_the_operations_run_as_a_once_answered() {
         .unwrap();
     // Before the answer, its run would give the answer away.
     assert_eq!(
-        app::update(&mut state, Msg::ClassifyShow(put)),
+        app::update(&mut state, Msg::Classify(ClassifyMsg::Show(put))),
         Effects::default()
     );
     app::update(
         &mut state,
-        Msg::Classify {
+        Msg::Classify(ClassifyMsg::Answer {
             index: put,
             answer: Class::Natural,
-        },
+        }),
     );
-    let effects = app::update(&mut state, Msg::ClassifyShow(put));
+    let effects = app::update(&mut state, Msg::Classify(ClassifyMsg::Show(put)));
     assert!(effects.rerun && effects.render);
     assert_eq!(effects.url, Some(UrlWrite::Push));
     let wanted = decode_lenient(OPERATIONS[put].show.unwrap()).0.scenario;
@@ -191,15 +195,15 @@ fn show_me_loads_the_operations_run_as_a_once_answered() {
     let delete = OPERATIONS.iter().position(|op| op.show.is_none()).unwrap();
     app::update(
         &mut state,
-        Msg::Classify {
+        Msg::Classify(ClassifyMsg::Answer {
             index: delete,
             answer: Class::Natural,
-        },
+        }),
     );
     assert!(!app::classify_items(&state.classify)[delete].show);
     let before = state.page.scenario.clone();
     assert_eq!(
-        app::update(&mut state, Msg::ClassifyShow(delete)),
+        app::update(&mut state, Msg::Classify(ClassifyMsg::Show(delete))),
         Effects::default()
     );
     assert_eq!(state.page.scenario, before);
@@ -207,10 +211,10 @@ fn show_me_loads_the_operations_run_as_a_once_answered() {
     let query = "lesson=a&step=2".to_string();
     app::update(
         &mut state,
-        Msg::UrlChanged {
+        Msg::Scenario(ScenarioMsg::UrlChanged {
             query,
             stored: Progress::new(),
-        },
+        }),
     );
     assert_eq!(state.page.scenario, step_scenario(&LESSONS[0], 1));
     assert_eq!(state.classify[put], Some(Class::Natural));
@@ -242,7 +246,7 @@ fn the_ordering_list_names_each_step_and_a_move_stops_at_either_end() {
         "a drag past the end goes to the end"
     );
     let name = first.name;
-    page.dispatch(Msg::Reorder { from: 0, to: 1 });
+    page.dispatch(Msg::Lesson(LessonMsg::Reorder { from: 0, to: 1 }));
     assert_eq!(view(&page.state).items[1].name, name);
     assert_eq!(
         moved_said(&page.state, 1),

@@ -7,6 +7,7 @@ mod support;
 use idemlab_app as app;
 use idemlab_app::page::MODEL_VERSION;
 use idemlab_app::{Banner, Effects, Msg, Tab, UrlWrite};
+use idemlab_app::{PlaybackMsg, ScenarioMsg};
 use idemlab_course::quiz::progress::Progress;
 use support::{load, ran};
 
@@ -15,26 +16,26 @@ fn a_scenario_change_pushes_history_and_a_view_change_replaces_it() {
     let mut state = load("seed=4");
     let push = app::update(
         &mut state,
-        Msg::SetKey {
+        Msg::Scenario(ScenarioMsg::SetKey {
             name: "retries".into(),
             value: "2".into(),
-        },
+        }),
     );
     assert_eq!(push.url, Some(UrlWrite::Push));
     ran(&mut state);
     for msg in [
-        Msg::GoTo(3),
-        Msg::Zoom(Some((0, 900))),
+        Msg::Playback(PlaybackMsg::GoTo(3)),
+        Msg::Playback(PlaybackMsg::Zoom(Some((0, 900)))),
         Msg::OpenTab(Tab::Tables),
     ] {
         assert_eq!(app::update(&mut state, msg).url, Some(UrlWrite::Replace));
     }
     let refused = app::update(
         &mut state,
-        Msg::SetKey {
+        Msg::Scenario(ScenarioMsg::SetKey {
             name: "retries".into(),
             value: "99".into(),
-        },
+        }),
     );
     assert_eq!(refused.url, None, "a refused value changes nothing");
     assert_eq!(
@@ -49,22 +50,22 @@ fn after_back_the_state_is_the_urls() {
     // What the address bar holds, with `v=` so that a reload knows its model version.
     let before = app::address_query(&state);
     assert_eq!(before, format!("seed=4&v={MODEL_VERSION}"));
-    app::update(&mut state, Msg::NewSeed(9));
+    app::update(&mut state, Msg::Scenario(ScenarioMsg::NewSeed(9)));
     let effects = app::update(
         &mut state,
-        Msg::UrlChanged {
+        Msg::Scenario(ScenarioMsg::UrlChanged {
             query: format!("?{before}"),
             stored: Progress::new(),
-        },
+        }),
     );
     assert!(effects.rerun && effects.url.is_none());
     assert_eq!(app::address_query(&state), before);
     let same = app::update(
         &mut state,
-        Msg::UrlChanged {
+        Msg::Scenario(ScenarioMsg::UrlChanged {
             query: before.clone(),
             stored: Progress::new(),
-        },
+        }),
     );
     assert_eq!(
         same,
@@ -81,10 +82,10 @@ fn back_to_a_link_of_another_theme_restyles_the_page() {
     let back = |state: &mut app::State, query: &str| {
         app::update(
             state,
-            Msg::UrlChanged {
+            Msg::Scenario(ScenarioMsg::UrlChanged {
                 query: query.into(),
                 stored: Progress::new(),
-            },
+            }),
         )
     };
     assert!(
@@ -97,7 +98,7 @@ fn back_to_a_link_of_another_theme_restyles_the_page() {
         !back(&mut state, "seed=8&embed=1&theme=light&hide=tabs").restyle,
         "the seed only"
     );
-    assert!(!app::update(&mut state, Msg::NewSeed(4)).restyle);
+    assert!(!app::update(&mut state, Msg::Scenario(ScenarioMsg::NewSeed(4))).restyle);
 }
 
 /// The address bar carries `v=` as Copy link does; a link of another version keeps its own until
@@ -115,15 +116,15 @@ fn the_address_bar_names_the_model_version() {
     let mut old = load(&format!("seed=7&v={other}"));
     assert_eq!(app::address_query(&old), format!("seed=7&v={other}"));
     assert!(Banner::of(&old).is_some());
-    app::update(&mut old, Msg::NewSeed(8));
+    app::update(&mut old, Msg::Scenario(ScenarioMsg::NewSeed(8)));
     assert_eq!(app::address_query(&old), format!("seed=8&v={now}"));
     // The address bar's own entry is the state: Back onto it reloads nothing.
     let same = app::update(
         &mut old,
-        Msg::UrlChanged {
+        Msg::Scenario(ScenarioMsg::UrlChanged {
             query: format!("?seed=8&v={now}"),
             stored: Progress::new(),
-        },
+        }),
     );
     assert_eq!(same, app::Effects::default());
 }

@@ -7,6 +7,7 @@ mod support;
 use expect_test::expect;
 use idemlab_app as app;
 use idemlab_app::{counts_at_label, Msg, UrlWrite};
+use idemlab_app::{LessonMsg, PlaybackMsg, QuizMsg};
 use idemlab_core::scenario::decode_lenient;
 use idemlab_course::lessons::{Side, LESSONS};
 use support::load;
@@ -177,7 +178,7 @@ fn the_key_panel_keeps_a_hidden_question_hidden_instead_of_showing_the_default_r
     // While a check's run is hidden the page holds its default scenario (dedup=none); the panel
     // must not describe that run against a question about keys.
     let mut state = load("lesson=a&quiz=1");
-    app::update(&mut state, Msg::QuizBegin);
+    app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
     assert!(app::run_hidden(&state));
     let trace = idemlab_core::sim::run(&state.page.scenario);
     let view = app::key_store_for(&state, &trace, Side::A, &trace);
@@ -196,7 +197,7 @@ fn bs_key_table_is_captioned_at_the_cursors_moment_like_the_counters() {
     let at = (1..a.events.len() - 1)
         .find(|&i| !b.events.iter().any(|e| e.time_us == a.events[i].time_us))
         .expect("a moment of A where B has no event");
-    app::update(&mut state, Msg::GoTo(at as u32));
+    app::update(&mut state, Msg::Playback(PlaybackMsg::GoTo(at as u32)));
     let moment = idemlab_lab::view::ms_text(a.events[at].time_us);
     for (side, run) in [(Side::A, &a), (Side::B, &b)] {
         let view = app::key_store_for(&state, &a, side, run);
@@ -255,16 +256,16 @@ fn a_step_about_the_key_table_opens_the_key_store() {
     assert!(load("lesson=a&step=5").to_query().contains("keys=1"));
     let mut state = load("lesson=a&step=1");
     assert!(!state.page.keys);
-    app::update(&mut state, Msg::OpenStep(3));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(3)));
     assert!(state.page.keys);
     // A later step not about it closes what a step opened (step 4 opens it, step 10 is the
     // consumer's inbox), but leaves it as the learner set it.
-    app::update(&mut state, Msg::OpenStep(9));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(9)));
     assert!(!state.page.keys, "step 10 closes the table step 4 opened");
     app::update(&mut state, Msg::ToggleKeyStore);
-    app::update(&mut state, Msg::OpenStep(8));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(8)));
     assert!(state.page.keys, "the learner opened it: it stays");
     app::update(&mut state, Msg::ToggleKeyStore);
-    app::update(&mut state, Msg::OpenStep(7));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(7)));
     assert!(!state.page.keys);
 }

@@ -6,6 +6,7 @@ mod support;
 
 use idemlab_app as app;
 use idemlab_app::{Effects, Focus, Msg};
+use idemlab_app::{LessonMsg, PlaybackMsg, ScenarioMsg};
 use idemlab_course::lessons::{Side, LESSONS};
 use idemlab_course::quiz::progress::Progress;
 use idemlab_lab::view::{Viewport, GUTTER_PX};
@@ -25,11 +26,11 @@ fn a_step_waits_for_its_prediction_with_counters_hidden_and_the_cursor_held_at_0
     assert!(view.waiting && view.answered.is_none() && view.feedback.is_none());
     assert_eq!(view.choices, LESSONS[0].steps[0].predict.choices());
     for msg in [
-        Msg::Play,
-        Msg::Tick,
-        Msg::Step(1),
-        Msg::GoTo(9),
-        Msg::Select(9),
+        Msg::Playback(PlaybackMsg::Play),
+        Msg::Playback(PlaybackMsg::Tick),
+        Msg::Playback(PlaybackMsg::Step(1)),
+        Msg::Playback(PlaybackMsg::GoTo(9)),
+        Msg::Playback(PlaybackMsg::Select(9)),
     ] {
         assert_eq!(
             app::update(&mut state, msg.clone()),
@@ -49,7 +50,7 @@ fn answering_checks_against_the_runs_reveals_outlines_the_proof_and_goes_to_the_
     let right = right_choice(&LESSONS[0], 0);
     let wrong = (right + 1) % LESSONS[0].steps[0].predict.choices().len();
     let mut state = load_measured("lesson=a&step=1");
-    let effects = app::update(&mut state, Msg::Predict(wrong));
+    let effects = app::update(&mut state, Msg::Lesson(LessonMsg::Predict(wrong)));
     assert!(!state.awaiting() && !app::counters_hidden(&state));
     assert_eq!(state.page.cursor, None, "the end of the run");
     let proof = LESSONS[0].steps[0].predict.proof;
@@ -71,7 +72,7 @@ fn answering_checks_against_the_runs_reveals_outlines_the_proof_and_goes_to_the_
     assert!(!view.answered.unwrap().is_right());
     // A step answers once: a second pick changes nothing.
     assert_eq!(
-        app::update(&mut state, Msg::Predict(right)),
+        app::update(&mut state, Msg::Lesson(LessonMsg::Predict(right))),
         Effects::default()
     );
     assert_eq!(state.answered().unwrap().choice, wrong);
@@ -86,7 +87,7 @@ fn a_reveal_scrolls_its_timeline_sideways_to_the_proof_when_it_lies_out_of_view(
         .position(|step| step.title == "Commit the claim first, with a lease")
         .expect("step C2");
     let mut state = load_measured(&format!("lesson=c&step={}", index + 1));
-    let effects = app::update(&mut state, Msg::Predict(0));
+    let effects = app::update(&mut state, Msg::Lesson(LessonMsg::Predict(0)));
     let proof = lesson.steps[index].predict.proof;
     assert_eq!(effects.reveal, Some(proof.side));
     let scenario = match proof.side {
@@ -135,11 +136,14 @@ fn a_reveal_scrolls_its_timeline_sideways_to_the_proof_when_it_lies_out_of_view(
 #[test]
 fn an_answered_step_stays_answered_going_back_and_after_browser_back() {
     let mut state = load_measured("lesson=a&step=1");
-    app::update(&mut state, Msg::Predict(right_choice(&LESSONS[0], 0)));
-    app::update(&mut state, Msg::OpenStep(1));
+    app::update(
+        &mut state,
+        Msg::Lesson(LessonMsg::Predict(right_choice(&LESSONS[0], 0))),
+    );
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1)));
     ran_and_measured(&mut state);
     assert!(state.awaiting(), "step 2 asks its own question");
-    app::update(&mut state, Msg::OpenStep(0));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(0)));
     ran_and_measured(&mut state);
     assert!(!state.awaiting());
     assert_eq!(
@@ -151,10 +155,10 @@ fn an_answered_step_stays_answered_going_back_and_after_browser_back() {
     assert!(view.feedback.unwrap().starts_with("Right: "));
     app::update(
         &mut state,
-        Msg::UrlChanged {
+        Msg::Scenario(ScenarioMsg::UrlChanged {
             query: "lesson=a&step=1&tab=lessons".into(),
             stored: Progress::new(),
-        },
+        }),
     );
     ran_and_measured(&mut state);
     assert!(
@@ -170,7 +174,10 @@ fn every_steps_prediction_on_the_page_equals_the_simulators_answer() {
             let query = format!("lesson={}&step={}", lesson.id, index + 1);
             let mut state = load_measured(&query);
             assert!(state.awaiting(), "{query}");
-            app::update(&mut state, Msg::Predict(right_choice(lesson, index)));
+            app::update(
+                &mut state,
+                Msg::Lesson(LessonMsg::Predict(right_choice(lesson, index))),
+            );
             let answered = state.answered().unwrap();
             assert!(answered.is_right(), "{query}: {answered:?}");
         }
@@ -184,7 +191,7 @@ fn gate_0_asks_without_waiting_and_a_links_own_scenario_asks_nothing() {
     assert_eq!(state.page.cursor, None);
     let view = app::predict_view(&state).expect("the question is still offered");
     assert!(!view.waiting);
-    app::update(&mut state, Msg::Step(-1));
+    app::update(&mut state, Msg::Playback(PlaybackMsg::Step(-1)));
     assert_eq!(
         state.page.cursor,
         Some(state.events_a - 2),
@@ -205,15 +212,18 @@ fn a_run_of_another_scenario_inside_a_waiting_step_keeps_the_wait() {
     let mut state = load_measured("lesson=a&step=1");
     app::update(
         &mut state,
-        Msg::SetKey {
+        Msg::Scenario(ScenarioMsg::SetKey {
             name: "dedup".into(),
             value: "atomic".into(),
-        },
+        }),
     );
     ran_and_measured(&mut state);
     assert!(state.awaiting());
     assert_eq!(state.page.cursor, Some(0));
-    app::update(&mut state, Msg::Predict(right_choice(&LESSONS[0], 0)));
+    app::update(
+        &mut state,
+        Msg::Lesson(LessonMsg::Predict(right_choice(&LESSONS[0], 0))),
+    );
     assert!(
         state.answered().unwrap().is_right(),
         "judged on the step's own runs"
@@ -256,7 +266,7 @@ fn a_waiting_step_draws_nothing_after_its_first_event_on_a_or_b() {
                     }
                 }
             }
-            app::update(&mut state, Msg::Predict(0));
+            app::update(&mut state, Msg::Lesson(LessonMsg::Predict(0)));
             for &(side, trace) in &sides {
                 let overlay = app::overlay(&state, &a, side);
                 assert_eq!(overlay.cut_after_us, None, "{query} answered");
@@ -303,7 +313,10 @@ fn a_waiting_step_names_no_run_length_on_the_status_line_or_the_canvas() {
     assert!(!status.contains(&total), "{status}");
     let name = app::canvas_label(&state, Side::A, trace.events.len());
     assert!(!name.contains(&trace.events.len().to_string()), "{name}");
-    app::update(&mut state, Msg::Predict(right_choice(&LESSONS[0], 0)));
+    app::update(
+        &mut state,
+        Msg::Lesson(LessonMsg::Predict(right_choice(&LESSONS[0], 0))),
+    );
     assert!(app::status_line(&state, &trace).contains(&total));
     let name = app::canvas_label(&state, Side::A, trace.events.len());
     assert!(

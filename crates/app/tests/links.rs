@@ -6,6 +6,7 @@ mod support;
 use expect_test::expect;
 use idemlab_app as app;
 use idemlab_app::{names_scenario, Banner, Msg, Tab};
+use idemlab_app::{LessonMsg, ScenarioMsg};
 use idemlab_core::scenario::Dedup;
 use idemlab_course::lessons::LESSONS;
 use support::{load, step_scenario};
@@ -33,8 +34,8 @@ fn a_lesson_link_with_scenario_keys_keeps_them_and_the_banner_says_so() {
 #[test]
 fn a_lesson_permalink_the_page_wrote_loads_as_it_was_with_no_note() {
     let mut state = load("");
-    app::update(&mut state, Msg::OpenLesson(&LESSONS[0]));
-    app::update(&mut state, Msg::OpenStep(3));
+    app::update(&mut state, Msg::Lesson(LessonMsg::Open(&LESSONS[0])));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(3)));
     let again = load(&state.to_query());
     assert_eq!(again.page.scenario, state.page.scenario);
     assert_eq!(again.lesson, state.lesson);
@@ -95,7 +96,7 @@ fn a_link_from_another_model_version_gets_a_notice_until_the_run_changes() {
     .assert_debug_eq(&banner);
     let kept = format!("&v={}", now + 1);
     assert!(newer.to_query().ends_with(&kept), "the address keeps it");
-    app::update(&mut newer, Msg::NewSeed(8));
+    app::update(&mut newer, Msg::Scenario(ScenarioMsg::NewSeed(8)));
     assert_eq!(Banner::of(&newer), None);
     assert!(
         !newer.to_query().contains("v="),

@@ -6,6 +6,7 @@ mod support;
 
 use idemlab_app as app;
 use idemlab_app::{Banner, KeyTarget, Msg, Shortcut, State};
+use idemlab_app::{ClassifyMsg, LessonMsg, QuizMsg, ScenarioMsg};
 use idemlab_core::scenario::Dedup;
 use idemlab_course::lessons::LESSONS;
 use idemlab_course::quiz::progress::Progress;
@@ -35,25 +36,25 @@ fn an_embed_that_opens_some_controls_locks_and_hides_the_rest() {
 fn every_change(state: &State) -> Vec<Msg> {
     let trace = idemlab_core::sim::run(&state.page.scenario);
     let mut msgs = vec![
-        Msg::SetKey {
+        Msg::Scenario(ScenarioMsg::SetKey {
             name: "orders".into(),
             value: "10".into(),
-        },
-        Msg::NewSeed(99),
-        Msg::PickPreset("race".into()),
-        Msg::PickPreset(String::new()),
-        Msg::CompareOn(true),
-        Msg::CompareKeys("orders=10".into()),
-        Msg::CompareKeys("dedup=atomic, retries=0".into()),
-        Msg::OpenLesson(&LESSONS[0]),
-        Msg::OpenLesson(&LESSONS[1]),
-        Msg::OpenStep(2),
-        Msg::RunOrder,
-        Msg::ClassifyShow(0),
-        Msg::QuizStart {
+        }),
+        Msg::Scenario(ScenarioMsg::NewSeed(99)),
+        Msg::Scenario(ScenarioMsg::PickPreset("race".into())),
+        Msg::Scenario(ScenarioMsg::PickPreset(String::new())),
+        Msg::Scenario(ScenarioMsg::CompareOn(true)),
+        Msg::Scenario(ScenarioMsg::CompareKeys("orders=10".into())),
+        Msg::Scenario(ScenarioMsg::CompareKeys("dedup=atomic, retries=0".into())),
+        Msg::Lesson(LessonMsg::Open(&LESSONS[0])),
+        Msg::Lesson(LessonMsg::Open(&LESSONS[1])),
+        Msg::Lesson(LessonMsg::OpenStep(2)),
+        Msg::Lesson(LessonMsg::RunOrder),
+        Msg::Classify(ClassifyMsg::Show(0)),
+        Msg::Quiz(QuizMsg::Start {
             stored: Progress::new(),
             fresh_seed: 5,
-        },
+        }),
     ];
     // Shift+click on every mark that breaks something: a drop or a crash.
     let breaks = (0..trace.events.len() as u32)
@@ -118,19 +119,25 @@ fn with_controls_dedup_no_action_changes_another_key() {
     let mut state = load(link);
     app::update(
         &mut state,
-        Msg::SetKey {
+        Msg::Scenario(ScenarioMsg::SetKey {
             name: "dedup".into(),
             value: "atomic".into(),
-        },
+        }),
     );
     assert_eq!(state.page.scenario.dedup, Dedup::Atomic);
     let mut state = load(link);
-    app::update(&mut state, Msg::CompareKeys("orders=10".into()));
+    app::update(
+        &mut state,
+        Msg::Scenario(ScenarioMsg::CompareKeys("orders=10".into())),
+    );
     assert_eq!(
         (state.page.compare.as_deref(), state.page.cursor),
         (None, Some(5))
     );
-    app::update(&mut state, Msg::CompareKeys("dedup=atomic".into()));
+    app::update(
+        &mut state,
+        Msg::Scenario(ScenarioMsg::CompareKeys("dedup=atomic".into())),
+    );
     assert_eq!(state.page.compare.as_deref(), Some("dedup=atomic"));
     assert!(!app::compare_locked(&state, None));
 }
@@ -139,8 +146,11 @@ fn with_controls_dedup_no_action_changes_another_key() {
 fn an_authors_compare_over_a_locked_key_cannot_be_dropped_or_changed() {
     let mut state = load("seed=7&preset=lost-ack&compare=retries%3D0&controls=dedup");
     assert!(app::compare_locked(&state, None));
-    app::update(&mut state, Msg::CompareOn(false));
-    app::update(&mut state, Msg::CompareKeys("dedup=atomic".into()));
+    app::update(&mut state, Msg::Scenario(ScenarioMsg::CompareOn(false)));
+    app::update(
+        &mut state,
+        Msg::Scenario(ScenarioMsg::CompareKeys("dedup=atomic".into())),
+    );
     assert_eq!(state.page.compare.as_deref(), Some("retries=0"));
     // Without locks the box is free.
     assert!(!app::compare_locked(
@@ -153,16 +163,16 @@ fn an_authors_compare_over_a_locked_key_cannot_be_dropped_or_changed() {
 fn a_locked_lesson_embed_walks_its_own_lesson_and_check_only() {
     let mut state = load("lesson=a&step=1&embed=1&controls=dedup");
     assert!(app::lesson_open(&state, "a") && !app::lesson_open(&state, "b"));
-    app::update(&mut state, Msg::OpenStep(1));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1)));
     assert_eq!(state.lesson.map(|at| at.index()), Some(1));
-    app::update(&mut state, Msg::OpenLesson(&LESSONS[1]));
+    app::update(&mut state, Msg::Lesson(LessonMsg::Open(&LESSONS[1])));
     assert_eq!(state.lesson.map(|at| at.lesson.id), Some("a"));
     app::update(
         &mut state,
-        Msg::QuizStart {
+        Msg::Quiz(QuizMsg::Start {
             stored: Progress::new(),
             fresh_seed: 5,
-        },
+        }),
     );
     assert!(state.quiz.is_some());
     // A quiz link counts as its lesson's.
@@ -176,8 +186,8 @@ fn a_locked_lesson_embed_walks_its_own_lesson_and_check_only() {
 fn a_locked_links_lesson_stays_open_so_its_runs_never_show_before_the_answer() {
     // Closing the lesson of a locked embed would show the whole run before the answer.
     let mut state = load("lesson=a&step=3&embed=1&controls=");
-    assert!(app::refused(&state, &Msg::CloseLesson));
-    app::update(&mut state, Msg::CloseLesson);
+    assert!(app::refused(&state, &Msg::Lesson(LessonMsg::Close)));
+    app::update(&mut state, Msg::Lesson(LessonMsg::Close));
     assert!(state.lesson.is_some(), "still in the lesson");
     assert!(state
         .lock_note
@@ -191,7 +201,7 @@ fn a_locked_links_lesson_stays_open_so_its_runs_never_show_before_the_answer() {
     // Unlocked, it closes as before.
     let mut free = load("lesson=a&step=3&embed=1");
     assert!(app::page_layout(&free).close_lesson);
-    app::update(&mut free, Msg::CloseLesson);
+    app::update(&mut free, Msg::Lesson(LessonMsg::Close));
     assert!(free.lesson.is_none());
 }
 
@@ -201,7 +211,7 @@ fn a_locked_links_lesson_stays_open_so_its_runs_never_show_before_the_answer() {
 fn a_refused_locked_action_names_its_lock_in_the_banner() {
     let link = "seed=7&preset=lost-ack&embed=1&controls=dedup";
     let mut state = load(link);
-    let effects = app::update(&mut state, Msg::NewSeed(99));
+    let effects = app::update(&mut state, Msg::Scenario(ScenarioMsg::NewSeed(99)));
     assert_eq!(
         (effects.render, effects.rerun, effects.url),
         (true, false, None)
@@ -220,16 +230,22 @@ fn a_refused_locked_action_names_its_lock_in_the_banner() {
         app::update(&mut state, msg);
         state.lock_note.unwrap_or_default()
     };
-    assert!(says(Msg::CompareKeys("orders=10".into())).contains("the Compare box"));
-    assert!(says(Msg::OpenLesson(&LESSONS[1])).contains("Lesson B stays as it is"));
-    assert!(says(Msg::SetKey {
+    assert!(
+        says(Msg::Scenario(ScenarioMsg::CompareKeys("orders=10".into())))
+            .contains("the Compare box")
+    );
+    assert!(says(Msg::Lesson(LessonMsg::Open(&LESSONS[1]))).contains("Lesson B stays as it is"));
+    assert!(says(Msg::Scenario(ScenarioMsg::SetKey {
         name: "retries".into(),
         value: "1".into()
-    })
+    }))
     .contains("the retries setting"));
     let none = "seed=7&embed=1&controls=";
     let mut state = load(none);
-    app::update(&mut state, Msg::PickPreset("race".into()));
+    app::update(
+        &mut state,
+        Msg::Scenario(ScenarioMsg::PickPreset("race".into())),
+    );
     assert!(state
         .lock_note
         .as_deref()
@@ -237,17 +253,17 @@ fn a_refused_locked_action_names_its_lock_in_the_banner() {
         .contains("so that nothing can be changed here:"));
     // The open key changes, and the note goes.
     let mut state = load(link);
-    app::update(&mut state, Msg::NewSeed(3));
+    app::update(&mut state, Msg::Scenario(ScenarioMsg::NewSeed(3)));
     app::update(
         &mut state,
-        Msg::SetKey {
+        Msg::Scenario(ScenarioMsg::SetKey {
             name: "dedup".into(),
             value: "atomic".into(),
-        },
+        }),
     );
     assert_eq!((state.lock_note.clone(), Banner::of(&state)), (None, None));
     // Without locks nothing is refused and nothing is said.
     let mut free = load("seed=7");
-    app::update(&mut free, Msg::NewSeed(3));
+    app::update(&mut free, Msg::Scenario(ScenarioMsg::NewSeed(3)));
     assert_eq!(free.lock_note, None);
 }

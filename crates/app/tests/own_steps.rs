@@ -7,6 +7,7 @@ mod support;
 use expect_test::expect;
 use idemlab_app as app;
 use idemlab_app::{Effects, Msg, State};
+use idemlab_app::{OwnMsg, ScenarioMsg};
 use support::{load, load_measured, ran_and_measured};
 
 /// A link with an instructor's own steps opens the step it names, with its
@@ -27,7 +28,7 @@ fn an_instructors_own_steps_open_from_their_link_and_walk() {
     assert_eq!(view.caption, "One key");
     assert_eq!(view.checks, ["Run B: Duplicates 0"]);
     assert!(view.previous && !view.next);
-    let effects = app::update(&mut state, Msg::OwnStep(0));
+    let effects = app::update(&mut state, Msg::Own(OwnMsg::Open(0)));
     assert!(
         effects.rerun && effects.url == Some(app::UrlWrite::Push),
         "locks let the author's steps open"
@@ -42,7 +43,10 @@ fn an_instructors_own_steps_open_from_their_link_and_walk() {
         app::own_step_view(&load(&query)).unwrap().caption,
         "Three repeats"
     );
-    assert_eq!(app::update(&mut state, Msg::OwnStep(7)), Effects::default());
+    assert_eq!(
+        app::update(&mut state, Msg::Own(OwnMsg::Open(7))),
+        Effects::default()
+    );
     assert_eq!(app::own_step_view(&load("seed=7")), None);
 }
 
@@ -67,7 +71,7 @@ fn an_own_steps_question_holds_the_run_until_answered_and_its_answer_is_the_simu
         .position(|c| c == "7")
         .expect("7 is offered");
     let wrong = (right + 1) % 4;
-    app::update(&mut state, Msg::OwnAnswer(wrong));
+    app::update(&mut state, Msg::Own(OwnMsg::Answer(wrong)));
     assert!(!state.awaiting());
     let view = app::own_step_view(&state).unwrap();
     assert_eq!(view.checks, ["Run A: Charges 7"]);
@@ -78,7 +82,7 @@ fn an_own_steps_question_holds_the_run_until_answered_and_its_answer_is_the_simu
         "{feedback}"
     );
     // One answer per step.
-    app::update(&mut state, Msg::OwnAnswer(right));
+    app::update(&mut state, Msg::Own(OwnMsg::Answer(right)));
     let again = app::own_step_view(&state).unwrap().question.unwrap();
     assert_eq!(again.chosen, Some(wrong));
     // gate=0 (an instructor previewing) never holds the run.
@@ -101,7 +105,7 @@ fn an_own_step_over_runs_not_its_own_hides_its_counts_and_says_why() {
         view.not_own.as_deref(),
         Some("The runs on screen are not this step's own, so its counts and question are hidden.")
     );
-    app::update(&mut state, Msg::OwnStep(1));
+    app::update(&mut state, Msg::Own(OwnMsg::Open(1)));
     ran_and_measured(&mut state);
     let view = app::own_step_view(&state).unwrap();
     assert_eq!(view.not_own, None);
@@ -129,11 +133,11 @@ fn the_last_own_step_says_how_many_were_answered_right() {
         choices.iter().position(|c| c == value).unwrap()
     };
     let right = pick(&state, "7");
-    app::update(&mut state, Msg::OwnAnswer((right + 1) % 4));
-    app::update(&mut state, Msg::OwnStep(1));
+    app::update(&mut state, Msg::Own(OwnMsg::Answer((right + 1) % 4)));
+    app::update(&mut state, Msg::Own(OwnMsg::Open(1)));
     ran_and_measured(&mut state);
     let right = pick(&state, "0");
-    app::update(&mut state, Msg::OwnAnswer(right));
+    app::update(&mut state, Msg::Own(OwnMsg::Answer(right)));
     let view = app::own_step_view(&state).unwrap();
     assert_eq!(
         view.done.as_deref(),
@@ -163,29 +167,32 @@ fn the_embed_dialogs_composer_writes_a_sequence_that_loads_as_the_authors_steps(
     let ask = "effects".to_string();
     app::update(
         &mut state,
-        Msg::ComposeAdd {
+        Msg::Own(OwnMsg::Add {
             caption,
             ask,
             checks,
-        },
+        }),
     );
     assert_eq!(state.compose_error, None);
     // A question about B without a compare is refused, with why; nothing is added.
     let (caption, ask) = (String::new(), "b.duplicates".to_string());
     app::update(
         &mut state,
-        Msg::ComposeAdd {
+        Msg::Own(OwnMsg::Add {
             caption,
             ask,
             checks: vec![],
-        },
+        }),
     );
     assert_eq!(
         state.compose_error.as_deref(),
         Some("a question about B needs a compare")
     );
     // The second step: the same scenario with a compare.
-    app::update(&mut state, Msg::CompareKeys("dedup=atomic".into()));
+    app::update(
+        &mut state,
+        Msg::Scenario(ScenarioMsg::CompareKeys("dedup=atomic".into())),
+    );
     let asks = app::compose_ask_choices(&state);
     assert!(asks
         .iter()
@@ -193,11 +200,11 @@ fn the_embed_dialogs_composer_writes_a_sequence_that_loads_as_the_authors_steps(
     let (caption, ask) = ("One key per order".to_string(), "b.effects".to_string());
     app::update(
         &mut state,
-        Msg::ComposeAdd {
+        Msg::Own(OwnMsg::Add {
             caption,
             ask,
             checks: vec![],
-        },
+        }),
     );
     expect![[r#"
         [
@@ -212,8 +219,8 @@ fn the_embed_dialogs_composer_writes_a_sequence_that_loads_as_the_authors_steps(
         "idemlab: Count the charges (2 steps)"
     );
     the_snippets_link_opens_step_1_with_the_simulators_counts(&state);
-    app::update(&mut state, Msg::ComposeRemove(0));
+    app::update(&mut state, Msg::Own(OwnMsg::Remove(0)));
     assert_eq!(state.compose.len(), 1);
-    app::update(&mut state, Msg::ComposeClear);
+    app::update(&mut state, Msg::Own(OwnMsg::Clear));
     assert!(state.compose.is_empty());
 }

@@ -7,6 +7,7 @@ mod support;
 use expect_test::expect;
 use idemlab_app as app;
 use idemlab_app::{AnswerInput, Focus, Msg, State, Tab};
+use idemlab_app::{LessonMsg, PlaybackMsg, QuizMsg, SweepMsg};
 use idemlab_core::scenario::decode_lenient;
 use idemlab_course::lessons::{Side, LESSONS};
 use idemlab_course::quiz::progress::Progress;
@@ -29,9 +30,9 @@ fn a_quiz_link_draws_its_check_on_load_and_opens_the_lessons_tab() {
 #[test]
 fn a_quiz_resumes_where_the_learner_left_it_and_next_moves_on() {
     let mut state = load("lesson=a&quiz=5");
-    app::update(&mut state, Msg::QuizBegin);
+    app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
     let answer = right_answer(&state);
-    let effects = app::update(&mut state, Msg::QuizAnswer(answer));
+    let effects = app::update(&mut state, Msg::Quiz(QuizMsg::Answer(answer)));
     assert!(effects.save_progress && effects.rerun);
     let session = state.quiz.clone().unwrap();
     assert_eq!(
@@ -44,17 +45,17 @@ fn a_quiz_resumes_where_the_learner_left_it_and_next_moves_on() {
     let mut again = load(&format!("lesson=a&step={}", LESSONS[0].steps.len()));
     app::update(
         &mut again,
-        Msg::QuizStart {
+        Msg::Quiz(QuizMsg::Start {
             stored: stored.clone(),
             fresh_seed: 777,
-        },
+        }),
     );
     let resumed = again.quiz.as_ref().unwrap();
     assert_eq!(resumed.quiz.seed, 5);
     assert_eq!(resumed.shown, Some(1), "at the first open question");
-    app::update(&mut again, Msg::QuizNext);
+    app::update(&mut again, Msg::Quiz(QuizMsg::Next));
     assert_eq!(again.quiz.as_ref().unwrap().shown, Some(2));
-    app::update(&mut again, Msg::QuizShow(QUESTIONS + 3));
+    app::update(&mut again, Msg::Quiz(QuizMsg::Show(QUESTIONS + 3)));
     assert_eq!(again.quiz.as_ref().unwrap().shown, Some(QUESTIONS));
 }
 
@@ -63,18 +64,18 @@ fn a_quiz_resumes_where_the_learner_left_it_and_next_moves_on() {
 #[test]
 fn point_at_the_proof_again_puts_the_cursor_back_on_the_proving_event() {
     let mut state = load("lesson=a&quiz=5");
-    app::update(&mut state, Msg::QuizBegin);
+    app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
     let answer = right_answer(&state);
-    app::update(&mut state, Msg::QuizAnswer(answer));
+    app::update(&mut state, Msg::Quiz(QuizMsg::Answer(answer)));
     ran(&mut state);
     let proof = state.quiz.as_ref().unwrap().quiz.questions[0].proof_event;
-    app::update(&mut state, Msg::GoTo(0));
+    app::update(&mut state, Msg::Playback(PlaybackMsg::GoTo(0)));
     assert_ne!(
         state.page.cursor,
         Some(proof),
         "the cursor moved off the proof"
     );
-    let effects = app::update(&mut state, Msg::QuizProof);
+    let effects = app::update(&mut state, Msg::Quiz(QuizMsg::Proof));
     assert_eq!(state.page.cursor, Some(proof));
     assert_eq!(state.quiz.as_ref().unwrap().shown, Some(0));
     assert_eq!(effects.focus, Some(Focus::QuizTitle));
@@ -83,19 +84,19 @@ fn point_at_the_proof_again_puts_the_cursor_back_on_the_proving_event() {
 #[test]
 fn a_quiz_answer_is_checked_before_it_is_locked_in() {
     let mut state = load("lesson=a&quiz=31");
-    app::update(&mut state, Msg::QuizBegin);
+    app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
     let empty = AnswerInput {
         choice: None,
         number: "lots".into(),
     };
-    let effects = app::update(&mut state, Msg::QuizAnswer(empty));
+    let effects = app::update(&mut state, Msg::Quiz(QuizMsg::Answer(empty)));
     let session = state.quiz.as_ref().unwrap();
     assert!(!effects.save_progress);
     assert!(session.answers[0].is_none());
     assert!(session.feedback.is_some());
-    let effects = app::update(&mut state, Msg::QuizTry(None));
+    let effects = app::update(&mut state, Msg::Quiz(QuizMsg::Try(None)));
     assert!(!effects.rerun);
-    let effects = app::update(&mut state, Msg::QuizClose);
+    let effects = app::update(&mut state, Msg::Quiz(QuizMsg::Close));
     assert!(state.quiz.is_none() && effects.rerun);
     let last = LESSONS[0].steps.len() - 1;
     assert_eq!(state.lesson.unwrap().index(), last);
@@ -106,13 +107,13 @@ fn a_quiz_answer_is_checked_before_it_is_locked_in() {
 #[test]
 fn a_check_answer_it_cannot_take_keeps_the_focus_in_the_form() {
     let mut state = load("lesson=a&quiz=3");
-    app::update(&mut state, Msg::QuizBegin);
+    app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
     let effects = app::update(
         &mut state,
-        Msg::QuizAnswer(AnswerInput {
+        Msg::Quiz(QuizMsg::Answer(AnswerInput {
             choice: None,
             number: String::new(),
-        }),
+        })),
     );
     assert_eq!(effects.focus, Some(Focus::QuizAnswer));
     assert!(state.quiz.as_ref().unwrap().feedback.is_some());
@@ -121,16 +122,16 @@ fn a_check_answer_it_cannot_take_keeps_the_focus_in_the_form() {
 #[test]
 fn the_quiz_says_right_or_wrong_and_all_right_masters_the_lesson() {
     let mut state = load("lesson=b&quiz=8");
-    app::update(&mut state, Msg::QuizBegin);
+    app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
     let (hint, result) = state.quiz.as_ref().unwrap().feedback(0);
     assert!(hint.starts_with("Answer before you see the run") && result.is_none());
     for index in 0..QUESTIONS {
         let answer = right_answer(&state);
-        app::update(&mut state, Msg::QuizAnswer(answer));
+        app::update(&mut state, Msg::Quiz(QuizMsg::Answer(answer)));
         let (text, result) = state.quiz.as_ref().unwrap().feedback(index);
         assert!(text.starts_with("Right."), "{text}");
         assert_eq!(result, Some(true));
-        app::update(&mut state, Msg::QuizNext);
+        app::update(&mut state, Msg::Quiz(QuizMsg::Next));
     }
     let session = state.quiz.as_ref().unwrap();
     assert_eq!(session.shown, Some(QUESTIONS));
@@ -169,7 +170,7 @@ fn three_of_four_says_in_questions_what_mastery_needs() {
     // A percent beside "all 4 right" reads as two rules, one of which 3 of 4 might meet: one
     // rule, in questions, and no percent.
     let mut state = load("lesson=a&quiz=31");
-    app::update(&mut state, Msg::QuizBegin);
+    app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
     for index in 0..QUESTIONS {
         let mut answer = right_answer(&state);
         if index == 0 {
@@ -177,8 +178,8 @@ fn three_of_four_says_in_questions_what_mastery_needs() {
             answer.choice = answer.choice.map(|c| (c + 1) % 3);
             answer.number = wrong(question).to_string();
         }
-        app::update(&mut state, Msg::QuizAnswer(answer));
-        app::update(&mut state, Msg::QuizNext);
+        app::update(&mut state, Msg::Quiz(QuizMsg::Answer(answer)));
+        app::update(&mut state, Msg::Quiz(QuizMsg::Next));
     }
     let (text, mastered) = state.quiz.as_ref().unwrap().score_text();
     assert!(!mastered);
@@ -215,7 +216,7 @@ fn the_quiz_titles_its_views_and_marks_the_choices_once_answered() {
     let session = state.quiz.as_ref().unwrap();
     assert_eq!(session.title(), "Mastery check: Lesson A");
     assert!(session.intro_text().contains("Quiz seed 5"));
-    app::update(&mut state, Msg::QuizBegin);
+    app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
     let session = state.quiz.as_ref().unwrap();
     assert_eq!(
         session.title(),
@@ -258,7 +259,7 @@ fn a_quiz_question_hides_its_run_until_the_answer_is_locked() {
         app::run_hidden(&state),
         "the introduction hides the run too"
     );
-    let effects = app::update(&mut state, Msg::QuizBegin);
+    let effects = app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
     assert!(effects.rerun);
     assert!(app::run_hidden(&state), "an open question hides its run");
     assert_eq!(state.page.compare, None, "and shows no B");
@@ -273,10 +274,10 @@ fn a_quiz_question_hides_its_run_until_the_answer_is_locked() {
     );
     assert_eq!(app::title(&state, Side::A), "The question's run (hidden)");
     // A sweep of the question's scenario would count what the question asks.
-    let effects = app::update(&mut state, Msg::SweepStart("1".into()));
+    let effects = app::update(&mut state, Msg::Sweep(SweepMsg::Start("1".into())));
     assert!(state.sweep.is_none() && !effects.work);
     let answer = right_answer(&state);
-    let effects = app::update(&mut state, Msg::QuizAnswer(answer));
+    let effects = app::update(&mut state, Msg::Quiz(QuizMsg::Answer(answer)));
     assert!(effects.rerun && effects.save_progress);
     assert!(!app::run_hidden(&state), "a locked answer opens the run");
     assert_eq!(
@@ -285,9 +286,9 @@ fn a_quiz_question_hides_its_run_until_the_answer_is_locked() {
     );
     assert_eq!(state.page.cursor, Some(question.proof_event));
     assert_eq!(state.page.compare, question.proof_compare);
-    app::update(&mut state, Msg::QuizNext);
+    app::update(&mut state, Msg::Quiz(QuizMsg::Next));
     assert!(app::run_hidden(&state), "the next question hides its own");
-    app::update(&mut state, Msg::QuizClose);
+    app::update(&mut state, Msg::Quiz(QuizMsg::Close));
     assert!(!app::run_hidden(&state), "a lesson step hides nothing");
 }
 
@@ -295,9 +296,9 @@ fn a_quiz_question_hides_its_run_until_the_answer_is_locked() {
 fn closing_the_lesson_mid_question_runs_a_real_scenario_not_the_hidden_empty_one() {
     // Closing mid-question must not paint the never-run question's zeros as counts.
     let mut state = load("lesson=a&quiz=5");
-    app::update(&mut state, Msg::QuizBegin);
+    app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
     assert!(app::run_hidden(&state));
-    let effects = app::update(&mut state, Msg::CloseLesson);
+    let effects = app::update(&mut state, Msg::Lesson(LessonMsg::Close));
     assert!(!app::run_hidden(&state));
     assert!(effects.rerun, "the page runs its scenario again");
 }
@@ -310,7 +311,7 @@ fn choice_question_shown() -> (State, usize, idemlab_course::quiz::Question) {
         .find(|&i| matches!(session.quiz.questions[i].form, Form::Choices(_)))
         .expect("quiz seed 5 of lesson a has a question with choices");
     let question = session.quiz.questions[index].clone();
-    app::update(&mut state, Msg::QuizShow(index));
+    app::update(&mut state, Msg::Quiz(QuizMsg::Show(index)));
     ran(&mut state);
     (state, index, question)
 }
@@ -321,7 +322,7 @@ fn show_my_choice_as_b_is_refused_until_the_answer_is_locked() {
     let Form::Choices(choices) = &question.form else {
         unreachable!("a choice question")
     };
-    let effects = app::update(&mut state, Msg::QuizTry(Some(question.answer)));
+    let effects = app::update(&mut state, Msg::Quiz(QuizMsg::Try(Some(question.answer))));
     assert!(!effects.rerun && effects.render);
     assert_eq!(state.page.compare, None);
     let feedback = state.quiz.as_ref().unwrap().feedback(index).0;
@@ -335,7 +336,7 @@ fn show_my_choice_as_b_is_refused_until_the_answer_is_locked() {
         !state.quiz.as_ref().unwrap().offers_try(index),
         "not before locking"
     );
-    app::update(&mut state, Msg::QuizAnswer(locked));
+    app::update(&mut state, Msg::Quiz(QuizMsg::Answer(locked)));
     assert!(
         state.quiz.as_ref().unwrap().offers_try(index),
         "a wrong choice offers itself"
@@ -344,7 +345,7 @@ fn show_my_choice_as_b_is_refused_until_the_answer_is_locked() {
         state.page.compare, question.proof_compare,
         "the right one as B"
     );
-    let effects = app::update(&mut state, Msg::QuizTry(Some(wrong)));
+    let effects = app::update(&mut state, Msg::Quiz(QuizMsg::Try(Some(wrong))));
     assert!(effects.rerun);
     assert_eq!(
         state.page.compare.as_deref(),
@@ -359,7 +360,7 @@ fn a_right_choice_is_not_offered_as_b_since_b_already_shows_it() {
         choice: Some(question.answer),
         number: String::new(),
     };
-    app::update(&mut state, Msg::QuizAnswer(locked));
+    app::update(&mut state, Msg::Quiz(QuizMsg::Answer(locked)));
     assert_eq!(state.page.compare, question.proof_compare);
     assert!(!state.quiz.as_ref().unwrap().offers_try(index));
 }

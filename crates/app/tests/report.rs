@@ -6,6 +6,7 @@ mod support;
 
 use idemlab_app as app;
 use idemlab_app::{AnswerInput, Msg, Tab};
+use idemlab_app::{LessonMsg, OwnMsg, QuizMsg};
 use idemlab_course::lessons::LESSONS;
 use idemlab_course::quiz::{Form, QUESTIONS};
 use support::{load, load_measured, right_choice};
@@ -21,7 +22,7 @@ fn report_parent_sends_the_step_reached_and_nothing_without_it() {
             steps: None
         })
     );
-    let effects = app::update(&mut state, Msg::OpenStep(1));
+    let effects = app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1)));
     assert_eq!(
         effects.report,
         Some(app::Report::Step {
@@ -35,13 +36,16 @@ fn report_parent_sends_the_step_reached_and_nothing_without_it() {
         None
     );
     assert_eq!(
-        app::update(&mut state, Msg::OpenStep(1)).report,
+        app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1))).report,
         None,
         "the same step"
     );
     let mut quiet = load("lesson=a&step=1");
     assert_eq!(app::report_on_load(&quiet), None);
-    assert_eq!(app::update(&mut quiet, Msg::OpenStep(1)).report, None);
+    assert_eq!(
+        app::update(&mut quiet, Msg::Lesson(LessonMsg::OpenStep(1))).report,
+        None
+    );
     assert!(load("seed=1&report=parent")
         .to_query()
         .ends_with("&report=parent"));
@@ -54,7 +58,7 @@ fn report_parent_sends_each_prediction_with_whether_it_was_right() {
     let mut state = load_measured("lesson=a&step=1&report=parent");
     let right = right_choice(&LESSONS[0], 0);
     let wrong = (right + 1) % LESSONS[0].steps[0].predict.choices().len();
-    let effects = app::update(&mut state, Msg::Predict(wrong));
+    let effects = app::update(&mut state, Msg::Lesson(LessonMsg::Predict(wrong)));
     assert_eq!(
         effects.report,
         Some(app::Report::Prediction {
@@ -67,7 +71,10 @@ fn report_parent_sends_each_prediction_with_whether_it_was_right() {
         })
     );
     // Answered once: a second choice sends nothing.
-    assert_eq!(app::update(&mut state, Msg::Predict(right)).report, None);
+    assert_eq!(
+        app::update(&mut state, Msg::Lesson(LessonMsg::Predict(right))).report,
+        None
+    );
 }
 
 #[test]
@@ -79,7 +86,7 @@ fn report_parent_sends_the_checks_score_once_its_last_answer_is_locked() {
             None,
             "no step while the check is open"
         );
-        app::update(&mut state, Msg::QuizBegin);
+        app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
         let questions = state.quiz.as_ref().unwrap().quiz.questions.clone();
         let mut reports = Vec::new();
         for (i, question) in questions.iter().enumerate() {
@@ -101,8 +108,8 @@ fn report_parent_sends_the_checks_score_once_its_last_answer_is_locked() {
                     number: answer.to_string(),
                 },
             };
-            reports.extend(app::update(&mut state, Msg::QuizAnswer(input)).report);
-            app::update(&mut state, Msg::QuizNext);
+            reports.extend(app::update(&mut state, Msg::Quiz(QuizMsg::Answer(input))).report);
+            app::update(&mut state, Msg::Quiz(QuizMsg::Next));
         }
         let score = if wrong_at.is_some() { 3 } else { 4 };
         assert_eq!(
@@ -138,7 +145,7 @@ fn report_parent_sends_an_own_steps_step_and_answer_as_lesson_own() {
         .unwrap()
         .choices;
     let right = choices.iter().position(|c| c == "7").unwrap();
-    let effects = app::update(&mut state, Msg::OwnAnswer(right));
+    let effects = app::update(&mut state, Msg::Own(OwnMsg::Answer(right)));
     let answered = app::Report::Prediction {
         lesson: "own",
         step: 1,
@@ -148,7 +155,7 @@ fn report_parent_sends_an_own_steps_step_and_answer_as_lesson_own() {
         steps: Some(2),
     };
     assert_eq!(effects.report, Some(answered));
-    let effects = app::update(&mut state, Msg::OwnStep(1));
+    let effects = app::update(&mut state, Msg::Own(OwnMsg::Open(1)));
     assert_eq!(
         effects.report,
         Some(app::Report::Step {

@@ -5,6 +5,7 @@ mod support;
 
 use expect_test::expect;
 use idemlab_app as app;
+use idemlab_app::ScenarioMsg;
 use idemlab_app::{Banner, Effects, Msg, State, UrlWrite};
 use idemlab_course::quiz::progress::Progress;
 use idemlab_lab::Side;
@@ -44,7 +45,7 @@ fn a_run_computing_in_slices_says_how_far_it_has_got_and_repaints_only_that() {
 fn cancel_goes_back_to_the_last_scenario_that_finished_and_says_so() {
     let mut state = load("seed=3&orders=7");
     let finished = state.page.scenario.clone();
-    app::update(&mut state, Msg::NewSeed(99));
+    app::update(&mut state, Msg::Scenario(ScenarioMsg::NewSeed(99)));
     computing(&mut state, Side::A, 5_000);
     let effects = app::update(&mut state, Msg::CancelRun);
     assert!(effects.rerun);
@@ -60,7 +61,7 @@ fn cancel_goes_back_to_the_last_scenario_that_finished_and_says_so() {
     expect!["Run A was cancelled while simulating after 5,000 events. The page shows the last scenario that finished; Back returns to the cancelled one."]
         .assert_eq(&banner.lines.join("\n"));
     // The note lasts until the scenario changes again.
-    app::update(&mut state, Msg::NewSeed(5));
+    app::update(&mut state, Msg::Scenario(ScenarioMsg::NewSeed(5)));
     assert_eq!(Banner::of(&state), None);
 }
 

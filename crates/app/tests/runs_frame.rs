@@ -2,6 +2,7 @@
 //! counter, label and flag, so the browser decides none of them.
 
 use idemlab_app as app;
+use idemlab_app::ScreenMsg;
 use idemlab_app::{Msg, Page};
 
 #[test]
@@ -58,7 +59,7 @@ fn without_compare_b_has_no_block_and_more_folds_the_unnamed_counters() {
         .clone()
         .expect("a step names some counters: the rest fold");
     assert!(text.starts_with("more (") && !open, "{text}");
-    page.dispatch(Msg::MoreCounters(true));
+    page.dispatch(Msg::Screen(ScreenMsg::MoreCounters(true)));
     let a = app::view::runs::view(&page.state, &page.runs).sides[0]
         .clone()
         .unwrap();

@@ -6,6 +6,7 @@ mod support;
 
 use idemlab_app as app;
 use idemlab_app::{Focus, Msg, Tab};
+use idemlab_app::{LessonMsg, ScreenMsg};
 use idemlab_course::lessons::{Side, LESSONS};
 use support::{load, load_measured, ran_and_measured, right_choice};
 
@@ -18,10 +19,10 @@ fn a_lesson_takes_the_controls_column_and_the_controls_fold_into_a_drawer() {
         layout.panel, None,
         "the step is the column; no panel under the runs"
     );
-    let effects = app::update(&mut state, Msg::ShowControls(true));
+    let effects = app::update(&mut state, Msg::Screen(ScreenMsg::ShowControls(true)));
     assert_eq!(effects.focus, Some(Focus::Drawer));
     assert!(app::page_layout(&state).controls_shown);
-    let effects = app::update(&mut state, Msg::ShowControls(false));
+    let effects = app::update(&mut state, Msg::Screen(ScreenMsg::ShowControls(false)));
     assert_eq!(
         effects.focus,
         Some(Focus::DrawerToggle),
@@ -34,24 +35,24 @@ fn a_lesson_takes_the_controls_column_and_the_controls_fold_into_a_drawer() {
         "Tables opens beside the step, not instead of it"
     );
     assert_eq!(layout.panel, Some(Tab::Tables));
-    app::update(&mut state, Msg::OpenStep(3));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(3)));
     assert_eq!(
         app::page_layout(&state).panel,
         None,
         "the next step closes it"
     );
-    app::update(&mut state, Msg::CloseLesson);
+    app::update(&mut state, Msg::Lesson(LessonMsg::Close));
     let layout = app::page_layout(&state);
     assert!(!layout.lesson_column && layout.controls_shown);
     assert!(!state.to_query().contains("lesson="));
     // The ordering step's claims describe its own run, not the learner's order.
     let mut ordering = load("lesson=a&step=12");
     assert!(app::page_layout(&ordering).claims);
-    app::update(&mut ordering, Msg::RunOrder);
+    app::update(&mut ordering, Msg::Lesson(LessonMsg::RunOrder));
     assert!(!app::page_layout(&ordering).claims, "no stale claim lines");
     embeds_and_drawers_lay_out_as_their_links_say();
     let mut free = load("seed=3&preset=race");
-    app::update(&mut free, Msg::ShowControls(true));
+    app::update(&mut free, Msg::Screen(ScreenMsg::ShowControls(true)));
     assert!(!free.drawer_open, "no drawer outside a lesson");
 }
 
@@ -62,7 +63,7 @@ fn docks(query: &str) -> bool {
         !app::page_layout(&state).dock,
         "{query}: nothing docks before the answer"
     );
-    app::update(&mut state, Msg::Predict(0));
+    app::update(&mut state, Msg::Lesson(LessonMsg::Predict(0)));
     app::page_layout(&state).dock
 }
 
@@ -110,25 +111,25 @@ fn a_phones_docked_timeline_can_be_put_back_in_the_page_and_docked_again() {
         None,
         "nothing docks before the answer"
     );
-    app::update(&mut state, Msg::Predict(0));
+    app::update(&mut state, Msg::Lesson(LessonMsg::Predict(0)));
     let layout = app::page_layout(&state);
     assert!(layout.dock && layout.dock_toggle == Some(true));
-    app::update(&mut state, Msg::ToggleDock);
+    app::update(&mut state, Msg::Screen(ScreenMsg::ToggleDock));
     let layout = app::page_layout(&state);
     assert!(!layout.dock && layout.dock_toggle == Some(false));
     // The learner's choice holds on the next step.
-    app::update(&mut state, Msg::OpenStep(1));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1)));
     ran_and_measured(&mut state);
-    app::update(&mut state, Msg::Predict(0));
+    app::update(&mut state, Msg::Lesson(LessonMsg::Predict(0)));
     assert!(!app::page_layout(&state).dock);
-    app::update(&mut state, Msg::ToggleDock);
+    app::update(&mut state, Msg::Screen(ScreenMsg::ToggleDock));
     assert!(app::page_layout(&state).dock);
 }
 
 #[test]
 fn closing_a_lesson_focuses_the_picker_as_its_column_goes() {
     let mut state = load("lesson=a&step=2");
-    let effects = app::update(&mut state, Msg::CloseLesson);
+    let effects = app::update(&mut state, Msg::Lesson(LessonMsg::Close));
     assert_eq!(effects.focus, Some(Focus::LessonPicker));
 }
 
@@ -153,15 +154,15 @@ fn changing_step_clears_the_outline_in_update_not_in_render() {
     let index = (0..LESSONS[0].steps.len())
         .find(|&i| !LESSONS[0].steps[i].pointers.is_empty())
         .unwrap();
-    app::update(&mut state, Msg::OpenStep(index));
-    let effects = app::update(&mut state, Msg::TogglePointer(0));
+    app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(index)));
+    let effects = app::update(&mut state, Msg::Lesson(LessonMsg::TogglePointer(0)));
     assert!(state.highlight.is_some());
     assert_eq!(effects.show_timeline, Some(state.highlight.unwrap().0));
-    let effects = app::update(&mut state, Msg::OpenStep(index));
+    let effects = app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(index)));
     assert_eq!(state.highlight, None);
     assert_eq!(effects.focus, Some(Focus::LessonHeading));
-    app::update(&mut state, Msg::TogglePointer(0));
-    app::update(&mut state, Msg::TogglePointer(0));
+    app::update(&mut state, Msg::Lesson(LessonMsg::TogglePointer(0)));
+    app::update(&mut state, Msg::Lesson(LessonMsg::TogglePointer(0)));
     assert_eq!(state.highlight, None, "a second press turns it off");
 }
 
@@ -170,14 +171,17 @@ fn a_phrase_about_the_other_run_brings_that_run_into_focus() {
     // On a phone the docked timeline is the run in focus; a phrase about A on a step whose
     // reveal put B in focus would outline marks nobody can see.
     let mut state = load_measured("lesson=a&step=5");
-    app::update(&mut state, Msg::Predict(right_choice(&LESSONS[0], 4)));
+    app::update(
+        &mut state,
+        Msg::Lesson(LessonMsg::Predict(right_choice(&LESSONS[0], 4))),
+    );
     assert_eq!(state.focus(), Side::B, "the reveal is about B");
     let a_phrase = LESSONS[0].steps[4]
         .pointers
         .iter()
         .position(|p| p.side == Side::A)
         .unwrap();
-    app::update(&mut state, Msg::TogglePointer(a_phrase));
+    app::update(&mut state, Msg::Lesson(LessonMsg::TogglePointer(a_phrase)));
     assert_eq!(state.focus(), Side::A);
     assert_eq!(state.page.cursor, None, "at the end of the run in focus");
 }

@@ -6,6 +6,7 @@ mod support;
 
 use idemlab_app as app;
 use idemlab_app::{KeyTarget, Msg, Shortcut, State, Tab};
+use idemlab_app::{PlaybackMsg, ScenarioMsg};
 use idemlab_course::quiz::progress::Progress;
 use support::load;
 
@@ -16,12 +17,30 @@ fn key(key: &str, target: KeyTarget) -> Option<Shortcut> {
 #[test]
 fn shortcut_map_on_the_page() {
     let msg = |m| Some(Shortcut::Msg(m));
-    assert_eq!(key(" ", KeyTarget::Page), msg(Msg::Play));
-    assert_eq!(key("ArrowLeft", KeyTarget::Page), msg(Msg::Step(-1)));
-    assert_eq!(key("ArrowRight", KeyTarget::Page), msg(Msg::Step(1)));
-    assert_eq!(key("Home", KeyTarget::Page), msg(Msg::GoTo(0)));
-    assert_eq!(key("End", KeyTarget::Page), msg(Msg::GoTo(u32::MAX)));
-    assert_eq!(key("0", KeyTarget::Page), msg(Msg::Zoom(None)));
+    assert_eq!(
+        key(" ", KeyTarget::Page),
+        msg(Msg::Playback(PlaybackMsg::Play))
+    );
+    assert_eq!(
+        key("ArrowLeft", KeyTarget::Page),
+        msg(Msg::Playback(PlaybackMsg::Step(-1)))
+    );
+    assert_eq!(
+        key("ArrowRight", KeyTarget::Page),
+        msg(Msg::Playback(PlaybackMsg::Step(1)))
+    );
+    assert_eq!(
+        key("Home", KeyTarget::Page),
+        msg(Msg::Playback(PlaybackMsg::GoTo(0)))
+    );
+    assert_eq!(
+        key("End", KeyTarget::Page),
+        msg(Msg::Playback(PlaybackMsg::GoTo(u32::MAX)))
+    );
+    assert_eq!(
+        key("0", KeyTarget::Page),
+        msg(Msg::Playback(PlaybackMsg::Zoom(None)))
+    );
     for (k, want) in [
         ("n", Shortcut::NewSeed),
         ("N", Shortcut::NewSeed),
@@ -47,7 +66,7 @@ fn shortcut_new_seed_is_refused_with_a_word_while_the_seed_is_locked() {
     );
     // Not silently dropped: the state machine refuses it and says why.
     let mut state = load("seed=7&embed=1&controls=dedup");
-    app::update(&mut state, Msg::NewSeed(8));
+    app::update(&mut state, Msg::Scenario(ScenarioMsg::NewSeed(8)));
     assert_eq!(state.page.scenario.seed, 7);
     assert!(state.lock_note.unwrap().contains("the seed stays as it is"));
 }
@@ -138,10 +157,13 @@ fn the_setting_turns_off_every_character_key_but_not_the_arrows() {
         );
     }
     let step = app::shortcut_for(&state, "ArrowRight", false, KeyTarget::Page);
-    assert_eq!(step, Some(Shortcut::Msg(Msg::Step(1))));
+    assert_eq!(
+        step,
+        Some(Shortcut::Msg(Msg::Playback(PlaybackMsg::Step(1))))
+    );
     app::update(&mut state, Msg::ShortcutsOff(false));
     let play = app::shortcut_for(&state, " ", false, KeyTarget::Page);
-    assert_eq!(play, Some(Shortcut::Msg(Msg::Play)));
+    assert_eq!(play, Some(Shortcut::Msg(Msg::Playback(PlaybackMsg::Play))));
 }
 
 #[test]
@@ -198,18 +220,51 @@ fn arrows_on_a_tab_never_move_the_playback_cursor() {
 #[test]
 fn the_event_list_moves_its_selected_row_and_keeps_it_on_enter() {
     let key = |k, cursor| app::grid_key(k, cursor, 100, 12);
-    assert_eq!(key("ArrowDown", Some(5)), Some(Msg::Select(6)));
-    assert_eq!(key("ArrowUp", Some(5)), Some(Msg::Select(4)));
-    assert_eq!(key("ArrowUp", Some(0)), Some(Msg::Select(0)));
-    assert_eq!(key("ArrowDown", Some(99)), Some(Msg::Select(99)));
-    assert_eq!(key("PageDown", Some(95)), Some(Msg::Select(99)));
-    assert_eq!(key("PageUp", Some(20)), Some(Msg::Select(8)));
-    assert_eq!(key("Home", Some(50)), Some(Msg::Select(0)));
-    assert_eq!(key("End", Some(50)), Some(Msg::Select(99)));
-    assert_eq!(key("Enter", Some(7)), Some(Msg::Select(7)));
+    assert_eq!(
+        key("ArrowDown", Some(5)),
+        Some(Msg::Playback(PlaybackMsg::Select(6)))
+    );
+    assert_eq!(
+        key("ArrowUp", Some(5)),
+        Some(Msg::Playback(PlaybackMsg::Select(4)))
+    );
+    assert_eq!(
+        key("ArrowUp", Some(0)),
+        Some(Msg::Playback(PlaybackMsg::Select(0)))
+    );
+    assert_eq!(
+        key("ArrowDown", Some(99)),
+        Some(Msg::Playback(PlaybackMsg::Select(99)))
+    );
+    assert_eq!(
+        key("PageDown", Some(95)),
+        Some(Msg::Playback(PlaybackMsg::Select(99)))
+    );
+    assert_eq!(
+        key("PageUp", Some(20)),
+        Some(Msg::Playback(PlaybackMsg::Select(8)))
+    );
+    assert_eq!(
+        key("Home", Some(50)),
+        Some(Msg::Playback(PlaybackMsg::Select(0)))
+    );
+    assert_eq!(
+        key("End", Some(50)),
+        Some(Msg::Playback(PlaybackMsg::Select(99)))
+    );
+    assert_eq!(
+        key("Enter", Some(7)),
+        Some(Msg::Playback(PlaybackMsg::Select(7)))
+    );
     // No cursor is the run's end: ↓ starts at the top, ↑ at the bottom.
-    assert_eq!(key("ArrowDown", None), Some(Msg::Select(0)));
-    assert_eq!(key("ArrowUp", None), Some(Msg::Select(99)));
+    assert_eq!(
+        key("ArrowDown", None),
+        Some(Msg::Playback(PlaybackMsg::Select(0)))
+    );
+    assert_eq!(
+        key("ArrowUp", None),
+        Some(Msg::Playback(PlaybackMsg::Select(99)))
+    );
     assert_eq!(key("ArrowLeft", Some(5)), None);
     assert_eq!(key("n", Some(5)), None);
     assert_eq!(app::grid_key("ArrowDown", None, 0, 12), None);

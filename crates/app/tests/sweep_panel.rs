@@ -6,6 +6,7 @@ mod support;
 use expect_test::expect;
 use idemlab_app as app;
 use idemlab_app::{sweep_range, Msg};
+use idemlab_app::{ScenarioMsg, SweepMsg};
 use support::load;
 
 #[test]
@@ -26,7 +27,7 @@ fn a_sweep_from_the_largest_seed_runs_the_one_seed_there_and_says_why() {
 #[test]
 fn a_sweep_job_runs_every_seed_of_its_range_and_no_more() {
     let mut state = load(&format!("seed={}", u64::MAX - 2));
-    let effects = app::update(&mut state, Msg::SweepStart("5".into()));
+    let effects = app::update(&mut state, Msg::Sweep(SweepMsg::Start("5".into())));
     assert!(effects.work);
     let job = state.sweep.as_mut().unwrap();
     for _ in 0..10 {
@@ -39,7 +40,7 @@ fn a_sweep_job_runs_every_seed_of_its_range_and_no_more() {
 #[test]
 fn the_sweep_line_gives_totals_the_closed_form_and_the_ranges_note_first() {
     let mut state = load(&format!("seed={}&preset=lost-ack", u64::MAX - 1));
-    app::update(&mut state, Msg::SweepStart("5".into()));
+    app::update(&mut state, Msg::Sweep(SweepMsg::Start("5".into())));
     let job = state.sweep.as_mut().unwrap();
     while !job.finished() {
         job.run_one();
@@ -59,11 +60,11 @@ fn the_sweep_line_gives_totals_the_closed_form_and_the_ranges_note_first() {
 #[test]
 fn stop_keeps_a_sweeps_totals_and_a_scenario_change_drops_them() {
     let mut state = load("seed=1&loss_resp=0.2&tab=sweep");
-    app::update(&mut state, Msg::SweepStart("50".into()));
+    app::update(&mut state, Msg::Sweep(SweepMsg::Start("50".into())));
     for _ in 0..5 {
         state.sweep.as_mut().unwrap().run_one();
     }
-    app::update(&mut state, Msg::SweepStop);
+    app::update(&mut state, Msg::Sweep(SweepMsg::Stop));
     let job = state.sweep.clone().expect("stopped, not dropped");
     assert!(job.stopped && !job.running() && job.done == 5);
     let said = app::sweep_summary(&job, 0.5);
@@ -83,10 +84,10 @@ fn stop_keeps_a_sweeps_totals_and_a_scenario_change_drops_them() {
     );
     app::update(
         &mut state,
-        Msg::SetKey {
+        Msg::Scenario(ScenarioMsg::SetKey {
             name: "dedup".into(),
             value: "atomic".into(),
-        },
+        }),
     );
     assert!(state.sweep.is_none(), "the totals were another scenario's");
 }
@@ -100,7 +101,7 @@ fn the_panel_shows_the_sweep_in_the_state_and_empties_when_a_scenario_change_dro
         (empty.progress.as_str(), empty.seeds_max.as_str()),
         ("0", "100000")
     );
-    page.dispatch(Msg::SweepStart("20".into()));
+    page.dispatch(Msg::Sweep(SweepMsg::Start("20".into())));
     page.finish();
     let frame = app::view::sweep::view(&page.state);
     expect_test::expect![[r#"
@@ -139,9 +140,9 @@ fn the_panel_shows_the_sweep_in_the_state_and_empties_when_a_scenario_change_dro
         }
     "#]]
     .assert_debug_eq(&frame);
-    page.dispatch(Msg::SetKey {
+    page.dispatch(Msg::Scenario(ScenarioMsg::SetKey {
         name: "dedup".into(),
         value: "atomic".into(),
-    });
+    }));
     assert_eq!(app::view::sweep::view(&page.state), empty);
 }

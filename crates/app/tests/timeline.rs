@@ -5,6 +5,7 @@ mod support;
 
 use idemlab_app as app;
 use idemlab_app::Msg;
+use idemlab_app::{PlaybackMsg, ScreenMsg};
 use idemlab_lab::view::{Viewport, GUTTER_PX};
 use idemlab_lab::Side;
 use support::load;
@@ -12,11 +13,11 @@ use support::load;
 #[test]
 fn playing_from_the_end_starts_over_and_stops_at_the_last_event() {
     let mut state = load("seed=2");
-    let effects = app::update(&mut state, Msg::Play);
+    let effects = app::update(&mut state, Msg::Playback(PlaybackMsg::Play));
     assert!(effects.tick && state.playing);
     assert_eq!(state.page.cursor, Some(0));
     let mut ticks = 0;
-    while app::update(&mut state, Msg::Tick).tick {
+    while app::update(&mut state, Msg::Playback(PlaybackMsg::Tick)).tick {
         ticks += 1;
     }
     assert!(!state.playing);
@@ -26,7 +27,7 @@ fn playing_from_the_end_starts_over_and_stops_at_the_last_event() {
 
 fn window(msg: Msg) -> (u64, u64) {
     match msg {
-        Msg::Zoom(Some(window)) => window,
+        Msg::Playback(PlaybackMsg::Zoom(Some(window))) => window,
         other => panic!("not a zoom window: {other:?}"),
     }
 }
@@ -77,24 +78,27 @@ fn a_mark_selects_its_own_event_and_a_mark_of_the_other_run_brings_that_run_into
     let mut state = load("seed=3&preset=race&compare=dedup%3Datomic");
     assert_eq!(
         app::mark_select(&state, Side::A, 5),
-        Msg::Select(5),
+        Msg::Playback(PlaybackMsg::Select(5)),
         "A's own event"
     );
     let msg = app::mark_select(&state, Side::B, 7);
     assert_eq!(
         msg,
-        Msg::FocusOn {
+        Msg::Screen(ScreenMsg::FocusOn {
             side: Side::B,
             cursor: Some(7)
-        }
+        })
     );
     app::update(&mut state, msg);
     assert_eq!((state.focus(), state.cursor()), (Side::B, 7));
-    assert_eq!(app::mark_select(&state, Side::B, 3), Msg::Select(3));
+    assert_eq!(
+        app::mark_select(&state, Side::B, 3),
+        Msg::Playback(PlaybackMsg::Select(3))
+    );
     let alone = load("seed=3&preset=race");
     assert_eq!(
         app::mark_select(&alone, Side::B, 3),
-        Msg::Select(3),
+        Msg::Playback(PlaybackMsg::Select(3)),
         "no B, no focus"
     );
 }

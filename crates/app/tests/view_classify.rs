@@ -4,6 +4,7 @@
 
 use expect_test::expect;
 use idemlab_app::view::classify::view;
+use idemlab_app::{ClassifyMsg, LessonMsg, QuizMsg};
 use idemlab_app::{Msg, Page};
 use idemlab_course::classify::Class;
 
@@ -11,7 +12,7 @@ use idemlab_course::classify::Class;
 fn the_exercise_is_on_screen_only_on_its_own_step() {
     let mut page = Page::built("lesson=a&step=1");
     assert_eq!(view(&page.state), None, "step 1 has no exercise");
-    page.dispatch(Msg::OpenStep(1));
+    page.dispatch(Msg::Lesson(LessonMsg::OpenStep(1)));
     let frame = view(&page.state).expect("step 2 holds it");
     assert_eq!(frame.ops.len(), 7);
     let names: Vec<_> = frame.ops[0].choices.iter().map(|c| c.name).collect();
@@ -20,10 +21,10 @@ fn the_exercise_is_on_screen_only_on_its_own_step() {
         frame.score,
         "Classify each of the 7 operations; each answer locks and says why."
     );
-    page.dispatch(Msg::QuizStart {
+    page.dispatch(Msg::Quiz(QuizMsg::Start {
         stored: Default::default(),
         fresh_seed: 5,
-    });
+    }));
     assert_eq!(view(&page.state), None, "the check replaces the step");
 }
 
@@ -77,10 +78,10 @@ fn a_wrong_answer_locks_its_buttons_and_marks_the_right_class() {
             op.class != Class::Not && op.show.is_some()
         })
         .expect("an operation with a run that is not 'not idempotent'");
-    page.dispatch(Msg::Classify {
+    page.dispatch(Msg::Classify(ClassifyMsg::Answer {
         index,
         answer: Class::Not,
-    });
+    }));
     let frame = view(&page.state).unwrap();
     let op = &frame.ops[index];
     let marks: Vec<_> = (op.choices.iter())

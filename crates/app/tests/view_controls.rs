@@ -4,6 +4,7 @@
 
 use expect_test::expect;
 use idemlab_app::view::controls::{shell, view};
+use idemlab_app::ScenarioMsg;
 use idemlab_app::{FieldKind, Msg, Page, TOOLBAR_KEYS};
 use idemlab_core::scenario::codec;
 
@@ -105,10 +106,10 @@ fn an_embed_that_opens_one_control_shows_and_unlocks_only_it() {
 #[test]
 fn a_refused_value_marks_its_field_and_keeps_the_value_running() {
     let mut page = Page::built("seed=4&preset=race");
-    page.dispatch(Msg::SetKey {
+    page.dispatch(Msg::Scenario(ScenarioMsg::SetKey {
         name: "retries".into(),
         value: "many".into(),
-    });
+    }));
     let frame = view(&page.state);
     let retries = frame.fields.iter().find(|f| f.id == "key-retries").unwrap();
     assert!(retries.invalid);
@@ -121,12 +122,14 @@ fn the_compare_box_shows_the_keys_b_runs_and_a_refused_edit_is_written_over_the_
     let mut page = Page::built("seed=4&preset=race");
     let frame = view(&page.state);
     assert!(!frame.compare_on && frame.compare_hidden && frame.compare_keys.is_empty());
-    page.dispatch(Msg::CompareOn(true));
+    page.dispatch(Msg::Scenario(ScenarioMsg::CompareOn(true)));
     let frame = view(&page.state);
     assert!(frame.compare_on && !frame.compare_hidden);
     assert_eq!(frame.compare_keys, "dedup=atomic");
     assert!(!frame.compare_over_focus, "the learner may be typing there");
-    page.dispatch(Msg::CompareKeys("dedup=sometimes".into()));
+    page.dispatch(Msg::Scenario(ScenarioMsg::CompareKeys(
+        "dedup=sometimes".into(),
+    )));
     let frame = view(&page.state);
     assert_eq!(frame.compare_keys, "dedup=atomic");
     assert!(

@@ -5,6 +5,7 @@
 use expect_test::expect;
 use idemlab_app::view::embed::{looks, shell, view};
 use idemlab_app::{EmbedForm, Msg, Page};
+use idemlab_app::{OwnMsg, ScenarioMsg};
 
 fn form() -> EmbedForm {
     EmbedForm {
@@ -136,11 +137,11 @@ fn ticks_open_keys_and_a_typed_title_and_height_go_into_the_snippet() {
 fn a_composed_step_retitles_an_unedited_title_and_keeps_an_edited_one() {
     let mut page = Page::built("seed=7&preset=lost-ack");
     let before = view(&page.state, &form());
-    page.dispatch(Msg::ComposeAdd {
+    page.dispatch(Msg::Own(OwnMsg::Add {
         caption: "Count the charges".into(),
         ask: "effects".into(),
         checks: Vec::new(),
-    });
+    }));
     let unedited = EmbedForm {
         title: Some(before.title.clone()),
         default_before: Some(before.default_title.clone()),
@@ -176,13 +177,13 @@ fn the_question_menu_keeps_its_pick_while_it_offers_it_and_a_refusal_says_why() 
     let frame = view(&page.state, &asking_b);
     assert_eq!(frame.ask, "", "no B to ask of");
     assert_eq!(frame.asks[0].1, "No question");
-    page.dispatch(Msg::CompareOn(true));
+    page.dispatch(Msg::Scenario(ScenarioMsg::CompareOn(true)));
     assert_eq!(view(&page.state, &asking_b).ask, "b.effects");
-    page.dispatch(Msg::ComposeAdd {
+    page.dispatch(Msg::Own(OwnMsg::Add {
         caption: String::new(),
         ask: "b.nothing".into(),
         checks: Vec::new(),
-    });
+    }));
     let frame = view(&page.state, &form());
     assert!(frame.compose_error.is_some() && frame.steps.is_empty());
 }

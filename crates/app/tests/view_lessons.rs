@@ -7,6 +7,7 @@ mod support;
 use expect_test::expect;
 use idemlab_app::view::lessons::{calculator_out, view};
 use idemlab_app::{LessonBody, LessonsFrame, Msg, Page, StepFrame, TextPiece};
+use idemlab_app::{LessonMsg, QuizMsg};
 use idemlab_course::lessons::LESSONS;
 use idemlab_course::quiz::progress::Progress;
 
@@ -54,12 +55,12 @@ fn the_picker_marks_a_mastered_lesson_and_a_lock_keeps_the_others_shut() {
 fn the_article_holds_the_check_a_prompt_or_the_step() {
     let mut page = Page::built("seed=7");
     assert_eq!(frame(&page).body, LessonBody::Pick);
-    page.dispatch(Msg::OpenLesson(&LESSONS[0]));
+    page.dispatch(Msg::Lesson(LessonMsg::Open(&LESSONS[0])));
     assert!(matches!(frame(&page).body, LessonBody::Step(_)));
-    page.dispatch(Msg::QuizStart {
+    page.dispatch(Msg::Quiz(QuizMsg::Start {
         stored: Progress::new(),
         fresh_seed: 5,
-    });
+    }));
     assert_eq!(frame(&page).body, LessonBody::Quiz);
 }
 
@@ -171,8 +172,11 @@ fn a_pressed_phrase_outlines_its_marks_and_says_how_many() {
         (frame(&page).pointer_status, frame(&page).pressed),
         (String::new(), None)
     );
-    page.dispatch(Msg::Predict(support::right_choice(&LESSONS[0], 0)));
-    page.dispatch(Msg::TogglePointer(1));
+    page.dispatch(Msg::Lesson(LessonMsg::Predict(support::right_choice(
+        &LESSONS[0],
+        0,
+    ))));
+    page.dispatch(Msg::Lesson(LessonMsg::TogglePointer(1)));
     let frame = frame(&page);
     assert_eq!(frame.pressed, Some(1));
     assert!(

@@ -7,6 +7,7 @@ mod support;
 use expect_test::expect;
 use idemlab_app::view::predict::view;
 use idemlab_app::{ChoiceMark, Msg, Page, TextPiece};
+use idemlab_app::{LessonMsg, QuizMsg};
 use idemlab_course::lessons::LESSONS;
 
 #[test]
@@ -71,7 +72,7 @@ fn a_wrong_answer_marks_both_choices_and_reveals_the_step() {
     let mut page = Page::built("lesson=a&step=1");
     let right = support::right_choice(&LESSONS[0], 0);
     let wrong = usize::from(right == 0);
-    page.dispatch(Msg::Predict(wrong));
+    page.dispatch(Msg::Lesson(LessonMsg::Predict(wrong)));
     let frame = view(&page.state);
     assert!(!frame.waiting);
     let asked = frame.asked.expect("still asked, now answered");
@@ -97,10 +98,10 @@ fn gate_0_asks_without_waiting_and_the_check_asks_nothing() {
     let mut page = Page::built("lesson=a&step=1&gate=0");
     let frame = view(&page.state);
     assert!(!frame.waiting && frame.asked.is_some());
-    page.dispatch(Msg::QuizStart {
+    page.dispatch(Msg::Quiz(QuizMsg::Start {
         stored: Default::default(),
         fresh_seed: 5,
-    });
+    }));
     let frame = view(&page.state);
     assert_eq!(
         (frame.shell, frame.waiting, frame.asked),

@@ -7,6 +7,7 @@ mod support;
 
 use expect_test::expect;
 use idemlab_app::view::quiz::view;
+use idemlab_app::QuizMsg;
 use idemlab_app::{AnswerInput, Msg, Page, QuizFields, QuizFrame, QuizShows};
 use idemlab_course::quiz::progress::Progress;
 use idemlab_course::quiz::QUESTIONS;
@@ -46,7 +47,7 @@ fn the_introduction_says_how_the_check_works_and_the_lesson_status() {
 #[test]
 fn a_question_shows_its_marks_and_its_form() {
     let mut page = Page::built("lesson=a&quiz=5");
-    page.dispatch(Msg::QuizBegin);
+    page.dispatch(Msg::Quiz(QuizMsg::Begin));
     let Some(QuizShows::Question(before)) = frame(&page).panel.map(|p| p.shows) else {
         panic!("the first question");
     };
@@ -98,8 +99,8 @@ fn a_question_shows_its_marks_and_its_form() {
 #[test]
 fn an_answered_question_locks_its_form_and_says_why() {
     let mut page = Page::built("lesson=a&quiz=5");
-    page.dispatch(Msg::QuizBegin);
-    page.dispatch(Msg::QuizAnswer(right_answer(&page.state)));
+    page.dispatch(Msg::Quiz(QuizMsg::Begin));
+    page.dispatch(Msg::Quiz(QuizMsg::Answer(right_answer(&page.state))));
     let panel = frame(&page).panel.unwrap();
     assert_eq!(panel.title, format!("Lesson A, question 1 of {QUESTIONS}"));
     let QuizShows::Question(after) = panel.shows else {
@@ -125,24 +126,24 @@ fn an_answered_question_locks_its_form_and_says_why() {
 #[test]
 fn a_refused_answer_says_why_and_the_last_question_leads_to_the_score() {
     let mut page = Page::built("lesson=a&quiz=5");
-    page.dispatch(Msg::QuizBegin);
-    page.dispatch(Msg::QuizAnswer(AnswerInput {
+    page.dispatch(Msg::Quiz(QuizMsg::Begin));
+    page.dispatch(Msg::Quiz(QuizMsg::Answer(AnswerInput {
         choice: None,
         number: "many".into(),
-    }));
+    })));
     let Some(QuizShows::Question(refused)) = frame(&page).panel.map(|p| p.shows) else {
         panic!("the first question");
     };
     assert_eq!((refused.result, refused.answered), (None, false));
     assert_eq!(refused.feedback, refused.said, "a refusal speaks whole");
     for _ in 0..QUESTIONS {
-        page.dispatch(Msg::QuizAnswer(right_answer(&page.state)));
+        page.dispatch(Msg::Quiz(QuizMsg::Answer(right_answer(&page.state))));
         let Some(QuizShows::Question(question)) = frame(&page).panel.map(|p| p.shows) else {
             panic!("a question");
         };
         let last = question.number == QUESTIONS.to_string();
         assert_eq!(question.next_label, last.then_some("See the score →"));
-        page.dispatch(Msg::QuizNext);
+        page.dispatch(Msg::Quiz(QuizMsg::Next));
     }
     let panel = frame(&page).panel.unwrap();
     assert_eq!(panel.title, "Mastery check: Lesson A, your score");

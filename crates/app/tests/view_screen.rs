@@ -4,6 +4,7 @@
 
 use expect_test::expect;
 use idemlab_app::view::screen::view;
+use idemlab_app::{LessonMsg, OwnMsg, ScenarioMsg, ScreenMsg};
 use idemlab_app::{Msg, Page};
 use idemlab_lab::Side;
 
@@ -58,10 +59,10 @@ fn a_lesson_takes_the_column_its_controls_fold_into_a_drawer_and_its_button_is_c
     assert!(!frame.controls_shown && frame.drawer_toggle && frame.close_lesson);
     assert!(!frame.start_hint);
     assert_eq!(frame.current_lesson, Some("b"));
-    page.dispatch(Msg::ShowControls(true));
+    page.dispatch(Msg::Screen(ScreenMsg::ShowControls(true)));
     let frame = view(&page.state);
     assert!(frame.controls_shown && frame.drawer_open);
-    page.dispatch(Msg::CloseLesson);
+    page.dispatch(Msg::Lesson(LessonMsg::Close));
     let frame = view(&page.state);
     assert!(!frame.lesson_column && frame.current_lesson.is_none());
 }
@@ -69,14 +70,14 @@ fn a_lesson_takes_the_column_its_controls_fold_into_a_drawer_and_its_button_is_c
 #[test]
 fn comparing_shows_the_focus_buttons_and_presses_the_run_in_focus() {
     let mut page = Page::built("seed=4&preset=race");
-    page.dispatch(Msg::CompareOn(true));
+    page.dispatch(Msg::Scenario(ScenarioMsg::CompareOn(true)));
     page.rerun();
     let frame = view(&page.state);
     assert!(frame.focus_toggle && frame.focus == Side::A);
-    page.dispatch(Msg::FocusOn {
+    page.dispatch(Msg::Screen(ScreenMsg::FocusOn {
         side: Side::B,
         cursor: None,
-    });
+    }));
     assert_eq!(view(&page.state).focus, Side::B);
 }
 
@@ -87,10 +88,10 @@ fn the_dock_button_shows_after_the_answer_and_says_what_a_press_does() {
         !view(&page.state).dock_toggle.shown,
         "nothing docks before the answer"
     );
-    page.dispatch(Msg::Predict(0));
+    page.dispatch(Msg::Lesson(LessonMsg::Predict(0)));
     let toggle = view(&page.state).dock_toggle;
     assert!(toggle.shown && toggle.text == "Undock");
-    page.dispatch(Msg::ToggleDock);
+    page.dispatch(Msg::Screen(ScreenMsg::ToggleDock));
     let toggle = view(&page.state).dock_toggle;
     assert_eq!(
         (toggle.text, toggle.label),
@@ -109,11 +110,11 @@ fn an_instructors_own_step_box_says_its_caption_counts_and_question() {
     assert!(!own.previous && own.next);
     let question = own.question.expect("its question");
     assert!(!question.choices_hidden && question.feedback.is_empty());
-    page.dispatch(Msg::OwnAnswer(0));
+    page.dispatch(Msg::Own(OwnMsg::Answer(0)));
     let question = view(&page.state).own_step.unwrap().question.unwrap();
     assert!(question.choices_hidden && !question.feedback.is_empty());
     // Runs that are not the step's own: the box says so and offers them again.
-    page.dispatch(Msg::NewSeed(8));
+    page.dispatch(Msg::Scenario(ScenarioMsg::NewSeed(8)));
     let own = view(&page.state).own_step.expect("still open");
     assert!(own.reopen && own.note.is_some());
 }

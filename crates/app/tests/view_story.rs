@@ -2,6 +2,7 @@
 //! its prediction, and run B's section hidden when there is no run B.
 
 use idemlab_app::view::story::view;
+use idemlab_app::LessonMsg;
 use idemlab_app::{Msg, Page};
 use idemlab_course::lessons::LESSONS;
 use idemlab_lab::story::HELD;
@@ -32,7 +33,7 @@ fn a_step_waiting_for_its_prediction_holds_both_stories_until_answered() {
         assert_eq!(run.story.summary, HELD);
         assert!(run.story.orders.is_empty() && run.story.left_out.is_none());
     }
-    page.dispatch(Msg::Predict(0));
+    page.dispatch(Msg::Lesson(LessonMsg::Predict(0)));
     let frame = view(&page.state, &page.runs);
     assert_eq!(frame.runs[0].story, page.runs.a.story);
     assert_eq!(

@@ -3,6 +3,7 @@
 //! box reads commas and never proposes a copy of A.
 
 use idemlab_app::{self as app, Msg, State};
+use idemlab_app::{LessonMsg, ScenarioMsg, SweepMsg};
 use idemlab_core::scenario::{decode_lenient, Scenario};
 use idemlab_course::lessons::LESSONS;
 use idemlab_course::quiz::progress::{Progress, VERSION};
@@ -42,7 +43,7 @@ fn the_sweep_step_shows_its_formula_and_its_value_beside_the_mean() {
 
     // The sweep's line puts the formula right after the measured mean.
     let mut state = load("seed=1&orders=50&loss_resp=0.2&retries=3&timeout_ms=500");
-    app::update(&mut state, Msg::SweepStart("20".into()));
+    app::update(&mut state, Msg::Sweep(SweepMsg::Start("20".into())));
     let job = state.sweep.as_mut().unwrap();
     while !job.finished() {
         job.run_one();
@@ -116,8 +117,8 @@ fn the_bare_page_hints_at_lesson_a_until_dismissed_or_a_lesson_opens() {
     app::update(&mut state, Msg::DismissHint);
     assert!(!app::start_hint(&state));
     let mut state = load("");
-    app::update(&mut state, Msg::OpenLesson(&LESSONS[0]));
-    app::update(&mut state, Msg::CloseLesson);
+    app::update(&mut state, Msg::Lesson(LessonMsg::Open(&LESSONS[0])));
+    app::update(&mut state, Msg::Lesson(LessonMsg::Close));
     assert!(!app::start_hint(&state), "found the lessons once");
 }
 
@@ -137,7 +138,7 @@ fn the_compare_box_reads_commas_only_where_a_key_follows() {
     let mut state = load("seed=3&preset=race");
     app::update(
         &mut state,
-        Msg::CompareKeys("dedup=atomic, retries=0".into()),
+        Msg::Scenario(ScenarioMsg::CompareKeys("dedup=atomic, retries=0".into())),
     );
     assert!(state.errors.is_empty(), "{:?}", state.errors);
     assert_eq!(
@@ -158,7 +159,7 @@ fn ticking_compare_proposes_a_change_never_a_copy_of_a() {
         "seed=7&preset=restart&store=durable",
     ] {
         let mut state = load(query);
-        app::update(&mut state, Msg::CompareOn(true));
+        app::update(&mut state, Msg::Scenario(ScenarioMsg::CompareOn(true)));
         let b = state.page.compare_scenario().expect("comparing");
         assert_ne!(
             b, state.page.scenario,

@@ -2,6 +2,7 @@
 //! slice at a time end where the same work in one go ends, and every change they make to the
 //! state arrives through `update`.
 
+use idemlab_app::{ContractsMsg, ScenarioMsg, SweepMsg};
 use idemlab_app::{Looks, Msg, Page, Unbounded};
 use idemlab_lab::sweep::sweep;
 use idemlab_lab::Side;
@@ -59,7 +60,7 @@ fn a_rerun_mid_computation_drops_the_old_run() {
     let mut page = Page::load("seed=3&orders=200", &Default::default());
     page.start();
     page.step(&mut Looks(1), 800, false);
-    page.dispatch(Msg::NewSeed(4));
+    page.dispatch(Msg::Scenario(ScenarioMsg::NewSeed(4)));
     page.finish();
     let fresh = Page::built("seed=4&orders=200");
     assert_eq!(page.runs.a.trace.digest(), fresh.runs.a.trace.digest());
@@ -68,7 +69,7 @@ fn a_rerun_mid_computation_drops_the_old_run() {
 #[test]
 fn a_sweep_in_slices_counts_what_one_sweep_in_one_go_counts() {
     let mut page = Page::built("seed=1&preset=lost-ack");
-    page.dispatch(Msg::SweepStart("60".into()));
+    page.dispatch(Msg::Sweep(SweepMsg::Start("60".into())));
     let slices = settle_in_slices(&mut page, 3);
     assert!(slices > 1, "{slices}");
     let job = page.state.sweep.as_ref().expect("the sweep stays on show");
@@ -80,9 +81,9 @@ fn a_sweep_in_slices_counts_what_one_sweep_in_one_go_counts() {
 #[test]
 fn a_stopped_sweep_runs_no_more_seeds() {
     let mut page = Page::built("seed=1&preset=lost-ack");
-    page.dispatch(Msg::SweepStart("200".into()));
+    page.dispatch(Msg::Sweep(SweepMsg::Start("200".into())));
     page.step(&mut Looks(2), 800, true);
-    page.dispatch(Msg::SweepStop);
+    page.dispatch(Msg::Sweep(SweepMsg::Stop));
     let done = page.state.sweep.as_ref().map(|job| job.done);
     assert!(!page.busy(), "nothing is due");
     page.finish();
@@ -92,7 +93,7 @@ fn a_stopped_sweep_runs_no_more_seeds() {
 #[test]
 fn a_contracts_table_in_slices_fills_every_row() {
     let mut page = Page::built("seed=1&preset=lost-ack");
-    page.dispatch(Msg::ContractsStart("3".into()));
+    page.dispatch(Msg::Contracts(ContractsMsg::Start("3".into())));
     assert!(page.busy(), "the table has runs due");
     settle_in_slices(&mut page, 2);
     let table = page
@@ -103,7 +104,7 @@ fn a_contracts_table_in_slices_fills_every_row() {
     assert!(!table.busy());
     assert_eq!(table.job.runs_done(), table.job.runs_total());
     let mut whole = Page::built("seed=1&preset=lost-ack");
-    whole.dispatch(Msg::ContractsStart("3".into()));
+    whole.dispatch(Msg::Contracts(ContractsMsg::Start("3".into())));
     whole.finish();
     assert_eq!(page.state.contracts, whole.state.contracts);
 }

@@ -61,7 +61,9 @@ pub fn bench_scrub_ms(frames: u32) -> Vec<f64> {
         .map(|frame| {
             let cursor = (u64::from(frame) * events / u64::from(frames.max(1))) as u32;
             let started = dom::now_ms();
-            super::dispatch(idemlab_app::Msg::GoTo(cursor));
+            super::dispatch(idemlab_app::Msg::Playback(idemlab_app::PlaybackMsg::GoTo(
+                cursor,
+            )));
             dom::now_ms() - started
         })
         .collect()

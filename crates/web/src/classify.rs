@@ -3,6 +3,7 @@
 //! item per operation from `tpl-classify-item` and then marks the answers, verdicts and score.
 //! Its clicks are delegated to the lesson panel, once, at mount.
 
+use idemlab_app::ClassifyMsg;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event};
 
@@ -34,11 +35,11 @@ fn on_click(event: Event) {
         return;
     };
     if button.has_attribute("data-classify-show") {
-        return dispatch(Msg::ClassifyShow(index));
+        return dispatch(Msg::Classify(ClassifyMsg::Show(index)));
     }
     let answer = button.get_attribute("data-classify");
     if let Some(answer) = answer.as_deref().and_then(Class::from_name) {
-        dispatch(Msg::Classify { index, answer });
+        dispatch(Msg::Classify(ClassifyMsg::Answer { index, answer }));
     }
 }
 

@@ -3,6 +3,7 @@
 //! slice; each row has buttons that load it as run A or B. What it holds is
 //! `app::contracts_view`'s.
 
+use idemlab_app::ContractsMsg;
 use web_sys::{Element, Event};
 
 use super::dom::{self, El};
@@ -12,7 +13,9 @@ use idemlab_lab::Side;
 
 pub fn mount() {
     dom::on_click("contracts-run", || {
-        dispatch(Msg::ContractsStart(dom::input("sweep-seeds").value()));
+        dispatch(Msg::Contracts(ContractsMsg::Start(
+            dom::input("sweep-seeds").value(),
+        )));
     });
     let body: Element = dom::by_id("contracts-body");
     dom::listen::<Event>(&body, "click", |event| {
@@ -29,7 +32,7 @@ pub fn mount() {
             .and_then(Side::from_name)
             .unwrap_or(Side::A);
         if let Some(row) = row {
-            dispatch(Msg::ContractsLoad { row, side });
+            dispatch(Msg::Contracts(ContractsMsg::Load { row, side }));
         }
     });
 }

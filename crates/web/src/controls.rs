@@ -2,6 +2,7 @@
 //! says, plus the toolbar (preset, seed, compare). Every edit goes back through the codec; a
 //! paint sets what `app::view::controls::view` says.
 
+use idemlab_app::ScenarioMsg;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
@@ -11,10 +12,10 @@ use idemlab_app::{ControlsFrame, FieldKind, FieldShell, Msg};
 
 fn set_key(name: &str, value: &str) {
     forget();
-    dispatch(Msg::SetKey {
+    dispatch(Msg::Scenario(ScenarioMsg::SetKey {
         name: name.into(),
         value: value.into(),
-    });
+    }));
 }
 
 /// Forgets the last paint: a field the learner edited no longer shows what it painted, so the
@@ -54,7 +55,7 @@ fn mount_presets(presets: &[idemlab_app::PresetOption]) {
     let target = select.clone();
     dom::listen::<Event>(&select, "change", move |_| {
         forget();
-        dispatch(Msg::PickPreset(target.value()))
+        dispatch(Msg::Scenario(ScenarioMsg::PickPreset(target.value())))
     });
 }
 
@@ -68,12 +69,16 @@ fn mount_seed() {
     dom::on_click("seed-new", new_seed);
     // The run is a pure function of the scenario: running it again gives the same trace,
     // which is the point this button makes.
-    dom::on_click("seed-same", || dispatch(Msg::RunAgain));
+    dom::on_click("seed-same", || {
+        dispatch(Msg::Scenario(ScenarioMsg::RunAgain))
+    });
 }
 
 /// A fresh seed: the one place the page uses randomness, and it only picks the seed.
 pub fn new_seed() {
-    dispatch(Msg::NewSeed((js_sys::Math::random() * 1e9).floor() as u64));
+    dispatch(Msg::Scenario(ScenarioMsg::NewSeed(
+        (js_sys::Math::random() * 1e9).floor() as u64,
+    )));
 }
 
 fn mount_compare() {
@@ -82,11 +87,13 @@ fn mount_compare() {
     let (toggle_target, keys_target) = (toggle.clone(), keys.clone());
     dom::listen::<Event>(&toggle, "change", move |_| {
         forget();
-        dispatch(Msg::CompareOn(toggle_target.checked()))
+        dispatch(Msg::Scenario(ScenarioMsg::CompareOn(
+            toggle_target.checked(),
+        )))
     });
     dom::listen::<Event>(&keys, "change", move |_| {
         forget();
-        dispatch(Msg::CompareKeys(keys_target.value()))
+        dispatch(Msg::Scenario(ScenarioMsg::CompareKeys(keys_target.value())))
     });
     dom::listen::<Event>(&keys, "focusout", |_| forget());
 }

@@ -3,6 +3,7 @@
 //! iframe snippet. The page posts its height, and with `report=parent` the learner's results
 //! (`app::Report`), and listens to nothing from the parent.
 
+use idemlab_app::OwnMsg;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlInputElement, HtmlSelectElement, HtmlTextAreaElement};
@@ -313,11 +314,11 @@ fn mount_composer() {
                 true => idemlab_app::compose_checks(&app.state, &app.runs.a.metrics, b),
                 false => Vec::new(),
             };
-            Msg::ComposeAdd {
+            Msg::Own(OwnMsg::Add {
                 caption: dom::input("compose-caption").value(),
                 ask: dom::by_id::<HtmlSelectElement>("compose-ask").value(),
                 checks,
-            }
+            })
         });
         composed(msg);
         // Added: the caption field is ready for the next step's.
@@ -333,13 +334,13 @@ fn mount_composer() {
             dom::input("compose-caption").set_value("");
         }
     });
-    dom::on_click("compose-clear", || composed(Msg::ComposeClear));
+    dom::on_click("compose-clear", || composed(Msg::Own(OwnMsg::Clear)));
     let list: Element = dom::by_id("compose-list");
     dom::listen::<Event>(&list, "click", |event| {
         let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
         let index = target.and_then(|t| t.get_attribute("data-compose-remove"));
         if let Some(index) = index.and_then(|i| i.parse::<usize>().ok()) {
-            composed(Msg::ComposeRemove(index));
+            composed(Msg::Own(OwnMsg::Remove(index)));
         }
     });
 }

@@ -4,6 +4,7 @@
 //! learner typed. The step is part of the permalink (`lesson=a&step=3`), so an instructor can
 //! link to any of them.
 
+use idemlab_app::LessonMsg;
 use web_sys::{Element, Event};
 
 use super::dom::{self, El};
@@ -46,17 +47,17 @@ fn on_click(event: Event) {
             .and_then(|s| s.parse::<usize>().ok())
     };
     if let Some(choice) = number("data-choice") {
-        dispatch(Msg::Predict(choice));
+        dispatch(Msg::Lesson(LessonMsg::Predict(choice)));
     } else if target.has_attribute("data-quiz-start") {
         super::quiz::start();
     } else if let Some(id) = target.get_attribute("data-lesson") {
         if let Some(lesson) = Lesson::by_id(&id) {
-            dispatch(Msg::OpenLesson(lesson));
+            dispatch(Msg::Lesson(LessonMsg::Open(lesson)));
         }
     } else if let Some(pointer) = number("data-pointer") {
-        dispatch(Msg::TogglePointer(pointer));
+        dispatch(Msg::Lesson(LessonMsg::TogglePointer(pointer)));
     } else if let Some(step) = number("data-step") {
-        dispatch(Msg::OpenStep(step));
+        dispatch(Msg::Lesson(LessonMsg::OpenStep(step)));
     }
 }
 
@@ -83,7 +84,7 @@ fn on_pointer_key(event: web_sys::KeyboardEvent) {
         .and_then(|s| s.parse::<usize>().ok());
     if let Some(pointer) = pointer {
         event.prevent_default();
-        dispatch(Msg::TogglePointer(pointer));
+        dispatch(Msg::Lesson(LessonMsg::TogglePointer(pointer)));
     }
 }
 

@@ -29,6 +29,7 @@ mod sweep;
 mod table;
 mod timeline;
 
+use idemlab_app::ScenarioMsg;
 use std::cell::{Cell, RefCell};
 
 use wasm_bindgen::prelude::*;
@@ -422,7 +423,7 @@ fn listen_to_history() {
     dom::listen::<web_sys::Event>(&window, "popstate", |_| {
         let query = dom::window().location().search().unwrap_or_default();
         let stored = quiz::load_progress();
-        dispatch(Msg::UrlChanged { query, stored });
+        dispatch(Msg::Scenario(ScenarioMsg::UrlChanged { query, stored }));
     });
 }
 

@@ -5,6 +5,7 @@
 //! shell is `index.html`'s (`tpl-ordering`); this module builds the list's items and keeps the
 //! pointer drag.
 
+use idemlab_app::LessonMsg;
 use std::cell::Cell;
 
 use wasm_bindgen::JsCast;
@@ -73,7 +74,7 @@ fn item(index: usize, step: &app::OrderItem) -> Element {
 /// the moved step and says so; returns where it went.
 fn move_step(from: usize, delta: i64, refocus: bool) -> Option<usize> {
     let to = app::view::ordering::moved_to(from, delta)?;
-    dispatch(Msg::Reorder { from, to });
+    dispatch(Msg::Lesson(LessonMsg::Reorder { from, to }));
     let frame = with_app(|app| app::view::ordering::view(&app.state));
     if let Some(list) = dom::document().get_element_by_id("order-list") {
         fill_list(&list, &frame);
@@ -234,7 +235,7 @@ fn mark_dragged(index: usize) {
 /// measured here, around it, for the Playwright test's report.
 fn run() {
     let start_ms = dom::now_ms();
-    let effects = with_app(|app| app.dispatch(Msg::RunOrder));
+    let effects = with_app(|app| app.dispatch(Msg::Lesson(LessonMsg::RunOrder)));
     let judge_ms = dom::now_ms() - start_ms;
     super::apply(effects);
     let frame = with_app(|app| app::view::ordering::view(&app.state));

@@ -2,6 +2,7 @@
 //! event index of the run in focus (A unless comparing with B in focus); counters, timelines
 //! and the event table all follow it.
 
+use idemlab_app::PlaybackMsg;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlDialogElement, KeyboardEvent};
 
@@ -19,17 +20,25 @@ pub fn mount() {
     }
     let target = speed.clone();
     dom::listen::<Event>(&speed, "change", move |_| {
-        dispatch(Msg::SetSpeed(target.value().parse().unwrap_or(10)));
+        dispatch(Msg::Playback(PlaybackMsg::SetSpeed(
+            target.value().parse().unwrap_or(10),
+        )));
     });
-    dom::on_click("play", || dispatch(Msg::Play));
-    dom::on_click("step-back", || dispatch(Msg::Step(-1)));
-    dom::on_click("step-fwd", || dispatch(Msg::Step(1)));
-    dom::on_click("to-start", || dispatch(Msg::GoTo(0)));
-    dom::on_click("to-end", || dispatch(Msg::GoTo(u32::MAX)));
+    dom::on_click("play", || dispatch(Msg::Playback(PlaybackMsg::Play)));
+    dom::on_click("step-back", || {
+        dispatch(Msg::Playback(PlaybackMsg::Step(-1)))
+    });
+    dom::on_click("step-fwd", || dispatch(Msg::Playback(PlaybackMsg::Step(1))));
+    dom::on_click("to-start", || dispatch(Msg::Playback(PlaybackMsg::GoTo(0))));
+    dom::on_click("to-end", || {
+        dispatch(Msg::Playback(PlaybackMsg::GoTo(u32::MAX)))
+    });
     let scrub = dom::input("scrub");
     let target = scrub.clone();
     dom::listen::<Event>(&scrub, "input", move |_| {
-        dispatch(Msg::GoTo(target.value().parse().unwrap_or(0)));
+        dispatch(Msg::Playback(PlaybackMsg::GoTo(
+            target.value().parse().unwrap_or(0),
+        )));
     });
     let document: web_sys::EventTarget = dom::document().unchecked_into();
     dom::listen::<KeyboardEvent>(&document, "keydown", shortcut);
@@ -72,7 +81,7 @@ fn tick(chain: u32) {
     if with_ui(|u| &u.chain, |c| c.get()) != chain {
         return;
     }
-    let effects = with_app(|app| app.dispatch(Msg::Tick));
+    let effects = with_app(|app| app.dispatch(Msg::Playback(PlaybackMsg::Tick)));
     let more = effects.tick;
     super::apply(idemlab_app::Effects {
         tick: false,

@@ -5,6 +5,7 @@
 //! `localStorage` and picks a fresh quiz seed when the link has none (the page's only other use
 //! of randomness besides New seed).
 
+use idemlab_app::QuizMsg;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, HtmlInputElement};
 
@@ -26,7 +27,7 @@ pub fn mount() {
             .and_then(|t| t.dyn_into::<HtmlInputElement>().ok());
         if event.key() == "Enter" && in_field.is_some() {
             event.prevent_default();
-            dispatch(Msg::QuizAnswer(answer_input()));
+            dispatch(Msg::Quiz(QuizMsg::Answer(answer_input())));
         }
     });
 }
@@ -93,10 +94,10 @@ pub fn save_progress() {
 /// fresh seed (`app::update` decides which). Called from the lesson's last step.
 pub fn start() {
     let stored = load_progress();
-    dispatch(Msg::QuizStart {
+    dispatch(Msg::Quiz(QuizMsg::Start {
         stored,
         fresh_seed: fresh_seed(),
-    });
+    }));
 }
 
 /// A quiz seed for a learner without an instructor's link.
@@ -119,18 +120,18 @@ fn on_click(event: Event) {
         return;
     };
     let msg = match action.as_str() {
-        "start" => Msg::QuizBegin,
-        "try" => Msg::QuizTry(picked_choice()),
-        "check" => Msg::QuizAnswer(answer_input()),
-        "next" => Msg::QuizNext,
-        "new" => Msg::QuizNew {
+        "start" => Msg::Quiz(QuizMsg::Begin),
+        "try" => Msg::Quiz(QuizMsg::Try(picked_choice())),
+        "check" => Msg::Quiz(QuizMsg::Answer(answer_input())),
+        "next" => Msg::Quiz(QuizMsg::Next),
+        "new" => Msg::Quiz(QuizMsg::New {
             seed: fresh_seed(),
             stored: load_progress(),
-        },
-        "close" => Msg::QuizClose,
-        "proof" => Msg::QuizProof,
+        }),
+        "close" => Msg::Quiz(QuizMsg::Close),
+        "proof" => Msg::Quiz(QuizMsg::Proof),
         show => match show.strip_prefix("show-").and_then(|i| i.parse().ok()) {
-            Some(index) => Msg::QuizShow(index),
+            Some(index) => Msg::Quiz(QuizMsg::Show(index)),
             None => return,
         },
     };

@@ -1,6 +1,7 @@
 //! The runs: for configuration A (and B when comparing) the counters at the cursor and the
 //! race timeline, plus the difference between them and the timeline's pointer interactions.
 
+use idemlab_app::PlaybackMsg;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, MouseEvent, WheelEvent};
 
@@ -40,7 +41,9 @@ pub fn mount() {
     // Viewport::zoom(2.0) shows half as much time: in.
     dom::on_click("zoom-in", || zoom_by(2.0));
     dom::on_click("zoom-out", || zoom_by(0.5));
-    dom::on_click("zoom-fit", || dispatch(Msg::Zoom(None)));
+    dom::on_click("zoom-fit", || {
+        dispatch(Msg::Playback(PlaybackMsg::Zoom(None)))
+    });
     dom::on_click("cancel-run", || dispatch(Msg::CancelRun));
     for side in SIDES {
         wire_canvas(side);

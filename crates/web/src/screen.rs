@@ -2,6 +2,7 @@
 //! the controls' drawer, the A/B focus buttons, the instructor's own step) and wires their
 //! buttons; the decisions are the app's.
 
+use idemlab_app::{LessonMsg, OwnMsg, ScreenMsg};
 use wasm_bindgen::JsCast;
 use web_sys::{Element, HtmlElement, KeyboardEvent};
 
@@ -13,24 +14,26 @@ use idemlab_lab::Side;
 pub fn mount() {
     dom::on_click("controls-toggle", || {
         let open = with_app(|app| app.state.drawer_open);
-        dispatch(Msg::ShowControls(!open));
+        dispatch(Msg::Screen(ScreenMsg::ShowControls(!open)));
     });
-    dom::on_click("controls-close", || dispatch(Msg::ShowControls(false)));
-    dom::on_click("lesson-close", || dispatch(Msg::CloseLesson));
+    dom::on_click("controls-close", || {
+        dispatch(Msg::Screen(ScreenMsg::ShowControls(false)))
+    });
+    dom::on_click("lesson-close", || dispatch(Msg::Lesson(LessonMsg::Close)));
     for id in ["dock-toggle-a", "dock-toggle-b"] {
-        dom::on_click(id, || dispatch(Msg::ToggleDock));
+        dom::on_click(id, || dispatch(Msg::Screen(ScreenMsg::ToggleDock)));
     }
     // An instructor's own steps (`steps=`).
     for (id, delta) in [("own-previous", -1), ("own-next", 1)] {
         dom::on_click(id, move || {
             let at = with_app(|app| app.state.own_step.unwrap_or(0) as i64 + delta);
-            dispatch(Msg::OwnStep(at.max(0) as usize));
+            dispatch(Msg::Own(OwnMsg::Open(at.max(0) as usize)));
         });
     }
     // Runs not the step's own (`OwnStepView::not_own`): open the step again, with its runs.
     dom::on_click("own-reopen", || {
         let at = with_app(|app| app.state.own_step.unwrap_or(0));
-        dispatch(Msg::OwnStep(at));
+        dispatch(Msg::Own(OwnMsg::Open(at)));
     });
     // The own step's choices are rebuilt on each paint: one delegated listener serves them.
     let choices: web_sys::EventTarget = dom::by_id("own-choices");
@@ -38,7 +41,7 @@ pub fn mount() {
         let target = event.target().and_then(|t| t.dyn_into::<Element>().ok());
         let choice = target.and_then(|t| t.get_attribute("data-own-choice"));
         if let Some(choice) = choice.and_then(|c| c.parse::<usize>().ok()) {
-            dispatch(Msg::OwnAnswer(choice));
+            dispatch(Msg::Own(OwnMsg::Answer(choice)));
         }
     });
     // Free play's hint (`app::start_hint`); its "Start Lesson A" is a plain link.
@@ -46,7 +49,7 @@ pub fn mount() {
     for side in ["a", "b"] {
         dom::on_click(&format!("more-{side}"), || {
             let more = with_app(|app| app.state.counters_more);
-            dispatch(Msg::MoreCounters(!more));
+            dispatch(Msg::Screen(ScreenMsg::MoreCounters(!more)));
         });
     }
     for (id, side) in [("focus-a", Side::A), ("focus-b", Side::B)] {
@@ -63,7 +66,7 @@ pub fn mount() {
     dom::listen::<KeyboardEvent>(&document, "keydown", |event| {
         if event.key() == "Escape" && with_app(|app| app.state.drawer_open) {
             event.prevent_default();
-            dispatch(Msg::ShowControls(false));
+            dispatch(Msg::Screen(ScreenMsg::ShowControls(false)));
         }
     });
 }

@@ -2,6 +2,7 @@
 //! milliseconds, so the page stays responsive, then shows the duplicates histogram and the mean
 //! effects per order beside the closed form when the scenario fits it.
 
+use idemlab_app::SweepMsg;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlElement;
 
@@ -18,7 +19,9 @@ pub fn mount() {
 }
 
 fn start() {
-    dispatch(Msg::SweepStart(dom::input("sweep-seeds").value()));
+    dispatch(Msg::Sweep(SweepMsg::Start(
+        dom::input("sweep-seeds").value(),
+    )));
     // The box shows the count the sweep runs, within the form's bounds.
     let asked = with_app(|app| app.state.sweep.as_ref().map(|job| job.range.asked));
     if let Some(asked) = asked {
@@ -27,7 +30,7 @@ fn start() {
 }
 
 fn stop() {
-    dispatch(Msg::SweepStop);
+    dispatch(Msg::Sweep(SweepMsg::Stop));
 }
 
 /// Paints the sweep panel when its frame changed (a slice ran, Stop, a new sweep, or a

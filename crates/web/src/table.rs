@@ -2,6 +2,7 @@
 //! what 30 do) and the attempts and ledger tables as they stand at the cursor. Selecting a row
 //! moves the cursor, and the cursor selects its row.
 
+use idemlab_app::PlaybackMsg;
 use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, KeyboardEvent};
 
@@ -51,7 +52,7 @@ pub fn mount() {
             dispatch(msg);
             // The run up to the broken event is the same: the cursor goes back to it.
             if let Some(cursor) = cursor {
-                dispatch(Msg::Select(cursor));
+                dispatch(Msg::Playback(PlaybackMsg::Select(cursor)));
             }
             let said = with_app(|app| app::break_said(&before, &app.state, &app.lead().trace));
             if let Some(said) = said {
@@ -104,7 +105,7 @@ fn select_from(event: &Event) {
         .get_attribute("data-index")
         .and_then(|i| i.parse().ok())
         .unwrap_or(0);
-    dispatch(Msg::Select(index));
+    dispatch(Msg::Playback(PlaybackMsg::Select(index)));
 }
 
 pub fn render() {
