@@ -55,6 +55,7 @@ pub use input::{
 };
 pub use lesson::{move_step, Msg as LessonMsg};
 pub use own::Msg as OwnMsg;
+pub use page::Tab;
 pub use playback::Msg as PlaybackMsg;
 pub use quiz::Msg as QuizMsg;
 pub use scenario::{compare_box, Msg as ScenarioMsg};
@@ -127,39 +128,12 @@ pub use text::{
     sql_line, sql_rows, SQL_ROWS_MAX,
 };
 
-use crate::page::PageState;
+use crate::page::{Opens, PageState};
 use idemlab_core::scenario::codec::{self, CodecError};
 use idemlab_core::scenario::{decode_lenient, Scenario, Step};
 use idemlab_course::lessons::{Lesson, Side, LESSONS};
 use idemlab_course::quiz::progress::Progress;
 use idemlab_lab::view::Find;
-
-/// The page's tabs, in the order of the tab bar.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tab {
-    Events,
-    Tables,
-    Sweep,
-    Lessons,
-}
-
-impl Tab {
-    pub const ALL: [Tab; 4] = [Tab::Events, Tab::Tables, Tab::Sweep, Tab::Lessons];
-
-    /// The `tab=` value and the suffix of its element ids (`tab-events`, `panel-events`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Tab::Events => "events",
-            Tab::Tables => "tables",
-            Tab::Sweep => "sweep",
-            Tab::Lessons => "lessons",
-        }
-    }
-
-    pub fn from_name(name: &str) -> Option<Tab> {
-        Tab::ALL.into_iter().find(|tab| tab.name() == name)
-    }
-}
 
 /// The lesson open on the Lessons tab, and its step as the link gave it (`step=`, 1-based).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,8 +174,8 @@ pub enum ErrorsFrom {
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct State {
-    /// The scenario, compare keys, cursor, zoom and embed settings. Its `tab` is not read, and
-    /// its `lesson`, `step` and `quiz` stay `None`: `tab`, `lesson` and `quiz` below hold them.
+    /// The scenario, compare keys, cursor, zoom and embed settings: the link's keys but what
+    /// it opens (`page::Opens`), which the three fields below hold.
     pub page: PageState,
     pub tab: Tab,
     pub lesson: Option<LessonAt>,
@@ -438,12 +412,10 @@ impl Effects {
 impl State {
     /// The page as a link describes it, with this browser's quiz progress.
     pub fn load(query: &str, stored: &Progress) -> State {
-        let (mut page, errors) = PageState::from_query(query);
+        let (page, opens, errors) = PageState::from_query(query);
         let version = page.version;
-        let lesson = page.lesson.take();
-        let step = page.step.take().map(usize::from);
-        let quiz_seed = page.quiz.take();
-        let tab = Tab::from_name(&page.tab).unwrap_or(Tab::Events);
+        let (tab, lesson, quiz_seed) = (opens.tab, opens.lesson, opens.quiz);
+        let step = opens.step.map(usize::from);
         let mut state = State {
             draft: page.scenario.order,
             page,
@@ -533,17 +505,19 @@ impl State {
 
     /// The permalink query: the page's keys, then the lesson, step and quiz.
     pub fn to_query(&self) -> String {
-        let mut page = self.page.clone();
-        page.tab = self.tab.name().to_string();
-        page.lesson = self.lesson.map(|at| at.lesson);
-        page.step = (self.lesson.and_then(|at| at.step))
-            .or(self.own_step.map(|index| index + 1))
-            .map(step_number);
+        let mut opens = Opens {
+            tab: self.tab,
+            lesson: self.lesson.map(|at| at.lesson),
+            step: (self.lesson.and_then(|at| at.step))
+                .or(self.own_step.map(|index| index + 1))
+                .map(step_number),
+            quiz: None,
+        };
         if let Some(quiz) = &self.quiz {
-            page.lesson = page.lesson.or_else(|| Lesson::by_id(quiz.quiz.lesson));
-            page.quiz = Some(quiz.quiz.seed);
+            opens.lesson = opens.lesson.or_else(|| Lesson::by_id(quiz.quiz.lesson));
+            opens.quiz = Some(quiz.quiz.seed);
         }
-        page.to_query()
+        self.page.to_query(&opens)
     }
 
     /// The index of the event the cursor is on, in the run in focus: the cursor, or that

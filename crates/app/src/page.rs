@@ -34,7 +34,95 @@ use idemlab_course::lessons::{Lesson, Side, LESSONS};
 
 /// Playback speeds offered, in events per second.
 pub const SPEEDS: [u32; 5] = [2, 5, 10, 25, 100];
-pub const TABS: [&str; 4] = ["events", "tables", "sweep", "lessons"];
+
+/// The page's tabs, in the order of the tab bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tab {
+    Events,
+    Tables,
+    Sweep,
+    Lessons,
+}
+
+impl Tab {
+    pub const ALL: [Tab; 4] = [Tab::Events, Tab::Tables, Tab::Sweep, Tab::Lessons];
+
+    /// The `tab=` value and the suffix of its element ids (`tab-events`, `panel-events`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Tab::Events => "events",
+            Tab::Tables => "tables",
+            Tab::Sweep => "sweep",
+            Tab::Lessons => "lessons",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Tab> {
+        Tab::ALL.into_iter().find(|tab| tab.name() == name)
+    }
+}
+
+/// What a link opens besides its runs: a tab, a lesson and its step, a check. `State` keeps
+/// them as its own `tab`, `lesson` and `quiz`, and gives them back to `to_query`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Opens {
+    pub tab: Tab,
+    pub lesson: Option<&'static Lesson>,
+    /// `step=`, 1-based; within `lesson` when both are given.
+    pub step: Option<u8>,
+    /// `quiz=`: the mastery check's seed.
+    pub quiz: Option<u64>,
+}
+
+impl Default for Opens {
+    fn default() -> Self {
+        Opens {
+            tab: Tab::Events,
+            lesson: None,
+            step: None,
+            quiz: None,
+        }
+    }
+}
+
+impl Opens {
+    /// Sets the field of one of the view keys it holds, or says it holds none of that name.
+    fn set_key(&mut self, key: &str, value: &str) -> Option<Result<(), Problem>> {
+        let set = match key {
+            // Checked here so that a bad seed in an instructor's link is reported in the banner
+            // instead of silently ignored.
+            "quiz" => quiz_seed(value).map(|seed| self.quiz = Some(seed)),
+            "lesson" => lesson_named(value).map(|lesson| self.lesson = Some(lesson)),
+            "step" => step_number(value).map(|step| self.step = Some(step)),
+            "tab" => tab_named(value).map(|tab| self.tab = tab),
+            _ => return None,
+        };
+        Some(set)
+    }
+
+    /// `step=` past the end of the `lesson=` it names: each key alone was fine, together they
+    /// are not. The step is dropped and reported.
+    fn step_beyond_lesson(&mut self) -> Option<CodecError> {
+        let (lesson, step) = (self.lesson?, self.step?);
+        if usize::from(step) <= lesson.steps.len() {
+            return None;
+        }
+        let value = step.to_string();
+        self.step = None;
+        Some(CodecError {
+            key: "step".into(),
+            value: codec::quote(&value),
+            problem: Problem::Malformed {
+                allowed: idemlab_lab::tf!(
+                    "a step of lesson {}, 1..={}",
+                    lesson.id,
+                    lesson.steps.len()
+                ),
+            },
+        })
+    }
+}
+
 /// `theme=`: the colour scheme; `auto` follows the system's.
 pub const THEMES: [&str; 3] = ["auto", "light", "dark"];
 /// `hide=`: the parts of the page an embed may leave out: the tab bar, the side column (the
@@ -75,7 +163,6 @@ pub struct PageState {
     pub embed: bool,
     /// The controls left editable in an embed; `None` means all of them.
     pub controls: Option<Vec<String>>,
-    pub tab: String,
     pub speed: u32,
     /// The visible time window in microseconds, when zoomed.
     pub zoom: Option<(u64, u64)>,
@@ -83,11 +170,6 @@ pub struct PageState {
     pub theme: Option<Theme>,
     /// `sweep=`: seeds for the Sweep tab, 1..=`SWEEP_SEEDS_MAX`.
     pub sweep: Option<u64>,
-    pub lesson: Option<&'static Lesson>,
-    /// `step=`, 1-based; within `lesson` when both are given.
-    pub step: Option<u8>,
-    /// `quiz=`: the mastery check's seed.
-    pub quiz: Option<u64>,
     /// `focus=a|b`: the run the cursor, the status line, Tables and Sweep follow.
     pub focus: Side,
     /// `keys=1`: the key-store panel is open.
@@ -117,14 +199,10 @@ impl Default for PageState {
             cursor: None,
             embed: false,
             controls: None,
-            tab: TABS[0].into(),
             speed: 10,
             zoom: None,
             theme: None,
             sweep: None,
-            lesson: None,
-            step: None,
-            quiz: None,
             focus: Side::A,
             keys: false,
             gate: true,
@@ -140,14 +218,17 @@ impl Default for PageState {
 
 impl PageState {
     /// Reads a page query. Bad keys are reported and skipped; everything else still loads.
-    pub fn from_query(query: &str) -> (PageState, Vec<CodecError>) {
+    pub fn from_query(query: &str) -> (PageState, Opens, Vec<CodecError>) {
         let (decoded, mut errors) = decode_lenient(query);
         let mut page = PageState {
             scenario: decoded.scenario,
             ..PageState::default()
         };
+        let mut opens = Opens::default();
         for (key, value) in decoded.view {
-            if let Err(problem) = page.set_view_key(&key, &value) {
+            let set =
+                (opens.set_key(&key, &value)).unwrap_or_else(|| page.set_view_key(&key, &value));
+            if let Err(problem) = set {
                 errors.push(CodecError {
                     key,
                     value: codec::quote(&value),
@@ -155,7 +236,7 @@ impl PageState {
                 });
             }
         }
-        if let Some(error) = page.step_beyond_lesson() {
+        if let Some(error) = opens.step_beyond_lesson() {
             errors.push(error);
         }
         if let Some(compare) = &page.compare {
@@ -164,29 +245,7 @@ impl PageState {
                 page.compare = None;
             }
         }
-        (page, errors)
-    }
-
-    /// `step=` past the end of the `lesson=` it names: each key alone was fine, together they
-    /// are not. The step is dropped and reported.
-    fn step_beyond_lesson(&mut self) -> Option<CodecError> {
-        let (lesson, step) = (self.lesson?, self.step?);
-        if usize::from(step) <= lesson.steps.len() {
-            return None;
-        }
-        let value = step.to_string();
-        self.step = None;
-        Some(CodecError {
-            key: "step".into(),
-            value: codec::quote(&value),
-            problem: Problem::Malformed {
-                allowed: idemlab_lab::tf!(
-                    "a step of lesson {}, 1..={}",
-                    lesson.id,
-                    lesson.steps.len()
-                ),
-            },
-        })
+        (page, opens, errors)
     }
 
     /// Sets the field of one view key (one of the codec's `VIEW_KEYS`) from its value.
@@ -200,11 +259,6 @@ impl PageState {
             "theme" => self.theme = Some(theme_named(value)?),
             "sweep" => self.sweep = Some(sweep_seeds(value)?),
             "controls" => self.controls = Some(control_names(value)?),
-            // Checked here so that a bad seed in an instructor's link is reported in the banner
-            // instead of silently ignored.
-            "quiz" => self.quiz = Some(quiz_seed(value)?),
-            "lesson" => self.lesson = Some(lesson_named(value)?),
-            "step" => self.step = Some(step_number(value)?),
             "focus" => self.focus = focus_side(value)?,
             "keys" => self.keys = flag(value)?,
             "gate" => self.gate = gate_flag(value)?,
@@ -213,12 +267,11 @@ impl PageState {
             "height" => self.height = Some(frame_height(value)?),
             "steps" => self.steps = Some(own_steps(value)?),
             "v" => self.version = Some(model_version(value)?),
-            "tab" => self.tab = tab_named(value)?,
             "speed" => {
                 self.speed = parse_speed(value).ok_or_else(|| malformed(&speeds_allowed()))?
             }
             "zoom" => self.zoom = Some(zoom_window(value)?),
-            // The codec passes only its `VIEW_KEYS`, each handled above.
+            // The codec passes only its `VIEW_KEYS`, each handled above or by `Opens`.
             _ => unreachable!("view key `{key}` has no field in PageState"),
         }
         Ok(())
@@ -294,7 +347,7 @@ impl PageState {
 
     /// The permalink query: the canonical scenario, then the page keys that differ from the
     /// defaults, in a fixed order.
-    pub fn to_query(&self) -> String {
+    pub fn to_query(&self, opens: &Opens) -> String {
         let mut out = encode(&self.scenario);
         let mut push = |key: &str, value: &str| {
             out.push('&');
@@ -302,14 +355,14 @@ impl PageState {
             out.push('=');
             out.push_str(&codec::percent_encode(value));
         };
-        self.push_view_keys(&mut push);
-        self.push_lesson_and_embed_keys(&mut push);
+        self.push_view_keys(opens.tab, &mut push);
+        self.push_lesson_and_embed_keys(opens, &mut push);
         out
     }
 
     /// `to_query`'s keys of the runs and how they are shown: compare, focus, cursor, embed,
     /// controls, tab, speed, zoom, theme, lang and sweep, in that order.
-    fn push_view_keys(&self, push: &mut impl FnMut(&str, &str)) {
+    fn push_view_keys(&self, tab: Tab, push: &mut impl FnMut(&str, &str)) {
         if let Some(compare) = &self.compare {
             push("compare", compare);
         }
@@ -326,8 +379,8 @@ impl PageState {
         if let Some(controls) = &self.controls {
             push("controls", &controls.join(","));
         }
-        if self.tab != TABS[0] {
-            push("tab", &self.tab);
+        if tab != Tab::Events {
+            push("tab", tab.name());
         }
         if self.speed != PageState::default().speed {
             push("speed", &self.speed.to_string());
@@ -348,14 +401,14 @@ impl PageState {
 
     /// `to_query`'s keys of the Lessons tab, the key panel and the embed: lesson, step, quiz,
     /// keys, gate, report, hide, height, steps and v, in that order.
-    fn push_lesson_and_embed_keys(&self, push: &mut impl FnMut(&str, &str)) {
-        if let Some(lesson) = self.lesson {
+    fn push_lesson_and_embed_keys(&self, opens: &Opens, push: &mut impl FnMut(&str, &str)) {
+        if let Some(lesson) = opens.lesson {
             push("lesson", lesson.id);
         }
-        if let Some(step) = self.step {
+        if let Some(step) = opens.step {
             push("step", &step.to_string());
         }
-        if let Some(seed) = self.quiz {
+        if let Some(seed) = opens.quiz {
             push("quiz", &seed.to_string());
         }
         if self.keys {
@@ -578,12 +631,12 @@ fn model_version(value: &str) -> Result<u32, Problem> {
     version.ok_or_else(|| malformed(idemlab_lab::t!("a model version, 1 or more")))
 }
 
-/// `tab=`: one of `TABS`.
-fn tab_named(value: &str) -> Result<String, Problem> {
-    if TABS.contains(&value) {
-        return Ok(value.into());
-    }
-    Err(malformed(&idemlab_lab::tf!("one of {}", TABS.join("|"))))
+/// `tab=`: one of `Tab::ALL`'s names.
+fn tab_named(value: &str) -> Result<Tab, Problem> {
+    Tab::from_name(value).ok_or_else(|| {
+        let names: Vec<&str> = Tab::ALL.iter().map(|tab| tab.name()).collect();
+        malformed(&idemlab_lab::tf!("one of {}", names.join("|")))
+    })
 }
 
 /// `zoom=`: a time window.

@@ -1,6 +1,6 @@
 //! The scenario and the compare keys: each change is a new history entry and a rerun.
 
-use crate::page::PageState;
+use crate::page::{Opens, PageState};
 use crate::{address_query, free, Effects, ErrorsFrom, State};
 use idemlab_core::scenario::codec;
 use idemlab_core::scenario::decode_lenient;
@@ -136,7 +136,7 @@ fn pick_preset(state: &mut State, name: &str) -> Effects {
 pub(super) fn compare_keys(state: &mut State, text: &str) -> Effects {
     let mut page = state.page.clone();
     page.compare = Some(text.to_string());
-    let (checked, errors) = PageState::from_query(&page.to_query());
+    let (checked, _, errors) = PageState::from_query(&page.to_query(&Opens::default()));
     state.errors_from = ErrorsFrom::Control;
     state.errors = errors;
     state.compare_refused = !state.errors.is_empty();

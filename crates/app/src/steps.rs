@@ -11,7 +11,7 @@
 //!
 //! `seed=7&preset=lost-ack&caption=Count%20the%20charges&check=duplicates:3&ask=effects`
 
-use crate::page::PageState;
+use crate::page::{Opens, PageState};
 use idemlab_core::scenario::{codec, encode, Scenario};
 use idemlab_lab::Metrics;
 use idemlab_lab::{Metric, Side};
@@ -127,17 +127,16 @@ fn parse_step(line: &str) -> Result<OwnStep, String> {
         }
     }
     // The page's own reader checks the scenario and the compare keys as a link's.
-    let (page, errors) = PageState::from_query(&keys.join("&"));
+    let (page, opens, errors) = PageState::from_query(&keys.join("&"));
     if let Some(error) = errors.first() {
         return Err(crate::error_text(error));
     }
-    if page
-        != (PageState {
-            scenario: page.scenario.clone(),
-            compare: page.compare.clone(),
-            ..PageState::default()
-        })
-    {
+    let only_runs = PageState {
+        scenario: page.scenario.clone(),
+        compare: page.compare.clone(),
+        ..PageState::default()
+    };
+    if page != only_runs || opens != Opens::default() {
         return Err(idemlab_lab::t!("only scenario keys, compare, caption, check and ask").into());
     }
     if page.compare.is_none() && checks.iter().any(|c: &Check| c.side == Side::B) {

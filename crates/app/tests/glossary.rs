@@ -188,7 +188,7 @@ fn runs(
         query.push_str("&compare=");
         query.push_str(&idemlab_core::scenario::codec::percent_encode(compare));
     }
-    let (page, errors) = PageState::from_query(&query);
+    let (page, _, errors) = PageState::from_query(&query);
     assert!(errors.is_empty(), "{query}: {errors:?}");
     let a = idemlab_lab::run(&page.scenario).1;
     let b = page.compare_scenario().map(|s| idemlab_lab::run(&s).1);

@@ -577,19 +577,19 @@ fn a_translation_s_faults_are_all_named_with_their_lines() {
 
 #[test]
 fn lang_in_a_link_is_checked_and_kept_in_the_link_the_page_writes() {
-    use idemlab_app::page::PageState;
-    let (page, errors) = PageState::from_query("seed=3&lang=qps");
+    use idemlab_app::page::{Opens, PageState};
+    let (page, _, errors) = PageState::from_query("seed=3&lang=qps");
     assert!(errors.is_empty(), "{errors:?}");
     assert_eq!(page.lang, Some(Lang::Pseudo));
-    assert!(page.to_query().split('&').any(|pair| pair == "lang=qps"));
-    let (page, errors) = PageState::from_query("seed=3&lang=fr");
+    assert!((page.to_query(&Opens::default()).split('&')).any(|pair| pair == "lang=qps"));
+    let (page, _, errors) = PageState::from_query("seed=3&lang=fr");
     assert_eq!(page.lang, None);
     let said = idemlab_app::error_text(&errors[0]);
     assert_eq!(said, "`lang=fr` is not valid: expected one of en|qps");
     // English by default, and not written.
     assert!(!PageState::from_query("seed=3")
         .0
-        .to_query()
+        .to_query(&Opens::default())
         .contains("lang="));
 }
 

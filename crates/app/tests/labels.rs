@@ -147,7 +147,7 @@ fn every_lesson_step_keeps_its_labels_apart() {
                 let keys = idemlab_core::scenario::codec::percent_encode(compare);
                 query.push_str(&format!("&compare={keys}"));
             }
-            let (page, errors) = idemlab_app::page::PageState::from_query(&query);
+            let (page, _, errors) = idemlab_app::page::PageState::from_query(&query);
             assert!(errors.is_empty(), "{query}: {errors:?}");
             let runs = [Some(page.scenario.clone()), page.compare_scenario()];
             for (side, scenario) in runs.iter().enumerate() {

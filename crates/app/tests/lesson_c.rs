@@ -17,7 +17,7 @@ fn step(n: usize) -> (&'static Step, Trace, Trace) {
         step.query,
         idemlab_core::scenario::codec::percent_encode(compare)
     );
-    let (page, errors) = PageState::from_query(&query);
+    let (page, _, errors) = PageState::from_query(&query);
     assert!(errors.is_empty(), "{query}: {errors:?}");
     let a = idemlab_lab::run(&page.scenario).0;
     let b = idemlab_lab::run(&page.compare_scenario().expect("B")).0;

@@ -12,7 +12,7 @@ fn step_page(step: &idemlab_course::lessons::Step, place: &str) -> PageState {
         let keys = idemlab_core::scenario::codec::percent_encode(compare);
         query.push_str(&format!("&compare={keys}"));
     }
-    let (page, errors) = PageState::from_query(&query);
+    let (page, _, errors) = PageState::from_query(&query);
     assert!(errors.is_empty(), "{place}: {errors:?}");
     page
 }

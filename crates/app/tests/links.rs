@@ -144,7 +144,7 @@ fn the_banners_codec_errors_read_as_the_clis() {
     ];
     let mut kinds = std::collections::BTreeSet::new();
     for query in queries {
-        let (_, errors) = idemlab_app::page::PageState::from_query(query);
+        let (_, _, errors) = idemlab_app::page::PageState::from_query(query);
         assert!(!errors.is_empty(), "{query}");
         for error in &errors {
             kinds.insert(

@@ -30,7 +30,7 @@ fn run_with(query: &str, keys: Option<&str>) -> (Trace, Metrics) {
     if let Some(keys) = keys {
         link.push_str(&format!("&compare={}", percent_encode(keys)));
     }
-    let (page, errors) = PageState::from_query(&link);
+    let (page, _, errors) = PageState::from_query(&link);
     assert!(errors.is_empty(), "{link}: {errors:?}");
     let scenario = match keys {
         Some(_) => page.compare_scenario().expect("compare keys were given"),
@@ -410,16 +410,16 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
 
 #[test]
 fn a_quiz_seed_in_the_link_is_kept_and_a_bad_one_is_reported() {
-    let (page, errors) = PageState::from_query("seed=3&lesson=a&quiz=12345");
+    let (page, opens, errors) = PageState::from_query("seed=3&lesson=a&quiz=12345");
     assert!(errors.is_empty(), "{errors:?}");
-    assert_eq!(page.to_query(), "seed=3&lesson=a&quiz=12345");
-    let (page, errors) = PageState::from_query("seed=3&lesson=a&quiz=banana");
+    assert_eq!(page.to_query(&opens), "seed=3&lesson=a&quiz=12345");
+    let (page, opens, errors) = PageState::from_query("seed=3&lesson=a&quiz=banana");
     assert_eq!(errors.len(), 1);
     assert_eq!(
         errors[0].to_string(),
         "`quiz=banana` is not valid: expected a quiz seed, a whole number 0..=18446744073709551615"
     );
-    assert_eq!(page.to_query(), "seed=3&lesson=a");
+    assert_eq!(page.to_query(&opens), "seed=3&lesson=a");
 }
 
 #[test]

@@ -300,7 +300,7 @@ fn run(query: &str, with_trace: bool, text: bool, sql: bool) -> Result<(), Exit>
 /// The page's export for the same URL: its scenario's run, over its `zoom=` window if any.
 fn svg(query: &str) -> Result<(), Exit> {
     let scenario = decode(query)?;
-    let (page, errors) = idemlab_app::page::PageState::from_query(query);
+    let (page, _, errors) = idemlab_app::page::PageState::from_query(query);
     if let Some(error) = errors.iter().find(|error| error.key == "zoom") {
         return Err(error.to_string().into());
     }
@@ -355,7 +355,7 @@ fn html_unescaped(arg: std::ffi::OsString) -> std::ffi::OsString {
 
 /// `idemlab steps URL`: each step's keys, caption, counts, and each stated count with its truth.
 fn steps(url: &str) -> Result<(), Exit> {
-    let (page, errors) = idemlab_app::page::PageState::from_query(url);
+    let (page, _, errors) = idemlab_app::page::PageState::from_query(url);
     if let Some(error) = errors.first() {
         return Err(Exit::Error(error.to_string()));
     }

@@ -21,7 +21,7 @@ fn link(lines: &str) -> String {
 
 #[test]
 fn own_steps_round_trip_through_the_link_and_the_simulator_agrees_with_their_counts() {
-    let (page, errors) = PageState::from_query(&link(LINES));
+    let (page, opens, errors) = PageState::from_query(&link(LINES));
     assert!(errors.is_empty(), "{errors:?}");
     let own = page.steps.clone().expect("steps");
     assert_eq!(own.len(), 2);
@@ -32,7 +32,7 @@ fn own_steps_round_trip_through_the_link_and_the_simulator_agrees_with_their_cou
         (Side::B, "duplicates")
     );
     // The page writes it back, and that loads as the same steps.
-    let written = page.to_query();
+    let written = page.to_query(&opens);
     assert_eq!(PageState::from_query(&written).0.steps, page.steps);
     assert_eq!(steps::parse(&steps::write(&own)), Ok(own.clone()));
     for step in &own {
@@ -83,7 +83,7 @@ fn own_steps_text_is_bounded_and_plain() {
         assert_eq!(steps::parse(&lines), Err(why.to_string()), "{lines}");
     }
     // The page reports a bad sequence in its banner, and loads the rest.
-    let (page, errors) = PageState::from_query(&format!(
+    let (page, _, errors) = PageState::from_query(&format!(
         "seed=3&steps={}",
         percent_encode("seed=1&check=b.duplicates:0")
     ));
