@@ -71,6 +71,7 @@ pub use view::predict::{
 pub use view::quiz::{QuizChoice, QuizFields, QuizFrame, QuizPanel, QuizQuestion, QuizShows};
 pub use view::runs::{CardFrame, RunsFrame, SideFrame};
 pub use view::sweep::{BarFrame, SweepFrame};
+pub use view::{Frame, Seen};
 pub use work::{Budget, Looks, Page, Run, Runs, Stepped, Unbounded};
 // What the page paints, a frame per part (`view`): every text, flag and row, decided here.
 pub use view::controls::{

@@ -46,7 +46,8 @@ pub fn bench_draw_ms(repeats: u32) -> Vec<f64> {
                 app.runs.b.iter().for_each(|b| b.forget_view());
             });
             let started = dom::now_ms();
-            super::runs::render();
+            let frame = super::with_app(|app| idemlab_app::view::runs::view(&app.state, &app.runs));
+            super::runs::render(&frame);
             dom::now_ms() - started
         })
         .collect()

@@ -8,7 +8,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Event};
 
 use super::dom::{self, El};
-use super::{dispatch, repaint, with_app, with_ui};
+use super::{dispatch, repaint, with_ui};
 use idemlab_app::{ClassifyFrame, ClassifyOp, Msg};
 use idemlab_course::classify::Class;
 
@@ -43,9 +43,8 @@ fn on_click(event: Event) {
     }
 }
 
-pub fn render() {
-    let frame = with_app(|app| idemlab_app::view::classify::view(&app.state));
-    paint(frame.as_ref());
+pub fn render(frame: Option<&ClassifyFrame>) {
+    paint(frame);
 }
 
 /// Paints the exercise when its frame changed since the last paint; the first paint after

@@ -6,8 +6,8 @@
 use idemlab_app::ContractsMsg;
 use web_sys::{Element, Event};
 
+use super::dispatch;
 use super::dom::{self, El};
-use super::{dispatch, with_app};
 use idemlab_app::{ContractRow, Msg};
 use idemlab_lab::Side;
 
@@ -38,15 +38,17 @@ pub fn mount() {
 }
 
 /// Paints the table from the state, if what it shows changed.
-pub fn paint() {
-    let view = with_app(|app| idemlab_app::contracts_view(&app.state));
-    if super::with_ui(|u| &u.contracts_shown, |shown| *shown.borrow() == view) {
+pub fn paint(view: Option<&idemlab_app::ContractsView>) {
+    if super::with_ui(
+        |u| &u.contracts_shown,
+        |shown| shown.borrow().as_ref() == view,
+    ) {
         return;
     }
     let table: Element = dom::by_id("table-contracts");
     dom::set_hidden(&table, view.is_none());
     table.remove_attribute("aria-busy").ok();
-    if let Some(view) = &view {
+    if let Some(view) = view {
         if view.busy {
             dom::set_attr(&table, "aria-busy", "true");
         }
@@ -58,7 +60,10 @@ pub fn paint() {
             body.append_child(&row(index, shown)).ok();
         }
     }
-    super::with_ui(|u| &u.contracts_shown, |shown| *shown.borrow_mut() = view);
+    super::with_ui(
+        |u| &u.contracts_shown,
+        |shown| *shown.borrow_mut() = view.cloned(),
+    );
 }
 
 fn row(index: usize, row: &ContractRow) -> Element {

@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 use super::dom::{self, El};
-use super::{dispatch, paint_changed, with_app, with_ui};
+use super::{dispatch, paint_changed, with_ui};
 use idemlab_app::{ControlsFrame, FieldKind, FieldShell, Msg};
 
 fn set_key(name: &str, value: &str) {
@@ -181,8 +181,7 @@ fn value_of(field: &Element) -> String {
 }
 
 /// Paints the controls as `app::view::controls::view` says, unless they are as last painted.
-pub fn render() {
-    let frame = with_app(|app| idemlab_app::view::controls::view(&app.state));
+pub fn render(frame: &ControlsFrame) {
     paint_changed(|u| &u.controls_painted, frame, |frame, _| paint(frame));
 }
 

@@ -40,7 +40,7 @@ pub fn mount() {
 /// Back or Forward reaches a link with others (`Effects::restyle`).
 pub fn restyle() {
     let frame = with_app(|app| idemlab_app::view::embed::looks(&app.state));
-    paint_changed(|u| &u.looks_painted, frame, paint_looks);
+    paint_changed(|u| &u.looks_painted, &frame, paint_looks);
 }
 
 fn paint_looks(frame: &LooksFrame, last: Option<&LooksFrame>) {

@@ -130,8 +130,7 @@ pub fn keep_parts(parts: &[String], done: bool) {
 }
 
 /// The JSON button: busy with its progress while the export is written.
-pub fn render() {
-    let text = with_app(|app| idemlab_app::view::export::json_button(&app.state));
+pub fn render(text: Option<&str>) {
     let button: web_sys::Element = dom::by_id("export-json");
     let label = super::with_ui(
         |u| &u.json_label,
@@ -146,7 +145,7 @@ pub fn render() {
         true => dom::set_attr(&button, "aria-busy", "true"),
         false => _ = button.remove_attribute("aria-busy"),
     }
-    dom::set_text(&button, text.as_deref().unwrap_or(&label));
+    dom::set_text(&button, text.unwrap_or(&label));
 }
 
 fn export_png() {

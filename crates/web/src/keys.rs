@@ -5,7 +5,7 @@
 use web_sys::Element;
 
 use super::dom::{self, El};
-use super::{dispatch, paint_changed, with_app};
+use super::{dispatch, paint_changed};
 use idemlab_app::{KeyTable, KeysFrame, Msg};
 
 pub fn mount() {
@@ -13,8 +13,7 @@ pub fn mount() {
 }
 
 /// Paints the panels as `app::view::keys::view` says, unless they are as last painted.
-pub fn render() {
-    let frame = with_app(|app| idemlab_app::view::keys::view(&app.state, &app.runs));
+pub fn render(frame: &KeysFrame) {
     paint_changed(|u| &u.keys_painted, frame, paint);
 }
 

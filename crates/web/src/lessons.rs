@@ -23,7 +23,7 @@ pub fn mount() {
         picker.append_child(&button.el()).ok();
     }
     // Named at once, before the first runs are built and the rest of the tab is painted.
-    paint_picker(&frames().0.picker);
+    paint_picker(&super::frame().lessons.picker);
     super::quiz::mount();
     // Delegated once, here: the step panel and the ordering exercise inside it are rebuilt,
     // their listeners never are.
@@ -194,25 +194,10 @@ pub(super) fn focus_heading() {
     }
 }
 
-/// This tab's frames: the lessons', the step's question's and the check's.
-fn frames() -> (LessonsFrame, app::PredictFrame, app::QuizFrame) {
-    let note = with_ui(|u| &u.quiz_note, |note| note.borrow().clone());
-    super::quiz::with_progress(|progress| {
-        with_app(|app| {
-            (
-                app::view::lessons::view(&app.state, &app.runs, progress),
-                app::view::predict::view(&app.state),
-                app::view::quiz::view(&app.state, progress, note.as_deref()),
-            )
-        })
-    })
-}
-
-pub fn render() {
-    let (lessons, predict, quiz) = frames();
-    paint(&lessons);
-    predict::paint(&predict);
-    super::quiz::paint(&quiz);
+pub fn render(lessons: &LessonsFrame, predict: &app::PredictFrame, quiz: &app::QuizFrame) {
+    paint(lessons);
+    predict::paint(predict);
+    super::quiz::paint(quiz);
 }
 
 /// Paints what changed since the last paint: the picker, the article (rebuilt), the outline.

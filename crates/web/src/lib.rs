@@ -177,11 +177,11 @@ pub(crate) fn repaint<T: Clone + PartialEq>(
 /// the frame last painted in the cell `pick` picks (`repaint`).
 pub(crate) fn paint_changed<F: Clone + PartialEq>(
     pick: impl for<'a> FnOnce(&'a Ui) -> &'a RefCell<Option<F>>,
-    frame: F,
+    frame: &F,
     paint: impl FnOnce(&F, Option<&F>),
 ) {
-    if let Some(last) = repaint(pick, &frame) {
-        paint(&frame, last.as_ref());
+    if let Some(last) = repaint(pick, frame) {
+        paint(frame, last.as_ref());
     }
 }
 
@@ -316,15 +316,16 @@ fn carry_out(stepped: &app::Stepped) {
     if stepped.effects.paint_progress {
         runs::paint_computing();
     }
+    // A slice changes one part: only its frame is made, not the page's.
     if stepped.swept {
-        sweep::render();
+        sweep::render(&with_app(|app| app::view::sweep::view(&app.state)));
     }
     if stepped.tabled {
-        contracts::paint();
+        contracts::paint(with_app(|app| app::contracts_view(&app.state)).as_ref());
     }
     if !stepped.json.is_empty() {
         export::keep_parts(&stepped.json, stepped.json_done);
-        export::render();
+        export::render(with_app(|app| app::view::export::json_button(&app.state)).as_deref());
     }
     if stepped.more {
         schedule_work();
@@ -434,7 +435,9 @@ fn rerender_on_resize() {
         // A resize observer runs after layout, so measuring here forces nothing.
         let width = runs::measure_width(with_app(|app| app.page().embed));
         if width != last_width.replace(width) {
-            runs::render();
+            runs::render(&with_app(|app| {
+                app::view::runs::view(&app.state, &app.runs)
+            }));
         }
     });
     let observer =
@@ -449,25 +452,39 @@ fn rerender_on_resize() {
 
 /// Paints every part of the page from the state; nothing here changes it.
 pub(crate) fn render() {
-    screen::render();
-    controls::render();
-    runs::render();
-    playback::render();
-    table::render();
-    export::render();
-    sweep::render();
-    lessons::render();
-    keys::render();
-    story::render();
-    classify::render();
-    contracts::paint();
-    render_banner();
+    let frame = frame();
+    screen::render(&frame.screen);
+    controls::render(&frame.controls);
+    runs::render(&frame.runs);
+    playback::render(&frame.playback);
+    table::render(&frame.tabs, &frame.events, frame.tables.as_ref());
+    export::render(frame.json_button.as_deref());
+    sweep::render(&frame.sweep);
+    lessons::render(&frame.lessons, &frame.predict, &frame.quiz);
+    keys::render(&frame.keys);
+    story::render(&frame.story);
+    classify::render(frame.classify.as_ref());
+    contracts::paint(frame.contracts.as_ref());
+    render_banner(frame.banner.as_ref());
     access::speak();
 }
 
-fn render_banner() {
+/// The page's frame (`app::view::view`), with what the browser has seen beside the state.
+pub(crate) fn frame() -> app::Frame {
+    let note = with_ui(|u| &u.quiz_note, |note| note.borrow().clone());
+    let scroll_top_px = with_ui(|u| &u.scroll_top_px, Cell::get);
+    quiz::with_progress(|progress| {
+        let seen = app::Seen {
+            progress,
+            quiz_note: note.as_deref(),
+            scroll_top_px,
+        };
+        with_app(|app| app::view::view(&app.state, &app.runs, &seen))
+    })
+}
+
+fn render_banner(model: Option<&Banner>) {
     let banner: web_sys::Element = dom::by_id("banner");
-    let model = with_app(|app| Banner::of(&app.state));
     dom::clear(&banner);
     dom::set_hidden(&banner, model.is_none());
     let Some(model) = model else {

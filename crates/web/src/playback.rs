@@ -93,8 +93,7 @@ fn tick(chain: u32) {
 }
 
 /// Paints the playback bar as `app::view::playback::view` says, unless it is as last painted.
-pub fn render() {
-    let frame = with_app(|app| idemlab_app::view::playback::view(&app.state, &app.runs));
+pub fn render(frame: &PlaybackFrame) {
     paint_changed(|u| &u.playback_painted, frame, |frame, _| paint(frame));
 }
 

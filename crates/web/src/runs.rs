@@ -52,8 +52,7 @@ pub fn mount() {
 }
 
 /// Paints the runs' blocks from their frame, and draws each timeline shown.
-pub fn render() {
-    let frame = with_app(|app| app::view::runs::view(&app.state, &app.runs));
+pub fn render(frame: &app::RunsFrame) {
     paint_computing_line(frame.computing.as_deref());
     for (side, shown) in Side::ALL.into_iter().zip(&frame.sides) {
         paint_side(side, shown.as_ref(), frame.counters_hidden);

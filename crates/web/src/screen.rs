@@ -72,8 +72,7 @@ pub fn mount() {
 }
 
 /// Paints the arrangement as `app::view::screen::view` says, unless it is as last painted.
-pub fn render() {
-    let frame = with_app(|app| idemlab_app::view::screen::view(&app.state));
+pub fn render(frame: &ScreenFrame) {
     paint_changed(|u| &u.screen_painted, frame, |frame, _| paint(frame));
 }
 

@@ -5,12 +5,11 @@
 use web_sys::Element;
 
 use super::dom::{self, El};
-use super::{paint_changed, with_app};
+use super::paint_changed;
 use idemlab_app::StoryPanel;
 
 /// Paints each run's text as the view says, unless it is as last painted.
-pub fn render() {
-    let frame = with_app(|app| idemlab_app::view::story::view(&app.state, &app.runs));
+pub fn render(frame: &idemlab_app::StoryFrame) {
     paint_changed(
         |u| &u.story_painted,
         frame,

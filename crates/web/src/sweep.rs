@@ -35,23 +35,8 @@ fn stop() {
 
 /// Paints the sweep panel when its frame changed (a slice ran, Stop, a new sweep, or a
 /// scenario change that dropped it).
-pub fn render() {
-    let frame = with_app(|app| app::view::sweep::view(&app.state));
-    let same = super::with_ui(
-        |u| &u.sweep_painted,
-        |painted| {
-            let same = painted.borrow().as_ref() == Some(&frame);
-            same
-        },
-    );
-    if same {
-        return;
-    }
-    paint(&frame);
-    super::with_ui(
-        |u| &u.sweep_painted,
-        |painted| *painted.borrow_mut() = Some(frame),
-    );
+pub fn render(frame: &SweepFrame) {
+    super::paint_changed(|u| &u.sweep_painted, frame, |frame, _| paint(frame));
 }
 
 fn paint(frame: &SweepFrame) {

@@ -21,7 +21,9 @@ pub fn mount() {
         // When the page scrolled the list itself (`scroll_into_view`), `render` already drew the
         // rows for that position: drawing them again here doubled a scrub frame's table work.
         if super::with_ui(|u| &u.scroll_top_px, |kept| kept.replace(top)) != top {
-            render_rows();
+            render_rows(&with_app(|app| {
+                app::view::events::events(&app.state, &app.runs, top)
+            }));
         }
     });
     let body: Element = dom::by_id("events-body");
@@ -108,37 +110,37 @@ fn select_from(event: &Event) {
     dispatch(Msg::Playback(PlaybackMsg::Select(index)));
 }
 
-pub fn render() {
-    render_tabs();
-    let (count, cursor) = with_app(|app| (app.lead().trace.events.len(), app.cursor()));
+/// Paints the tab bar, the event list and, while their tab is open, the tables.
+pub fn render(
+    tabs: &[app::TabFrame],
+    events: &app::EventsFrame,
+    tables: Option<&app::TablesFrame>,
+) {
+    render_tabs(tabs);
     // The spacer first: a scroll past the old run's end would be capped at it.
-    let spacer_px = format!("{}px", app::view::events::spacer_px(count));
+    let spacer_px = format!("{}px", events.spacer_px);
     (dom::by_id::<HtmlElement>("events-spacer").style())
         .set_property("height", &spacer_px)
         .ok();
-    // The event table is the timeline's text alternative, so it always follows the cursor; the
-    // attempts and ledger tables are folded only while their tab is open.
-    let view_top = super::with_ui(|u| &u.scroll_top_px, std::cell::Cell::get);
-    if let Some(top) = app::view::events::scroll_to(cursor, count, view_top) {
+    if let Some(top) = events.scroll_to_px {
         super::with_ui(|u| &u.scroll_top_px, |cell| cell.set(top));
         dom::by_id::<HtmlElement>("events-scroll").set_scroll_top(top);
     }
-    // A hidden list has no layout box and ignores scrollTop, so the position kept while it was
-    // hidden is written back when it shows again.
-    let shown = with_app(|app| app.state.tab == Tab::Events);
+    // The position kept while the list was hidden is written back as it shows again.
+    let shown = events.shown;
     if shown && !super::with_ui(|u| &u.events_shown, |was| was.replace(shown)) {
         let top = super::with_ui(|u| &u.scroll_top_px, std::cell::Cell::get);
         dom::by_id::<HtmlElement>("events-scroll").set_scroll_top(top);
     }
     super::with_ui(|u| &u.events_shown, |was| was.set(shown));
-    render_rows();
-    if let Some(tables) = with_app(|app| app::view::events::tables(&app.state, &app.runs)) {
-        paint_tables(&tables);
+    render_rows(events);
+    if let Some(tables) = tables {
+        paint_tables(tables);
     }
 }
 
-fn render_tabs() {
-    for tab in with_app(|app| app::view::events::tabs(&app.state)) {
+fn render_tabs(tabs: &[app::TabFrame]) {
+    for tab in tabs {
         let name = tab.tab.name();
         let (Some(button), Some(panel)) = (
             dom::document().get_element_by_id(&format!("tab-{name}")),
@@ -157,9 +159,7 @@ fn render_tabs() {
     }
 }
 
-fn render_rows() {
-    let top = super::with_ui(|u| &u.scroll_top_px, std::cell::Cell::get);
-    let frame = with_app(|app| app::view::events::events(&app.state, &app.runs, top));
+fn render_rows(frame: &app::EventsFrame) {
     let table: HtmlElement = dom::by_id("events");
     let top_px = format!("{}px", frame.top_px);
     table.style().set_property("top", &top_px).ok();

@@ -54,6 +54,13 @@ pub fn shown_tabs(state: &State) -> Vec<Tab> {
 /// The event list as it stands with its scroll at `scroll_top_px`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventsFrame {
+    /// The list's full height (`spacer_px`), so the scroll bar spans every event.
+    pub spacer_px: i32,
+    /// Where the list must scroll to bring the cursor's row into view, if it is not.
+    pub scroll_to_px: Option<i32>,
+    /// Whether the Events tab is open: a hidden list has no layout box and ignores
+    /// `scrollTop`, so the position is written again when it shows.
+    pub shown: bool,
     /// Where the drawn rows start (`top`, not a transform: the header's `position: sticky`
     /// works from the layout box).
     pub top_px: i32,
@@ -78,9 +85,22 @@ pub struct EventRow {
     pub cells: [String; 7],
 }
 
+/// The event list as a render leaves it, from its scroll at `seen_top_px`: the list is the
+/// timeline's text alternative, so it scrolls to follow the cursor whichever tab is open.
+pub fn following(state: &State, runs: &Runs, seen_top_px: i32) -> EventsFrame {
+    let events = runs.lead(state).trace.events.len();
+    let scroll_to_px = scroll_to(state.cursor() as usize, events, seen_top_px);
+    EventsFrame {
+        scroll_to_px,
+        ..self::events(state, runs, scroll_to_px.unwrap_or(seen_top_px))
+    }
+}
+
+/// The event list with its scroll at `scroll_top_px`, where the learner scrolled it.
 pub fn events(state: &State, runs: &Runs, scroll_top_px: i32) -> EventsFrame {
     let run = runs.lead(state);
-    let count = run.trace.events.len() as i32;
+    let events = run.trace.events.len();
+    let count = events as i32;
     let first = (scroll_top_px / EVENT_ROW_PX - OVERSCAN_ROWS).max(0);
     let end = (first + EVENTS_VIEW_PX / EVENT_ROW_PX + 2 * OVERSCAN_ROWS).min(count);
     let cursor = state.cursor() as usize;
@@ -95,6 +115,9 @@ pub fn events(state: &State, runs: &Runs, scroll_top_px: i32) -> EventsFrame {
         )
     });
     EventsFrame {
+        spacer_px: spacer_px(events),
+        scroll_to_px: None,
+        shown: state.tab == Tab::Events,
         top_px: first * EVENT_ROW_PX,
         row_count: (count + 1).to_string(),
         rows: rows.collect(),
