@@ -22,6 +22,7 @@ type Said = fn(u32) -> String;
 /// "dedup=naive: 2 duplicates, 0 lost orders → dedup=atomic: 0 duplicates, 0 lost orders": the whole runs
 /// side by side, while comparing.
 pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<String> {
+    use idemlab_lab::i18n::tr;
     let compare = state.page.compare.as_ref()?;
     let a_label = compare_keys_in(&state.page.scenario, compare);
     // Other counts too where the runs differ in them: else the line reads "0 duplicates, 0
@@ -58,7 +59,10 @@ pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<Strin
         }
         text
     };
-    let (a_label, b_label) = (in_words(&a_label), in_words(compare));
+    let (a_label, b_label) = match state.run_names() {
+        Some((a, Some(b))) => (tr(a).to_string(), tr(b).to_string()),
+        _ => (in_words(&a_label), in_words(compare)),
+    };
     Some(format!("{a_label}: {} → {b_label}: {}", side(a), side(b)))
 }
 
@@ -147,6 +151,14 @@ pub fn title(state: &State, side: Side) -> String {
     // A quiz question's scenario would give its answer away (pasted into another tab).
     if super::run_hidden(state) {
         return idemlab_lab::i18n::tr(HIDDEN_TITLE).into();
+    }
+    if let Some((a, b)) = state.run_names() {
+        let tr = idemlab_lab::i18n::tr;
+        return match (side, b) {
+            (Side::B, Some(b)) => idemlab_lab::tf!("B: {}", tr(b)),
+            (Side::A, Some(_)) => idemlab_lab::tf!("A: {}", tr(a)),
+            _ => tr(a).to_string(),
+        };
     }
     let scenario = codec::encode(&state.page.scenario);
     match (side, &state.page.compare) {

@@ -67,6 +67,14 @@ impl State {
         self.page.gate && (lesson || self.own_awaiting())
     }
 
+    /// What the open step's runs A and B are, in its plain words, while they are its own.
+    pub fn run_names(&self) -> Option<(&'static str, Option<&'static str>)> {
+        let at = self
+            .lesson
+            .filter(|_| self.quiz.is_none() && self.runs_are_steps_own())?;
+        Some((at.step().run_a, at.step().run_b))
+    }
+
     /// Whether runs A and B are the open step's own scenario and fix.
     fn runs_are_steps_own(&self) -> bool {
         let Some(at) = self.lesson else {

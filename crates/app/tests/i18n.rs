@@ -209,6 +209,10 @@ fn data_strings() -> Vec<(&'static str, String)> {
         for (index, step) in lesson.steps.iter().enumerate() {
             let at = format!("lesson {id} step {}", index + 1);
             out.push((step.title, format!("{at}: title")));
+            out.push((step.run_a, format!("{at}: what run A is, in a few words")));
+            if let Some(run_b) = step.run_b {
+                out.push((run_b, format!("{at}: what run B is, in a few words")));
+            }
             out.push((step.predict.setup, format!("{at}: the question's set-up")));
             out.push((step.predict.question, format!("{at}: the question")));
             out.push((step.text, format!("{at}: the text shown after the answer")));

@@ -152,3 +152,19 @@ fn step_a3s_run_is_the_choice_nearest_the_expected_charges() {
         .unwrap();
     assert_eq!(charges, *nearest, "expected {expected}");
 }
+
+/// A lesson names its runs in words: a B name exactly where the step compares, and no name
+/// that is a link's keys.
+#[test]
+fn every_step_names_its_runs_in_plain_words() {
+    for lesson in &idemlab_course::lessons::LESSONS {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let at = format!("lesson {} step {}", lesson.id, index + 1);
+            assert_eq!(step.run_b.is_some(), step.compare.is_some(), "{at}");
+            for name in [Some(step.run_a), step.run_b].into_iter().flatten() {
+                assert!(!name.contains('=') && !name.contains('&'), "{at}: {name}");
+                assert!(name.len() <= 48, "{at}: a title, not a sentence: {name}");
+            }
+        }
+    }
+}

@@ -45,6 +45,11 @@ const fn pb(phrase: &'static str, find: Find) -> Pointer {
 
 pub struct Step {
     pub title: &'static str,
+    /// What run A is, in plain words: its title while the step's own runs show ("A: keys in
+    /// API memory"), where a link's keys would read as code.
+    pub run_a: &'static str,
+    /// What run B is, when the step compares (`compare`).
+    pub run_b: Option<&'static str>,
     /// The scenario, in the codec's form.
     pub query: &'static str,
     /// Keys for configuration B, when the step compares a mistake with its fix.
@@ -179,6 +184,8 @@ pub static LESSONS: [Lesson; 3] = [
         steps: &[
             Step {
                 title: "A timeout cannot tell you what happened",
+                run_a: "answers lost, keys ignored",
+                run_b: None,
                 query: "seed=7&preset=lost-ack&orders=2",
                 compare: None,
                 text: "A partition drops the API's answers until 400 ms (✕ on the arrows to the client); one more is lost by chance (✕ marked loss). A timeout looks like a lost request, so the client sends again and the payment service charges again: 5 charges for 2 orders, 3 duplicates. Order 1 is answered on try 3, after the partition, order 2 on try 2: neither needs all 4. This is at-least-once delivery. Each request's idempotency key is ignored here; later steps make repeats idempotent: an exactly-once effect.",
@@ -198,6 +205,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "Some operations are safe to repeat",
+                run_a: "sets a field",
+                run_b: Some("adds a charge"),
                 query: "seed=7&preset=lost-ack&op=set",
                 compare: Some("op=charge"),
                 text: "Setting a field to a value (A) leaves the same state however often the same write repeats: 7 writes, 0 duplicates (true while nothing else writes that field; a late repeat could undo a newer value). Adding a charge (B) moves money on every repeat: 3 duplicates.",
@@ -216,6 +225,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "How many duplicates to expect",
+                run_a: "1 answer in 5 lost, keys ignored",
+                run_b: None,
                 query: "seed=1&orders=50&loss_resp=0.2&retries=3&timeout_ms=500",
                 compare: None,
                 text: "Here r = 0.2, the chance that an answer is lost, and the client makes up to 4 attempts (3 retries): 50 orders make 60 charges, 10 of them duplicates. Open the Sweep tab, set the seeds to 10,000 and run them: the mean effects (charges) per order settles next to 1 + r + r² + r³ ≈ 1.25. Every attempt charges, and the client sends the next one only if every answer so far was lost: a 2nd with chance r, a 3rd with r², a 4th with r³.",
@@ -234,6 +245,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "The race: check, then insert",
+                run_a: "look up the key, then record it",
+                run_b: None,
                 query: "seed=3&preset=race",
                 compare: None,
                 text: "Only order 1's retry looks (64 ms) before its first attempt records the key (84 ms): both read \"not found\" (the shaded region) and both charge: 1 race, 1 duplicate. The other retries look after the record and get the stored answer, \"200 (replayed)\": order 1's 3rd try gets charge #1. At 147 ms the racing retry then records its own answer over the row (the key table's charge #2), so the stored answer no longer matches what the client was told.",
@@ -252,6 +265,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "Fix 1: claim the key in the ledger row's transaction",
+                run_a: "look up, then record",
+                run_b: Some("claim the key in the ledger's transaction"),
                 query: "seed=3&preset=race",
                 compare: Some("dedup=atomic"),
                 text: "The payment call cannot join the claim's transaction. A still charges one order twice (1 duplicate). In B the retry's insert waits on the key and, once the first commits, fails (its transaction rolls back: the pink bar) and gets the stored answer back instead of charging: 3 charges for 3 orders, 0 duplicates. A crash between the charge and the commit still charges twice unless the payment service honours the key (Lesson B, step 6).",
@@ -270,6 +285,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "Fix 2: keep the keys where a restart cannot reach them",
+                run_a: "keys in API memory",
+                run_b: Some("keys in the database"),
                 query: "seed=1&preset=restart",
                 compare: Some("store=durable"),
                 text: "The API crashes after committing and before answering. In A the ledger rows are in the database but the key table is in the API's process memory: the restart keeps the row, forgets the key, and the retry charges again: 1 duplicate. With the key table in the durable database (B), as in Fix 1, the retry finds the key and gets the first answer back: 0.",
@@ -288,6 +305,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "Keep keys longer than the client keeps retrying",
+                run_a: "keys kept 150 ms",
+                run_b: Some("keys kept 24 hours"),
                 query: "seed=1&preset=key-expiry",
                 compare: Some("retention_ms=86400000"),
                 text: "Each retry of order 1 comes over 200 ms after its key was written, so the key has expired and late retries are treated as new orders: 2 duplicates. Its 3rd try is answered, after the partition ends at 700 ms; order 2, sent after that, is charged once. Keeping keys a day (B) covers the whole retry window: 0. Storage grows with new keys per second × retention × entry size, and the stored response is most of each entry.",
@@ -306,6 +325,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "A retry must repeat the same request",
+                run_a: "each retry rebuilds its body",
+                run_b: Some("each retry resends the same body"),
                 query: "seed=7&preset=lost-ack&orders=2&dedup=atomic&body_change=1",
                 compare: Some("body_change=0"),
                 text: "Both orders needed a retry, and the API refuses the retry with 422, as the IETF's draft standard for the Idempotency-Key header advises for a key reused with another body: both orders end as failed (2), yet each was charged once (2 charges, 0 duplicates). A 422 says the key was used for another request, not that nothing happened. Resending the same body (B) gets the stored answer: 2 ok.",
@@ -324,6 +345,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "A queue delivers again until it hears an ack",
+                run_a: "plain consumer, acks lost",
+                run_b: None,
                 query: "seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25",
                 compare: None,
                 text: "Each committed charge also goes out as an event (e0 to e3, written with the charge as an outbox row) to a queue, which hands it to a consumer that mails a receipt, then acks. Each ack is lost with chance 0.25 (here 3 of 7 are: ✕ on the arrows back to the queue), and the queue cannot tell that from a failed delivery: after the visibility timeout it delivers again. 3 redeliveries; this consumer mails 7 receipts for 4 charges, 3 duplicates. The queue too delivers at least once.",
@@ -347,6 +370,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "An inbox makes the consumer's effect happen once",
+                run_a: "plain consumer",
+                run_b: Some("consumer with an inbox"),
                 query: "seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25",
                 compare: Some("consumer=inbox"),
                 text: "The same lost acks. The plain consumer (A) mails again on every redelivery: 3 duplicates. In B the 3 redeliveries find the committed id and are only acked: 4 receipts, 0 duplicates. The copies still arrive, with an exactly-once effect.",
@@ -370,6 +395,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "An email cannot join the transaction",
+                run_a: "inbox, plain mail",
+                run_b: Some("inbox, mail keyed by event id"),
                 query: "seed=3&orders=4&dedup=atomic&consumer=inbox&consumer_crash=after-mail",
                 compare: Some("mail=keyed"),
                 text: "As in step 10 the inbox row commits after the mail, which cannot join that transaction. The consumer crashes after its first mail, before the commit: the row rolls back, no ack goes out, and the redelivery finds no row and mails again: 5 receipts for 4 charges, 1 duplicate. A mail provider that takes the event id as its key (B) answers the repeat with its first send: 4, 0. Without one, accept a rare duplicate email.",
@@ -394,6 +421,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: ORDERING_STEP_TITLE,
+                run_a: "charge before claiming the key",
+                run_b: None,
                 query: "seed=3&preset=race&dedup=atomic&order=begin,lookup,effect,claim,commit,respond",
                 compare: None,
                 text: "This server charges before it claims the key, so both copies in the race charge: 1 duplicate. The second copy's claim then fails and the loser's rollback (the pink bar: its transaction undone) drops its ledger row: 1 charge the ledger never recorded. Put the six steps in the order a safe server runs them, then run your order against lost answers, two copies at once, the job run twice and crashes.",
@@ -421,6 +450,8 @@ pub static LESSONS: [Lesson; 3] = [
         steps: &[
             Step {
                 title: "The run is not the work",
+                run_a: "operator rerun, business keys",
+                run_b: None,
                 query: "seed=1&preset=pod-rerun&key=business",
                 compare: None,
                 text: "An operator reruns the job at 400 ms: a new pod with a new UID sends the same three orders (same case_id and work_id). The key is made from the work, so every repeat gets the first charge back: 6 requests, 6 attempt rows, 3 charges, 0 duplicates.",
@@ -439,6 +470,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "A key made from the pod misses the rerun",
+                run_a: "keys made from the pod",
+                run_b: Some("keys made from the business"),
                 query: "seed=1&preset=pod-rerun",
                 compare: Some("key=business"),
                 text: "In A each pod makes its keys from its own UID, as a UUID generated at start-up would. The rerun's keys are new, so every order is charged again: 3 duplicates. The business key (B) recognises the same work from any pod: 0.",
@@ -457,6 +490,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "Two tables: attempts and charges",
+                run_a: "operator rerun, business keys",
+                run_b: None,
                 query: "seed=1&preset=pod-rerun&key=business",
                 compare: None,
                 text: "Open the Tables tab and move the cursor. Every request gets a row in the attempts table, repeats included, so nothing observed is lost; the charges stay one per order. 6 attempt rows, 3 charges.",
@@ -475,6 +510,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "A key that is too coarse loses work",
+                run_a: "one key for every order",
+                run_b: None,
                 query: "seed=1&orders=4&dedup=atomic&key=constant",
                 compare: None,
                 text: "One key for everything looks safe: 0 duplicates. But orders 2 to 4 get order 1's answer back and are never charged (their bodies match, so the API takes each for a repeat of order 1 rather than refusing it with 422), while their clients see success: 3 orders of lost work. Test that different orders are each charged, not only that repeats merge.",
@@ -493,6 +530,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "A ledger that lives and dies with its pod",
+                run_a: "ledger inside the pod",
+                run_b: Some("ledger in a durable database"),
                 query: "seed=1&preset=ledger-replaced",
                 compare: Some("store=durable"),
                 text: "The ledger's database sits on its pod's own disk (an emptyDir). When that pod is replaced (the tall bar across the database lane at 350 ms; the Events tab shows the new pod's UID and boot id), the keys go with it, and a rerun afterwards charges every order again: 3 duplicates. A durable store (B) keeps them: 0.",
@@ -511,6 +550,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "The payment service is outside the transaction",
+                run_a: "payment service ignores the key",
+                run_b: Some("payment service honours the key"),
                 query: "seed=1&preset=outside-boundary",
                 compare: Some("provider=keyed"),
                 text: "The API crashes after the charge and before its commit. The ledger rolls back; the payment service does not. The retry charges again: 1 duplicate, and 1 charge the ledger never recorded. Forwarding the key to a payment service that honours it (B) protects that boundary too: 0.",
@@ -529,6 +570,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "Forbid is not deduplication",
+                run_a: "a Job beside the CronJob, pod keys",
+                run_b: Some("business keys"),
                 query: "seed=1&preset=pod-rerun&rerun_ms=20",
                 compare: Some("key=business"),
                 text: "concurrencyPolicy: Forbid only keeps a CronJob from starting a scheduled run while one of its Jobs is active. This Job, started by hand, runs beside it (the lane \"client (rerun)\": the model calls any start by an operator a rerun), and with pod keys both pods charge every order: 3 duplicates; a failed pod's replacement gets through too. The business key (B) makes each order's second copy wait on the unique index and get the first charge back: 0, though not past retention (Lesson A step 7), after a lost store (step 5) or a crash before commit (step 6).",
@@ -554,6 +597,8 @@ pub static LESSONS: [Lesson; 3] = [
         steps: &[
             Step {
                 title: "The lock held across the payment call",
+                run_a: "lock held across the payment call",
+                run_b: Some("a concurrent copy answered 409"),
                 query: "seed=3&preset=race&dedup=atomic&provider=keyed",
                 compare: Some("concurrent=conflict"),
                 text: "The default handler keeps its transaction and the key's lock open across the payment call: for the first order, 10 to 86 ms (the database lane's first long bar). Its retry waits on that lock, then gets the stored answer. Stripe and the IETF draft answer such a copy 409 at once instead (B; 409s answered: 1), ending its transaction. The lab's 409 carries a Retry-After, as the Agentic Commerce Protocol's does (Stripe and the draft need none): the client waits it out (128 ms, the model's worst fault-free round trip), then retries. 0 duplicates either way.",
@@ -572,6 +617,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "Commit the claim first, with a lease",
+                run_a: "claim committed, no lease",
+                run_b: Some("claim with a 300 ms lease"),
                 query: "seed=1&orders=3&dedup=atomic&handler=phased&provider=keyed&retries=6&backoff_ms=30&timeout_ms=200&crash=api@after-effect",
                 compare: Some("lease_ms=300"),
                 text: "The phased handler commits the claim in progress (recovery point started), calls the payment service with the key, records the charge, completes the key. The API crashes after charge #1, before recording it. With no lease (A) the claim holds until the key expires: every retry gets 409 (6 409s answered), order 1 never learns if it was charged (1 unknown); 1 charge the ledger never recorded. With a 300 ms lease (B) the third try takes the claim over, resuming from started; the payment service knows the key and returns charge #1: 1 takeover, 0 duplicates.",
@@ -590,6 +637,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "A lease shorter than the work",
+                run_a: "a 20 ms lease",
+                run_b: Some("a 400 ms lease"),
                 query: "seed=1&orders=2&dedup=atomic&handler=phased&provider_ms=150..250&timeout_ms=100&retries=4&backoff_ms=20&lease_ms=20",
                 compare: Some("lease_ms=400"),
                 text: "The payment service takes 150 to 250 ms here and the lease is 20 ms (A). Each order's retry finds the lease run out while the first copy still waits for its charge, takes the claim over and charges again: 2 takeovers, 2 duplicates (nothing fences the first copy off; this model has no fencing token). A 400 ms lease (B) outlasts the work, so the retries get 409 instead: 0 takeovers, 0 duplicates. A lease is not the key's retention: it bounds one attempt's work.",
@@ -608,6 +657,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "What a failure leaves under the key",
+                run_a: "every answer replayed",
+                run_b: Some("only final answers replayed"),
                 query: "seed=4&orders=3&dedup=atomic&provider=keyed&provider_fail=0.4&retries=3&backoff_ms=30&replay=all",
                 compare: Some("replay=final"),
                 text: "The payment service fails order 3 with a 500 and charges nothing. Stripe v1 (A) saved the result once execution began, so every retry gets the same 500 back: 3 failures replayed, and the client gives up not knowing (1 unknown). OASIS (B) replays a 2xx or 4xx but runs a 5xx again: the retry charges, and all 3 orders end ok. Powertools deletes the record when the handler raises an unhandled exception, so if the 500 surfaces that way (as the lab assumes) its retry runs again too.",
@@ -626,6 +677,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "An expired key: run it as new, or refuse it",
+                run_a: "an expired key runs as new",
+                run_b: Some("an expired key is refused"),
                 query: "seed=1&preset=key-expiry",
                 compare: Some("expired=reject"),
                 text: "Lesson A's keys kept 150 ms. Run as new (A), the late retries charge again: 2 duplicates. OASIS refuses a request past its window (5 minutes there) with 412 (B): 3 refused: key expired; when one reaches the client, it looks order 1 up by its business key, as the Ad Context Protocol asks, finds charge #1 and is done: 2 charges, 0 duplicates. That lookup reads the ledger only, so a charge the ledger never recorded would be made again.",
@@ -644,6 +697,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "A lost answer from the payment service",
+                run_a: "payment answers lost",
+                run_b: Some("look the charge up before retrying"),
                 query: "seed=7&orders=3&dedup=atomic&loss_provider=0.3&retries=5",
                 compare: Some("lookup=on"),
                 text: "Now the network between the API and the payment service loses messages. Charge #2 is made but its answer is lost: the API gives the call up (504) and rolls back, and the retry charges again: 1 duplicate, and charge #2 is 1 charge the ledger never recorded. With result lookup (B) the API first asks the payment service for a charge under the key: order 2's retry finds charge #2 and records it: 0 duplicates, 0 charges the ledger never recorded.",
@@ -662,6 +717,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "Reconciliation repairs after the fact",
+                run_a: "payment answers lost",
+                run_b: Some("reconciliation after 900 ms"),
                 query: "seed=7&orders=3&dedup=atomic&loss_provider=0.3&retries=5",
                 compare: Some("reconcile_ms=900"),
                 text: "The same lost answer, without lookup. At 900 ms a reconciliation job (B) compares the payment service's charges with the ledger: it records charge #2, which the ledger lacked, and refunds charge #3, order 2's second: 1 reconciled charge, 1 refund, 0 charges the ledger never recorded. The duplicate still happened (1): the customer paid twice until the refund, and order 2's key still stores the answer naming charge #3. The model runs the job once, after the orders are done.",
@@ -680,6 +737,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "The relay between the ledger and the queue",
+                run_a: "API publishes after the commit",
+                run_b: Some("event written with the charge (outbox)"),
                 query: "seed=1&orders=3&dedup=atomic&consumer=inbox&crash=api@after-commit&relay=direct",
                 compare: Some("relay=outbox"),
                 text: "Each booked charge goes to a queue as an event, and a consumer mails its receipt. In A the API publishes the event itself, one step after the commit, and crashes once in between: the charge is booked but its event is lost: 1 lost event, 2 receipts for 3 charges. With an outbox (B) the event is a row committed with the charge and leaves at the commit: 0 lost, 3 receipts. (The model's relay never fails; a real one can publish twice, which the consumer's inbox absorbs.)",
