@@ -167,3 +167,62 @@ fn the_unprobed_gap_really_duplicates_under_the_textbook_order() {
         "no seed of 0..50 duplicated after a crash after the charge"
     );
 }
+
+/// Queries that end orders every way the model can: lost answers, a race, crashes, a phased
+/// claim with no lease, failures and declines, a changed body, no key, expired keys, the
+/// ledger's restart and lost messages to the payment service.
+const OUTCOME_QUERIES: [&str; 10] = [
+    "orders=3&loss_resp=0.5&retries=1",
+    "preset=race&dedup=atomic&concurrent=conflict&retries=1",
+    "orders=3&dedup=atomic&handler=phased&provider=keyed&retries=3&crash=api@after-effect",
+    "orders=4&dedup=atomic&provider_fail=0.5&decline=0.2&retries=1",
+    "orders=2&dedup=atomic&body_change=1&loss_resp=0.5",
+    "orders=2&dedup=atomic&key=none",
+    "preset=key-expiry&expired=reject",
+    "orders=2&restart_db_ms=30&retries=0",
+    "orders=3&dedup=atomic&loss_provider=0.4&retries=1",
+    "orders=3&loss_req=0.6&retries=0",
+];
+
+#[test]
+fn readme_outcome_line_names_every_status_an_order_ends_on() {
+    // README, the model in brief: "An order ends ok (200, or after a 412 its lookup finds the
+    // effect), failed (400, 402 or 422, never retried) or unknown (its retries ran out)" after
+    // a timeout or one of the answers a client retries, 409, 412, 500, 503, 504.
+    use idemlab_core::trace::{EventKind, Outcome};
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("README.md is readable");
+    let readme = readme.split_whitespace().collect::<Vec<_>>().join(" ");
+    for line in [
+        "An order ends **ok** (200, or after a 412 its lookup finds the effect), **failed** (400, 402 or 422, never retried)",
+        "After a timeout, or an answer it retries (409, 412, 500, 503, 504)",
+    ] {
+        assert!(readme.contains(line), "README no longer says: {line}");
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for query in OUTCOME_QUERIES {
+        for seed in 0..40 {
+            let q = format!("{query}&seed={seed}");
+            let scenario = idemlab_core::scenario::decode(&q)
+                .expect("a valid query")
+                .scenario;
+            let (trace, _) = idemlab_lab::run(&scenario);
+            for event in trace.events.iter() {
+                let EventKind::OrderDone { outcome, status } = event.kind else {
+                    continue;
+                };
+                let said = match outcome {
+                    Outcome::Ok => matches!(status, Some(200) | None),
+                    Outcome::Failed => matches!(status, Some(400 | 402 | 422)),
+                    Outcome::Unknown => {
+                        matches!(status, None | Some(409 | 412 | 500 | 503 | 504))
+                    }
+                };
+                assert!(said, "{q}: an order ends {outcome:?} on {status:?}");
+                seen.insert((outcome as u8, status));
+            }
+        }
+    }
+    // The queries reach most of the line, so it is not true only because nothing ran.
+    assert!(seen.len() >= 10, "{seen:?}");
+}
