@@ -645,7 +645,7 @@ pub fn preset_summary(scenario: &Scenario) -> Option<&'static str> {
 }
 
 /// The sweep's line: seeds run, totals, the mean effects per order with its standard error,
-/// the closed form when the scenario fits it, and the range's note first.
+/// the closed form when the sweep fits it (or why it does not), and the range's note first.
 pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
     let t = &job.totals;
     let of = match job.stopped && !job.finished() {
@@ -663,7 +663,16 @@ pub fn sweep_summary(job: &super::SweepJob, elapsed_s: f64) -> String {
         Fixed::<4>(t.effects_mean_per_order()),
         Fixed::<4>(t.effects_stderr()),
     );
-    if let Some(formula) = sweep_formula(&job.scenario) {
+    // The formula where its conditions hold, and otherwise the first one that fails: a mean far
+    // from a formula shown beside it would read as a fault of the model.
+    let formula = match idemlab_lab::sweep::closed_form_of(&job.scenario, &job.totals) {
+        Ok(_) => sweep_formula(&job.scenario),
+        Err(unfit) => Some(idemlab_lab::tf!(
+            "the formula does not apply: {}",
+            unfit.why()
+        )),
+    };
+    if let Some(formula) = formula {
         text.push_str(&format!(", {formula}"));
     }
     if let Some(run) = super::sweep_note(job) {

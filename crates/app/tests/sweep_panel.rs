@@ -106,7 +106,7 @@ fn the_panel_shows_the_sweep_in_the_state_and_empties_when_a_scenario_change_dro
     let frame = app::view::sweep::view(&page.state);
     expect_test::expect![[r#"
         SweepFrame {
-            summary: "20 of 20 seeds in 0.00 s: 58 duplicates, in 20 runs that had any, 0 lost orders, 0 races; 1.7250 ± 0.1052 effects per order",
+            summary: "20 of 20 seeds in 0.00 s: 58 duplicates, in 20 runs that had any, 0 lost orders, 0 races; 1.7250 ± 0.1052 effects per order, the formula does not apply: a partition drops answers",
             progress: "1.000",
             histogram_shown: true,
             bars: [
@@ -145,4 +145,70 @@ fn the_panel_shows_the_sweep_in_the_state_and_empties_when_a_scenario_change_dro
         value: "atomic".into(),
     }));
     assert_eq!(app::view::sweep::view(&page.state), empty);
+}
+
+/// A finished sweep of `query` over `seeds` seeds from 0, built as `Msg::SweepStart` builds it.
+fn swept(query: &str, seeds: &str) -> app::SweepJob {
+    let scenario = idemlab_core::scenario::decode(query)
+        .expect("a valid query")
+        .scenario;
+    let mut job = app::SweepJob {
+        scenario,
+        side: None,
+        range: sweep_range(0, seeds),
+        done: 0,
+        totals: Default::default(),
+        stopped: false,
+        clock_ms: None,
+    };
+    while !job.finished() {
+        job.run_one();
+    }
+    job
+}
+
+#[test]
+fn the_sweep_line_shows_the_formula_only_where_it_holds_and_otherwise_says_why() {
+    // Issue 26: with loss_provider=0.3 the line showed 1.000 beside a mean of 1.338.
+    for (query, why) in [
+        (
+            "loss_resp=0.2&loss_provider=0.3",
+            "the payment service's hop loses messages",
+        ),
+        (
+            "loss_resp=0.2&decline=0.3",
+            "the payment service declines some calls",
+        ),
+        (
+            "loss_resp=0.2&provider_fail=0.3",
+            "the payment service fails some calls",
+        ),
+        (
+            "loss_resp=0.2&lookup=on",
+            "result lookup finds earlier charges",
+        ),
+        ("loss_resp=0.2&restart_db_ms=30", "the ledger restarts"),
+        (
+            "orders=200&loss_resp=0.2&events_max=100",
+            "some runs reached the event cap",
+        ),
+        ("preset=race", "the API deduplicates"),
+    ] {
+        let line = app::sweep_summary(&swept(query, "20"), 0.5);
+        assert!(
+            !line.contains("formula 1") && !line.contains("formula (1"),
+            "{query}: {line}"
+        );
+        assert!(
+            line.contains(&format!(
+                " effects per order, the formula does not apply: {why}"
+            )),
+            "{query}: {line}"
+        );
+    }
+    let line = app::sweep_summary(&swept("orders=20&loss_resp=0.2", "20"), 0.5);
+    assert!(
+        line.contains(" effects per order, formula 1 + r + r² + r³ = 1.2480"),
+        "{line}"
+    );
 }

@@ -134,6 +134,29 @@ fn under_the_ietf_draft_a_completed_key_returns_its_stored_result_success_or_err
 }
 
 #[test]
+fn under_the_ietf_draft_a_request_without_a_key_is_answered_400_and_charges_nothing() {
+    // The draft's missing-key rule is modelled: atomic dedup needs a key, so the lookup answers
+    // 400, and the client takes a 400 as final.
+    let query = "orders=3&key=none&loss_resp=0.3&contract=ietf-draft";
+    for seed in 0..seeds(100) {
+        let q = format!("{query}&seed={seed}");
+        let (trace, m) = run(&q);
+        let answers: Vec<u16> = (trace.events.iter())
+            .filter_map(|e| match e.kind {
+                EventKind::Reply { status, .. } => Some(status),
+                _ => None,
+            })
+            .collect();
+        assert!(!answers.is_empty(), "{q}: no answer");
+        assert!(
+            answers.iter().all(|&status| status == 400),
+            "{q}: {answers:?}"
+        );
+        assert_eq!((m.effects, m.outcomes.ok), (0, 0), "{q}");
+    }
+}
+
+#[test]
 fn under_oasis_a_500_runs_again_a_402_is_replayed_and_an_expired_key_is_refused_412() {
     let query = format!("{FAILING}&contract=oasis");
     let (mut ran_again, mut replayed_402) = (0, 0);

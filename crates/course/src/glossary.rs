@@ -68,12 +68,12 @@ pub static TERMS: [Term; 31] = [
     term(
         "durable store",
         &["durable"],
-        "Storage that outlives the process and the pod that wrote it, such as a database on a persistent volume. Keys kept in process memory or on a pod's own disk are lost with it.",
+        "Storage that outlives the process and the pod that wrote it, such as a database on a persistent volume. Keys kept in process memory or on a pod's own disk are lost with it. On its own it gives no high availability, no disaster recovery and no keys kept for ever.",
     ),
     term(
         "retention",
         &["retention_ms"],
-        "How long the server keeps a key after it was first seen. A retry that arrives after the key expired looks like new work, so retention must outlast the client's whole retry window.",
+        "How long the server keeps a key after storing it. A retry that arrives after the key expired looks like new work, so retention must outlast the client's whole retry window.",
     ),
     term(
         "outbox",

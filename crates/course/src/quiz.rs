@@ -557,8 +557,8 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
     );
     // "The first" only when there are more; both fill the same numbered holes.
     let template = match metrics.duplicates {
-        1 => idemlab_lab::t!("1 duplicate: order {1} was charged a {2} time at {3} (the cursor): {4}a retry after that looked like new work. Keeping keys longer than the client retries (a day) gives 0."),
-        _ => idemlab_lab::t!("{0} duplicates. The first: order {1} was charged a {2} time at {3} (the cursor): {4}a retry after that looked like new work. Keeping keys longer than the client retries (a day) gives 0."),
+        1 => idemlab_lab::t!("1 duplicate: order {1} was charged a {2} time at {3} (the cursor): {4}a retry after that looked like new work. Keeping keys longer than the client retries (Stripe keeps them at least 24 hours) gives 0."),
+        _ => idemlab_lab::t!("{0} duplicates. The first: order {1} was charged a {2} time at {3} (the cursor): {4}a retry after that looked like new work. Keeping keys longer than the client retries (Stripe keeps them at least 24 hours) gives 0."),
     };
     let at = ms_tenths(trace.events[ix].time_us);
     let nth = ordinal(nth);

@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use crate::Metrics;
-use idemlab_core::scenario::{Dedup, KeyStrategy, Op, Provider, Scenario, PPM_ONE};
+use idemlab_core::scenario::{Dedup, KeyStrategy, Lookup, Op, Provider, Scenario, PPM_ONE};
 
 /// Totals over a sweep. Means are computed at the end, so adding runs stays exact.
 #[derive(Clone, Debug, Default, PartialEq, Serialize)]
@@ -61,7 +61,8 @@ pub struct Summary {
     pub sweep: Sweep,
     pub effects_mean_per_order: f64,
     pub effects_stderr: f64,
-    /// The closed-form expectation, when the scenario is one the formula describes.
+    /// The closed-form expectation, when the scenario is one the formula describes and no run
+    /// was truncated.
     pub effects_expected_per_order: Option<f64>,
 }
 
@@ -126,7 +127,7 @@ impl Sweep {
             sweep: self.clone(),
             effects_mean_per_order: self.effects_mean_per_order(),
             effects_stderr: self.effects_stderr(),
-            effects_expected_per_order: closed_form(scenario),
+            effects_expected_per_order: closed_form_of(scenario, self).ok(),
         }
     }
 }
@@ -207,30 +208,134 @@ pub fn sweep(scenario: &Scenario, first: u64, count: u64) -> Sweep {
     totals
 }
 
+/// Why the closed form does not describe a sweep: the first of its conditions that fails, in
+/// the order `fit` checks them. The formula assumes that each attempt is lost on the way out
+/// with q or on the way back with r, by chance alone; that every attempt that arrives charges
+/// once; and that an answer ends the order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unfit {
+    /// `dedup` is on: the API turns repeats away.
+    Dedup,
+    /// `op=set`: the formula counts charges.
+    Set,
+    /// `provider=keyed` with a key that repeats across attempts: the provider turns repeats away.
+    KeyedProvider,
+    /// `lookup=on` with a key: a retry can find the charge it made and make none.
+    Lookup,
+    /// `loss_provider`: a charge can be made and its answer lost, or a call lost.
+    ProviderLoss,
+    /// `provider_fail`: a call can charge nothing and answer 500.
+    ProviderFail,
+    /// `decline`: a call can charge nothing and end the order.
+    Decline,
+    /// `crash`: the API can charge and never answer.
+    Crash,
+    /// `restart_db_ms`: an open transaction aborts with 503 after its charge.
+    RestartDb,
+    /// `replace_db_ms`: the same, for a ledger pod's replacement.
+    ReplaceDb,
+    /// `rerun_ms`: the orders are sent again.
+    Rerun,
+    /// `partition`: answers are lost by time, not by chance.
+    Partition,
+    /// `drop`: messages chosen by hand are lost.
+    Drop,
+    /// `timeout_ms` at or below the worst round trip: a timeout can fire before the answer.
+    Timeout,
+    /// A run reached `events_max`: its last orders never finished.
+    Truncated,
+}
+
+impl Unfit {
+    /// The reason as one short clause, in the page's language.
+    pub fn why(self) -> &'static str {
+        match self {
+            Unfit::Dedup => crate::t!("the API deduplicates"),
+            Unfit::Set => crate::t!("it counts charges, not writes"),
+            Unfit::KeyedProvider => crate::t!("the payment service deduplicates by key"),
+            Unfit::Lookup => crate::t!("result lookup finds earlier charges"),
+            Unfit::ProviderLoss => crate::t!("the payment service's hop loses messages"),
+            Unfit::ProviderFail => crate::t!("the payment service fails some calls"),
+            Unfit::Decline => crate::t!("the payment service declines some calls"),
+            Unfit::Crash => crate::t!("the API crashes"),
+            Unfit::RestartDb => crate::t!("the ledger restarts"),
+            Unfit::ReplaceDb => crate::t!("the ledger pod is replaced"),
+            Unfit::Rerun => crate::t!("the job is rerun"),
+            Unfit::Partition => crate::t!("a partition drops answers"),
+            Unfit::Drop => crate::t!("messages are dropped by hand"),
+            Unfit::Timeout => crate::t!("the timeout can fire before an answer comes"),
+            Unfit::Truncated => crate::t!("some runs reached the event cap"),
+        }
+    }
+}
+
+/// The first condition of the closed form that `s` breaks, if any. A run's truncation is not
+/// known from its scenario: `closed_form_of` adds it.
+pub fn unfit(s: &Scenario) -> Option<Unfit> {
+    // A provider deduplicates only a key that a later attempt sends again: a key per attempt
+    // never repeats.
+    let repeating_key = !matches!(s.key, KeyStrategy::None | KeyStrategy::Attempt);
+    let conditions = [
+        (s.dedup != Dedup::None, Unfit::Dedup),
+        (s.op != Op::Charge, Unfit::Set),
+        (
+            s.provider == Provider::Keyed && repeating_key,
+            Unfit::KeyedProvider,
+        ),
+        (
+            s.lookup == Lookup::On && s.key != KeyStrategy::None,
+            Unfit::Lookup,
+        ),
+        (s.loss_provider > 0, Unfit::ProviderLoss),
+        (s.provider_fail > 0, Unfit::ProviderFail),
+        (s.decline > 0, Unfit::Decline),
+        (s.crash.is_some(), Unfit::Crash),
+        (s.restart_db_ms.is_some(), Unfit::RestartDb),
+        (s.replace_db_ms.is_some(), Unfit::ReplaceDb),
+        (s.rerun_ms.is_some(), Unfit::Rerun),
+        (s.partition.is_some(), Unfit::Partition),
+        (!s.drop.is_empty(), Unfit::Drop),
+        (
+            u64::from(s.timeout_ms) <= s.worst_round_trip_ms(),
+            Unfit::Timeout,
+        ),
+    ];
+    conditions
+        .into_iter()
+        .find_map(|(breaks, why)| breaks.then_some(why))
+}
+
 /// Expected effects per order for a client that retries until it hears back, when nothing but
 /// loss can go wrong: (1−q)(1−(1−s)^(R+1))/s with s = (1−q)(1−r). `None` when the scenario has
-/// anything the formula leaves out (dedup, crashes, partitions, reruns, a timeout that can fire
-/// before the response arrives, or a keyed provider that would deduplicate).
+/// anything the formula leaves out (`unfit`).
 pub fn closed_form(s: &Scenario) -> Option<f64> {
-    let keyed_provider = s.provider == Provider::Keyed && s.key != KeyStrategy::None;
-    let plain = s.dedup == Dedup::None
-        && s.op == Op::Charge
-        && !keyed_provider
-        && s.crash.is_none()
-        && s.partition.is_none()
-        && s.rerun_ms.is_none()
-        && s.replace_db_ms.is_none()
-        && u64::from(s.timeout_ms) > s.worst_round_trip_ms();
-    if !plain {
-        return None;
+    match unfit(s) {
+        Some(_) => None,
+        None => Some(formula(s)),
     }
+}
+
+/// The closed form for a sweep of `s`, or why it does not apply: a sweep with a truncated run
+/// counts orders that never finished, so it is refused too.
+pub fn closed_form_of(s: &Scenario, totals: &Sweep) -> Result<f64, Unfit> {
+    if let Some(why) = unfit(s) {
+        return Err(why);
+    }
+    if totals.runs_truncated > 0 {
+        return Err(Unfit::Truncated);
+    }
+    Ok(formula(s))
+}
+
+/// The formula's value for `s`'s loss and retries, whether or not the rest of `s` fits it.
+fn formula(s: &Scenario) -> f64 {
     let q = f64::from(s.loss_req) / f64::from(PPM_ONE);
     let r = f64::from(s.loss_resp) / f64::from(PPM_ONE);
     let success = (1.0 - q) * (1.0 - r);
     let tries = s.retries as i32 + 1;
     if success == 0.0 {
         // Every attempt is lost one way or the other; each reaches the server with 1−q.
-        return Some((1.0 - q) * f64::from(tries));
+        return (1.0 - q) * f64::from(tries);
     }
-    Some((1.0 - q) * (1.0 - (1.0 - success).powi(tries)) / success)
+    (1.0 - q) * (1.0 - (1.0 - success).powi(tries)) / success
 }

@@ -88,8 +88,9 @@ impl Contract {
                  concurrent request is answered 409; keys are pruned after 24 h."
             }
             Contract::IetfDraft => {
-                "A retry while the first is processing is answered 409; after completion the \
-                 stored result is returned, success or error."
+                "A request without a key is answered 400; a retry while the first is \
+                 processing, 409; after completion the stored result is returned, success or \
+                 error."
             }
             Contract::Powertools => {
                 "The in-progress record is committed first and runs again once its \
@@ -119,9 +120,8 @@ impl Contract {
             }
             Contract::IetfDraft => {
                 "The same keys as `stripe-v1` but `retention_ms`, which stays as the query sets \
-                 it (the draft leaves expiry to the resource's published policy); a missing \
-                 key's 400 is not modelled; the lab's 409 carries a `Retry-After`, which the \
-                 draft does not require."
+                 it (the draft leaves expiry to the resource's published policy); the lab's 409 \
+                 carries a `Retry-After`, which the draft does not require."
             }
             Contract::Powertools => {
                 "`lease_ms=200` stands for the invocation's remaining time: Lambda stops the \

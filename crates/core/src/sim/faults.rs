@@ -1,4 +1,5 @@
-//! Faults: the API crash and restart, the replacement of the ledger pod, and the operator's rerun.
+//! Faults: the API crash and restart, the ledger's restart and the replacement of its pod, and the
+//! operator's rerun; also where the reconciliation job is scheduled.
 
 use super::rng::{self, Stream};
 use super::{Action, Ctx, World};

@@ -1,5 +1,6 @@
-//! The network: every hop has a seeded latency; client-API hops can also be lost, and responses
-//! can be cut by the one-way partition. Each message's fate is decided when it is sent.
+//! The network: every hop has a seeded latency; client-API hops can be lost, responses can be cut
+//! by the one-way partition, and API-provider hops are lost with `loss_provider` (queue hops are
+//! `consumer::queue_fate`'s). Each message's fate is decided when it is sent.
 
 use super::rng::{self, Stream};
 use super::{Action, Message, World};
