@@ -6,6 +6,7 @@ mod support;
 
 use expect_test::expect;
 use idemlab_app as app;
+use idemlab_app::ContractsMsg;
 use idemlab_app::{AnswerInput, Focus, Msg, State, Tab};
 use idemlab_app::{LessonMsg, PlaybackMsg, QuizMsg, SweepMsg};
 use idemlab_core::scenario::decode_lenient;
@@ -276,6 +277,11 @@ fn a_quiz_question_hides_its_run_until_the_answer_is_locked() {
     // A sweep of the question's scenario would count what the question asks.
     let effects = app::update(&mut state, Msg::Sweep(SweepMsg::Start("1".into())));
     assert!(state.sweep.is_none() && !effects.work);
+    let effects = app::update(&mut state, Msg::Contracts(ContractsMsg::Start("1".into())));
+    assert!(
+        state.contracts.is_none() && !effects.work,
+        "nor the contracts table"
+    );
     let answer = right_answer(&state);
     let effects = app::update(&mut state, Msg::Quiz(QuizMsg::Answer(answer)));
     assert!(effects.rerun && effects.save_progress);

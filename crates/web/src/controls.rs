@@ -74,7 +74,7 @@ fn mount_seed() {
     });
 }
 
-/// A fresh seed: the one place the page uses randomness, and it only picks the seed.
+/// A fresh seed: randomness picks the seed only (a fresh check seed is the other use).
 pub fn new_seed() {
     dispatch(Msg::Scenario(ScenarioMsg::NewSeed(
         (js_sys::Math::random() * 1e9).floor() as u64,
