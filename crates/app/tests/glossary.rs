@@ -9,7 +9,7 @@
 
 use idemlab_app as app;
 use idemlab_app::page::PageState;
-use idemlab_course::glossary::{lookup, spans, DEFINITION_BYTES_MAX, TERMS};
+use idemlab_course::glossary::{lookup, spans, Term, DEFINITION_BYTES_MAX, TERMS};
 use idemlab_course::lessons::{Ask, Side, LESSONS};
 
 #[test]
@@ -254,4 +254,147 @@ fn the_answers_are_not_all_the_same_choice() {
         firsts * 2 < total,
         "{firsts} of {total} answers are the first choice"
     );
+}
+
+/// Words a newcomer meets that mean something particular here: each must be a glossary term,
+/// so that the page defines it where a step uses it.
+const JARGON: [&str; 22] = [
+    "atomic",
+    "boundary",
+    "ledger",
+    "pod",
+    "lease",
+    "409",
+    "412",
+    "422",
+    "consumer",
+    "claim",
+    "outbox",
+    "inbox",
+    "retention",
+    "case id",
+    "work id",
+    "reconciliation",
+    "transaction",
+    "unique constraint",
+    "ack",
+    "partition",
+    "visibility timeout",
+    "durable store",
+];
+
+/// A text on the lessons' path: where it stands (step, counted across lessons, then its place
+/// in the step), and whether the page underlines its terms (the set-up and the text do; the
+/// title, the question and the boundary line do not).
+struct Read {
+    at: (usize, usize),
+    text: &'static str,
+    underlined: bool,
+}
+
+/// Every text a learner reads on the lessons' path, in order: lesson by lesson, step by step,
+/// the title, the set-up, the question, the reveal, the boundary.
+fn path() -> Vec<Read> {
+    let mut out = Vec::new();
+    let steps = LESSONS.iter().flat_map(|lesson| lesson.steps.iter());
+    for (at, step) in steps.enumerate() {
+        let boundary = step.boundary.map(|b| [b.protects, b.not]);
+        let texts = [
+            step.title,
+            step.predict.setup,
+            step.predict.question,
+            step.text,
+        ]
+        .into_iter()
+        .zip([false, true, false, true])
+        .chain(boundary.into_iter().flatten().map(|text| (text, false)));
+        for (place, (text, underlined)) in texts.enumerate() {
+            let at = (at, place);
+            out.push(Read {
+                at,
+                text,
+                underlined,
+            });
+        }
+    }
+    out
+}
+
+/// Where a learner first sees `term` defined: the first step that lists it (its definition
+/// shows beside the step from the start), or its first underlined use.
+fn first_met(term: &'static Term) -> Option<(usize, usize)> {
+    let steps = LESSONS.iter().flat_map(|lesson| lesson.steps.iter());
+    let listed = (steps.enumerate())
+        .find(|(_, step)| {
+            step.terms
+                .iter()
+                .any(|w| lookup(w).is_some_and(|t| std::ptr::eq(t, term)))
+        })
+        .map(|(at, _)| (at, 0));
+    let used = path().into_iter().find_map(|read| {
+        let found = spans(read.text, false)
+            .into_iter()
+            .any(|(_, _, t)| std::ptr::eq(t, term));
+        (read.underlined && found).then_some(read.at)
+    });
+    listed.into_iter().chain(used).min()
+}
+
+fn mentions(text: &str, word: &str) -> bool {
+    let (text, word) = (text.to_ascii_lowercase(), word.to_ascii_lowercase());
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(&word).any(|(i, _)| {
+        let before = text[..i].chars().next_back().is_none_or(|c| !is_word(c));
+        let after = text[i + word.len()..]
+            .chars()
+            .next()
+            .is_none_or(|c| !is_word(c));
+        before && after
+    })
+}
+
+/// A word of the trade is defined where it is used (underlined), or was before.
+#[test]
+fn every_word_of_the_trade_is_defined_at_or_before_its_first_use() {
+    let mut wrong: Vec<String> = (JARGON.iter())
+        .filter(|word| lookup(word).is_none())
+        .map(|word| format!("{word:?} is not in the glossary"))
+        .collect();
+    for read in path() {
+        for word in JARGON.iter().filter(|word| mentions(read.text, word)) {
+            let Some(term) = lookup(word) else { continue };
+            let here = read.underlined
+                && (spans(read.text, false).iter()).any(|(_, _, t)| std::ptr::eq(*t, term));
+            let before = first_met(term).is_some_and(|met| met <= read.at);
+            if !(here || before) {
+                wrong.push(format!(
+                    "{:?} says {word:?} undefined: {}",
+                    read.at, read.text
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+}
+
+/// A definition may use another term only if a learner met that term first (or on the same
+/// step): definitions never lean on words still to come.
+#[test]
+fn a_definition_uses_only_terms_met_before_it() {
+    let mut wrong = Vec::new();
+    for term in &TERMS {
+        let Some(met) = first_met(term) else {
+            continue;
+        };
+        for (_, _, used) in spans(term.definition, false) {
+            let used_met = first_met(used).unwrap_or((usize::MAX, 0));
+            if !std::ptr::eq(used, term) && used_met.0 > met.0 {
+                wrong.push(format!(
+                    "{:?} (met at {met:?}) is defined with {:?} (met at {used_met:?})",
+                    term.word, used.word
+                ));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "{}", wrong.join("\n"));
 }

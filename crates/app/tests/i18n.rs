@@ -210,6 +210,10 @@ fn data_strings() -> Vec<(&'static str, String)> {
             let at = format!("lesson {id} step {}", index + 1);
             out.push((step.title, format!("{at}: title")));
             out.push((step.run_a, format!("{at}: what run A is, in a few words")));
+            if let Some(boundary) = step.boundary {
+                out.push((boundary.protects, format!("{at}: what its fix protects")));
+                out.push((boundary.not, format!("{at}: what its fix does not protect")));
+            }
             if let Some(run_b) = step.run_b {
                 out.push((run_b, format!("{at}: what run B is, in a few words")));
             }

@@ -168,3 +168,20 @@ fn every_step_names_its_runs_in_plain_words() {
         }
     }
 }
+
+/// Every step whose B applies a fix names its boundary: what the fix protects and what it
+/// does not. Lesson A's second step compares two operations, and its B is no fix.
+#[test]
+fn every_fix_names_the_boundary_it_protects() {
+    for lesson in &LESSONS {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let at = format!("lesson {} step {}", lesson.id, index + 1);
+            let no_fix = lesson.id == "a" && step.classify;
+            assert_eq!(
+                step.boundary.is_some(),
+                step.compare.is_some() && !no_fix,
+                "{at}"
+            );
+        }
+    }
+}

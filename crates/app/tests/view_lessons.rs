@@ -117,6 +117,9 @@ fn a_step_lists_its_steps_its_counts_and_its_way_on() {
                     text: "B: Duplicates = 0",
                 },
             ],
+            boundary: Some(
+                "Protects: the ledger database and the payment service (which takes the key) after a crash mid-call. Does not protect: a service that takes no key.",
+            ),
             calculator: false,
             classify: false,
             ordering: false,

@@ -29,7 +29,7 @@ const fn term(
     }
 }
 
-pub static TERMS: [Term; 31] = [
+pub static TERMS: [Term; 35] = [
     term(
         "idempotent",
         &["idempotency"],
@@ -48,7 +48,27 @@ pub static TERMS: [Term; 31] = [
     term(
         "exactly-once effect",
         &["exactly-once effects", "exactly once"],
-        "No network can promise to deliver a message exactly once. What a system can promise is that the effect happens once: copies still arrive, and keys, an atomic claim and long enough retention make each repeat a no-op on the boundary they protect.",
+        "No network can promise to deliver a message exactly once. What a system can promise is that the effect happens once: copies still arrive, and the server makes each repeat change nothing. The later steps show what that takes.",
+    ),
+    term(
+        "atomic",
+        &["atomically"],
+        "Done as one step that nothing can come between. Here: looking for a key and recording it are one database write, so two copies cannot both find the key absent.",
+    ),
+    term(
+        "ledger",
+        &["ledger row", "ledger rows"],
+        "The API's own record of the charges it made: one row per charge, in its database. A second row for one order books that order twice.",
+    ),
+    term(
+        "pod",
+        &["pods"],
+        "The unit Kubernetes runs a program in: its containers, with their own memory and local disk. A pod that fails is replaced by a new one, which starts without what the old one kept.",
+    ),
+    term(
+        "consumer",
+        &["consumers"],
+        "A program that takes messages off a queue and acts on each one; here it mails a receipt for each charge.",
     ),
     term(
         "race window",
@@ -68,7 +88,7 @@ pub static TERMS: [Term; 31] = [
     term(
         "durable store",
         &["durable"],
-        "Storage that outlives the process and the pod that wrote it, such as a database on a persistent volume. Keys kept in process memory or on a pod's own disk are lost with it. On its own it gives no high availability, no disaster recovery and no keys kept for ever.",
+        "Storage that outlives the process that wrote it, such as a database on a persistent volume. Keys kept in a process's memory, or on its machine's own disk, are lost with it. On its own it gives no high availability, no disaster recovery and no keys kept for ever.",
     ),
     term(
         "retention",
@@ -92,13 +112,13 @@ pub static TERMS: [Term; 31] = [
     ),
     term(
         "business key",
-        &["business keys"],
-        "A key made from the work itself (here a case_id and a work_id) rather than from who sends it, so a rerun in a new pod or a new process produces the same key.",
+        &["business keys", "case id", "work id", "case_id", "work_id"],
+        "A key made from the work itself (here a case_id and a work_id) rather than from who sends it, so a rerun by a new process produces the same key.",
     ),
     term(
         "boundary",
         &["boundaries"],
-        "The store whose writes a fix makes happen once. A claim in the ledger's transaction protects the ledger; the payment service is another boundary and needs its own key, a lookup or reconciliation.",
+        "The part of the system a fix covers: the stores whose writes it makes happen once. A fix in the API's database covers that database only; the payment service and the mail server lie outside it and need protection of their own.",
     ),
     term(
         "one-way partition",
@@ -158,7 +178,7 @@ pub static TERMS: [Term; 31] = [
     term(
         "claim",
         &["claims"],
-        "The row an API writes under an idempotency key before it does the work, saying the key is taken. A repeat that finds it waits, gets 409, or, once a lease has run out, takes it over.",
+        "The row an API writes under an idempotency key before it does the work, saying the key is taken. A repeat that finds it does not start the work again while the claim holds.",
     ),
     term(
         "fencing token",

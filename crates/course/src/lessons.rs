@@ -68,6 +68,20 @@ pub struct Step {
     pub predict: Predict,
     /// Glossary terms (`crate::glossary`) the step defines beside its text.
     pub terms: &'static [&'static str],
+    /// What B's fix protects and what it leaves exposed, where B applies a fix.
+    pub boundary: Option<Boundary>,
+}
+
+/// The stores a fix makes write once, and those it does not reach: "Protects: the ledger
+/// database. Does not protect: the payment service, the mail server."
+#[derive(Clone, Copy, Debug)]
+pub struct Boundary {
+    pub protects: &'static str,
+    pub not: &'static str,
+}
+
+const fn guards(protects: &'static str, not: &'static str) -> Option<Boundary> {
+    Some(Boundary { protects, not })
 }
 
 /// A question asked before a step's run plays, with the counters hidden until it is answered.
@@ -200,6 +214,7 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("the payment service charges again", Find::Duplicate),
                 },
                 terms: &["idempotent", "idempotency key", "at-least-once delivery", "exactly-once effect", "one-way partition"],
+                boundary: None,
                 pointers: &[pa("✕ on the arrows to the client", Find::Drop(DropCause::Partition)), pa("✕ marked loss", Find::Drop(DropCause::Loss)), pa("A timeout", Find::Timeout), pa("the payment service charges again", Find::Duplicate)],
                 claims: &[a(M::Orders, 2), a(M::Effects, 5), a(M::Duplicates, 3)],
             },
@@ -220,6 +235,7 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pb("moves money on every repeat", Find::Duplicate),
                 },
                 terms: &["idempotent"],
+                boundary: None,
                 pointers: &[pa("7 writes", Find::Effect), pb("moves money on every repeat", Find::Duplicate)],
                 claims: &[a(M::Effects, 7), a(M::Duplicates, 0), b(M::Duplicates, 3)],
             },
@@ -240,6 +256,7 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("60 charges", Find::Effect),
                 },
                 terms: &["at-least-once delivery"],
+                boundary: None,
                 pointers: &[pa("60 charges", Find::Effect)],
                 claims: &[a(M::Orders, 50), a(M::Effects, 60), a(M::Duplicates, 10)],
             },
@@ -260,6 +277,7 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("both charge", Find::Duplicate),
                 },
                 terms: &["idempotency key", "race window"],
+                boundary: None,
                 pointers: &[pa("both read \"not found\" (the shaded region)", Find::Race), pa("both charge", Find::Duplicate), pa("\"200 (replayed)\"", Find::Replay)],
                 claims: &[a(M::Races, 1), a(M::Duplicates, 1)],
             },
@@ -279,7 +297,11 @@ pub static LESSONS: [Lesson; 3] = [
                     ask: Ask::Count { side: Side::B, metric: M::Duplicates, choices: &[0, 1, 2] },
                     proof: pb("gets the stored answer back", Find::Replay),
                 },
-                terms: &["unique constraint", "transaction"],
+                terms: &["claim", "atomic", "ledger", "unique constraint", "transaction"],
+                boundary: guards(
+                    "the ledger database, even when two copies race",
+                    "the payment service (a crash between the charge and the commit still charges twice), the mail server",
+                ),
                 pointers: &[pa("A still charges one order twice", Find::Duplicate), pb("the retry's insert waits on the key", Find::Blocked), pb("gets the stored answer back", Find::Replay)],
                 claims: &[a(M::Duplicates, 1), b(M::Duplicates, 0), b(M::Effects, 3)],
             },
@@ -300,6 +322,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("the retry charges again", Find::Duplicate),
                 },
                 terms: &["durable store"],
+                boundary: guards(
+                    "the ledger database, across an API restart",
+                    "the payment service, the mail server",
+                ),
                 pointers: &[pa("The API crashes after committing and before answering", Find::Crash), pa("the retry charges again", Find::Duplicate), pb("the retry finds the key and gets the first answer back", Find::Replay)],
                 claims: &[a(M::Duplicates, 1), b(M::Duplicates, 0)],
             },
@@ -320,6 +346,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("late retries are treated as new orders", Find::Duplicate),
                 },
                 terms: &["retention"],
+                boundary: guards(
+                    "the ledger database, for retries within 24 hours",
+                    "the payment service, the mail server, a retry after the keys expire",
+                ),
                 pointers: &[pa("the key has expired", Find::KeyExpired), pa("late retries are treated as new orders", Find::Duplicate)],
                 claims: &[a(M::Duplicates, 2), b(M::Duplicates, 0)],
             },
@@ -340,6 +370,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("both orders end as failed", Find::Failed),
                 },
                 terms: &["422"],
+                boundary: guards(
+                    "the ledger database, whose stored answer the retry now gets",
+                    "the payment service, the mail server",
+                ),
                 pointers: &[pa("refuses the retry with 422", Find::Refused), pa("both orders end as failed", Find::Failed), pa("each was charged once", Find::Effect), pb("gets the stored answer", Find::Replay)],
                 claims: &[a(M::Failed, 2), a(M::Effects, 2), a(M::Duplicates, 0), b(M::Ok, 2)],
             },
@@ -360,6 +394,7 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("mails 7 receipts for 4 charges", Find::Duplicate),
                 },
                 terms: &["outbox", "ack", "visibility timeout"],
+                boundary: None,
                 pointers: &[pa("✕ on the arrows back to the queue", Find::Drop(DropCause::Loss)), pa("it delivers again", Find::Redeliver), pa("mails 7 receipts for 4 charges", Find::Duplicate)],
                 claims: &[
                     a(M::Effects, 4),
@@ -385,6 +420,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("mails again on every redelivery", Find::Duplicate),
                 },
                 terms: &["inbox", "exactly-once effect"],
+                boundary: guards(
+                    "the consumer's inbox: a redelivered event is only acked",
+                    "the mail server, through a crash between the mail and the commit (next step)",
+                ),
                 pointers: &[pa("mails again on every redelivery", Find::Duplicate), pb("the 3 redeliveries find the committed id and are only acked", Find::InboxHit)],
                 claims: &[
                     a(M::Duplicates, 3),
@@ -410,6 +449,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("mails again", Find::Duplicate),
                 },
                 terms: &["boundary", "idempotency key"],
+                boundary: guards(
+                    "the mail server, which answers a repeated event id with its first send",
+                    "any other service the consumer calls without a key",
+                ),
                 pointers: &[pa("The consumer crashes after its first mail", Find::Crash), pa("mails again", Find::Duplicate), pb("answers the repeat with its first send", Find::Replay)],
                 claims: &[
                     a(M::Receipts, 5),
@@ -436,6 +479,7 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("both copies in the race charge", Find::Duplicate),
                 },
                 terms: &[],
+                boundary: None,
                 pointers: &[
                     pa("both copies in the race charge", Find::Duplicate),
                     pa("the loser's rollback", Find::Rollback),
@@ -465,6 +509,7 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("every repeat gets the first charge back", Find::Replay),
                 },
                 terms: &["business key", "pod UID"],
+                boundary: None,
                 pointers: &[pa("An operator reruns the job at 400 ms", Find::Rerun), pa("every repeat gets the first charge back", Find::Replay)],
                 claims: &[a(M::Attempts, 6), a(M::Received, 6), a(M::Effects, 3), a(M::Duplicates, 0)],
             },
@@ -485,6 +530,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("every order is charged again", Find::Duplicate),
                 },
                 terms: &[],
+                boundary: guards(
+                    "the ledger database, across an operator's rerun",
+                    "the payment service",
+                ),
                 pointers: &[pa("every order is charged again", Find::Duplicate)],
                 claims: &[a(M::Duplicates, 3), b(M::Duplicates, 0)],
             },
@@ -505,6 +554,7 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("Every request gets a row in the attempts table", Find::AttemptRow),
                 },
                 terms: &[],
+                boundary: None,
                 pointers: &[pa("Every request gets a row in the attempts table", Find::AttemptRow)],
                 claims: &[a(M::Received, 6), a(M::Effects, 3)],
             },
@@ -525,6 +575,7 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("orders 2 to 4 get order 1's answer back", Find::Replay),
                 },
                 terms: &[],
+                boundary: None,
                 pointers: &[pa("orders 2 to 4 get order 1's answer back", Find::Replay)],
                 claims: &[a(M::Duplicates, 0), a(M::Lost, 3), a(M::Effects, 1)],
             },
@@ -545,6 +596,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("charges every order again", Find::Duplicate),
                 },
                 terms: &["emptyDir", "boot id", "durable store"],
+                boundary: guards(
+                    "the ledger database, across the ledger pod's replacement",
+                    "the payment service",
+                ),
                 pointers: &[pa("When that pod is replaced", Find::LedgerReplaced), pa("charges every order again", Find::Duplicate)],
                 claims: &[a(M::Duplicates, 3), b(M::Duplicates, 0)],
             },
@@ -565,6 +620,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("The retry charges again", Find::Duplicate),
                 },
                 terms: &["boundary"],
+                boundary: guards(
+                    "the payment service, which honours the key",
+                    "the mail server",
+                ),
                 pointers: &[pa("The API crashes after the charge and before its commit", Find::Crash), pa("The ledger rolls back", Find::Rollback), pa("The retry charges again", Find::Duplicate)],
                 claims: &[a(M::Duplicates, 1), a(M::Unrecorded, 1), b(M::Duplicates, 0)],
             },
@@ -586,6 +645,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("both pods charge every order", Find::Duplicate),
                 },
                 terms: &["CronJob", "concurrencyPolicy: Forbid"],
+                boundary: guards(
+                    "the ledger database, across a second Job",
+                    "the payment service, a retry after the keys expire",
+                ),
                 pointers: &[pa("This Job, started by hand", Find::Rerun), pa("both pods charge every order", Find::Duplicate), pb("wait on the unique index", Find::Blocked)],
                 claims: &[a(M::Duplicates, 3), b(M::Duplicates, 0)],
             },
@@ -612,6 +675,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pb("409 at once", Find::Conflict),
                 },
                 terms: &["claim", "409", "Retry-After"],
+                boundary: guards(
+                    "the ledger database, in both runs",
+                    "the payment service by itself (here it honours the key)",
+                ),
                 pointers: &[pa("waits on that lock", Find::Blocked), pb("409 at once", Find::Conflict)],
                 claims: &[a(M::Duplicates, 0), b(M::Conflicts, 1), b(M::Duplicates, 0)],
             },
@@ -632,6 +699,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("every retry gets 409", Find::Conflict),
                 },
                 terms: &["recovery point", "lease"],
+                boundary: guards(
+                    "the ledger database and the payment service (which takes the key) after a crash mid-call",
+                    "a service that takes no key",
+                ),
                 pointers: &[pa("The API crashes after charge #1", Find::Crash), pa("every retry gets 409", Find::Conflict), pb("returns charge #1", Find::Replay)],
                 claims: &[a(M::Conflicts, 6), a(M::Unknown, 1), a(M::Unrecorded, 1), b(M::Takeovers, 1), b(M::Duplicates, 0)],
             },
@@ -652,6 +723,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("charges again", Find::Duplicate),
                 },
                 terms: &["fencing token"],
+                boundary: guards(
+                    "the payment service, from a second copy taking the claim over while the first still waits",
+                    "work that outlasts the lease",
+                ),
                 pointers: &[pa("charges again", Find::Duplicate), pb("the retries get 409", Find::Conflict)],
                 claims: &[a(M::Takeovers, 2), a(M::Duplicates, 2), b(M::Takeovers, 0), b(M::Duplicates, 0)],
             },
@@ -672,6 +747,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("the same 500 back", Find::Replay),
                 },
                 terms: &[],
+                boundary: guards(
+                    "the stored answers: only a 2xx or 4xx is kept, so a 500 is tried again",
+                    "a payment service that charges and still answers 500 (not modelled)",
+                ),
                 pointers: &[pa("the same 500 back", Find::Replay)],
                 claims: &[a(M::ReplayedFailures, 3), a(M::Unknown, 1), b(M::ReplayedFailures, 0), b(M::Ok, 3)],
             },
@@ -692,6 +771,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pb("with 412", Find::Refused),
                 },
                 terms: &["412"],
+                boundary: guards(
+                    "the ledger database after the key's retention: a late retry is refused and looked up",
+                    "a charge the ledger never recorded (the lookup reads the ledger only)",
+                ),
                 pointers: &[pa("the late retries charge again", Find::Duplicate), pb("with 412", Find::Refused)],
                 claims: &[a(M::Duplicates, 2), b(M::RejectedExpired, 3), b(M::Effects, 2), b(M::Duplicates, 0)],
             },
@@ -712,6 +795,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("the retry charges again", Find::Duplicate),
                 },
                 terms: &["result lookup"],
+                boundary: guards(
+                    "the payment service: a retry first asks it for a charge under the key",
+                    "a service that cannot be asked",
+                ),
                 pointers: &[pa("its answer is lost", Find::Drop(DropCause::Loss)), pa("the retry charges again", Find::Duplicate)],
                 claims: &[a(M::Duplicates, 1), a(M::Unrecorded, 1), b(M::Duplicates, 0), b(M::Unrecorded, 0)],
             },
@@ -732,6 +819,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pb("The duplicate still happened", Find::Duplicate),
                 },
                 terms: &["reconciliation"],
+                boundary: guards(
+                    "the ledger and the customer's money, after the fact (a refund)",
+                    "the customer, who pays twice until the refund",
+                ),
                 pointers: &[pb("The duplicate still happened", Find::Duplicate)],
                 claims: &[a(M::Unrecorded, 1), b(M::Reconciled, 1), b(M::Refunds, 1), b(M::Unrecorded, 0), b(M::Duplicates, 1)],
             },
@@ -752,6 +843,10 @@ pub static LESSONS: [Lesson; 3] = [
                     proof: pa("crashes once in between", Find::Crash),
                 },
                 terms: &["outbox", "inbox"],
+                boundary: guards(
+                    "the queue: the event leaves with the charge's commit",
+                    "the consumer's mail (its inbox and a keyed mail do, Lesson A)",
+                ),
                 pointers: &[pa("crashes once in between", Find::Crash)],
                 claims: &[a(M::LostEvents, 1), a(M::Receipts, 2), b(M::Receipts, 3)],
             },

@@ -261,6 +261,10 @@ fn paint_step(article: &Element, step: &StepFrame) {
     if !step.pointer_hint {
         dom::find(article, ".pointer-hint").remove();
     }
+    match &step.boundary {
+        Some(line) => dom::set_text(&dom::find(article, "[data-boundary]"), line),
+        None => dom::find(article, "[data-boundary]").remove(),
+    }
     let claims = dom::find(article, ".claims");
     for claim in &step.claims {
         let item = El::new("li").attr("data-metric", claim.metric);

@@ -11,7 +11,7 @@ use idemlab_app::{Asked, PredictFrame, PredictShell, TextPiece};
 
 /// The parts of a step that are the reveal: held back while the step waits for its answer.
 const REVEAL: &str =
-    ".step-text, #pointer-status, .pointer-hint, .look-for, .claims, .calculator, .ordering";
+    ".step-text, .boundary, #pointer-status, .pointer-hint, .look-for, .claims, .calculator, .ordering";
 
 /// A step's way on: "Next step", or on the last step "Take the mastery check", which waits for
 /// the step's answer too (a phone walk found it open under "Answer … to go on").

@@ -53,6 +53,8 @@ pub struct StepFrame {
     /// The hint that some phrases are buttons: only when the step has some.
     pub pointer_hint: bool,
     pub claims: Vec<ClaimItem>,
+    /// What B's fix protects and does not (`[data-boundary]`), where B applies a fix.
+    pub boundary: Option<String>,
     pub calculator: bool,
     pub classify: bool,
     pub ordering: bool,
@@ -142,6 +144,13 @@ fn step_frame(at: LessonAt, progress: &Progress) -> StepFrame {
         text: text_pieces(tr(step.text), step.pointers, setup_terms),
         pointer_hint: !step.pointers.is_empty(),
         claims,
+        boundary: step.boundary.map(|b| {
+            idemlab_lab::tf!(
+                "Protects: {}. Does not protect: {}.",
+                tr(b.protects),
+                tr(b.not)
+            )
+        }),
         calculator: step.calculator,
         classify: step.classify,
         ordering: step.has_ordering_exercise(),
