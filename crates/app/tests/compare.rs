@@ -68,7 +68,7 @@ fn the_compare_line_names_the_counts_a_step_is_about_when_they_differ() {
     };
     for (lesson, step, words) in [
         (2, 2, "unknown"),
-        (2, 8, "lost events"),
+        (2, 9, "lost events"),
         (2, 4, "failures replayed"),
     ] {
         let text = line(&format!("lesson={}&step={step}", ["a", "b", "c"][lesson]));

@@ -143,7 +143,7 @@ fn the_effects_card_says_charges_or_writes_as_the_run_does() {
 
 #[test]
 fn in_a_step_only_the_named_counters_show_until_more_is_opened() {
-    let mut state = load("lesson=a&step=5");
+    let mut state = load("lesson=a&step=4");
     let step = state.lesson.unwrap().step();
     let (_, metrics) = idemlab_lab::run(&state.page.scenario);
     let view = app::counters_view(
@@ -168,7 +168,7 @@ fn in_a_step_only_the_named_counters_show_until_more_is_opened() {
     assert_eq!(view.folded, 10, "the other non-queue counters fold");
     assert_eq!(
         app::named_metrics(step, Side::A),
-        [idemlab_lab::Metric::Duplicates]
+        [idemlab_lab::Metric::Races, idemlab_lab::Metric::Duplicates]
     );
     app::update(&mut state, Msg::Screen(ScreenMsg::MoreCounters(true)));
     let view = app::counters_view(&state, Side::B, &state.page.scenario, &metrics);

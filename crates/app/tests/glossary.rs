@@ -124,7 +124,8 @@ fn step_1_of_each_lesson_defines_its_terms_from_the_glossary() {
             "idempotency key",
             "at-least-once delivery",
             "exactly-once effect",
-            "one-way partition"
+            "one-way partition",
+            "boundary"
         ]
     );
     for lesson in &LESSONS {
@@ -137,7 +138,7 @@ fn step_1_of_each_lesson_defines_its_terms_from_the_glossary() {
             );
         }
     }
-    // Step 1's text uses its five words, so each is underlined where it first appears.
+    // Step 1's text uses its six words, so each is underlined where it first appears.
     let step = &LESSONS[0].steps[0];
     let underlined: Vec<&str> = (app::pieces(step.text, step.pointers).iter())
         .filter_map(|p| match p {
@@ -152,7 +153,8 @@ fn step_1_of_each_lesson_defines_its_terms_from_the_glossary() {
             "at-least-once delivery",
             "idempotency key",
             "idempotent",
-            "exactly-once effect"
+            "exactly-once effect",
+            "boundary"
         ]
     );
 }

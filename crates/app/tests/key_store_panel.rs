@@ -240,10 +240,10 @@ fn a_step_about_the_key_table_opens_the_key_store() {
     assert_eq!(
         opens,
         [
+            ("a", 3),
             ("a", 4),
             ("a", 5),
             ("a", 6),
-            ("a", 7),
             ("b", 2),
             ("b", 4),
             ("b", 5),

@@ -305,8 +305,8 @@ fn c7_reconciliation_records_the_missing_charge_and_refunds_the_repeat() {
 }
 
 #[test]
-fn c8_a_direct_publish_is_lost_in_the_crash_and_the_outbox_loses_nothing() {
-    let (_, a, b) = step(8);
+fn c9_a_direct_publish_is_lost_in_the_crash_and_the_outbox_loses_nothing() {
+    let (_, a, b) = step(9);
     let lost: Vec<u32> = (a.events.iter())
         .filter_map(|e| match e.kind {
             EventKind::EventLost { number } => Some(number),

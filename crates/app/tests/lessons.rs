@@ -131,14 +131,14 @@ fn the_ordering_exercise_sits_in_exactly_one_step_of_lesson_a() {
     assert_eq!(holders, [("a", "The order of the steps matters")]);
 }
 
-/// Lesson A step 3 asks for the charges of one seed's run and tells the learner to work out
-/// the expected number, which its run's count is the nearest choice to: 50 × (1 + r + r² + r³)
-/// with r = 0.2 and 3 retries.
+/// Lesson B's last step asks for the charges of one seed's run and tells the learner to work
+/// out the expected number, which its run's count is the nearest choice to:
+/// 50 × (1 + r + r² + r³) with r = 0.2 and 3 retries.
 #[test]
-fn step_a3s_run_is_the_choice_nearest_the_expected_charges() {
-    let step = &LESSONS[0].steps[2];
+fn the_expected_charges_steps_run_is_the_choice_nearest_them() {
+    let step = LESSONS[1].steps.last().unwrap();
     assert!(step.predict.question.contains("the choice nearest to it"));
-    let page = step_page(step, "lesson a step 3");
+    let page = step_page(step, "lesson b's last step");
     let charges = Metric::Effects.of(&idemlab_lab::run(&page.scenario).1);
     let expected = 50.0 * (1.0 + 0.2 + 0.04 + 0.008);
     let idemlab_course::lessons::Ask::Count { choices, .. } = step.predict.ask else {

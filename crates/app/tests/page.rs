@@ -56,7 +56,7 @@ fn an_unknown_lesson_or_step_is_reported_not_ignored() {
         "{said:?}"
     );
     assert!(
-        said[1].contains("step") && said[1].contains("1..=12"),
+        said[1].contains("step") && said[1].contains("1..=9"),
         "{said:?}"
     );
     assert_eq!(page.to_query(&opens), "seed=3");
@@ -67,9 +67,9 @@ fn an_unknown_lesson_or_step_is_reported_not_ignored() {
 
 #[test]
 fn a_step_past_the_end_of_its_lesson_is_reported() {
-    let (page, opens, errors) = PageState::from_query("seed=3&lesson=b&step=9");
+    let (page, opens, errors) = PageState::from_query("seed=3&lesson=b&step=10");
     assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(errors[0].to_string().contains("1..=7"), "{}", errors[0]);
+    assert!(errors[0].to_string().contains("1..=9"), "{}", errors[0]);
     assert_eq!(page.to_query(&opens), "seed=3&lesson=b");
 }
 
@@ -102,7 +102,7 @@ fn what_the_page_writes_loads_again_at_every_maximum() {
     let controls = vec![keys.join(","); 8].join(",");
     let compare = "seed=18446744073709551615&orders=10000&clients=16&op=set&key=constant&dedup=naive&store=memory&timeout_ms=600000&retries=20&backoff_ms=600000&latency_ms=9999..10000&provider_ms=59999..60000&loss_req=0.123456&loss_resp=0.654321&partition=3599999..3600000&crash=api@after-respond&restart_ms=600000&replace_db_ms=3600000&rerun_ms=3600000&provider=keyed&retention_ms=604800000&body_change=1&order=respond,commit,effect,claim,lookup,begin&consumer=inbox&ack_loss=0.999999&visibility_ms=600000&deliveries_max=20&events_max=1000000";
     let query = format!(
-        "{compare}&compare={}&cursor=4294967295&embed=1&controls={controls}&tab=lessons&speed=100&zoom=18446744073709551614..18446744073709551615&lesson=a&step=9&quiz=18446744073709551615&theme=light&sweep=100000&keys=1&height=4000",
+        "{compare}&compare={}&cursor=4294967295&embed=1&controls={controls}&tab=lessons&speed=100&zoom=18446744073709551614..18446744073709551615&lesson=a&step=8&quiz=18446744073709551615&theme=light&sweep=100000&keys=1&height=4000",
         idemlab_core::scenario::codec::percent_encode(compare)
     );
     let (page, opens, errors) = PageState::from_query(&query);

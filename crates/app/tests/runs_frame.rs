@@ -69,13 +69,13 @@ fn without_compare_b_has_no_block_and_more_folds_the_unnamed_counters() {
 
 #[test]
 fn a_steps_own_runs_are_titled_by_its_words_and_a_changed_run_by_its_keys() {
-    let page = Page::built("lesson=a&step=6&gate=0");
+    let page = Page::built("lesson=a&step=5&gate=0");
     let title = |page: &Page, side| idemlab_app::title(&page.state, side);
     assert_eq!(title(&page, Side::A), "A: keys in API memory");
     assert_eq!(title(&page, Side::B), "B: keys in the database");
     let diff = idemlab_app::view::runs::view(&page.state, &page.runs).diff;
     assert!(diff.unwrap().starts_with("keys in API memory: 1 duplicate"));
-    let changed = Page::built("lesson=a&step=6&seed=2");
+    let changed = Page::built("lesson=a&step=5&seed=2");
     assert!(
         title(&changed, Side::A).contains("seed=2"),
         "not the step's run"

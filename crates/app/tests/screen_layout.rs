@@ -170,13 +170,20 @@ fn changing_step_clears_the_outline_in_update_not_in_render() {
 fn a_phrase_about_the_other_run_brings_that_run_into_focus() {
     // On a phone the docked timeline is the run in focus; a phrase about A on a step whose
     // reveal put B in focus would outline marks nobody can see.
-    let mut state = load_measured("lesson=a&step=5");
+    let (lesson, index) = (LESSONS.iter())
+        .flat_map(|l| l.steps.iter().enumerate().map(move |(i, s)| (l, i, s)))
+        .find(|(_, _, s)| {
+            s.predict.proof.side == Side::B && s.pointers.iter().any(|p| p.side == Side::A)
+        })
+        .map(|(l, i, _)| (l, i))
+        .expect("a step whose proof is in B and which points at A too");
+    let mut state = load_measured(&format!("lesson={}&step={}", lesson.id, index + 1));
     app::update(
         &mut state,
-        Msg::Lesson(LessonMsg::Predict(right_choice(&LESSONS[0], 4))),
+        Msg::Lesson(LessonMsg::Predict(right_choice(lesson, index))),
     );
     assert_eq!(state.focus(), Side::B, "the reveal is about B");
-    let a_phrase = LESSONS[0].steps[4]
+    let a_phrase = lesson.steps[index]
         .pointers
         .iter()
         .position(|p| p.side == Side::A)

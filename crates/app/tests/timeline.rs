@@ -180,7 +180,7 @@ fn a_lesson_that_compares_squeezes_the_lanes_so_both_runs_fit_one_screen() {
         );
     }
     assert_eq!(
-        app::lane_px(&load("lesson=a&step=4"), 4, 1366.0),
+        app::lane_px(&load("lesson=a&step=1"), 4, 1366.0),
         None,
         "one run: the usual lanes"
     );

@@ -87,7 +87,7 @@ fn a_step_lists_its_steps_its_counts_and_its_way_on() {
     expect![[r#"
         StepFrame {
             steps: [],
-            heading: "Step 2 of 8: Commit the claim first, with a lease",
+            heading: "Step 2 of 9: Commit the claim first, with a lease",
             text: [],
             pointer_hint: true,
             claims: [

@@ -23,7 +23,7 @@ fn a_step_waits_for_its_answer_with_the_choices_unmarked() {
         locked: false,
         class: "",
     };
-    assert_eq!(asked.choices, vec![unmarked; 4]);
+    assert_eq!(asked.choices, vec![unmarked; 3]);
     let shell = frame.shell.expect("a step is on screen");
     assert_eq!(
         (shell.ask, shell.side, shell.metric),
@@ -36,9 +36,7 @@ fn a_step_waits_for_its_answer_with_the_choices_unmarked() {
     let terms = shell.terms.expect("step 1 lists its words");
     assert!(terms.summary.starts_with("Words this step uses: "));
     assert_eq!(terms.entries.len(), LESSONS[0].steps[0].terms.len());
-    expect![[
-        r#"How many charges will the payment service make for these 2 orders? ["2", "3", "5", "8"]"#
-    ]]
+    expect![[r#"How many charges will the payment service make for this one order? ["1", "2", "3"]"#]]
     .assert_eq(&format!("{} {:?}", shell.question, shell.choices));
 }
 

@@ -1017,7 +1017,7 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
         query,
         prompt: idemlab_lab::tf!("The API runs the six steps of a keyed request in some order, with a unique claim (one committed on its own holds a {} ms lease), durable keys and a payment service that ignores keys; {}. Before any run is shown: which order ends this run with 0 duplicates and 0 lost orders?", ordering::LEASE_MS, situation),
         choices: vec![choice(safe), choice(shown), choice(other)],
-        why: idemlab_lab::t!("As in step 12 of Lesson A: begin the transaction, lookup (a retry of finished work gets the stored answer back), claim, effect (the charge), commit (storing the answer under the key), and only then respond. The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help."),
+        why: idemlab_lab::t!("As in step 8 of Lesson A: begin the transaction, lookup (a retry of finished work gets the stored answer back), claim, effect (the charge), commit (storing the answer under the key), and only then respond. The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help."),
         finish: false,
     };
     pose_which(which, dice)
