@@ -290,14 +290,15 @@ test('a heavy link and a long sweep both yield to the browser while they work', 
 });
 
 test('a lesson step opens from a link, shows what it claims, and steps on', async () => {
-  const page = await openLab(browser, 'lesson=a&step=5&gate=0');
+  const page = await openLab(browser, 'lesson=a&step=4&gate=0');
   assert.equal(await page.isVisible('#panel-lessons'), true);
-  assert.match(await page.textContent('#lesson-step h3'), /Step 5 of 12: Fix 1/);
+  assert.match(await page.textContent('#lesson-step h3'), /Step 4 of 8: The race/);
   assert.equal((await counters(page, 'a')).duplicates, 1);
   assert.equal((await counters(page, 'b')).duplicates, 0);
-  await page.screenshot({ path: `${ARTIFACTS}/lesson-a5.png`, fullPage: true });
+  assert.match(await page.textContent('#lesson-step [data-boundary]'), /^Protects: the ledger database/);
+  await page.screenshot({ path: `${ARTIFACTS}/lesson-a4.png`, fullPage: true });
   await page.click('text=Next step →');
-  await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '6');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('step') === '5');
   assert.equal(new URL(page.url()).searchParams.get('preset'), 'restart');
   assert.equal((await counters(page, 'a')).duplicates, 1);
   assert.equal((await counters(page, 'b')).duplicates, 0);
@@ -326,19 +327,19 @@ test('walking Lesson A from start to end, every step shows the counts it lists',
     if (!next) break;
     await next.click();
   }
-  assert.match(await page.textContent('#lesson-step h3'), /Step 12 of 12/);
+  assert.match(await page.textContent('#lesson-step h3'), /Step 8 of 8/);
   page.assertClean();
   await page.close();
 });
 
 test('clicking a phrase of a lesson outlines the marks it names, and the keyboard works too', async () => {
-  const page = await openLab(browser, 'lesson=a&step=10&gate=0');
-  const phrase = page.locator('#lesson-step [data-pointer="1"]');
+  const page = await openLab(browser, 'lesson=a&step=7&gate=0');
+  const phrase = page.locator('#lesson-step [data-pointer="2"]');
   assert.match(await phrase.textContent(), /redeliveries find the committed id/);
   await phrase.click();
   assert.equal(await page.textContent('#pointer-status'), '3 inbox hits outlined on timeline B.');
   assert.equal(await phrase.getAttribute('aria-pressed'), 'true');
-  await page.focus('#lesson-step [data-pointer="0"]');
+  await page.focus('#lesson-step [data-pointer="1"]');
   await page.keyboard.press('Enter');
   assert.equal(await page.textContent('#pointer-status'), '3 duplicates outlined on timeline A.');
   assert.equal(await phrase.getAttribute('aria-pressed'), 'false');
@@ -349,7 +350,7 @@ test('clicking a phrase of a lesson outlines the marks it names, and the keyboar
 });
 
 test('the retention step sizes the key store: 10,000 requests/s for 24 h at 1 KB is 864 GB', async () => {
-  const page = await openLab(browser, 'lesson=a&step=7&gate=0');
+  const page = await openLab(browser, 'lesson=c&step=5&gate=0');
   assert.match(await page.textContent('#calc-out'), /= 864 GB/);
   await page.fill('#calc-rate', '100');
   assert.match(await page.textContent('#calc-out'), /= 8\.6 GB/);

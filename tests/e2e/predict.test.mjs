@@ -95,7 +95,7 @@ test('an underlined term opens its definition on Enter and Escape closes it', as
   assert.equal(await page.isVisible('#lesson-step .step-terms dl'), true, 'its summary opens them');
   await page.click('#lesson-step [data-choice="0"]');
   const terms = await page.$$eval('#lesson-step .step-text .term', (ts) => ts.map((t) => t.textContent));
-  assert.deepEqual(terms, ['partition', 'at-least-once delivery', 'idempotency key', 'idempotent', 'exactly-once effect'],
+  assert.deepEqual(terms, ['one-way partition', 'at-least-once delivery', 'idempotency key', 'idempotent', 'exactly-once effect', 'boundary'],
     'the revealed text underlines the first use of each of its terms');
   const term = page.locator('#lesson-step .step-text .term').first();
   const def = `#${await term.getAttribute('aria-controls')}`;

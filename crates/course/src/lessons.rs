@@ -673,8 +673,8 @@ pub static LESSONS: [Lesson; 3] = [
             },
             Step {
                 title: "What a failure leaves under the key",
-                run_a: "every answer replayed",
-                run_b: Some("only final answers replayed"),
+                run_a: "Stripe v1's replay",
+                run_b: Some("OASIS's replay"),
                 query: "seed=4&orders=3&dedup=atomic&provider=keyed&provider_fail=0.4&retries=3&backoff_ms=30&replay=all",
                 compare: Some("replay=final"),
                 text: "The payment service fails order 3 with a 500 and charges nothing. Stripe v1 (A) saved the result once execution began, so every retry gets the same 500 back: 3 failures replayed, and the client gives up not knowing (1 unknown). OASIS (B) replays a 2xx or 4xx but runs a 5xx again: the retry charges, and all 3 orders end ok. Powertools deletes the record when the handler raises an unhandled exception, so if the 500 surfaces that way (as the lab assumes) its retry runs again too.",
