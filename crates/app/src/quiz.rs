@@ -98,13 +98,14 @@ impl QuizSession {
     }
 }
 
-/// A lesson's button in the picker: its name, and "✓ mastered" once this browser's progress
+/// A lesson's button in the picker: its name and time, and "✓ mastered" once this browser's progress
 /// says its check was passed, so the picker shows what is done before a lesson is opened.
 pub fn lesson_button(progress: &Progress, lesson: &idemlab_course::lessons::Lesson) -> String {
     let name = idemlab_lab::tf!(
-        "Lesson {}: {}",
+        "Lesson {}: {} ({} min)",
         lesson.id.to_ascii_uppercase(),
-        idemlab_lab::i18n::tr(lesson.title)
+        idemlab_lab::i18n::tr(lesson.title),
+        lesson.minutes
     );
     match progress.lesson(lesson.id) {
         Some(p) if p.mastered => idemlab_lab::tf!("{} ✓ mastered", name),

@@ -84,13 +84,13 @@ fn the_formula_follows_the_retries_and_the_loss_the_model_uses() {
 }
 
 #[test]
-fn a_lesson_button_says_mastered_once_its_check_is_passed() {
+fn a_lesson_button_says_its_time_and_mastered_once_its_check_is_passed() {
     let lesson = &LESSONS[0];
     let none = app::lesson_button(&Progress::new(), lesson);
     assert_eq!(
         none,
-        format!("Lesson A: {}", lesson.title),
-        "no progress, no mark"
+        format!("Lesson A: {} ({} min)", lesson.title, lesson.minutes),
+        "no progress, no mark; the time it takes"
     );
     let record = |mastered: u8| {
         let text = format!(

@@ -171,6 +171,9 @@ pub struct Lesson {
     /// The `lesson=` value in a permalink.
     pub id: &'static str,
     pub title: &'static str,
+    /// How long its shortest path and its check take a newcomer, in minutes, as `pace`
+    /// measures it (`tests/pace.rs` keeps the figure true).
+    pub minutes: u32,
     pub steps: &'static [Step],
 }
 
@@ -195,6 +198,7 @@ pub static LESSONS: [Lesson; 3] = [
     Lesson {
         id: "a",
         title: "The lost acknowledgement",
+        minutes: 22,
         steps: &[
             Step {
                 title: "A timeout cannot tell you what happened",
@@ -387,6 +391,7 @@ pub static LESSONS: [Lesson; 3] = [
     Lesson {
         id: "b",
         title: "Duplicates outside the pod",
+        minutes: 17,
         steps: &[
             Step {
                 title: "The run is not the work",
@@ -598,6 +603,7 @@ pub static LESSONS: [Lesson; 3] = [
     Lesson {
         id: "c",
         title: "In production",
+        minutes: 21,
         steps: &[
             Step {
                 title: "The lock held across the payment call",

@@ -8,4 +8,5 @@ pub mod classify;
 pub mod glossary;
 pub mod lessons;
 pub mod ordering;
+pub mod pace;
 pub mod quiz;
