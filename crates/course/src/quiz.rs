@@ -454,24 +454,30 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
     let backoff_ms = dice.random_range(2..=6u32) * 10;
     let query = format!("seed={seed}&orders={orders}&loss_resp=0.{loss_tenths}&retries={retries}&timeout_ms={timeout_ms}&backoff_ms={backoff_ms}");
     let (scenario, trace, _) = run(&query);
-    // Only an order charged more than once has a repeat to point at on the timeline.
-    let repeated: Vec<u32> = (1..=orders)
-        .filter(|&o| charges(&trace).filter(|&(_, c)| c == o).count() >= 2)
-        .collect();
-    let pick = dice.random_range(0..repeated.len().max(1) as u32);
-    let order = *repeated.get(pick as usize)?;
+    // The lost count is drawn first, 0 to 3, so the answer is not always the same: a learner
+    // who learnt "one lost answer, two charges" meets none lost, and more lost than retries.
+    let wanted = dice.random_range(0..=3u32);
+    // The prompt states how many of the order's answers are lost (read from the run), so the
+    // count follows from reasoning, not luck: each lost answer but one on the last attempt
+    // costs a retry, and every retry charges again. A draw where something else decides the
+    // count (a late answer, a lost request) is not posed.
+    let lost_of = |order: u32| {
+        lost_on_network(&trace, |payload, event| {
+            matches!(payload, Payload::Response { .. }) && event.order() == Some(order)
+        })
+    };
+    // The drawn count if an order has it, else the next count one has (so a run with none of
+    // that count still poses a question).
+    let (order, lost) = (0..4).map(|step| (wanted + step) % 4).find_map(|lost| {
+        (1..=orders)
+            .find(|&o| lost_of(o) == lost)
+            .map(|o| (o, lost))
+    })?;
     let own: Vec<usize> = charges(&trace)
         .filter(|&(_, o)| o == order)
         .map(|(ix, _)| ix)
         .collect();
     let &last = own.last()?;
-    // The prompt states how many of the order's answers are lost (read from the run), so the
-    // count follows from reasoning, not luck: each lost answer but one on the last attempt
-    // costs a retry, and every retry charges again. A draw where something else decides the
-    // count (a late answer, a lost request) is not posed.
-    let lost = lost_on_network(&trace, |payload, event| {
-        matches!(payload, Payload::Response { .. }) && event.order() == Some(order)
-    });
     if own.len() as u32 != lost.min(retries) + 1 {
         return None;
     }
@@ -479,10 +485,9 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
         .iter()
         .map(|&ix| ms_tenths(trace.events[ix].time_us))
         .collect();
-    let lost_text = if lost == 1 {
-        idemlab_lab::tf!("{} answer to order {} is lost", lost, order)
-    } else {
-        idemlab_lab::tf!("{} answers to order {} are lost", lost, order)
+    let lost_text = match lost {
+        1 => idemlab_lab::tf!("{} answer to order {} is lost", lost, order),
+        _ => idemlab_lab::tf!("{} answers to order {} are lost", lost, order),
     };
     let prompt = idemlab_lab::tf!(
         "The API does not check keys. The client waits {0} ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of {1} ms, doubling each time, plus a random extra of up to half the delay, up to {2} times. In this run {3} on the way back. How many times does the payment service charge order {4}?",
@@ -497,12 +502,19 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
         Some((last, rest)) => idemlab_lab::tf!("{} and {}", rest.join(", "), last),
         None => String::new(),
     };
-    let explanation = idemlab_lab::tf!(
-        "Order {0} is charged {1} times, at {2}; the last is at the cursor, labelled \"order {0}: charge {1} of {1}\". Each lost answer (a ✕ on an arrow to the client) cost one more charge, unless it was the answer to the last attempt: the client saw only a timeout, could not tell a lost request from a lost answer, and sent the order again.",
-        order,
-        own.len(),
-        times,
-    );
+    let explanation = match own.len() {
+        1 => idemlab_lab::tf!(
+            "Order {0} is charged 1 time, at {1} (the cursor). No answer to it was lost, so the client never timed out and never sent it again.",
+            order,
+            times,
+        ),
+        _ => idemlab_lab::tf!(
+            "Order {0} is charged {1} times, at {2}; the last is at the cursor, labelled \"order {0}: charge {1} of {1}\". Each lost answer (a ✕ on an arrow to the client) cost one more charge, unless it was the answer to the last attempt or the client had no retries left: it saw only a timeout, could not tell a lost request from a lost answer, and sent the order again.",
+            order,
+            own.len(),
+            times,
+        ),
+    };
     let mut question = number_question(
         Kind::ChargesForOrder,
         encode(&scenario),
