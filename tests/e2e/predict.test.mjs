@@ -112,6 +112,19 @@ test('an underlined term opens its definition on Enter and Escape closes it', as
   await page.close();
 });
 
+test('hovering an underlined term opens its definition, and leaving it closes it', async () => {
+  const page = await openLab(browser, 'lesson=a&step=1');
+  const term = page.locator('#lesson-step .term').first();
+  const def = `#${await term.getAttribute('aria-controls')}`;
+  assert.equal(await page.isVisible(def), false);
+  await term.hover();
+  assert.equal(await page.isVisible(def), true, 'a mouse over it opens it');
+  await page.mouse.move(1, 1);
+  assert.equal(await page.isVisible(def), false, 'and leaving closes it');
+  page.assertClean();
+  await page.close();
+});
+
 test('axe-core finds no serious or critical violations in a step before and after its answer, a term open', async () => {
   for (const scheme of ['light', 'dark']) {
     const page = await openLab(browser, 'lesson=a&step=1', { colorScheme: scheme });

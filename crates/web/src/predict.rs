@@ -3,7 +3,7 @@
 //! the definition list, and the underlined terms whose definitions open on focus. The markup is
 //! in `index.html`'s `tpl-predict` and `tpl-terms`.
 
-use web_sys::{Element, FocusEvent, KeyboardEvent};
+use web_sys::{Element, FocusEvent, KeyboardEvent, PointerEvent};
 
 use super::dom::{self, El};
 use super::repaint;
@@ -217,10 +217,27 @@ fn dock_top() -> Option<f64> {
     })
 }
 
-/// A term's definition opens when the term is focused (a click or Tab), or on Enter or Space,
-/// and closes when it loses the focus or on Escape. Delegated once, on the whole lab.
+/// A term's definition opens when the term is focused (a click or Tab), hovered by a mouse, or
+/// on Enter or Space, and closes when it loses the focus and the pointer, or on Escape.
+/// Delegated once, on the whole lab.
 pub fn listen() {
     let app_root: Element = dom::by_id("app");
+    dom::listen::<PointerEvent>(&app_root, "pointerover", |event| {
+        if event.pointer_type() == "mouse" {
+            if let Some(term) = term_of(event.target()) {
+                open(&term, true);
+            }
+        }
+    });
+    dom::listen::<PointerEvent>(&app_root, "pointerout", |event| {
+        let Some(term) = term_of(event.target()) else {
+            return;
+        };
+        let focused = dom::document().active_element().is_some_and(|e| e == term);
+        if event.pointer_type() == "mouse" && !focused {
+            open(&term, false);
+        }
+    });
     dom::listen::<FocusEvent>(&app_root, "focusin", |event| {
         if let Some(term) = term_of(event.target()) {
             open(&term, true);
