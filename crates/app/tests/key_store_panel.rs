@@ -247,6 +247,7 @@ fn a_step_about_the_key_table_opens_the_key_store() {
             ("b", 2),
             ("b", 4),
             ("b", 5),
+            ("b", 9),
             ("c", 2),
             ("c", 4),
             ("c", 5)

@@ -56,7 +56,7 @@ fn an_unknown_lesson_or_step_is_reported_not_ignored() {
         "{said:?}"
     );
     assert!(
-        said[1].contains("step") && said[1].contains("1..=9"),
+        said[1].contains("step") && said[1].contains("1..=10"),
         "{said:?}"
     );
     assert_eq!(page.to_query(&opens), "seed=3");
@@ -67,9 +67,9 @@ fn an_unknown_lesson_or_step_is_reported_not_ignored() {
 
 #[test]
 fn a_step_past_the_end_of_its_lesson_is_reported() {
-    let (page, opens, errors) = PageState::from_query("seed=3&lesson=b&step=10");
+    let (page, opens, errors) = PageState::from_query("seed=3&lesson=b&step=11");
     assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(errors[0].to_string().contains("1..=9"), "{}", errors[0]);
+    assert!(errors[0].to_string().contains("1..=10"), "{}", errors[0]);
     assert_eq!(page.to_query(&opens), "seed=3&lesson=b");
 }
 

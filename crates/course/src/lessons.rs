@@ -391,7 +391,7 @@ pub static LESSONS: [Lesson; 3] = [
     Lesson {
         id: "b",
         title: "Duplicates outside the pod",
-        minutes: 17,
+        minutes: 19,
         steps: &[
             Step {
                 title: "The run is not the work",
@@ -576,6 +576,30 @@ pub static LESSONS: [Lesson; 3] = [
                 ),
                 pointers: &[pa("refuses the retry with 422", Find::Refused), pa("both orders end as failed", Find::Failed), pa("each was charged once", Find::Effect), pb("gets the stored answer", Find::Replay)],
                 claims: &[a(M::Failed, 2), a(M::Effects, 2), a(M::Duplicates, 0), b(M::Ok, 2)],
+            },
+            Step {
+                title: "A key is unique within its tenant",
+                run_a: "keys unique across tenants",
+                run_b: Some("keys unique per tenant"),
+                query: "seed=1&orders=4&tenants=2&dedup=atomic&scope=global",
+                compare: Some("scope=tenant"),
+                text: "In A tenant 2's orders find tenant 1's keys and get tenant 1's answers back (the bodies match, so nothing tells them apart): 2 charges for 4 orders, and 2 orders of lost work, though every client saw success. Scoped to its tenant (B), each key is its own: 4 charges, 0 lost. The Agentic Commerce Protocol likewise scopes keys to the authenticated caller (and the endpoint).",
+                calculator: false,
+                keystore: true,
+                classify: false,
+                predict: Predict {
+                    setup: "4 orders from 2 tenants (accounts), in turn, with an atomic claim. Each tenant numbers its own work from 1, so tenant 2's orders carry the same business keys as tenant 1's. A keeps each key unique across all tenants; B keeps it unique within its tenant.",
+                    question: "How many orders will A lose: told success, and never charged?",
+                    ask: Ask::Count { side: Side::A, metric: M::Lost, choices: &[0, 1, 2, 4] },
+                    proof: pa("get tenant 1's answers back", Find::Replay),
+                },
+                terms: &["business key"],
+                boundary: guards(
+                    "the ledger database, with each tenant's work kept apart",
+                    "the payment service, the mail server",
+                ),
+                pointers: &[pa("get tenant 1's answers back", Find::Replay)],
+                claims: &[a(M::Effects, 2), a(M::Lost, 2), b(M::Effects, 4), b(M::Lost, 0)],
             },
             Step {
                 title: "How many duplicates to expect",
