@@ -34,7 +34,9 @@ fn a_step_waits_for_its_answer_with_the_choices_unmarked() {
         "Answer this step's question to see the run and go on."
     );
     let terms = shell.terms.expect("step 1 lists its words");
-    assert!(terms.summary.starts_with("Words this step uses: "));
+    assert!(terms
+        .summary
+        .starts_with("Words this step uses (an underlined word shows its meaning"));
     assert_eq!(terms.entries.len(), LESSONS[0].steps[0].terms.len());
     expect![[
         r#"How many charges will the payment service make for this one order? ["1", "2", "3"]"#

@@ -173,7 +173,10 @@ fn shell(step: &'static Step) -> PredictShell {
     let terms = (!terms.is_empty()).then(|| {
         let words: Vec<&str> = terms.iter().map(|t| tr(t.word)).collect();
         TermList {
-            summary: idemlab_lab::tf!("Words this step uses: {}", words.join(", ")),
+            summary: idemlab_lab::tf!(
+                "Words this step uses (an underlined word shows its meaning when you point at it or tab to it): {}",
+                words.join(", ")
+            ),
             entries: (terms.iter())
                 .map(|t| (tr(t.word), tr(t.definition)))
                 .collect(),
