@@ -29,7 +29,7 @@ const fn term(
     }
 }
 
-pub static TERMS: [Term; 35] = [
+pub static TERMS: [Term; 36] = [
     term(
         "idempotent",
         &["idempotency"],
@@ -64,6 +64,11 @@ pub static TERMS: [Term; 35] = [
         "pod",
         &["pods"],
         "The unit Kubernetes runs a program in: its containers, with their own memory and local disk. A pod that fails is replaced by a new one, which starts without what the old one kept.",
+    ),
+    term(
+        "lost order",
+        &["lost orders", "lost work"],
+        "An order whose client was told it succeeded but that has no effect of its own: for example, it got another order's stored answer back, so it was never charged.",
     ),
     term(
         "consumer",

@@ -98,8 +98,8 @@ pub static PROBES: [Probe; 10] = [
 /// the module doc), so "safe" is about the ledger's boundary only, never the payment service's.
 /// Translated where it is shown (`safe_text`).
 pub const BOUNDARY: &str = "That is evidence for the ledger's boundary, not a proof: it was \
-checked under lost answers, two copies at once, a rerun, and a crash after any step but the charge \
-(after the answer, with a rerun too). \
+checked under lost answers, two copies at once, the same work sent again later, and a crash after \
+any step but the charge (after the answer, then the work sent again too). \
 It does not cover a crash between the charge and the commit, which charges twice under every \
 order unless the payment service honours the key (Lesson B, step 6).";
 
@@ -353,7 +353,7 @@ pub fn describe(step: Step) -> &'static str {
             idemlab_lab::t!("Look the key up; if it is done, send back the stored answer and stop.")
         }
         Step::Claim => idemlab_lab::t!(
-            "Insert the key as \"in progress\" (unique: a second copy waits here; outside a transaction it commits at once, with a lease, and a second copy gets 409)."
+            "Insert the key as \"in progress\" (unique: in a transaction, a second copy waits here until the first commits)."
         ),
         Step::Effect => idemlab_lab::t!(
             "Call the payment service to charge the card (no database rollback can undo it), then write the ledger row (in the transaction, if one is open)."

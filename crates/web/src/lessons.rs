@@ -225,6 +225,8 @@ fn paint_body(body: &LessonBody) {
     let article: Element = dom::by_id("lesson-step");
     let quiz = matches!(body, LessonBody::Quiz);
     dom::set_hidden(&steps, quiz);
+    // The list's label goes with it: over the check it would label nothing.
+    dom::set_hidden(&dom::by_id("lesson-steps-label"), quiz);
     dom::set_hidden(&article, quiz);
     dom::set_hidden(&dom::by_id("quiz"), !quiz);
     if quiz {
