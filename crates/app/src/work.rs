@@ -83,6 +83,8 @@ pub struct Run {
     pub summary: Option<&'static str>,
     /// The run as text (`story::tell`), worked out once per run.
     pub story: Story,
+    /// The mark classes its timeline draws (`legend::classes_of`), for the page's key.
+    pub classes: u64,
     /// The key table last folded (`key_store`), and the moment it is of: a paint that moved
     /// neither the cursor nor the run does not fold every event up to the cursor again.
     keys_cache: RefCell<Option<(Option<crate::keys::Moment>, Rc<crate::KeyStoreView>)>>,
@@ -98,6 +100,7 @@ impl Run {
             timeline: layout(&trace),
             summary: crate::preset_summary(scenario),
             story: Story::default(),
+            classes: 0,
             trace,
             view_cache: RefCell::new(None),
             keys_cache: RefCell::new(None),
@@ -114,6 +117,7 @@ impl Run {
         Run {
             summary: crate::preset_summary(scenario),
             story: story::tell(&trace, &metrics, story::ORDERS_SHOWN_MAX),
+            classes: idemlab_lab::view::legend::classes_of(&timeline),
             trace,
             metrics,
             index,

@@ -81,3 +81,29 @@ fn a_steps_own_runs_are_titled_by_its_words_and_a_changed_run_by_its_keys() {
         "not the step's run"
     );
 }
+
+/// The key lists the kinds of mark the runs draw, not every kind the lab has.
+#[test]
+fn the_key_shows_only_the_kinds_of_mark_in_the_runs() {
+    use idemlab_lab::view::legend::LEGEND;
+    let page = Page::built("lesson=a&step=1&gate=0");
+    let frame = app::view::runs::view(&page.state, &page.runs);
+    let shown: Vec<&str> = (LEGEND.iter().zip(frame.legend))
+        .filter(|(_, on)| *on)
+        .map(|(entry, _)| entry.label)
+        .collect();
+    assert!(
+        shown.contains(&"request") && shown.contains(&"response"),
+        "{shown:?}"
+    );
+    assert!(shown.iter().any(|l| l.starts_with("dropped")), "{shown:?}");
+    assert!(!shown.contains(&"ledger pod replaced"), "{shown:?}");
+    assert!(shown.len() <= LEGEND.len() / 2, "{shown:?}");
+    let queue = Page::built("lesson=a&step=7&gate=0");
+    let frame = app::view::runs::view(&queue.state, &queue.runs);
+    let queued = LEGEND
+        .iter()
+        .zip(frame.legend)
+        .any(|(e, on)| on && e.label.starts_with("queue"));
+    assert!(queued, "a run with a queue keys its arrows");
+}

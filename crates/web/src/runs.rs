@@ -60,9 +60,24 @@ pub fn render(frame: &app::RunsFrame) {
     let diff: Element = dom::by_id("diff");
     dom::set_hidden(&diff, frame.diff.is_none());
     dom::set_text(&diff, frame.diff.as_deref().unwrap_or(""));
+    paint_legend(&frame.legend);
     let summary: Element = dom::by_id("preset-summary");
     dom::set_hidden(&summary, frame.summary.is_none());
     dom::set_text(&summary, frame.summary.unwrap_or(""));
+}
+
+/// The key shows only the kinds of mark the runs draw: 24 lines were most of a step's screen.
+fn paint_legend(shown: &[bool]) {
+    let Ok(items) = dom::by_id::<Element>("legend").query_selector_all(":scope > li") else {
+        return;
+    };
+    for (i, on) in shown.iter().enumerate() {
+        if let Some(item) = items.item(i as u32) {
+            if let Ok(item) = wasm_bindgen::JsCast::dyn_into::<Element>(item) {
+                dom::set_hidden(&item, !on);
+            }
+        }
+    }
 }
 
 /// The progress line of a run being computed, alone (`Effects::paint_progress`).

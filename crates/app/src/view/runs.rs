@@ -21,6 +21,8 @@ pub struct RunsFrame {
     pub diff: Option<String>,
     /// A's block, then B's; `None` for B when not comparing (its block is hidden).
     pub sides: [Option<SideFrame>; 2],
+    /// Which lines of the key show (`legend::LEGEND`'s order): the kinds of mark the runs draw.
+    pub legend: [bool; idemlab_lab::view::legend::LEGEND.len()],
 }
 
 /// One run's block.
@@ -72,6 +74,9 @@ pub fn view(state: &State, runs: &Runs) -> RunsFrame {
         summary: runs.a.summary,
         diff: diff.filter(|_| !hidden),
         sides: Side::ALL.map(|side| runs.get(side).map(|run| side_view(state, runs, side, run))),
+        legend: idemlab_lab::view::legend::shown(
+            runs.a.classes | runs.b.as_ref().map_or(0, |b| b.classes),
+        ),
     }
 }
 

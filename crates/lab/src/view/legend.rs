@@ -308,3 +308,19 @@ pub fn inks() -> Vec<Ink> {
     inks.dedup();
     inks
 }
+
+/// The mark classes a timeline draws, as a set (bit `class as u32`): worked out once per run,
+/// so that the page's key can show only the kinds of mark its runs have.
+pub fn classes_of(timeline: &super::Timeline) -> u64 {
+    const _: () = assert!((Class::MailReplay as u32) < 64, "the set is a u64");
+    (timeline.marks().iter()).fold(0, |set, mark| set | 1 << (mark.class() as u32))
+}
+
+/// Which entries of `LEGEND` a key over runs drawing `classes` shows: those with a mark in
+/// them, and the two that explain labels, which any run may need.
+pub fn shown(classes: u64) -> [bool; LEGEND.len()] {
+    LEGEND.map(|entry| {
+        entry.classes.is_empty()
+            || (entry.classes.iter()).any(|class| classes & 1 << (*class as u32) != 0)
+    })
+}
