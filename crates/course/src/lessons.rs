@@ -325,7 +325,7 @@ pub static LESSONS: [Lesson; 3] = [
                 keystore: true,
                 classify: false,
                 predict: Predict {
-                    setup: "2 orders, one after the other, with an atomic claim; keys are kept for 150 ms. Answers are lost for the first 700 ms. The client makes up to 5 attempts (the first and 4 retries): it waits 200 ms for an answer, which takes about 90 ms, then retries; its first two retries go out at about 290 and 645 ms.",
+                    setup: "2 orders, one after the other, with an atomic claim; keys are kept for 150 ms. Answers are lost for the first 700 ms. The client makes up to 5 attempts (the first and 4 retries): it waits 200 ms for an answer (one takes about 90 ms when it is not lost), then retries; its first two retries go out at about 290 and 645 ms.",
                     question: "How many duplicate charges will the 2 orders make in run A?",
                     ask: Ask::Count { side: Side::A, metric: M::Duplicates, choices: &[0, 1, 2, 4] },
                     proof: pa("late retries are treated as new orders", Find::Duplicate),
