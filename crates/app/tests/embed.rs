@@ -119,7 +119,7 @@ fn the_embed_dialog_titles_each_view_apart_and_escapes_an_edited_title() {
         [
             "idemlab: lost-ack, seed 7 vs dedup=atomic",
             "idemlab: lost-ack, seed 7 vs dedup=atomic (dedup editable)",
-            "idemlab: Lesson A step 3",
+            "idemlab: Lesson A step 3 vs dedup=naive",
             "idemlab: Lesson B mastery check",
         ]
     "#]]
