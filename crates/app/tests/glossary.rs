@@ -343,17 +343,13 @@ fn first_met(term: &'static Term) -> Option<(usize, usize)> {
     listed.into_iter().chain(used).min()
 }
 
+/// Whether `word` stands in `text` as a whole word, by the glossary's own rule.
 fn mentions(text: &str, word: &str) -> bool {
     let (text, word) = (text.to_ascii_lowercase(), word.to_ascii_lowercase());
-    let is_word = |c: char| c.is_alphanumeric() || c == '_';
-    text.match_indices(&word).any(|(i, _)| {
-        let before = text[..i].chars().next_back().is_none_or(|c| !is_word(c));
-        let after = text[i + word.len()..]
-            .chars()
-            .next()
-            .is_none_or(|c| !is_word(c));
-        before && after
-    })
+    let found = idemlab_course::glossary::word_starts(&text, &word)
+        .next()
+        .is_some();
+    found
 }
 
 /// A word of the trade is defined where it is used (underlined), or was before.

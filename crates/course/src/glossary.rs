@@ -283,7 +283,7 @@ fn is_common(name: &str) -> bool {
 /// `-` right before or after it. Letters are any script's (a translation's ü, é or Cyrillic
 /// are letters, so "ack" is not found inside "Rückgabe"); punctuation such as "—" or "“" is
 /// not a letter.
-fn word_starts<'t>(text: &'t str, word: &'t str) -> impl Iterator<Item = usize> + 't {
+pub fn word_starts<'t>(text: &'t str, word: &'t str) -> impl Iterator<Item = usize> + 't {
     let is_word = |c: char| c.is_alphabetic() || c.is_ascii_digit() || c == '_' || c == '-';
     text.match_indices(word).map(|(i, _)| i).filter(move |&i| {
         let before = text[..i].chars().next_back().is_none_or(|c| !is_word(c));
