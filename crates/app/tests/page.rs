@@ -147,12 +147,12 @@ fn page_keys_are_written_in_one_canonical_order_whatever_the_link_gave() {
 fn bad_lesson_step_and_quiz_values_say_what_is_allowed() {
     expect_test::expect![[r#"
         `lesson=d` is not valid: expected a lesson, one of a|b|c
-        `step=x` is not valid: expected a step number 1..=12
+        `step=x` is not valid: expected a step number 1..=10
         `quiz=-1` is not valid: expected a quiz seed, a whole number 0..=18446744073709551615
     "#]]
     .assert_eq(&said("seed=2&lesson=d&step=x&quiz=-1"));
     expect_test::expect![[r#"
-        `step=300` is not valid: expected a step number 1..=12
+        `step=300` is not valid: expected a step number 1..=10
         `sweep=100001` is not valid: expected a seed count, a whole number 1..=100000
     "#]]
     .assert_eq(&said("seed=2&step=300&sweep=100001"));

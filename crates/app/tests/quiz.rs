@@ -437,7 +437,7 @@ fn the_draw_is_pinned_so_a_change_to_it_bumps_the_progress_version() {
         }
     }
     expect_test::expect![[r#"
-        progress version 5
+        progress version 6
         a ChargesForOrder: seed=900148&timeout_ms=220&retries=2&backoff_ms=50&loss_resp=0.3
         a DedupForRace: seed=291202&orders=3&dedup=naive&timeout_ms=40&backoff_ms=5&latency_ms=5..15
         a ReceiptsWithoutInbox: seed=769826&orders=5&dedup=atomic&consumer=plain&ack_loss=0.4&visibility_ms=130

@@ -39,7 +39,7 @@ fn the_picker_marks_a_mastered_lesson_and_a_lock_keeps_the_others_shut() {
             },
             PickerButton {
                 id: "b",
-                text: "Lesson B: Duplicates outside the pod (17 min)",
+                text: "Lesson B: Duplicates outside the pod (19 min)",
                 disabled: false,
             },
             PickerButton {

@@ -79,10 +79,10 @@ fn a_question_shows_its_marks_and_its_form() {
             kind: "charges-for-order",
             number: "1",
             order: Some(
-                "1",
+                "2",
             ),
             fields: Number {
-                legend: "The API does not check keys. The client waits 220 ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of 30 ms, doubling each time, plus a random extra of up to half the delay, up to 4 times. In this run 4 answers to order 1 are lost on the way back. How many times does the payment service charge order 1?",
+                legend: "The API does not check keys. The client waits 220 ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of 30 ms, doubling each time, plus a random extra of up to half the delay, up to 4 times. In this run 0 answers to order 2 are lost on the way back. How many times does the payment service charge order 2?",
                 max: "999",
                 given: None,
             },
@@ -152,7 +152,7 @@ fn a_refused_answer_says_why_and_the_last_question_leads_to_the_score() {
             verdict: "4 of 4 right: Lesson A mastered.",
             mastered: true,
             review: [
-                "✓ you answered 5; the answer is 5. ",
+                "✓ you answered 1; the answer is 1. ",
                 "✓ you answered insert the key (unique) in the ledger's transaction, then charge; the answer is insert the key (unique) in the ledger's transaction, then charge. ",
                 "✓ you answered keep the key table in a durable database; the answer is keep the key table in a durable database. ",
                 "✓ you answered begin, lookup, claim, effect, commit, respond; the answer is begin, lookup, claim, effect, commit, respond. ",
