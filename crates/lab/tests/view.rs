@@ -962,3 +962,125 @@ fn a_nodes_lane_label_is_what_the_timeline_prints() {
         "no queue lane without a consumer"
     );
 }
+
+/// A dot's centre, its radius and the label texts its mark may show (whole, or after "order N: ").
+struct Dot {
+    at: (f64, f64),
+    r: f64,
+    names: [String; 2],
+}
+
+fn dots(drawing: &view::Drawing) -> Vec<Dot> {
+    let marks = (drawing.groups.iter()).filter(|g| g.class.starts_with("mark "));
+    marks
+        .filter_map(|group| {
+            // A ring's outer edge is half its stroke beyond its radius.
+            let circles = group
+                .shapes
+                .iter()
+                .filter_map(|s| match (&s.geometry, s.paint) {
+                    (&view::Geometry::Circle { at, r }, view::Paint::Stroke { width_px, .. }) => {
+                        Some((at, r + width_px / 2.0))
+                    }
+                    (&view::Geometry::Circle { at, r }, _) => Some((at, r)),
+                    _ => None,
+                });
+            let (at, r) = circles.max_by(|a, b| a.1.total_cmp(&b.1))?;
+            let name = group.link.as_ref()?.title.lines().next()?.to_string();
+            let short = name
+                .split_once(": ")
+                .map_or(String::new(), |(_, s)| s.into());
+            Some(Dot {
+                at,
+                r,
+                names: [name, short],
+            })
+        })
+        .collect()
+}
+
+fn gap_to(label: &view::Rect, dot: &Dot) -> f64 {
+    let x = dot.at.0.clamp(label.x, label.x + label.w);
+    let y = dot.at.1.clamp(label.y, label.y + label.h);
+    ((x - dot.at.0).hypot(y - dot.at.1) - dot.r).max(0.0)
+}
+
+/// Labels of one drawing that name one dot alone: (text box, own dot, leader if drawn).
+fn check_labels(query: &str, drawing: &view::Drawing) -> usize {
+    let dots = dots(drawing);
+    let labels = (drawing.groups.iter())
+        .find(|g| g.class == "labels")
+        .unwrap();
+    let leaders: Vec<((f64, f64), (f64, f64))> = (labels.shapes.iter())
+        .filter_map(|s| match s.geometry {
+            view::Geometry::Line { from, to } => Some((from, to)),
+            _ => None,
+        })
+        .collect();
+    let mut checked = 0;
+    for shape in &labels.shapes {
+        let view::Geometry::Text {
+            at,
+            ref text,
+            font,
+            anchor,
+        } = shape.geometry
+        else {
+            continue;
+        };
+        if !matches!(shape.paint, view::Paint::Fill) {
+            continue; // the halo under a label
+        }
+        let mut own = dots.iter().filter(|d| d.names.contains(text));
+        let (Some(own), None) = (own.next(), own.next()) else {
+            continue;
+        };
+        let rect = view::text_box(at, text, font, anchor);
+        let own_gap = gap_to(&rect, own);
+        let rival = (dots.iter())
+            .filter(|d| d.at != own.at)
+            .map(|d| gap_to(&rect, d))
+            .fold(f64::INFINITY, f64::min);
+        checked += 1;
+        // A pixel of slack: the page's glyph boxes are the rings' outer edge.
+        if own_gap <= view::LABEL_NEAR_PX + 1.0 && rival >= own_gap + view::LABEL_CLEAR_PX - 1.0 {
+            continue;
+        }
+        let joined = leaders.iter().any(|&(from, to)| {
+            (to.0 - own.at.0).abs() < 0.01
+                && (to.1 - own.at.1).abs() < 0.01
+                && from.0 >= rect.x - 0.01
+                && from.0 <= rect.x + rect.w + 0.01
+                && from.1 >= rect.y - 0.01
+                && from.1 <= rect.y + rect.h + 0.01
+        });
+        assert!(
+            joined,
+            "{query}: {text:?} is {own_gap:.1} px from its own dot and {rival:.1} px from another, with no leader"
+        );
+    }
+    checked
+}
+
+#[test]
+fn every_label_sits_at_its_own_dot_or_is_joined_to_it() {
+    let mut checked = 0;
+    for query in sweep_queries() {
+        let (_, timeline) = run(&query);
+        // The page's widths: a laptop's timeline and a phone's.
+        for width_px in [1_000, 340] {
+            let viewport = Viewport::fit(timeline.end_us(), width_px);
+            let shown = timeline.view(&viewport);
+            let scene = view::Scene {
+                timeline: &timeline,
+                viewport,
+                view: &shown,
+                overlay: view::Overlay::default(),
+                links: true,
+                top_px: 0.0,
+            };
+            checked += check_labels(&query, &view::plot(&scene));
+        }
+    }
+    assert!(checked > 1_000, "only {checked} labels named one dot alone");
+}

@@ -360,6 +360,13 @@ impl Boxes {
             .all(|bucket| bucket.iter().all(|other| !other.intersects(rect)))
     }
 
+    /// The boxes claimed in the buckets `rect` spans once widened by `reach_px` each side:
+    /// every box within `reach_px` of it, and some further (a box may be met twice).
+    pub fn near(&self, rect: &Rect, reach_px: f64) -> impl Iterator<Item = &Rect> {
+        let wide = Rect::new(rect.x - reach_px, rect.y, rect.w + 2.0 * reach_px, rect.h);
+        self.buckets[self.span(&wide)].iter().flatten()
+    }
+
     pub fn claim(&mut self, rect: Rect) {
         for ix in self.span(&rect) {
             self.buckets[ix].push(rect);

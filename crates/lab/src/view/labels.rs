@@ -52,6 +52,9 @@ pub struct Want {
     /// A label left over is counted in a "+N"; `false` for one that repeats a neighbour's
     /// (a second race caption over the same stretch).
     pub counted: bool,
+    /// The centre of the glyph the label names (a dot, a ring, a cross); `None` for a
+    /// region's caption, which sits on its region.
+    pub mark: Option<(f64, f64)>,
 }
 
 /// A label with its place.
@@ -62,6 +65,9 @@ pub struct Placed {
     pub ink: Ink,
     pub font: Font,
     pub alpha: f64,
+    /// A line from the label's box to its own glyph, where the box is far from that glyph
+    /// or another glyph is as near: without it the label reads as that glyph's name.
+    pub leader: Option<((f64, f64), (f64, f64))>,
 }
 
 /// A "+N": how many labels near it found no place, which they were and where it goes.
@@ -99,7 +105,13 @@ pub fn place(
     let mut placed = Vec::with_capacity(wants.len());
     let mut left: Vec<Want> = Vec::new();
     for want in wants {
-        let found = find(&boxes, &want, |rect| glyphs.clear_of(rect));
+        // A spot that needs no leader first, then one that does.
+        let plain = |rect: &Rect| {
+            want.mark
+                .is_none_or(|at| leader(rect, at, &glyphs).is_none())
+        };
+        let found = find(&boxes, &want, |rect| glyphs.clear_of(rect) && plain(rect));
+        let found = found.or_else(|| find(&boxes, &want, |rect| glyphs.clear_of(rect)));
         let found = found.or_else(|| {
             (want.rank == Rank::Duplicate)
                 .then(|| find(&boxes, &want, |_| true))
@@ -114,6 +126,7 @@ pub fn place(
                     ink: want.ink,
                     font: want.font,
                     alpha: want.alpha,
+                    leader: want.mark.and_then(|at| leader(&rect, at, &glyphs)),
                 });
             }
             None if want.counted => left.push(want),
@@ -129,6 +142,47 @@ pub fn place(
         aggregate(&mut boxes, &glyphs, wants, &mut more);
     }
     (placed, more)
+}
+
+/// A label whose box is further than this from its own glyph reads as nobody's.
+pub const NEAR_PX: f64 = 16.0;
+/// A label reads as its own glyph's only when every other glyph is this much further away.
+pub const CLEAR_PX: f64 = 3.0;
+
+/// The leader from `label` to the glyph centred at `mark`, when `label` needs one: its own
+/// glyph is more than `NEAR_PX` away, or another of `glyphs` is less than `CLEAR_PX` further.
+fn leader(label: &Rect, mark: (f64, f64), glyphs: &Boxes) -> Option<((f64, f64), (f64, f64))> {
+    let is_own =
+        |g: &Rect| (centre(g).0 - mark.0).abs() < 0.01 && (centre(g).1 - mark.1).abs() < 0.01;
+    let (mut own, mut rival) = (point_gap(label, mark), f64::INFINITY);
+    for glyph in glyphs.near(label, NEAR_PX + CLEAR_PX) {
+        let gap = gap(label, glyph);
+        if is_own(glyph) {
+            own = own.min(gap);
+        } else {
+            rival = rival.min(gap);
+        }
+    }
+    (own > NEAR_PX || rival < own + CLEAR_PX).then(|| (nearest_point(label, mark), mark))
+}
+
+fn centre(r: &Rect) -> (f64, f64) {
+    (r.x + r.w / 2.0, r.y + r.h / 2.0)
+}
+
+/// The point of `r` nearest `p`.
+fn nearest_point(r: &Rect, p: (f64, f64)) -> (f64, f64) {
+    (p.0.clamp(r.x, r.x + r.w), p.1.clamp(r.y, r.y + r.h))
+}
+
+fn point_gap(r: &Rect, p: (f64, f64)) -> f64 {
+    let q = nearest_point(r, p);
+    (q.0 - p.0).hypot(q.1 - p.1)
+}
+
+/// The distance from a label's box to a glyph, taken as the round thing it is drawn as.
+fn gap(label: &Rect, glyph: &Rect) -> f64 {
+    (point_gap(label, centre(glyph)) - glyph.w / 2.0).max(0.0)
 }
 
 /// The first form and spot of `want` whose box is free and passes `also`.

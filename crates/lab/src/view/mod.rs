@@ -37,6 +37,7 @@ pub use draw::{
     TEXT_MARGIN,
 };
 pub use find::Find;
+pub use labels::{CLEAR_PX as LABEL_CLEAR_PX, NEAR_PX as LABEL_NEAR_PX};
 pub use layout::{layout, ms_text, LayoutJob, Timeline};
 pub use mark::{
     cause_label, ArrowEnd, ArrowPayload, Band, Class, EventIx, Lane, LaneIx, Mark, MarkKind, Span,

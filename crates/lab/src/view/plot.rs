@@ -209,8 +209,16 @@ impl Plotter<'_, '_> {
         });
     }
 
-    /// Asks for a place for a label of the mark being drawn.
-    fn want(&mut self, rank: Rank, mark: &Mark, texts: Vec<String>, spots: Vec<Spot>) {
+    /// Asks for a place for a label of the mark being drawn, whose glyph (if it is one) is
+    /// centred `at`.
+    fn want(
+        &mut self,
+        rank: Rank,
+        mark: &Mark,
+        texts: Vec<String>,
+        spots: Vec<Spot>,
+        at: Option<(f64, f64)>,
+    ) {
         let alpha = self.alpha;
         let (ink, font) = match rank {
             Rank::Duplicate => (Ink::Mark(mark.class()), Font::Plain),
@@ -231,6 +239,7 @@ impl Plotter<'_, '_> {
             font,
             alpha,
             counted,
+            mark: at,
         });
     }
 
@@ -368,7 +377,7 @@ impl Plotter<'_, '_> {
             spot(x0 - 3.0, y + geo.lane_px - 4.0, Anchor::End),
         ];
         let texts = texts.iter().map(|text| text.to_string()).collect();
-        self.want(Rank::Caption, mark, texts, spots);
+        self.want(Rank::Caption, mark, texts, spots, None);
     }
 
     /// Shades only the payment service and database lanes, where the two "not found" reads
@@ -415,7 +424,7 @@ impl Plotter<'_, '_> {
             spot(x, y0 + 12.0, Anchor::Start),
         ];
         let texts = vec!["race: both read \"not found\"".into(), "race".into()];
-        self.want(Rank::Caption, mark, texts, spots);
+        self.want(Rank::Caption, mark, texts, spots, None);
     }
 
     /// Transactions sit along the bottom of their lane, waits along its top.
@@ -451,7 +460,7 @@ impl Plotter<'_, '_> {
                     spot(x + 6.0, y - 9.0, Anchor::Start),
                     spot(x + 6.0, y + 17.0, Anchor::Start),
                 ];
-                self.want(Rank::Cause, mark, vec![text], spots);
+                self.want(Rank::Cause, mark, vec![text], spots, Some((x, y)));
             }
             ArrowEnd::InFlight => {}
         }
@@ -499,7 +508,7 @@ impl Plotter<'_, '_> {
         if let Some(short) = short {
             texts.push(short);
         }
-        self.want(rank, mark, texts, spots);
+        self.want(rank, mark, texts, spots, Some((x, y)));
     }
 
     /// Routine steps (attempt rows, ledger rows, commits, plain 200s) get a label only when the
@@ -539,8 +548,11 @@ impl Plotter<'_, '_> {
         // Placement keeps labels off each other and off the dots, but an arrow or a bar drawn
         // after a label's own mark would cut through its text (in every busy step of Lesson
         // C). So labels are drawn last, over every mark, each on a halo of its lane's colour.
-        let mut shapes = Vec::with_capacity(2 * placed.len());
+        let mut shapes = Vec::with_capacity(3 * placed.len());
         for label in placed {
+            if let Some((from, to)) = label.leader {
+                shapes.push(Shape::stroke(line(from, to), label.ink, 1.0).alpha(label.alpha));
+            }
             let text = Geometry::Text {
                 at: label.spot.at,
                 text: label.text,
