@@ -485,6 +485,7 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
         .iter()
         .map(|&ix| ms_tenths(trace.events[ix].time_us))
         .collect();
+    let explanation = charges_explanation(order, &times);
     let lost_text = match lost {
         1 => idemlab_lab::tf!("{} answer to order {} is lost", lost, order),
         _ => idemlab_lab::tf!("{} answers to order {} are lost", lost, order),
@@ -497,24 +498,6 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
         lost_text,
         order,
     );
-    let times = match times.split_last() {
-        Some((last, [])) => last.clone(),
-        Some((last, rest)) => idemlab_lab::tf!("{} and {}", rest.join(", "), last),
-        None => String::new(),
-    };
-    let explanation = match own.len() {
-        1 => idemlab_lab::tf!(
-            "Order {0} is charged 1 time, at {1} (the cursor). No answer to it was lost, so the client never timed out and never sent it again.",
-            order,
-            times,
-        ),
-        _ => idemlab_lab::tf!(
-            "Order {0} is charged {1} times, at {2}; the last is at the cursor, labelled \"order {0}: charge {1} of {1}\". Each lost answer (a ✕ on an arrow to the client) cost one more charge, unless it was the answer to the last attempt or the client had no retries left: it saw only a timeout, could not tell a lost request from a lost answer, and sent the order again.",
-            order,
-            own.len(),
-            times,
-        ),
-    };
     let mut question = number_question(
         Kind::ChargesForOrder,
         encode(&scenario),
@@ -523,6 +506,29 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
     );
     question.order = Some(order);
     Some(prove(question, &trace, last, explanation))
+}
+
+/// Why order `order` was charged at `times`, one time each: the lost answers' retries.
+fn charges_explanation(order: u32, times: &[String]) -> String {
+    let count = times.len();
+    let times = match times.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => idemlab_lab::tf!("{} and {}", rest.join(", "), last),
+        None => String::new(),
+    };
+    match count {
+        1 => idemlab_lab::tf!(
+            "Order {0} is charged 1 time, at {1} (the cursor). No answer to it was lost, so the client never timed out and never sent it again.",
+            order,
+            times,
+        ),
+        _ => idemlab_lab::tf!(
+            "Order {0} is charged {1} times, at {2}; the last is at the cursor, labelled \"order {0}: charge {1} of {1}\". Each lost answer (a ✕ on an arrow to the client) cost one more charge, unless it was the answer to the last attempt or the client had no retries left: it saw only a timeout, could not tell a lost request from a lost answer, and sent the order again.",
+            order,
+            count,
+            times,
+        ),
+    }
 }
 
 fn prove(mut question: Question, trace: &Trace, event: usize, explanation: String) -> Question {
