@@ -24,6 +24,10 @@ pub enum Msg {
     Predict(usize),
     /// Leave the lesson: its column gives way to the controls again; the run stays.
     Close,
+    /// Open the finale's task (`crate::build`) on its empty sandbox.
+    Build,
+    /// Add a part to the task's sandbox.
+    AddPart(idemlab_course::build::Part),
 }
 
 pub(super) fn update(state: &mut State, msg: Msg) -> Effects {
@@ -63,6 +67,8 @@ pub(super) fn update(state: &mut State, msg: Msg) -> Effects {
             Effects::scenario()
         }
         Msg::Close => crate::screen::close_lesson(state),
+        Msg::Build => crate::build::open(state),
+        Msg::AddPart(part) => crate::build::add(state, part),
         Msg::Predict(choice) => crate::predict::answer(state, choice),
     }
 }

@@ -20,6 +20,7 @@ pub mod view;
 pub mod work;
 
 mod access;
+pub mod build;
 mod classify;
 mod computing;
 mod contracts;
@@ -63,7 +64,8 @@ pub use screen::Msg as ScreenMsg;
 pub use sweep::{Msg as SweepMsg, SweepJob, Swept};
 pub use view::classify::{ClassifyChoice, ClassifyFrame, ClassifyOp};
 pub use view::events::{EventRow, EventsFrame, TabFrame, TableFrame, TablesFrame};
-pub use view::lessons::{ClaimItem, LessonBody, LessonsFrame, PickerButton, StepButton, StepFrame};
+pub use view::lessons::{BuildFrame, BuildPart, BuildStage, ClaimItem, LessonBody, LessonsFrame};
+pub use view::lessons::{PickerButton, StepButton, StepFrame};
 pub use view::ordering::{OrderItem, OrderingFrame};
 pub use view::predict::{
     Asked, ChoiceMark, PredictFrame, PredictShell, TermId, TermList, TextPiece,
@@ -115,7 +117,8 @@ pub use predict::{
     HOLD_HINT,
 };
 pub use quiz::{
-    lesson_button, quiz_status, run_hidden, AnswerInput, Dot, QuizSession, RUN_HIDDEN_NOTE,
+    hidden_note, lesson_button, quiz_status, run_hidden, AnswerInput, Dot, QuizSession,
+    RUN_HIDDEN_NOTE,
 };
 pub use screen::{
     canvas_label, counter_label, counters_view, focus_on, lane_px, lead, named_metrics,
@@ -182,6 +185,8 @@ pub struct State {
     pub lesson: Option<LessonAt>,
     /// The mastery check, while the Lessons tab shows it rather than a step.
     pub quiz: Option<QuizSession>,
+    /// The finale's task, while the Lessons tab shows it (`build.rs`).
+    pub build: Option<build::Build>,
     /// The marks a lesson phrase outlines, and on which run.
     pub highlight: Option<(Side, Find)>,
     pub playing: bool,
@@ -423,6 +428,7 @@ impl State {
             tab,
             lesson: lesson.map(|lesson| LessonAt { lesson, step }),
             quiz: None,
+            build: opens.build.map(|parts| build::Build { parts, first: None }),
             highlight: None,
             playing: false,
             errors,
@@ -513,6 +519,7 @@ impl State {
                 .or(self.own_step.map(|index| index + 1))
                 .map(step_number),
             quiz: None,
+            build: self.build.as_ref().map(|build| build.parts),
         };
         if let Some(quiz) = &self.quiz {
             opens.lesson = opens.lesson.or_else(|| Lesson::by_id(quiz.quiz.lesson));
@@ -575,6 +582,7 @@ impl State {
             step: Some(index + 1),
         });
         self.quiz = None;
+        self.build = None;
         self.start_hint = false;
         self.errors.clear();
         self.step_overridden = None;
@@ -730,6 +738,7 @@ fn update_work(state: &mut State, done: work::Done) -> Effects {
             state.events_a = built.events_a;
             state.events_b = built.events_b;
             computing::ran(state);
+            build::measured(state, &built.a);
             predict::measured(state, &built.a, built.b.as_ref())
         }
         work::Done::Computing { side, progress } => computing::progress(state, side, progress),

@@ -149,6 +149,9 @@ pub const HIDDEN_TITLE: &str = "The question's run (hidden)";
 /// "A: seed=7&preset=race" and "B: A with dedup=atomic"; the scenario alone when not comparing.
 pub fn title(state: &State, side: Side) -> String {
     // A quiz question's scenario would give its answer away (pasted into another tab).
+    if let Some(title) = super::build::waiting_title(state) {
+        return title;
+    }
     if super::run_hidden(state) {
         return idemlab_lab::i18n::tr(HIDDEN_TITLE).into();
     }

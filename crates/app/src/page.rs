@@ -23,6 +23,8 @@
 //! - `height=N`: the frame's fixed height in CSS px (`HEIGHT_PX`): the page fits itself into
 //!   it, for a snippet whose sizing script a course platform strips.
 //! - `lang=NAME`: the language of the page's words (`idemlab_lab::i18n`), read when the page loads.
+//! - `build=client,api,payment,db`: the finale's task is open, with the parts listed added
+//!   (`idemlab_course::build`); the client is always there.
 //!
 //! Every value is parsed into a typed field once, here (or, for `compare`, decoded), and
 //! `controls` keeps each name once, so what `to_query` writes is bounded and loads again. No
@@ -30,6 +32,7 @@
 
 use idemlab_core::scenario::codec::{self, CodecError, Problem};
 use idemlab_core::scenario::{decode_lenient, encode, Scenario};
+use idemlab_course::build::{Part, Parts};
 use idemlab_course::lessons::{Lesson, Side, LESSONS};
 
 /// Playback speeds offered, in events per second.
@@ -72,6 +75,8 @@ pub struct Opens {
     pub step: Option<u8>,
     /// `quiz=`: the mastery check's seed.
     pub quiz: Option<u64>,
+    /// `build=`: the finale's task, with these parts added.
+    pub build: Option<Parts>,
 }
 
 impl Default for Opens {
@@ -81,6 +86,7 @@ impl Default for Opens {
             lesson: None,
             step: None,
             quiz: None,
+            build: None,
         }
     }
 }
@@ -95,6 +101,7 @@ impl Opens {
             "lesson" => lesson_named(value).map(|lesson| self.lesson = Some(lesson)),
             "step" => step_number(value).map(|step| self.step = Some(step)),
             "tab" => tab_named(value).map(|tab| self.tab = tab),
+            "build" => parts_named(value).map(|parts| self.build = Some(parts)),
             _ => return None,
         };
         Some(set)
@@ -411,6 +418,13 @@ impl PageState {
         if let Some(seed) = opens.quiz {
             push("quiz", &seed.to_string());
         }
+        if let Some(parts) = opens.build {
+            let value = match parts.names().as_str() {
+                "" => "client".to_string(),
+                names => format!("client,{names}"),
+            };
+            push("build", &value);
+        }
         if self.keys {
             push("keys", "1");
         }
@@ -556,6 +570,25 @@ fn quiz_seed(value: &str) -> Result<u64, Problem> {
         malformed(idemlab_lab::t!(
             "a quiz seed, a whole number 0..=18446744073709551615"
         ))
+    })
+}
+
+/// `build=`: the client, then any of the parts, each once.
+fn parts_named(value: &str) -> Result<Parts, Problem> {
+    let allowed = || {
+        let names: Vec<&str> = Part::ALL.iter().map(|part| part.name()).collect();
+        malformed(&idemlab_lab::tf!(
+            "client, then any of {}, comma-separated",
+            names.join(",")
+        ))
+    };
+    let mut names = value.split(',');
+    if names.next() != Some("client") {
+        return Err(allowed());
+    }
+    names.try_fold(Parts::default(), |parts, name| {
+        let part = Part::from_name(name).filter(|&part| !parts.has(part));
+        part.map(|part| parts.with(part)).ok_or_else(allowed)
     })
 }
 

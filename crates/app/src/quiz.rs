@@ -231,6 +231,7 @@ fn open(state: &mut State, lesson: &'static Lesson, seed: u64, stored: &Progress
     if !same {
         state.quiz = Some(QuizSession::draw(lesson, seed, stored));
     }
+    state.build = None;
     let step = state.lesson.and_then(|at| at.step);
     state.lesson = Some(LessonAt { lesson, step });
     state.tab = Tab::Lessons;
@@ -244,7 +245,11 @@ fn open(state: &mut State, lesson: &'static Lesson, seed: u64, stored: &Progress
 /// `RUN_HIDDEN_NOTE`) and runs no B, and `update` refuses a choice as B and a sweep, so
 /// nothing on screen gives the answer away. The introduction too. Meanwhile the page's scenario
 /// is the default one, never the question's (`show`), so the link holds `quiz=SEED` alone.
+/// The finale's task hides its run the same way until every part is added (`build::waiting`).
 pub fn run_hidden(state: &State) -> bool {
+    if crate::build::waiting(state) {
+        return true;
+    }
     let Some(session) = &state.quiz else {
         return false;
     };
@@ -257,6 +262,17 @@ pub fn run_hidden(state: &State) -> bool {
 /// What the counters' heading says while `run_hidden`.
 pub const RUN_HIDDEN_NOTE: &str =
     "The run appears once you lock your answer: work each question out before you see it.";
+/// What it says while the finale's task lacks a part.
+pub const BUILD_WAITING_NOTE: &str =
+    "The run appears once the API, the payment service and the database are added.";
+
+/// The counters' heading while `run_hidden`, in the page's language.
+pub fn hidden_note(state: &State) -> &'static str {
+    match crate::build::waiting(state) {
+        true => idemlab_lab::i18n::tr(BUILD_WAITING_NOTE),
+        false => idemlab_lab::i18n::tr(RUN_HIDDEN_NOTE),
+    }
+}
 
 /// Shows question `index` (or the score) and loads its run: unanswered, the question's
 /// scenario with no B, its run kept out of sight (`run_hidden`); answered, with the right

@@ -59,7 +59,7 @@ pub fn page_layout(state: &State) -> PageLayout {
     // sizes itself to its content leaves out what depends on the screen's height (the column's own
     // scrolling, the phone's docked timeline), which would grow the frame that grows the screen.
     let self_sizing = state.page.embed && state.page.height.is_none();
-    let lesson_column = state.lesson.is_some() || state.quiz.is_some();
+    let lesson_column = state.lesson.is_some() || state.quiz.is_some() || state.build.is_some();
     PageLayout {
         lesson_column,
         controls_shown: !lesson_column || state.drawer_open,
@@ -160,6 +160,7 @@ pub(super) fn close_lesson(state: &mut State) -> Effects {
     let was_hidden = super::run_hidden(state);
     state.lesson = None;
     state.quiz = None;
+    state.build = None;
     state.drawer_open = false;
     // The picker, so another lesson is one click away.
     state.tab = Tab::Lessons;

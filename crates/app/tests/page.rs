@@ -299,7 +299,7 @@ fn link_trackers_load_without_a_word_and_leave_the_link() {
     assert_eq!(page.theme, Some(Theme::Dark));
     assert_eq!(page.to_query(&opens), "seed=3&theme=dark");
     expect_test::expect![[r#"
-        unknown key `utmsource`; scenario keys are seed, preset, contract, orders, clients, op, key, dedup, store, timeout_ms, retries, backoff_ms, latency_ms, provider_ms, loss_req, loss_resp, partition, drop, crash, restart_ms, replace_db_ms, restart_db_ms, rerun_ms, provider, retention_ms, body_change, tenants, scope, order, handler, lease_ms, concurrent, provider_fail, decline, replay, expired, loss_provider, lookup, reconcile_ms, consumer, ack_loss, visibility_ms, deliveries_max, consumer_crash, mail, relay, broker_dedup_ms, events_max; view keys are cursor, compare, embed, controls, lesson, step, quiz, theme, zoom, speed, sweep, tab, focus, keys, gate, report, hide, height, steps, v, lang
+        unknown key `utmsource`; scenario keys are seed, preset, contract, orders, clients, op, key, dedup, store, timeout_ms, retries, backoff_ms, latency_ms, provider_ms, loss_req, loss_resp, partition, drop, crash, restart_ms, replace_db_ms, restart_db_ms, rerun_ms, provider, retention_ms, body_change, tenants, scope, order, handler, lease_ms, concurrent, provider_fail, decline, replay, expired, loss_provider, lookup, reconcile_ms, consumer, ack_loss, visibility_ms, deliveries_max, consumer_crash, mail, relay, broker_dedup_ms, events_max; view keys are cursor, compare, embed, controls, lesson, step, quiz, theme, zoom, speed, sweep, tab, focus, keys, gate, report, hide, height, steps, v, lang, build
     "#]]
     .assert_eq(&said("seed=3&utmsource=lms"));
     // The CLI's strict decode skips them too: a tracked link pasted into `idemlab run` runs.

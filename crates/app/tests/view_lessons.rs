@@ -130,6 +130,7 @@ fn a_step_lists_its_steps_its_counts_and_its_way_on() {
                 2,
             ),
             mastery: None,
+            build: false,
         }"#]]
     .assert_eq(&format!("{rest:#?}"));
 }

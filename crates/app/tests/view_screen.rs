@@ -30,6 +30,10 @@ fn free_play_shows_the_controls_and_the_hint_and_no_lesson() {
                     "no-side",
                     false,
                 ),
+                (
+                    "build-waiting",
+                    false,
+                ),
             ],
             lesson_column: false,
             controls_shown: true,

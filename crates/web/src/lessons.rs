@@ -11,6 +11,7 @@ use super::dom::{self, El};
 use super::predict;
 use super::{dispatch, repaint, with_app, with_ui};
 use idemlab_app::{self as app, LessonBody, LessonsFrame, Msg, PickerButton, StepFrame, TextPiece};
+use idemlab_course::build::Part;
 use idemlab_course::lessons::{Lesson, Side, LESSONS};
 
 /// The panel's shells are in `index.html`; the picker's buttons follow `LESSONS`.
@@ -50,6 +51,12 @@ fn on_click(event: Event) {
         dispatch(Msg::Lesson(LessonMsg::Predict(choice)));
     } else if target.has_attribute("data-quiz-start") {
         super::quiz::start();
+    } else if target.has_attribute("data-build") {
+        dispatch(Msg::Lesson(LessonMsg::Build));
+    } else if let Some(part) = target.get_attribute("data-part") {
+        if let Some(part) = Part::from_name(&part) {
+            dispatch(Msg::Lesson(LessonMsg::AddPart(part)));
+        }
     } else if let Some(id) = target.get_attribute("data-lesson") {
         if let Some(lesson) = Lesson::by_id(&id) {
             dispatch(Msg::Lesson(LessonMsg::Open(lesson)));
@@ -224,9 +231,10 @@ fn paint_body(body: &LessonBody) {
     let steps: Element = dom::by_id("lesson-steps");
     let article: Element = dom::by_id("lesson-step");
     let quiz = matches!(body, LessonBody::Quiz);
-    dom::set_hidden(&steps, quiz);
-    // The list's label goes with it: over the check it would label nothing.
-    dom::set_hidden(&dom::by_id("lesson-steps-label"), quiz);
+    let no_steps = quiz || matches!(body, LessonBody::Build(_));
+    dom::set_hidden(&steps, no_steps);
+    // The list's label goes with it: over the check or the task it would label nothing.
+    dom::set_hidden(&dom::by_id("lesson-steps-label"), no_steps);
     dom::set_hidden(&article, quiz);
     dom::set_hidden(&dom::by_id("quiz"), !quiz);
     if quiz {
@@ -236,8 +244,10 @@ fn paint_body(body: &LessonBody) {
     dom::clear(&article);
     with_ui(|u| &u.predict_painted, |cell| cell.take());
     with_ui(|u| &u.classify_painted, |cell| cell.take());
-    let LessonBody::Step(step) = body else {
-        return dom::stamp("tpl-lesson-none", &article);
+    let step = match body {
+        LessonBody::Step(step) => step,
+        LessonBody::Build(build) => return paint_build(&article, build),
+        _ => return dom::stamp("tpl-lesson-none", &article),
     };
     for (i, entry) in step.steps.iter().enumerate() {
         let button = El::new("button").attr("type", "button");
@@ -310,6 +320,48 @@ fn paint_step(article: &Element, step: &StepFrame) {
             dom::find(&nav, "[data-quiz-start]").remove();
             status.remove();
         }
+    }
+    if !step.build {
+        dom::find(&nav, "[data-build]").remove();
+    }
+}
+
+/// The finale's task from `tpl-build`: the parts (a button for each still to add), the
+/// checklist, and the result's link once every stage is done.
+fn paint_build(article: &Element, frame: &app::BuildFrame) {
+    dom::stamp("tpl-build", article);
+    let parts = dom::find(article, ".build-parts");
+    for part in &frame.parts {
+        let item = match part.added {
+            true => El::new("li").attr("data-added", part.name).text(&part.text),
+            false => {
+                let button = El::new("button").attr("type", "button");
+                let button = button.attr("data-part", part.name).text(&part.text);
+                El::new("li").child(&button.el())
+            }
+        };
+        parts.append_child(&item.el()).ok();
+    }
+    let stages = dom::find(article, ".build-stages");
+    for stage in &frame.stages {
+        let item = El::new("li").attr("data-done", if stage.done { "1" } else { "0" });
+        let item = item.child(&El::new("strong").text(stage.task).el());
+        let item = match stage.done {
+            true => item.child(&El::new("span").text(" ✓").el()),
+            false => item.child(
+                &El::new("span")
+                    .attr("class", "build-missing")
+                    .text(&stage.missing)
+                    .el(),
+            ),
+        };
+        stages.append_child(&item.el()).ok();
+    }
+    dom::set_text(&dom::find(article, ".build-status"), &frame.status);
+    let result = dom::find(article, ".build-result");
+    match &frame.result {
+        Some(query) => dom::set_attr(&dom::find(&result, "a"), "href", &format!("?{query}")),
+        None => result.remove(),
     }
 }
 

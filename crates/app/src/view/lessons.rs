@@ -40,6 +40,38 @@ pub enum LessonBody {
     /// No lesson open: "Pick a lesson" (`tpl-lesson-none`).
     Pick,
     Step(Box<StepFrame>),
+    /// The finale's task (`tpl-build`).
+    Build(Box<BuildFrame>),
+}
+
+/// The finale's task: the parts in the sandbox, the checklist, and the result once done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildFrame {
+    /// The client, then each part.
+    pub parts: Vec<BuildPart>,
+    pub stages: Vec<BuildStage>,
+    /// "3 of 5 done."
+    pub status: String,
+    /// Every stage done: the result's link, as a query (A the run with the duplicate, B with
+    /// the fix), which `idemlab run` reproduces.
+    pub result: Option<String>,
+}
+
+/// A part of the task's sandbox: in it ("✓ the API"), or a button to add it ("Add the API").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildPart {
+    /// Its name in `build=` (`data-part`).
+    pub name: &'static str,
+    pub text: String,
+    pub added: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BuildStage {
+    pub task: &'static str,
+    pub done: bool,
+    /// What is missing, while not done.
+    pub missing: String,
 }
 
 /// The step on screen: a function of the step (and the mastery status on the last one).
@@ -64,6 +96,8 @@ pub struct StepFrame {
     pub next: Option<usize>,
     /// The last step's "Mastery check: Not taken yet: …", which says the check is offered.
     pub mastery: Option<String>,
+    /// The finale's task is offered: on Lesson A's last step, as in the source lesson.
+    pub build: bool,
 }
 
 /// A step's button in the list: its number, with its title as the tooltip.
@@ -95,6 +129,9 @@ pub fn view(state: &State, runs: &Runs, progress: &Progress) -> LessonsFrame {
         .collect();
     let body = match (state.quiz.is_some(), state.lesson) {
         (true, _) => LessonBody::Quiz,
+        (false, None) if state.build.is_some() => {
+            LessonBody::Build(Box::new(build_frame(state, runs)))
+        }
         (false, None) => LessonBody::Pick,
         (false, Some(at)) => LessonBody::Step(Box::new(step_frame(at, progress))),
     };
@@ -106,6 +143,40 @@ pub fn view(state: &State, runs: &Runs, progress: &Progress) -> LessonsFrame {
         body,
         pointer_status: pointer_status(state, &runs.a.timeline, b).unwrap_or_default(),
         pressed,
+    }
+}
+
+fn build_frame(state: &State, runs: &Runs) -> BuildFrame {
+    use idemlab_course::build::{stages, Part};
+    let build = state.build.as_ref().expect("the task is open");
+    let part = |name, label: &str, added| BuildPart {
+        name,
+        text: match added {
+            true => idemlab_lab::tf!("✓ {}", label),
+            false => idemlab_lab::tf!("Add {}", label),
+        },
+        added,
+    };
+    let client = part("client", idemlab_lab::t!("the client"), true);
+    let parts = Part::ALL.map(|p| part(p.name(), p.label(), build.parts.has(p)));
+    let (first, now) = crate::build::runs(build, runs);
+    let stages: Vec<BuildStage> = stages(build.parts, first, now)
+        .into_iter()
+        .map(|stage| BuildStage {
+            task: stage.task,
+            done: stage.missing.is_none(),
+            missing: stage.missing.unwrap_or_default(),
+        })
+        .collect();
+    let done = stages.iter().filter(|stage| stage.done).count();
+    let result = (done == stages.len())
+        .then(|| first.map(|first| crate::build::result_query(state, first.scenario, now.scenario)))
+        .flatten();
+    BuildFrame {
+        parts: std::iter::once(client).chain(parts).collect(),
+        status: idemlab_lab::tf!("{} of {} done.", done, stages.len()),
+        stages,
+        result,
     }
 }
 
@@ -157,6 +228,7 @@ fn step_frame(at: LessonAt, progress: &Progress) -> StepFrame {
         previous: to.previous,
         next: to.next,
         mastery,
+        build: to.last && lesson.id == LESSONS[0].id,
     }
 }
 

@@ -102,7 +102,7 @@ fn side_view(state: &State, runs: &Runs, side: Side, run: &Run) -> SideFrame {
         false => (idemlab_lab::tf!("more ({})", view.folded), false),
     });
     let counts_at = match hidden {
-        true => idemlab_lab::i18n::tr(crate::RUN_HIDDEN_NOTE).to_string(),
+        true => crate::hidden_note(state).to_string(),
         false => crate::counts_at_label(state, lead),
     };
     let events = run.trace.events.len();

@@ -9,8 +9,9 @@ use crate::{own_step_view, page_layout, start_hint, OwnQuestionView, State};
 /// What a paint sets on the page's arrangement.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScreenFrame {
-    /// The classes of `#app` this paint sets or clears: `lesson`, `run-own`, `dock`, `no-side`.
-    pub classes: [(&'static str, bool); 4],
+    /// The classes of `#app` this paint sets or clears: `lesson`, `run-own`, `dock`, `no-side`,
+    /// and `build-waiting` (the finale's task lacks a part: no timeline to show).
+    pub classes: [(&'static str, bool); 5],
     /// The Lessons tab's panel sits in the lesson's column (shown), else in the tabs.
     pub lesson_column: bool,
     pub controls_shown: bool,
@@ -72,6 +73,7 @@ pub fn view(state: &State) -> ScreenFrame {
             ("run-own", !layout.claims),
             ("dock", layout.dock),
             ("no-side", !layout.side),
+            ("build-waiting", crate::build::waiting(state)),
         ],
         lesson_column: layout.lesson_column,
         controls_shown: layout.controls_shown,

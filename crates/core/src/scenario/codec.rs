@@ -27,9 +27,10 @@ const QUOTE_LEN_MAX: usize = 40;
 
 /// Keys that belong to the page's view (cursor, compare, embed...), not to the run. The codec
 /// accepts and returns them untouched so that a page URL pasted into the CLI still decodes.
-pub const VIEW_KEYS: [&str; 21] = [
+pub const VIEW_KEYS: [&str; 22] = [
     "cursor", "compare", "embed", "controls", "lesson", "step", "quiz", "theme", "zoom", "speed",
     "sweep", "tab", "focus", "keys", "gate", "report", "hide", "height", "steps", "v", "lang",
+    "build",
 ];
 
 /// Keys that link trackers append (`utm_*` and the click ids below). They say nothing about the
