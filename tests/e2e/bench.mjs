@@ -13,7 +13,7 @@ const PAGE_URL = process.env.PAGE_URL ?? BASE_URL;
 const PLAIN_URL = process.env.PLAIN_URL;
 const PAGE_DIR = process.env.PAGE_DIR ?? 'dist';
 // The heaviest corner the CLI knows (crates/cli/src/cli.rs), and the link that froze the page for 32 s
-// (issue 10): each is loaded and its longest main-thread task measured.
+//: each is loaded and its longest main-thread task measured.
 const WORST_QUERY = readFileSync('crates/lab/src/heaviest.rs', 'utf8').match(/WORST_QUERY: &str = "([^"]*)"/)[1];
 const FREEZING_QUERY = 'key=constant&dedup=atomic&provider_ms=60000..60000&timeout_ms=1&backoff_ms=0&latency_ms=0..0&clients=16&orders=10000&retries=20&events_max=1000000&replace_db_ms=7000';
 // Chrome DevTools' own "Slow 4G" is close to this; the issue fixes these numbers.
@@ -214,7 +214,7 @@ try {
   const worst = await longestTask(browser, WORST_QUERY);
   row('longest main-thread task, loading WORST_QUERY', `${worst.toFixed(0)} ms`, '<= 200 ms', worst <= 200);
   const freezing = await longestTask(browser, FREEZING_QUERY);
-  row('longest main-thread task, loading the freezing link (issue 10)', `${freezing.toFixed(0)} ms`, '<= 200 ms', freezing <= 200);
+  row('longest main-thread task, loading the freezing link', `${freezing.toFixed(0)} ms`, '<= 200 ms', freezing <= 200);
   const compared = await longestTask(browser, `${FREEZING_QUERY}&compare=seed%3D2`);
   row('longest main-thread task, loading the freezing link with compare=seed%3D2', `${compared.toFixed(0)} ms`, '<= 200 ms', compared <= 200);
   const exported = await longestExport(browser);

@@ -479,7 +479,7 @@ test('Copy link in a frame without clipboard-write shows the link selected, and 
   await top.close();
 });
 
-// Sandboxes and results (issue 13, items 2 and 4): the lab served by scripts/static_server.py
+// Sandboxes and results: the lab served by scripts/static_server.py
 // (which sends Access-Control-Allow-Origin: *) and a course page served by a second one, on
 // another port, that frames it sandboxed and records every message it gets.
 

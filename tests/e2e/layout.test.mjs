@@ -1,4 +1,4 @@
-// One screen (issue 11): a lesson's step text (its heading and words; an exercise below may scroll), run A's timeline and every counter the step names
+// One screen: a lesson's step text (its heading and words; an exercise below may scroll), run A's timeline and every counter the step names
 // are in the viewport together at 1366×768, by link and after "Next step"; on a 390×844 phone the
 // step and the timeline share the screen and every button is a 44 px target.
 import assert from 'node:assert/strict';
@@ -79,7 +79,7 @@ test('at 1366×768 every step shows its text, timeline A and its named counters 
       const b = await page.$eval('#run-b', (el) => (el.hidden ? null : document.getElementById('timeline-b').getBoundingClientRect().toJSON()));
       if (b !== null) {
         const where = `lesson ${id} step ${step}`;
-        // Every compare step's text talks about B: all of B's timeline is on screen (issue 11).
+        // Every compare step's text talks about B: all of B's timeline is on screen.
         assert.ok(b.top >= 0 && b.bottom <= 768, `${where}: B's timeline is at ${b.top}..${b.bottom} px`);
         const toolbar = await page.$eval('#toolbar', (el) => el.getBoundingClientRect().height);
         assert.ok(toolbar < 50, `${where}: the toolbar is one line (${toolbar} px)`);

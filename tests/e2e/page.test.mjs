@@ -96,7 +96,7 @@ test('playback steps through events and the counters follow the cursor', async (
   await page.click('#to-start');
   const first = await counters(page);
   assert.equal(first.effects, 0, 'nothing has happened at the first event');
-  // The arrows step the cursor from the timeline; on a button they are the button's (issue 14).
+  // The arrows step the cursor from the timeline; on a button they are the button's.
   await page.focus('#canvas-a');
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('cursor') === '1');

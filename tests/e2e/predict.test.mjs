@@ -1,4 +1,4 @@
-// Predict, then reveal (issue 11): every step of Lesson A asks its question before its run
+// Predict, then reveal: every step of Lesson A asks its question before its run
 // plays, with the counters hidden and "Next step" held until it is answered; the answer is
 // chosen here from `idemlab run` on the page's own URL, never from the lesson code. `gate=0`
 // lets Next go at once, and an underlined term opens its definition from the keyboard.
@@ -41,7 +41,7 @@ test('Lesson A answered step by step: counters hidden and Next held until each p
     assert.equal(await hidden(page, '#counters-a'), true, `step ${n}: counters hidden before the answer`);
     assert.equal(await hidden(page, '#lesson-step .step-text'), true, `step ${n}: the reveal waits`);
     assert.equal(new URL(page.url()).searchParams.get('cursor'), '0', `step ${n}: the run waits at its first event`);
-    // The picture gives nothing away (issue 11): before the answer each timeline draws only
+    // The picture gives nothing away: before the answer each timeline draws only
     // what happened by the first event, a handful of marks; after it, the whole run.
     const drawn = () => page.$$eval('.timeline[data-drawn]', (els) => els.filter((e) => e.offsetParent).map((e) => Number(e.dataset.drawn)));
     const waiting = await drawn();
@@ -89,7 +89,7 @@ test('gate=0 lets Next go at once, with the counters shown and the question stil
 
 test('an underlined term opens its definition on Enter and Escape closes it', async () => {
   const page = await openLab(browser, 'lesson=a&step=1');
-  // Folded like every step's (issue 11: open, they pushed step 1's question below the fold).
+  // Folded like every step's (open, they pushed step 1's question below the fold).
   assert.equal(await page.isVisible('#lesson-step .step-terms dl'), false, 'step 1 folds its definitions');
   await page.click('#lesson-step .step-terms summary');
   assert.equal(await page.isVisible('#lesson-step .step-terms dl'), true, 'its summary opens them');

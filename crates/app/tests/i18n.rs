@@ -199,10 +199,8 @@ fn unescape_literal(body: &str) -> String {
     panic!("an unterminated literal: {out:.60}")
 }
 
-/// The lessons' data and the core's words, translated where they are shown (`i18n::tr`),
-/// each with its place.
-fn data_strings() -> Vec<(&'static str, String)> {
-    let mut out: Vec<(&'static str, String)> = Vec::new();
+/// Each lesson's title and each step's words, with the step they belong to.
+fn push_lesson_strings(out: &mut Vec<(&'static str, String)>) {
     for lesson in &idemlab_course::lessons::LESSONS {
         let id = lesson.id.to_ascii_uppercase();
         out.push((lesson.title, format!("lesson {id}: its title")));
@@ -227,6 +225,13 @@ fn data_strings() -> Vec<(&'static str, String)> {
             }
         }
     }
+}
+
+/// The lessons' data and the core's words, translated where they are shown (`i18n::tr`),
+/// each with its place.
+fn data_strings() -> Vec<(&'static str, String)> {
+    let mut out: Vec<(&'static str, String)> = Vec::new();
+    push_lesson_strings(&mut out);
     for choice in idemlab_course::lessons::WHICH_CHOICES {
         out.push((choice, "a question's choice".into()));
     }

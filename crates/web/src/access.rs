@@ -1,4 +1,4 @@
-//! Keyboard and screen-reader access (issue 14): the skip links, the help's shortcuts setting
+//! Keyboard and screen-reader access: the skip links, the help's shortcuts setting
 //! (kept in the progress record), and the one announcement region, written as
 //! `app::announce` says after each paint. The decisions are `app`'s.
 
