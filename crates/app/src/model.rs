@@ -990,5 +990,23 @@ pub fn overlay(state: &State, lead: &Trace, side: Side) -> idemlab_lab::view::Ov
         highlight: (state.highlight).and_then(|(on, find)| (on == side).then_some(find)),
         cut_after_us: state.awaiting().then_some(cursor_us),
         lane_px: None,
+        labelled: labelled(state, side),
     }
+}
+
+/// A lesson step's run of more orders than this labels only what the step points at.
+pub const LABELLED_ORDERS_MAX: u32 = 10;
+
+/// What a step about many orders points at on run `side`: its answer's proof, else its first
+/// phrase that names marks there; `None` (every label) on other steps and outside lessons.
+fn labelled(state: &State, side: Side) -> Option<idemlab_lab::view::Find> {
+    let step = crate::view::predict::step_on_screen(state)?;
+    // A's count decides for both runs: no step's fix changes the workload, and reading B's
+    // would decode its keys on every paint.
+    if state.page.scenario.orders <= LABELLED_ORDERS_MAX {
+        return None;
+    }
+    let proof = std::iter::once(&step.predict.proof);
+    let pointer = proof.chain(step.pointers).find(|p| p.side == side)?;
+    Some(pointer.find)
 }

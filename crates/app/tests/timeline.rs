@@ -247,3 +247,19 @@ fn a_timelines_tooltip_ends_inside_what_shows_of_a_scrolled_timeline() {
     // Wider than what shows: it starts at the left edge.
     assert_eq!(app::tooltip_left_px(714.0, 500.0, (600.0, 990.0)), 604.0);
 }
+
+#[test]
+fn a_step_about_many_orders_labels_only_what_it_points_at() {
+    let labelled = |query: &str| {
+        let page = idemlab_app::Page::built(query);
+        let a = &page.runs.a.trace;
+        idemlab_app::overlay(&page.state, a, idemlab_lab::Side::A).labelled
+    };
+    assert_eq!(
+        labelled("lesson=b&step=10&gate=0"),
+        Some(idemlab_lab::view::Find::Effect),
+        "50 orders: the charges its text counts"
+    );
+    assert_eq!(labelled("lesson=a&step=1&gate=0"), None, "one order: every label");
+    assert_eq!(labelled("seed=1&orders=50"), None, "outside a lesson: every label");
+}

@@ -1084,3 +1084,58 @@ fn every_label_sits_at_its_own_dot_or_is_joined_to_it() {
     }
     assert!(checked > 1_000, "only {checked} labels named one dot alone");
 }
+
+/// The texts of a drawing's labels, halos and "+N" counts aside.
+fn label_texts(drawing: &view::Drawing) -> Vec<String> {
+    let labels = (drawing.groups.iter()).filter(|g| g.class == "labels");
+    let shapes = labels.flat_map(|g| &g.shapes);
+    let texts = shapes.filter_map(|s| match (&s.geometry, s.paint) {
+        (view::Geometry::Text { text, .. }, view::Paint::Fill) => Some(text.clone()),
+        _ => None,
+    });
+    texts.filter(|t| !t.starts_with('+')).collect()
+}
+
+#[test]
+fn a_labelled_find_keeps_only_the_labels_of_the_marks_it_finds() {
+    let (_, timeline) = run("seed=1&orders=50&loss_resp=0.2&retries=3&timeout_ms=500");
+    let find = view::Find::Effect;
+    let names: Vec<String> = (timeline.marks().iter())
+        .filter(|mark| find.matches(mark))
+        .map(|mark| timeline.label(mark))
+        .flat_map(|name| {
+            let short = name.split_once(": ").map(|(_, s)| s.to_string());
+            std::iter::once(name.clone()).chain(short)
+        })
+        .collect();
+    let plot = |labelled| {
+        let viewport = Viewport::fit(timeline.end_us(), 1_000);
+        let shown = timeline.view(&viewport);
+        let scene = view::Scene {
+            timeline: &timeline,
+            viewport,
+            view: &shown,
+            overlay: view::Overlay {
+                labelled,
+                ..view::Overlay::default()
+            },
+            links: false,
+            top_px: 0.0,
+        };
+        label_texts(&view::plot(&scene))
+    };
+    let (all, only) = (plot(None), plot(Some(find)));
+    assert!(
+        !only.is_empty() && only.len() < all.len(),
+        "{} of {}",
+        only.len(),
+        all.len()
+    );
+    for text in &only {
+        assert!(names.contains(text), "{text:?} names no charge");
+    }
+    assert!(
+        all.iter().any(|text| !names.contains(text)),
+        "the unfiltered run labels more"
+    );
+}

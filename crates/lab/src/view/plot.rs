@@ -62,6 +62,9 @@ pub struct Overlay {
     /// Each lane's height when not the usual `LANE_PX`: a lesson's compare squeezes the lanes
     /// so that both runs fit one screen (`app::lane_px`).
     pub lane_px: Option<u32>,
+    /// Only marks this finds are labelled: a lesson step about a run of many orders names what
+    /// its text points at, where labelling every mark would bury it.
+    pub labelled: Option<Find>,
 }
 
 impl Overlay {
@@ -219,6 +222,14 @@ impl Plotter<'_, '_> {
         spots: Vec<Spot>,
         at: Option<(f64, f64)>,
     ) {
+        if self
+            .scene
+            .overlay
+            .labelled
+            .is_some_and(|find| !find.matches(mark))
+        {
+            return;
+        }
         let alpha = self.alpha;
         let (ink, font) = match rank {
             Rank::Duplicate => (Ink::Mark(mark.class()), Font::Plain),
