@@ -726,9 +726,12 @@ fn zoom_window(value: &str) -> Result<(u64, u64), Problem> {
         .ok_or_else(|| malformed(idemlab_lab::t!("T0..T1 in whole microseconds, T0 < T1")))
 }
 
-/// The most steps any lesson has: the bound a `step=` is checked against on its own.
+/// The most steps any lesson or own sequence has: the bound a `step=` is checked against on
+/// its own. Own steps count too: the longest lesson has fewer, and a link to an own step past
+/// it was refused.
 fn steps_max() -> usize {
-    LESSONS.iter().map(|l| l.steps.len()).max().unwrap_or(1)
+    let lessons = LESSONS.iter().map(|l| l.steps.len()).max().unwrap_or(1);
+    lessons.max(crate::steps::STEPS_MAX)
 }
 
 fn parse_step(value: &str) -> Option<u8> {

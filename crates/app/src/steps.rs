@@ -16,7 +16,7 @@ use idemlab_core::scenario::{codec, encode, Scenario};
 use idemlab_lab::Metrics;
 use idemlab_lab::{Metric, Side};
 
-/// At most this many steps: as many as the longest lesson, so `step=` bounds them too.
+/// At most this many steps; `step=` accepts up to this many (`page::steps_max`).
 pub const STEPS_MAX: usize = 12;
 /// A caption is a sentence or two, never a page: it cannot push the lab's own text away.
 pub const CAPTION_CHARS_MAX: usize = 280;

@@ -95,3 +95,13 @@ fn a_link_refused_whole_says_the_defaults_are_shown() {
     let fine = idemlab_app::State::load(&six_captioned_steps(), &Default::default());
     assert_eq!(idemlab_app::Banner::of(&fine), None);
 }
+
+/// Own steps go up to `STEPS_MAX`, past the longest lesson: a link to the last one opens it.
+#[test]
+fn a_link_to_the_last_of_twelve_own_steps_opens_it() {
+    let lines = ["seed=1&caption=x"; idemlab_app::steps::STEPS_MAX].join("\n");
+    let link = format!("steps={}&step=12", uri_component(&lines));
+    let (_, opens, errors) = PageState::from_query(&link);
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(opens.step, Some(12));
+}
