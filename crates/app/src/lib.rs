@@ -172,6 +172,8 @@ pub struct OrderVerdict {
 pub enum ErrorsFrom {
     /// Some of the link did not load.
     Link,
+    /// None of it did (too long, or every key refused): the page shows the defaults.
+    LinkRefused,
     /// A control's value was refused.
     Control,
 }
@@ -254,6 +256,9 @@ pub struct State {
     pub compose: Vec<crate::steps::OwnStep>,
     /// Why the last step could not be added, shown in the dialog until the next try.
     pub compose_error: Option<String>,
+    /// What the page's link had to leave out to stay loadable (`PageState::fit`), for the
+    /// banner, until the scenario changes.
+    pub link_dropped: Vec<page::Dropped>,
     /// The learner turned the single-key shortcuts off (kept with the progress).
     pub shortcuts_off: bool,
     /// The contracts table (Sweep tab), until the scenario changes other than by loading a row.
@@ -419,6 +424,9 @@ impl State {
     /// The page as a link describes it, with this browser's quiz progress.
     pub fn load(query: &str, stored: &Progress) -> State {
         let (page, opens, errors) = PageState::from_query(query);
+        // Nothing the link gave loaded: its page is the one an empty link opens.
+        let refused =
+            !errors.is_empty() && (&page, opens) == (&PageState::default(), Opens::default());
         let version = page.version;
         let (tab, lesson, quiz_seed) = (opens.tab, opens.lesson, opens.quiz);
         let step = opens.step.map(usize::from);
@@ -432,7 +440,10 @@ impl State {
             highlight: None,
             playing: false,
             errors,
-            errors_from: ErrorsFrom::Link,
+            errors_from: match refused {
+                true => ErrorsFrom::LinkRefused,
+                false => ErrorsFrom::Link,
+            },
             step_overridden: None,
             verdict: None,
             sweep: None,
@@ -458,6 +469,7 @@ impl State {
             own_choices: Vec::new(),
             compose: Vec::new(),
             compose_error: None,
+            link_dropped: Vec::new(),
             shortcuts_off: stored.shortcuts_off,
             contracts: None,
             compare_refused: false,
@@ -470,6 +482,7 @@ impl State {
         // Opening the step above reset them, as any scenario change does; the link's stand.
         state.page.version = version;
         state.link_version = version.filter(|v| *v != crate::page::MODEL_VERSION);
+        state.fit_link();
         state
     }
 
@@ -512,6 +525,25 @@ impl State {
 
     /// The permalink query: the page's keys, then the lesson, step and quiz.
     pub fn to_query(&self) -> String {
+        self.page.to_query(&self.opens())
+    }
+
+    /// Leaves out what the page's link cannot hold (`PageState::fit`), so that the page shows
+    /// what its link loads, and keeps what it left out for the banner.
+    fn fit_link(&mut self) -> Vec<page::Dropped> {
+        let dropped = self.page.fit(&mut self.opens());
+        if self.page.steps.is_none() {
+            (self.own_step, self.own_answer) = (None, None);
+        }
+        for drop in &dropped {
+            self.link_dropped.retain(|had| !same_kind(*had, *drop));
+            self.link_dropped.push(*drop);
+        }
+        dropped
+    }
+
+    /// What the link opens besides the page's keys.
+    fn opens(&self) -> Opens {
         let mut opens = Opens {
             tab: self.tab,
             lesson: self.lesson.map(|at| at.lesson),
@@ -525,7 +557,7 @@ impl State {
             opens.lesson = opens.lesson.or_else(|| Lesson::by_id(quiz.quiz.lesson));
             opens.quiz = Some(quiz.quiz.seed);
         }
-        self.page.to_query(&opens)
+        opens
     }
 
     /// The index of the event the cursor is on, in the run in focus: the cursor, or that
@@ -609,6 +641,7 @@ impl State {
         // A changed run is this version's, whatever version made the link.
         self.link_version = None;
         self.lock_note = None;
+        self.link_dropped.clear();
         self.page.version = None;
         self.playing = false;
         self.page.cursor = None;
@@ -624,6 +657,11 @@ impl State {
         self.errors_from = ErrorsFrom::Control;
         self.scenario_changed();
     }
+}
+
+/// Two notes of what the link left out that say the same part: the later replaces the earlier.
+fn same_kind(a: page::Dropped, b: page::Dropped) -> bool {
+    std::mem::discriminant(&a) == std::mem::discriminant(&b)
 }
 
 /// Whether a link gives any scenario key of its own (or a preset): then its scenario is kept.
@@ -659,6 +697,13 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
     );
     let shown = state.step_shown();
     let mut effects = update_msg(state, msg);
+    // A change that would make the link too long to load leaves out what it must, and B's
+    // run goes if its keys did.
+    if effects.url.is_some() {
+        let dropped = state.fit_link();
+        effects.rerun |= dropped.contains(&page::Dropped::Compare);
+        effects.render |= !dropped.is_empty();
+    }
     // The page builds a step's exercise afresh when another step comes on screen, and its
     // score line starts again without a verdict.
     if state.step_shown() != shown {

@@ -282,6 +282,7 @@ impl Banner {
         }
         lines.extend(state.cancelled.clone());
         lines.extend(state.lock_note.clone());
+        lines.extend(state.link_dropped.iter().map(|dropped| dropped.text()));
         let version = state.link_version.map(version_note);
         let only_version = lines.is_empty() && version.is_some();
         lines.extend(version);
@@ -296,7 +297,13 @@ impl Banner {
             (true, _) if state.step_overridden.is_none() && state.cancelled.is_some() => {
                 idemlab_lab::t!("The run was cancelled.")
             }
+            (true, _) if state.step_overridden.is_none() && !state.link_dropped.is_empty() => {
+                idemlab_lab::t!("The page's link cannot hold all of this page.")
+            }
             (true, _) => idemlab_lab::t!("The link's own scenario loaded."),
+            (false, ErrorsFrom::LinkRefused) => {
+                idemlab_lab::t!("None of the link could be used, so the lab's defaults are shown.")
+            }
             (false, ErrorsFrom::Link) => {
                 idemlab_lab::t!("Some of the link was not understood; the rest loaded.")
             }

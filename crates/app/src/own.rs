@@ -299,6 +299,17 @@ pub fn compose_add(state: &mut State, caption: &str, ask: &str, checks: Vec<Chec
             ask,
         })
     })();
+    let step = step.and_then(|step| {
+        let mut steps = state.compose.clone();
+        steps.push(step.clone());
+        match snippet_fits(state, steps) {
+            true => Ok(step),
+            false => Err(idemlab_lab::tf!(
+                "with this step the snippet's link would be longer than the {} bytes a link may have; shorten the caption",
+                crate::page::WRITTEN_LEN_MAX
+            )),
+        }
+    });
     match step {
         Ok(step) => {
             state.compose.push(step);
@@ -307,6 +318,29 @@ pub fn compose_add(state: &mut State, caption: &str, ask: &str, checks: Vec<Chec
         Err(why) => state.compose_error = Some(why),
     }
     Effects::default()
+}
+
+/// Whether the snippet's link (`embed_query`) carries all of `steps` whatever the dialog's
+/// other choices: every control open, a fixed height, reporting.
+fn snippet_fits(state: &State, steps: Vec<OwnStep>) -> bool {
+    let mut page = state.page.clone();
+    page.scenario = steps[0].scenario.clone();
+    page.compare = steps[0].compare.clone();
+    page.steps = Some(steps);
+    page.embed = true;
+    page.controls = Some(
+        idemlab_core::scenario::codec::key_names()
+            .map(String::from)
+            .collect(),
+    );
+    page.height = Some(*crate::page::HEIGHT_PX.end());
+    page.report = true;
+    let mut opens = crate::page::Opens {
+        tab: state.tab,
+        step: Some(1),
+        ..Default::default()
+    };
+    page.fit(&mut opens).is_empty()
 }
 
 /// The sequence being composed, a line per step (the list numbers them): "seed=7&preset=

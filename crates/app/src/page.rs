@@ -138,6 +138,45 @@ pub const PARTS: [&str; 6] = ["tabs", "side", "compare", "counters", "export", "
 pub use idemlab_core::MODEL_VERSION;
 /// `height=`: the fixed frame heights a compact embed fits itself into, in CSS px.
 pub const HEIGHT_PX: std::ops::RangeInclusive<u32> = 320..=4000;
+/// The longest query the page writes: what it reads (`QUERY_LEN_MAX`), less the `?` the
+/// address bar puts before it and room for the `&v=` that `permalink_query` and
+/// `address_query` add, so that every link the page writes loads.
+pub const WRITTEN_LEN_MAX: usize = codec::QUERY_LEN_MAX - "?".len() - "&v=4294967295".len();
+
+/// What `PageState::fit` left out of a link too long for `WRITTEN_LEN_MAX`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dropped {
+    /// Own steps after the first `kept` of `of` (all of them when `kept` is 0).
+    Steps { kept: usize, of: usize },
+    /// The compare keys: run B.
+    Compare,
+}
+
+impl Dropped {
+    /// The banner's sentence for it.
+    pub fn text(self) -> String {
+        let max = WRITTEN_LEN_MAX;
+        match self {
+            Dropped::Steps { kept: 0, of } => idemlab_lab::tf!(
+                "The page's link would be longer than the {} bytes a link may have, so it leaves out all {} own steps (steps=).",
+                max,
+                of
+            ),
+            Dropped::Steps { kept, of } => idemlab_lab::tf!(
+                "The page's link would be longer than the {} bytes a link may have, so it leaves out own steps {} to {} (steps=) and keeps steps 1 to {}.",
+                max,
+                kept + 1,
+                of,
+                kept
+            ),
+            Dropped::Compare => idemlab_lab::tf!(
+                "The page's link would be longer than the {} bytes a link may have, so it leaves out the compare keys (compare=): run B.",
+                max
+            ),
+        }
+    }
+}
+
 /// `sweep=`: how many seeds the Sweep tab runs, at most what its panel allows.
 pub const SWEEP_SEEDS_MAX: u64 = 100_000;
 
@@ -353,8 +392,50 @@ impl PageState {
     }
 
     /// The permalink query: the canonical scenario, then the page keys that differ from the
-    /// defaults, in a fixed order.
+    /// defaults, in a fixed order. Never longer than `WRITTEN_LEN_MAX`: a state too long for
+    /// it is written as `fit` leaves it (`State` fits itself first, so that the page says so).
     pub fn to_query(&self, opens: &Opens) -> String {
+        let query = self.query_unfitted(opens);
+        if query.len() <= WRITTEN_LEN_MAX {
+            return query;
+        }
+        let (mut page, mut opens) = (self.clone(), *opens);
+        page.fit(&mut opens);
+        page.query_unfitted(&opens)
+    }
+
+    /// Leaves out of the state what its link cannot hold within `WRITTEN_LEN_MAX`, and says
+    /// what: own steps from the last (keeping the one `opens` shows while that is enough),
+    /// then all of them, then the compare. The rest of a link is bounded well below the limit.
+    pub fn fit(&mut self, opens: &mut Opens) -> Vec<Dropped> {
+        let mut dropped: Vec<Dropped> = Vec::new();
+        let of = self.steps.as_ref().map_or(0, Vec::len);
+        while self.query_unfitted(opens).len() > WRITTEN_LEN_MAX {
+            let shown = opens.step.filter(|_| opens.lesson.is_none());
+            let keep = usize::from(shown.unwrap_or(1));
+            if let Some(steps) = self.steps.as_mut().filter(|s| s.len() > keep) {
+                steps.pop();
+                let kept = steps.len();
+                dropped.retain(|d| !matches!(d, Dropped::Steps { .. }));
+                dropped.push(Dropped::Steps { kept, of });
+            } else if self.steps.is_some() {
+                self.steps = None;
+                if opens.lesson.is_none() {
+                    opens.step = None;
+                }
+                dropped.retain(|d| !matches!(d, Dropped::Steps { .. }));
+                dropped.push(Dropped::Steps { kept: 0, of });
+            } else if self.compare.is_some() {
+                (self.compare, self.focus) = (None, Side::A);
+                dropped.push(Dropped::Compare);
+            } else {
+                break;
+            }
+        }
+        dropped
+    }
+
+    fn query_unfitted(&self, opens: &Opens) -> String {
         let mut out = encode(&self.scenario);
         let mut push = |key: &str, value: &str| {
             out.push('&');
@@ -678,9 +759,12 @@ fn zoom_window(value: &str) -> Result<(u64, u64), Problem> {
         .ok_or_else(|| malformed(idemlab_lab::t!("T0..T1 in whole microseconds, T0 < T1")))
 }
 
-/// The most steps any lesson has: the bound a `step=` is checked against on its own.
+/// The most steps any lesson or own sequence has: the bound a `step=` is checked against on
+/// its own. Own steps count too: the longest lesson has fewer, and a link to an own step past
+/// it was refused.
 fn steps_max() -> usize {
-    LESSONS.iter().map(|l| l.steps.len()).max().unwrap_or(1)
+    let lessons = LESSONS.iter().map(|l| l.steps.len()).max().unwrap_or(1);
+    lessons.max(crate::steps::STEPS_MAX)
 }
 
 fn parse_step(value: &str) -> Option<u8> {

@@ -3,9 +3,9 @@
 //! shows a step (`app::own_step_view`) and `idemlab steps URL` checks every stated count.
 //!
 //! The value of `steps=` (percent-encoded once, as every page key's) holds one line per step.
-//! A line is a query in the codec's syntax, plus `compare=KEYS` (percent-encoded, as in a
-//! link), `caption=TEXT` (percent-encoded, at most `CAPTION_CHARS_MAX` characters, no control
-//! or invisible ones), `check=METRIC:N,b.METRIC:N` (a count of run A, or of B with `b.`) and
+//! A line is a query in the codec's syntax, plus `compare=KEYS` and `caption=TEXT` (at most
+//! `CAPTION_CHARS_MAX` characters, no control or invisible ones), each percent-decoded once
+//! more inside its line, `check=METRIC:N,b.METRIC:N` (a count of run A, or of B with `b.`) and
 //! `ask=METRIC` or `ask=b.METRIC`: a question the step asks before its run shows ("How many
 //! charges does run A end with?"), whose answer and choices the simulator gives (`choices`):
 //!
@@ -16,7 +16,7 @@ use idemlab_core::scenario::{codec, encode, Scenario};
 use idemlab_lab::Metrics;
 use idemlab_lab::{Metric, Side};
 
-/// At most this many steps: as many as the longest lesson, so `step=` bounds them too.
+/// At most this many steps; `step=` accepts up to this many (`page::steps_max`).
 pub const STEPS_MAX: usize = 12;
 /// A caption is a sentence or two, never a page: it cannot push the lab's own text away.
 pub const CAPTION_CHARS_MAX: usize = 280;
@@ -228,10 +228,10 @@ pub fn write(steps: &[OwnStep]) -> String {
 fn write_step(step: &OwnStep) -> String {
     let mut line = encode(&step.scenario);
     if let Some(compare) = &step.compare {
-        line += &format!("&compare={}", codec::percent_encode(compare));
+        line += &format!("&compare={}", escape_in_line(compare));
     }
     if !step.caption.is_empty() {
-        line += &format!("&caption={}", codec::percent_encode(&step.caption));
+        line += &format!("&caption={}", escape_in_line(&step.caption));
     }
     let checks: Vec<String> = step
         .checks
@@ -245,6 +245,26 @@ fn write_step(step: &OwnStep) -> String {
         line += &format!("&ask={}{}", q.side.prefix(), q.metric.name());
     }
     line
+}
+
+/// Escapes only what would end a value inside its line (`&`, a line break) or change it when
+/// the line is decoded (`%`, `+`), and what `PageState::from_query` would cut a line at (`#`,
+/// `?`). The whole value of `steps=` is percent-encoded again around its lines, so encoding
+/// every other character here as well would encode it twice: a `(` became `%2528`, five bytes
+/// for one, and six captions of them wrote a link longer than the page reads.
+fn escape_in_line(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        if ch.is_control() || "&%+#?".contains(ch) {
+            let mut bytes = [0; 4];
+            for byte in ch.encode_utf8(&mut bytes).bytes() {
+                out.push_str(&format!("%{byte:02X}"));
+            }
+        } else {
+            out.push(ch);
+        }
+    }
+    out
 }
 
 impl OwnStep {

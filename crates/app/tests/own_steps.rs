@@ -35,8 +35,12 @@ fn an_instructors_own_steps_open_from_their_link_and_walk() {
     );
     assert_eq!(state.page.compare, None);
     let query = state.to_query();
+    // Written back with each caption and compare escaped once, as the whole value is: a link
+    // that escaped them inside their lines too still loads, as above.
+    let once = lines.replace("%20", " ").replace("%3D", "=");
+    let once = idemlab_core::scenario::codec::percent_encode(&once);
     assert!(
-        query.contains("&step=1&") && query.contains(&format!("steps={steps}")),
+        query.contains("&step=1&") && query.contains(&format!("steps={once}")),
         "{query}"
     );
     assert_eq!(

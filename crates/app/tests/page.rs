@@ -56,7 +56,7 @@ fn an_unknown_lesson_or_step_is_reported_not_ignored() {
         "{said:?}"
     );
     assert!(
-        said[1].contains("step") && said[1].contains("1..=10"),
+        said[1].contains("step") && said[1].contains("1..=12"),
         "{said:?}"
     );
     assert_eq!(page.to_query(&opens), "seed=3");
@@ -147,12 +147,12 @@ fn page_keys_are_written_in_one_canonical_order_whatever_the_link_gave() {
 fn bad_lesson_step_and_quiz_values_say_what_is_allowed() {
     expect_test::expect![[r#"
         `lesson=d` is not valid: expected a lesson, one of a|b|c
-        `step=x` is not valid: expected a step number 1..=10
+        `step=x` is not valid: expected a step number 1..=12
         `quiz=-1` is not valid: expected a quiz seed, a whole number 0..=18446744073709551615
     "#]]
     .assert_eq(&said("seed=2&lesson=d&step=x&quiz=-1"));
     expect_test::expect![[r#"
-        `step=300` is not valid: expected a step number 1..=10
+        `step=300` is not valid: expected a step number 1..=12
         `sweep=100001` is not valid: expected a seed count, a whole number 1..=100000
     "#]]
     .assert_eq(&said("seed=2&step=300&sweep=100001"));

@@ -354,25 +354,23 @@ fn progress_keeps_mastery_the_best_score_and_the_current_answers() {
 }
 
 #[test]
-fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
+fn unreadable_progress_keeps_what_it_can_with_a_note_and_never_panics() {
     let fresh = Progress::new();
     assert_eq!(Progress::parse(None), (fresh.clone(), None));
     let long = "x".repeat(20_000);
-    let future = format!("idemlab-progress {}\n", VERSION + 1);
+    let older = format!(
+        "idemlab-progress {}\nlesson=a mastered=1 best=4 quiz= answers=",
+        VERSION - 1
+    );
     let json = r#"{"version":1,"lessons":{}}"#;
-    let twice = "idemlab-progress 6\nlesson=a mastered=0 best=0 quiz= answers=\nlesson=a mastered=1 best=4 quiz= answers=";
+    // Nothing of these can be read (no header of ours) or meant (an older quiz's answers).
     for bad in [
         "",
         "{",
         "idemlab-progress",
         "idemlab-progress two",
-        "idemlab-progress 6\nlesson=a",
-        "idemlab-progress 6\nlesson=a mastered=yes best=0 quiz= answers=",
-        "idemlab-progress 6\nlesson=a mastered=1 best=0 quiz= answers=1,x",
-        "idemlab-progress 6\nlesson=a mastered=1 best=0 quiz= answers= extra=1",
         json,
-        twice,
-        &future,
+        &older,
         &long,
     ] {
         let (progress, note) = Progress::parse(Some(bad));
@@ -382,6 +380,41 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
             "{bad:.40}"
         );
     }
+    // A lesson line that cannot be read, or whose answers are out of range, is left out and
+    // named; the shortcuts setting after it stays.
+    for bad_line in [
+        "lesson=a",
+        "lesson=a mastered=yes best=0 quiz= answers=",
+        "lesson=a mastered=1 best=0 quiz= answers=1,x",
+        "lesson=a mastered=1 best=0 quiz= answers= extra=1",
+        "lesson=a mastered=1 best=99 quiz=5 answers=",
+        "lesson=a mastered=1 best=4 quiz=5 answers=1,2,3,-,5",
+    ] {
+        let text = format!("idemlab-progress 6\n{bad_line}\nshortcuts=off\n");
+        let (progress, note) = Progress::parse(Some(&text));
+        assert!(
+            progress.lesson("a").is_none() && progress.shortcuts_off,
+            "{bad_line}"
+        );
+        let note = note.unwrap();
+        assert!(
+            note.contains("left out") && note.contains("line 2 ("),
+            "{note}"
+        );
+    }
+    // A lesson given twice keeps the line with more progress.
+    let twice = "idemlab-progress 6\nlesson=a mastered=0 best=0 quiz= answers=\nlesson=a mastered=1 best=4 quiz= answers=";
+    let (progress, note) = Progress::parse(Some(twice));
+    assert!(progress
+        .lesson("a")
+        .is_some_and(|a| a.mastered && a.best == 4));
+    assert!(note.is_some_and(|n| n.contains("line 2 (")));
+    // A newer record is not ours to overwrite: a fresh progress in memory, marked so.
+    let future = format!("idemlab-progress {}\n", VERSION + 1);
+    let (progress, note) = Progress::parse(Some(&future));
+    assert!(progress.keep_stored && progress.lesson("a").is_none());
+    expect_test::expect!["Saved quiz progress is from a newer version of the lab: it is kept as it is, and this visit's progress is not saved."]
+        .assert_eq(&note.unwrap());
     // Hand-edited but readable: unknown lessons go.
     let edited = "idemlab-progress 6\nlesson=a mastered=1 best=3 quiz=5 answers=1,2,3,-\nlesson=zz mastered=1 best=4 quiz=1 answers=\n";
     let (progress, note) = Progress::parse(Some(edited));
@@ -389,16 +422,6 @@ fn unreadable_progress_starts_afresh_with_a_note_and_never_panics() {
     let lesson = progress.lesson("a").unwrap();
     assert_eq!((lesson.best, lesson.answers.len()), (3, 4));
     assert!(progress.lesson("zz").is_none());
-    // Answers out of range start the record afresh, with a note saying why.
-    for out_of_range in [
-        "idemlab-progress 6\nlesson=a mastered=1 best=99 quiz=5 answers=",
-        "idemlab-progress 6\nlesson=a mastered=1 best=4 quiz=5 answers=1,2,3,-,5",
-    ] {
-        let (progress, note) = Progress::parse(Some(out_of_range));
-        assert_eq!(progress, fresh, "{out_of_range}");
-        expect_test::expect!["Saved quiz progress had answers out of range, so it starts afresh."]
-            .assert_eq(&note.unwrap());
-    }
     let bad_seed = "idemlab-progress 6\nlesson=b mastered=0 best=1 quiz=banana answers=0";
     let lesson = Progress::parse(Some(bad_seed))
         .0

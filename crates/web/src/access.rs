@@ -33,10 +33,7 @@ pub fn mount() {
         let off = target.checked();
         let mut progress = super::quiz::load_progress();
         progress.shortcuts_off = off;
-        if let Some(storage) = dom::window().local_storage().ok().flatten() {
-            let key = idemlab_course::quiz::progress::STORAGE_KEY;
-            storage.set_item(key, &progress.to_text()).ok();
-        }
+        super::quiz::store_progress(progress);
         dispatch(Msg::ShortcutsOff(off));
     });
 }

@@ -53,6 +53,14 @@ fn storage() -> Option<web_sys::Storage> {
 pub fn load_progress() -> Progress {
     let text = storage().and_then(|s| s.get_item(STORAGE_KEY).ok().flatten());
     let (progress, note) = Progress::parse(text.as_deref());
+    // A newer version's record is left as it is, so this visit's progress lives only in
+    // memory: what was recorded since the first read goes on.
+    if progress.keep_stored {
+        let kept = with_ui(|u| &u.progress, |p| p.borrow().clone());
+        if let Some(kept) = kept.filter(|kept| kept.keep_stored) {
+            return kept;
+        }
+    }
     if note.is_some() {
         with_ui(|u| &u.quiz_note, |n| *n.borrow_mut() = note);
     }
@@ -81,13 +89,22 @@ pub fn save_progress() {
     };
     let mut progress = load_progress();
     progress.record(&session.quiz, &session.answers);
-    let saved = storage().is_some_and(|s| s.set_item(STORAGE_KEY, &progress.to_text()).is_ok());
-    if saved {
-        with_ui(|u| &u.progress, |p| *p.borrow_mut() = Some(progress));
-    } else {
+    if !store_progress(progress) {
         let note = idemlab_app::view::quiz::unsaved_note();
         with_ui(|u| &u.quiz_note, |n| *n.borrow_mut() = Some(note));
     }
+}
+
+/// Stores `progress` and keeps it for the frames; false if storage refused it. A progress
+/// read beside a newer version's record is kept in memory only, never written over it.
+pub(super) fn store_progress(progress: Progress) -> bool {
+    let text = progress.to_text();
+    let saved =
+        progress.keep_stored || storage().is_some_and(|s| s.set_item(STORAGE_KEY, &text).is_ok());
+    if saved {
+        with_ui(|u| &u.progress, |p| *p.borrow_mut() = Some(progress));
+    }
+    saved
 }
 
 /// Opens the open lesson's check: an unfinished one from this browser's progress, else a

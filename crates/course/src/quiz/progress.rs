@@ -13,6 +13,13 @@
 //!
 //! with `-` for a question not answered yet, and a last line `shortcuts=off` when the learner
 //! turned the page's single-key shortcuts off.
+//!
+//! Reading keeps every line it can read and leaves out only those it cannot, and its note
+//! names them. Whitespace around a line is ignored. A lesson given twice keeps the line with
+//! more progress (mastered first, then the better best score; the first of equals). A record
+//! of a newer version is not ours to change: the page works with a fresh progress in memory
+//! and never writes over it (`keep_stored`). An older one starts afresh, since its answers
+//! were drawn by another quiz.
 
 use std::fmt::Write as _;
 
@@ -40,6 +47,9 @@ pub struct Progress {
     lessons: Vec<(String, LessonProgress)>,
     /// The page's single-key shortcuts are off (WCAG 2.1.4): a setting kept with the progress.
     pub shortcuts_off: bool,
+    /// The stored record is of a newer version: this progress lives in memory only, and the
+    /// page must not store it over that record.
+    pub keep_stored: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -54,10 +64,23 @@ pub struct LessonProgress {
     pub answers: Vec<Option<u32>>,
 }
 
-/// Why a record could not be read.
+/// Why a record could not be read at all.
 enum Unreadable {
     Malformed,
-    OtherVersion,
+    Older,
+    Newer,
+}
+
+/// How a left-out line is named in the note: its number and its start.
+fn named_line(number: usize, line: &str) -> String {
+    const SHOWN: usize = 24;
+    let start: String = line.chars().take(SHOWN).collect();
+    let more = if line.chars().count() > SHOWN {
+        "…"
+    } else {
+        ""
+    };
+    idemlab_lab::tf!("line {} (`{}{}`)", number, start, more)
 }
 
 impl Progress {
@@ -66,11 +89,12 @@ impl Progress {
             version: VERSION,
             lessons: Vec::new(),
             shortcuts_off: false,
+            keep_stored: false,
         }
     }
 
-    /// Reads a stored record. Missing gives a fresh one; anything unreadable gives a fresh one
-    /// and a note for the learner.
+    /// Reads a stored record. Missing gives a fresh one; what cannot be read is left out,
+    /// and a note for the learner says what.
     pub fn parse(text: Option<&str>) -> (Progress, Option<String>) {
         let Some(text) = text else {
             return (Progress::new(), None);
@@ -86,19 +110,31 @@ impl Progress {
             Err(Unreadable::Malformed) => reset(idemlab_lab::t!(
                 "Saved quiz progress could not be read, so it starts afresh."
             )),
-            Err(Unreadable::OtherVersion) => reset(idemlab_lab::t!(
-                "Saved quiz progress is from another version, so it starts afresh."
+            Err(Unreadable::Older) => reset(idemlab_lab::t!(
+                "Saved quiz progress is from an older version, whose questions were drawn differently, so it starts afresh."
             )),
-            Ok(progress) if progress.out_of_range() => reset(idemlab_lab::t!(
-                "Saved quiz progress had answers out of range, so it starts afresh."
-            )),
-            Ok(progress) => (progress.sanitized(), None),
+            Err(Unreadable::Newer) => {
+                let progress = Progress {
+                    keep_stored: true,
+                    ..Progress::new()
+                };
+                let note = idemlab_lab::t!("Saved quiz progress is from a newer version of the lab: it is kept as it is, and this visit's progress is not saved.");
+                (progress, Some(note.to_string()))
+            }
+            Ok((progress, dropped)) if dropped.is_empty() => (progress.sanitized(), None),
+            Ok((progress, dropped)) => {
+                let note = idemlab_lab::tf!(
+                    "Saved quiz progress had lines that could not be read, so they were left out and the rest kept: {}.",
+                    dropped.join("; ")
+                );
+                (progress.sanitized(), Some(note))
+            }
         }
     }
 
-    /// A best score or an answer list longer than a check: not a record the page wrote.
-    fn out_of_range(&self) -> bool {
-        (self.lessons.iter()).any(|(_, l)| l.best > QUESTIONS as u32 || l.answers.len() > QUESTIONS)
+    /// A best score or an answer list longer than a check: not a line the page wrote.
+    fn out_of_range(lesson: &LessonProgress) -> bool {
+        lesson.best > QUESTIONS as u32 || lesson.answers.len() > QUESTIONS
     }
 
     /// Keeps only known lessons and drops the answers of an unreadable quiz seed, so a
@@ -198,31 +234,56 @@ impl Progress {
     }
 }
 
-/// Reads the header and one line per lesson; anything else makes the record unreadable.
-fn read(text: &str) -> Result<Progress, Unreadable> {
-    let mut lines = text.lines();
-    let header = lines.next().ok_or(Unreadable::Malformed)?;
+/// Reads the header, then every line it can: the progress and the lines it left out, named.
+fn read(text: &str) -> Result<(Progress, Vec<String>), Unreadable> {
+    let mut lines = text.lines().map(str::trim).enumerate();
+    let (_, header) = lines.next().ok_or(Unreadable::Malformed)?;
     let version = (header.strip_prefix(HEADER))
         .and_then(|rest| rest.strip_prefix(' '))
         .ok_or(Unreadable::Malformed)?;
-    let version: u32 = version.parse().map_err(|_| Unreadable::Malformed)?;
-    if version != VERSION {
-        return Err(Unreadable::OtherVersion);
+    let version: u32 = version.trim().parse().map_err(|_| Unreadable::Malformed)?;
+    match version.cmp(&VERSION) {
+        std::cmp::Ordering::Less => return Err(Unreadable::Older),
+        std::cmp::Ordering::Greater => return Err(Unreadable::Newer),
+        std::cmp::Ordering::Equal => {}
     }
-    let mut progress = Progress::new();
-    for line in lines.filter(|line| !line.is_empty()) {
+    let (mut progress, mut dropped) = (Progress::new(), Vec::new());
+    // Which line each lesson was read from, so that the note names the one left out.
+    let mut kept: Vec<(String, usize, &str)> = Vec::new();
+    for (index, line) in lines.filter(|(_, line)| !line.is_empty()) {
         if line == SHORTCUTS_OFF {
             progress.shortcuts_off = true;
             continue;
         }
-        let (id, lesson) = read_lesson(line).ok_or(Unreadable::Malformed)?;
+        let read = read_lesson(line).filter(|(_, lesson)| !Progress::out_of_range(lesson));
+        let Some((id, lesson)) = read else {
+            dropped.push((index + 1, line));
+            continue;
+        };
         let (slot, fresh) = progress.entry(&id);
-        if !fresh {
-            return Err(Unreadable::Malformed);
+        let at = kept.iter().position(|(had, _, _)| *had == id);
+        match at.filter(|_| !fresh) {
+            // The line with more progress stays; the note names the other.
+            Some(at) if further(&lesson, slot) => {
+                let (_, number, text) = std::mem::replace(&mut kept[at], (id, index + 1, line));
+                dropped.push((number, text));
+                *slot = lesson;
+            }
+            Some(_) => dropped.push((index + 1, line)),
+            None => {
+                kept.push((id, index + 1, line));
+                *slot = lesson;
+            }
         }
-        *slot = lesson;
     }
-    Ok(progress)
+    dropped.sort_unstable_by_key(|(number, _)| *number);
+    let named = dropped.into_iter().map(|(n, line)| named_line(n, line));
+    Ok((progress, named.collect()))
+}
+
+/// Whether `a` records more progress than `b`: mastered first, then the better best score.
+fn further(a: &LessonProgress, b: &LessonProgress) -> bool {
+    (a.mastered, a.best) > (b.mastered, b.best)
 }
 
 /// `lesson=a mastered=1 best=4 quiz=2024 answers=0,2,-,1`: every field once, in this order.
