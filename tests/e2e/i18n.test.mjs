@@ -1,4 +1,4 @@
-// Issue 13, item 10: every word the page shows passes through its one table. Under `lang=qps`,
+// Every word the page shows passes through its one table. Under `lang=qps`,
 // the pseudo-language, a string from the table has no plain Latin letters left; a plain word
 // is one the table misses, unless it is the simulation's own vocabulary (the timeline's labels,
 // which `idemlab svg` draws for the same link, and what the page marks `translate="no"`: the
@@ -48,7 +48,7 @@ const CODEC_WORDS = (() => {
   // `\|` is a pipe inside a cell (an allowed value's list), not a column's edge.
   const cells = table.split('\n').flatMap((row) => row.replaceAll('\\|', ' ').split('|').slice(1, 4));
   // And the page's own keys (`codec::VIEW_KEYS`), which an unknown key's message lists.
-  const view = 'cursor compare embed controls lesson step quiz theme zoom speed sweep tab focus keys gate report hide height steps lang';
+  const view = 'cursor compare embed controls lesson step quiz theme zoom speed sweep tab focus keys gate report hide height steps lang build';
   return `${cells.join(' ')} ${view}`.match(/[A-Za-z]{2,}/g) ?? [];
 })();
 
@@ -78,6 +78,7 @@ const LINKS = [
   ['lesson=c&step=8&gate=0', []],
   ['lesson=a&quiz=3', []],
   ['seed=2&preset=lost-ack&tab=sweep', []],
+  ['build=client,api,payment,db&retries=1&timeout_ms=300&partition=0..400&dedup=atomic&compare=dedup%3Dnone', []],
 ];
 
 test('under lang=qps no word of the page is left in plain letters', async () => {
