@@ -135,10 +135,10 @@ pub fn stages(parts: Parts, first: Option<Ran>, now: Ran) -> [Stage; 5] {
             missing: faults_missing(base.scenario),
         },
         Stage {
-            task: t!("Run it: an order is charged twice."),
+            task: t!("The run charges an order twice (the page reruns on every change)."),
             missing: match (first, faulty) {
                 (Some(_), _) => None,
-                (None, false) => Some(t!("Run it once the parts and faults above are in.").into()),
+                (None, false) => Some(t!("The run waits for the parts and faults above.").into()),
                 (None, true) => Some(t!("No order was charged twice: widen the partition so it covers an answer, or allow more retries.").into()),
             },
         },
@@ -149,7 +149,7 @@ pub fn stages(parts: Parts, first: Option<Ran>, now: Ran) -> [Stage; 5] {
             }),
         },
         Stage {
-            task: t!("Rerun the same seed: each order is charged once."),
+            task: t!("With the same seed, each order is charged once."),
             missing: match first {
                 None => Some(t!("First a run with a duplicate charge.").into()),
                 Some(first) => rerun_missing(first, now),
@@ -200,7 +200,7 @@ const FIX_KEYS: [&str; 3] = ["dedup", "store", "key"];
 
 fn rerun_missing(first: Ran, now: Ran) -> Option<String> {
     if store_missing(now.scenario).is_some() {
-        return Some(t!("Once the store is fixed, run the same seed again.").into());
+        return Some(t!("Once the store is fixed, the same seed runs again.").into());
     }
     if let Some(spec) = changed(first.scenario, now.scenario).find(|s| !FIX_KEYS.contains(&s.name))
     {
