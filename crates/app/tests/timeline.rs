@@ -260,6 +260,14 @@ fn a_step_about_many_orders_labels_only_what_it_points_at() {
         Some(idemlab_lab::view::Find::Effect),
         "50 orders: the charges its text counts"
     );
-    assert_eq!(labelled("lesson=a&step=1&gate=0"), None, "one order: every label");
-    assert_eq!(labelled("seed=1&orders=50"), None, "outside a lesson: every label");
+    assert_eq!(
+        labelled("lesson=a&step=1&gate=0"),
+        None,
+        "one order: every label"
+    );
+    assert_eq!(
+        labelled("seed=1&orders=50"),
+        None,
+        "outside a lesson: every label"
+    );
 }

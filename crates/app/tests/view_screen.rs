@@ -31,6 +31,10 @@ fn free_play_shows_the_controls_and_the_hint_and_no_lesson() {
                     false,
                 ),
                 (
+                    "building",
+                    false,
+                ),
+                (
                     "build-waiting",
                     false,
                 ),

@@ -138,7 +138,7 @@ pub fn stages(parts: Parts, first: Option<Ran>, now: Ran) -> [Stage; 5] {
             task: t!("The run charges an order twice (the page reruns on every change)."),
             missing: match (first, faulty) {
                 (Some(_), _) => None,
-                (None, false) => Some(t!("The run waits for the parts and faults above.").into()),
+                (None, false) => Some(t!("First the parts and faults above.").into()),
                 (None, true) => Some(t!("No order was charged twice: widen the partition so it covers an answer, or allow more retries.").into()),
             },
         },

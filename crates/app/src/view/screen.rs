@@ -10,8 +10,9 @@ use crate::{own_step_view, page_layout, start_hint, OwnQuestionView, State};
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScreenFrame {
     /// The classes of `#app` this paint sets or clears: `lesson`, `run-own`, `dock`, `no-side`,
-    /// and `build-waiting` (the finale's task lacks a part: no timeline to show).
-    pub classes: [(&'static str, bool); 5],
+    /// `building` (the finale's task is open: its drawer opens on the right, clear of the
+    /// checklist) and `build-waiting` (the task lacks a part: no timeline to show).
+    pub classes: [(&'static str, bool); 6],
     /// The Lessons tab's panel sits in the lesson's column (shown), else in the tabs.
     pub lesson_column: bool,
     pub controls_shown: bool,
@@ -73,6 +74,7 @@ pub fn view(state: &State) -> ScreenFrame {
             ("run-own", !layout.claims),
             ("dock", layout.dock),
             ("no-side", !layout.side),
+            ("building", state.build.is_some()),
             ("build-waiting", crate::build::waiting(state)),
         ],
         lesson_column: layout.lesson_column,
