@@ -1,5 +1,6 @@
 //! The `idemlab` command line: run a scenario, sweep seeds, or benchmark the simulator.
 
+mod bare;
 mod cli;
 mod parallel;
 

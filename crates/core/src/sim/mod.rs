@@ -25,6 +25,9 @@ type Ctx = Ids;
 use queue::Queue;
 
 pub use api::program;
+/// The generator behind every decision, public so the CLI's benchmark can time a bare event
+/// loop drawing from the very same type.
+pub use rng::Draw;
 
 /// Runs one scenario to the end (or to `events_max`) and returns its trace.
 pub fn run(scenario: &Scenario) -> Trace {
