@@ -170,9 +170,10 @@ fn centre(r: &Rect) -> (f64, f64) {
     (r.x + r.w / 2.0, r.y + r.h / 2.0)
 }
 
-/// The point of `r` nearest `p`.
+/// The point of `r` nearest `p`. Not `f64::clamp`: its assertion's message formats floats,
+/// which would link the float formatter into the page.
 fn nearest_point(r: &Rect, p: (f64, f64)) -> (f64, f64) {
-    (p.0.clamp(r.x, r.x + r.w), p.1.clamp(r.y, r.y + r.h))
+    (p.0.max(r.x).min(r.x + r.w), p.1.max(r.y).min(r.y + r.h))
 }
 
 fn point_gap(r: &Rect, p: (f64, f64)) -> f64 {
