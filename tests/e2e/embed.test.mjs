@@ -355,7 +355,7 @@ test('the Embed dialog composes own steps with a question; the snippet opens the
   assert.equal(await author.$$eval('#compose-list li', (l) => l.length), 1);
   const snippet = await author.inputValue('#embed-snippet');
   const src = snippet.match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&');
-  assert.match(src, /steps=seed%3D7%26preset%3Dlost-ack%26caption%3DCount%2520the%2520charges%26check%3D/);
+  assert.match(src, /steps=seed%3D7%26preset%3Dlost-ack%26caption%3DCount%20the%20charges%26check%3D/);
   author.assertClean();
   await author.close();
   // The learner's side: the question first, the run held and the counts hidden.
