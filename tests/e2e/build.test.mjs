@@ -13,6 +13,7 @@ const done = (page) => page.$$eval('.build-stages li', (items) => items.map((li)
 
 /** Sets a scenario key in the drawer, as a learner types it, and closes the drawer again. */
 async function set(page, key, value) {
+  const before = new URL(page.url()).searchParams.get(key);
   await page.click('#controls-toggle');
   const control = `#key-${key}`;
   if (await page.$eval(control, (e) => e.tagName === 'SELECT')) await page.selectOption(control, value);
@@ -20,9 +21,8 @@ async function set(page, key, value) {
     await page.fill(control, value);
     await page.press(control, 'Enter');
   }
-  // A default value leaves the link (store=durable is the default).
-  await page.waitForFunction(([k, v]) => [v, null].includes(new URL(location.href).searchParams.get(k)), [key, value]);
-  await page.waitForFunction(() => document.documentElement.dataset.state === 'ready');
+  // The link changes; a default value leaves it (store=durable is the default).
+  await page.waitForFunction(([k, was]) => new URL(location.href).searchParams.get(k) !== was, [key, before]);
   await page.click('#controls-close');
 }
 

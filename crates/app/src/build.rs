@@ -58,7 +58,10 @@ pub fn waiting(state: &State) -> bool {
 
 /// Run A's title while the task lacks a part: what the sandbox holds so far.
 pub fn waiting_title(state: &State) -> Option<String> {
-    let parts = state.build.as_ref().filter(|_| waiting(state))?.parts;
+    let parts = state.build.as_ref()?.parts;
+    if parts == Parts::ALL {
+        return None;
+    }
     let added = Part::ALL.into_iter().filter(|&part| parts.has(part));
     let names: Vec<&str> = std::iter::once(idemlab_lab::t!("the client"))
         .chain(added.map(Part::label))

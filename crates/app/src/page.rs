@@ -500,11 +500,7 @@ impl PageState {
             push("quiz", &seed.to_string());
         }
         if let Some(parts) = opens.build {
-            let value = match parts.names().as_str() {
-                "" => "client".to_string(),
-                names => format!("client,{names}"),
-            };
-            push("build", &value);
+            push("build", &parts.value());
         }
         if self.keys {
             push("keys", "1");
@@ -654,22 +650,14 @@ fn quiz_seed(value: &str) -> Result<u64, Problem> {
     })
 }
 
-/// `build=`: the client, then any of the parts, each once.
+/// `build=`: the client, then any of the parts, each once (`Parts::parse`).
 fn parts_named(value: &str) -> Result<Parts, Problem> {
-    let allowed = || {
+    Parts::parse(value).ok_or_else(|| {
         let names: Vec<&str> = Part::ALL.iter().map(|part| part.name()).collect();
         malformed(&idemlab_lab::tf!(
             "client, then any of {}, comma-separated",
             names.join(",")
         ))
-    };
-    let mut names = value.split(',');
-    if names.next() != Some("client") {
-        return Err(allowed());
-    }
-    names.try_fold(Parts::default(), |parts, name| {
-        let part = Part::from_name(name).filter(|&part| !parts.has(part));
-        part.map(|part| parts.with(part)).ok_or_else(allowed)
     })
 }
 

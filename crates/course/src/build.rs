@@ -68,7 +68,7 @@ impl Parts {
         Part::ALL.into_iter().filter(move |&part| !self.has(part))
     }
 
-    /// The value of `parts=`: the names added, in `Part::ALL`'s order.
+    /// The names added, in `Part::ALL`'s order.
     pub fn names(self) -> String {
         let names: Vec<_> = Part::ALL
             .into_iter()
@@ -76,6 +76,26 @@ impl Parts {
             .map(Part::name)
             .collect();
         names.join(",")
+    }
+
+    /// The value of `build=`: the client, then the parts added.
+    pub fn value(self) -> String {
+        match self.names().as_str() {
+            "" => "client".to_string(),
+            names => format!("client,{names}"),
+        }
+    }
+
+    /// Reads `value`'s form: the client, then any of the parts, each once.
+    pub fn parse(value: &str) -> Option<Parts> {
+        let mut names = value.split(',');
+        if names.next() != Some("client") {
+            return None;
+        }
+        names.try_fold(Parts::default(), |parts, name| {
+            let part = Part::from_name(name).filter(|&part| !parts.has(part))?;
+            Some(parts.with(part))
+        })
     }
 }
 
@@ -144,18 +164,24 @@ pub fn stages(parts: Parts, first: Option<Ran>, now: Ran) -> [Stage; 5] {
         },
         Stage {
             task: t!("Make the dedup store atomic and durable."),
-            missing: first.and_then(|_| store_missing(now.scenario)).or_else(|| {
-                first.is_none().then(|| t!("First a run with a duplicate charge.").into())
-            }),
+            missing: match first {
+                None => Some(needs_first()),
+                Some(_) => store_missing(now.scenario),
+            },
         },
         Stage {
             task: t!("With the same seed, each order is charged once."),
             missing: match first {
-                None => Some(t!("First a run with a duplicate charge.").into()),
+                None => Some(needs_first()),
                 Some(first) => rerun_missing(first, now),
             },
         },
     ]
+}
+
+/// What the last two stages miss until a run has shown a duplicate.
+fn needs_first() -> String {
+    t!("First a run with a duplicate charge.").into()
 }
 
 fn parts_missing(parts: Parts) -> Option<String> {

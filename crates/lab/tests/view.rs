@@ -1069,20 +1069,31 @@ fn every_label_sits_at_its_own_dot_or_is_joined_to_it() {
         let (_, timeline) = run(&query);
         // The page's widths: a laptop's timeline and a phone's.
         for width_px in [1_000, 340] {
-            let viewport = Viewport::fit(timeline.end_us(), width_px);
-            let shown = timeline.view(&viewport);
-            let scene = view::Scene {
-                timeline: &timeline,
-                viewport,
-                view: &shown,
-                overlay: view::Overlay::default(),
-                links: true,
-                top_px: 0.0,
-            };
-            checked += check_labels(&query, &view::plot(&scene));
+            let drawing = plot_whole(&timeline, width_px, view::Overlay::default(), true);
+            checked += check_labels(&query, &drawing);
         }
     }
     assert!(checked > 1_000, "only {checked} labels named one dot alone");
+}
+
+/// The whole run, `width_px` wide, under `overlay`; `links` as the SVG export has them.
+fn plot_whole(
+    timeline: &Timeline,
+    width_px: u32,
+    overlay: view::Overlay,
+    links: bool,
+) -> view::Drawing {
+    let viewport = Viewport::fit(timeline.end_us(), width_px);
+    let shown = timeline.view(&viewport);
+    let scene = view::Scene {
+        timeline,
+        viewport,
+        view: &shown,
+        overlay,
+        links,
+        top_px: 0.0,
+    };
+    view::plot(&scene)
 }
 
 /// The texts of a drawing's labels, halos and "+N" counts aside.
@@ -1109,20 +1120,11 @@ fn a_labelled_find_keeps_only_the_labels_of_the_marks_it_finds() {
         })
         .collect();
     let plot = |labelled| {
-        let viewport = Viewport::fit(timeline.end_us(), 1_000);
-        let shown = timeline.view(&viewport);
-        let scene = view::Scene {
-            timeline: &timeline,
-            viewport,
-            view: &shown,
-            overlay: view::Overlay {
-                labelled,
-                ..view::Overlay::default()
-            },
-            links: false,
-            top_px: 0.0,
+        let overlay = view::Overlay {
+            labelled,
+            ..view::Overlay::default()
         };
-        label_texts(&view::plot(&scene))
+        label_texts(&plot_whole(&timeline, 1_000, overlay, false))
     };
     let (all, only) = (plot(None), plot(Some(find)));
     assert!(
