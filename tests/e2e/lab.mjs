@@ -89,3 +89,19 @@ export function compareUrl(url) {
 export function cliSvg(url) {
   return execFileSync(IDEMLAB_BIN, ['svg', url], { encoding: 'utf8' });
 }
+
+/** The choice the simulator makes right, from what the page says it asks and the CLI's runs. */
+export async function rightChoice(page) {
+  const group = await page.$eval('#lesson-step .predict-choices', (g) => ({ ...g.dataset }));
+  const choices = await page.$$eval('#lesson-step [data-choice]', (bs) => bs.map((b) => b.textContent));
+  const url = page.url();
+  const a = cliCounts(url);
+  const b = new URL(url).searchParams.has('compare') ? cliCounts(compareUrl(url)) : undefined;
+  if (group.ask === 'count') {
+    const value = String((group.side === 'b' ? b : a)[group.metric]);
+    return choices.indexOf(value);
+  }
+  const inA = a[group.metric] > 0;
+  const inB = b[group.metric] > 0;
+  return choices.indexOf(inA && inB ? 'both' : inA ? 'only A' : inB ? 'only B' : 'neither');
+}

@@ -1,6 +1,6 @@
 // The mastery check's answers as the native simulator gives them (`idemlab quiz` draws the
 // questions with their scenarios, `idemlab run` counts), never read from the page: shared by
-// quiz.test.mjs and embed.test.mjs.
+// quiz.test.mjs, embed.test.mjs and pace.test.mjs.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 
@@ -60,4 +60,28 @@ export function oracle(q) {
   const metric = { 'duplicates-after-reconcile': 'duplicates', 'duplicates-after-expiry': 'duplicates', 'lost-with-one-key': 'lost', 'receipts-without-inbox': 'receipts' }[q.kind];
   assert.ok(metric, `a number question of unknown kind ${q.kind}`);
   return { kind: q.kind, number: run[metric] };
+}
+
+const param = (page, key) => new URL(page.url()).searchParams.get(key);
+
+/** The question on screen: its kind, order and choices as the form shows them, which must be
+ * the CLI's draw for the link's lesson and quiz seed, and the scenario from that draw. */
+export async function question(page) {
+  const form = await page.$eval('#quiz-form', (form) => ({
+    n: Number(form.dataset.question),
+    kind: form.dataset.kind,
+    order: form.dataset.order === undefined ? undefined : Number(form.dataset.order),
+    choices: [...form.querySelectorAll('label[data-keys]')].map((label) => label.dataset.keys),
+  }));
+  const q = drawnQuestions(param(page, 'lesson'), param(page, 'quiz'))[form.n - 1];
+  assert.deepEqual([form.kind, form.order, form.choices], [q.kind, q.order, q.choices], `question ${form.n}`);
+  return { kind: form.kind, order: form.order, choices: form.choices, query: q.query };
+}
+
+/** Locks `answer` (a choice's index, or a number) into the open question. */
+export async function give(page, answer) {
+  if (answer.choice !== undefined) await page.check(`#quiz-form input[value="${answer.choice}"]`);
+  else await page.fill('#quiz-number', String(answer.number));
+  await page.click('#quiz-check');
+  await page.waitForSelector('#quiz-feedback[data-result]');
 }

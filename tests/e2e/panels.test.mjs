@@ -45,12 +45,15 @@ function urlOfB(url) {
 }
 
 test('a step about the key table opens the panel, and its rows follow the cursor', async () => {
-  // Lesson A step 4: check-then-insert without a transaction, so a key's row appears at its
-  // "store response" event and holds its latest answer.
-  const page = await openLab(browser, 'lesson=a&step=4&gate=0');
-  assert.equal(await page.isVisible('#keystore-a'), true, 'the step opens the key store');
-  assert.equal(await page.getAttribute('#keystore-toggle', 'aria-pressed'), 'true');
-  assert.equal(new URL(page.url()).searchParams.get('keys'), '1');
+  const step3 = await openLab(browser, 'lesson=a&step=3&gate=0');
+  assert.equal(await step3.isVisible('#keystore-b'), true, 'step 3 opens the key store');
+  assert.equal(await step3.getAttribute('#keystore-toggle', 'aria-pressed'), 'true');
+  assert.equal(new URL(step3.url()).searchParams.get('keys'), '1');
+  await step3.close();
+  // Lesson A step 4, with the store opened by hand: check-then-insert without a transaction,
+  // so a key's row appears at its "store response" event and holds its latest answer.
+  const page = await openLab(browser, 'lesson=a&step=4&gate=0&keys=1');
+  assert.equal(await page.isVisible('#keystore-a'), true);
   const panel = await page.$eval('#keystore-a', (el) => el.getBoundingClientRect().toJSON());
   const timeline = await page.$eval('#timeline-a', (el) => el.getBoundingClientRect().toJSON());
   assert.ok(panel.left >= timeline.right - 1 && panel.top < timeline.bottom, 'the panel is beside the timeline');

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
-import { ARTIFACTS, cliCounts, compareUrl, launch, openLab } from './lab.mjs';
+import { ARTIFACTS, launch, openLab, rightChoice } from './lab.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -13,22 +13,6 @@ after(async () => { await browser?.close(); });
 
 const step = (page) => Number(new URL(page.url()).searchParams.get('step'));
 
-
-/** The choice the simulator makes right, from what the page says it asks and the CLI's runs. */
-async function rightChoice(page) {
-  const group = await page.$eval('#lesson-step .predict-choices', (g) => ({ ...g.dataset }));
-  const choices = await page.$$eval('#lesson-step [data-choice]', (bs) => bs.map((b) => b.textContent));
-  const url = page.url();
-  const a = cliCounts(url);
-  const b = new URL(url).searchParams.has('compare') ? cliCounts(compareUrl(url)) : undefined;
-  if (group.ask === 'count') {
-    const value = String((group.side === 'b' ? b : a)[group.metric]);
-    return choices.indexOf(value);
-  }
-  const inA = a[group.metric] > 0;
-  const inB = b[group.metric] > 0;
-  return choices.indexOf(inA && inB ? 'both' : inA ? 'only A' : inB ? 'only B' : 'neither');
-}
 
 const hidden = (page, selector) => page.$eval(selector, (e) => e.hidden || e.closest('[hidden]') !== null);
 

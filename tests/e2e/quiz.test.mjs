@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import AxeBuilder from '@axe-core/playwright';
 import { ARTIFACTS, counters, launch, openLab } from './lab.mjs';
-import { drawnQuestions, oracle, simulate, withKeys } from './oracle.mjs';
+import { give, oracle, question, simulate, withKeys } from './oracle.mjs';
 
 let browser;
 before(async () => { browser = await launch(); });
@@ -25,20 +25,6 @@ const stored = (page) => page.evaluate(() => {
   }
   return { version: Number(header.split(' ')[1]), lessons };
 });
-
-/** The question on screen: its kind, order and choices as the form shows them, which must be
- * the CLI's draw for the link's lesson and quiz seed, and the scenario from that draw. */
-async function question(page) {
-  const form = await page.$eval('#quiz-form', (form) => ({
-    n: Number(form.dataset.question),
-    kind: form.dataset.kind,
-    order: form.dataset.order === undefined ? undefined : Number(form.dataset.order),
-    choices: [...form.querySelectorAll('label[data-keys]')].map((label) => label.dataset.keys),
-  }));
-  const q = drawnQuestions(param(page, 'lesson'), param(page, 'quiz'))[form.n - 1];
-  assert.deepEqual([form.kind, form.order, form.choices], [q.kind, q.order, q.choices], `question ${form.n}`);
-  return { kind: form.kind, order: form.order, choices: form.choices, query: q.query };
-}
 
 /** Where the page shows the question's scenario (its `seed=N`, or the whole query): in the
  * URL, any text (hidden included), any attribute or any field's value. Empty while hidden. */
@@ -87,13 +73,6 @@ async function assertRunShown(page, q) {
   // Offered for a wrong answer only: a right one is B already.
   const wrong = await page.getAttribute('#quiz-feedback', 'data-result') === 'wrong';
   assert.equal(await page.isVisible('#quiz-try'), wrong, `${q.kind}: "Show my choice as B" once locked, if wrong`);
-}
-
-async function give(page, answer) {
-  if (answer.choice !== undefined) await page.check(`#quiz-form input[value="${answer.choice}"]`);
-  else await page.fill('#quiz-number', String(answer.number));
-  await page.click('#quiz-check');
-  await page.waitForSelector('#quiz-feedback[data-result]');
 }
 
 /** Takes the whole check; `answerFor(n, right)` may replace the simulator's answer. */

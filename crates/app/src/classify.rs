@@ -73,6 +73,8 @@ pub struct ClassifyItem {
     /// "Right: not idempotent." or "Not quite: it is naturally idempotent.", once answered.
     pub verdict: Option<String>,
     pub why: Option<&'static str>,
+    /// The whole reason, folded under "In depth", once answered.
+    pub more: Option<&'static str>,
     /// Whether "show me" is offered: answered, and the model has a run of the same shape.
     pub show: bool,
 }
@@ -99,6 +101,7 @@ pub fn classify_items(answers: &Answers) -> Vec<ClassifyItem> {
                 right: answer.map(|_| op.class),
                 verdict,
                 why: answer.map(|_| tr(op.why)),
+                more: answer.map(|_| tr(op.more)),
                 show: answer.is_some() && op.show.is_some(),
             }
         })

@@ -59,11 +59,35 @@ pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<Strin
         }
         text
     };
-    let (a_label, b_label) = match state.run_names() {
-        Some((a, Some(b))) => (tr(a).to_string(), tr(b).to_string()),
+    let (a_label, b_label) = match (state.run_names(), quiz_run_names(state)) {
+        (Some((a, Some(b))), _) => (tr(a).to_string(), tr(b).to_string()),
+        (_, Some((a, Some(b)))) => (a, b),
         _ => (in_words(&a_label), in_words(compare)),
     };
     Some(format!("{a_label}: {} → {b_label}: {}", side(a), side(b)))
+}
+
+/// Plain names for a locked check question's runs: A is the question's run, B the choice it
+/// runs (by the choice's words) or, for a question asking a number, the fix in words. None
+/// while no question is locked.
+fn quiz_run_names(state: &State) -> Option<(String, Option<String>)> {
+    use idemlab_course::quiz::Form;
+    let session = state.quiz.as_ref()?;
+    let index = session.shown?;
+    let question = session.quiz.questions.get(index)?;
+    session.answers.get(index)?.as_ref()?;
+    let a = idemlab_lab::t!("the question's run").to_string();
+    let b = state.page.compare.as_deref().map(|keys| {
+        let choice = match &question.form {
+            Form::Choices(choices) => choices.iter().find(|c| c.keys == keys),
+            _ => None,
+        };
+        choice.map_or_else(
+            || idemlab_lab::tf!("with {}", in_words(keys)),
+            |c| c.label.clone(),
+        )
+    });
+    Some((a, b))
 }
 
 /// A compare label with its retention said as a span ("keys kept 24 h"), not as
@@ -154,6 +178,13 @@ pub fn title(state: &State, side: Side) -> String {
     }
     if super::run_hidden(state) {
         return idemlab_lab::i18n::tr(HIDDEN_TITLE).into();
+    }
+    if let Some((a, b)) = quiz_run_names(state) {
+        return match (side, b) {
+            (Side::B, Some(b)) => idemlab_lab::tf!("B: {}", b),
+            (Side::A, Some(_)) => idemlab_lab::tf!("A: {}", a),
+            _ => a,
+        };
     }
     if let Some((a, b)) = state.run_names() {
         let tr = idemlab_lab::i18n::tr;

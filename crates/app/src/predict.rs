@@ -178,9 +178,9 @@ pub fn predict_view(state: &State) -> Option<PredictView> {
     let feedback = answered.map(|a| {
         let truth = &choices[right];
         match a.choice == right {
-            true => idemlab_lab::tf!("Right: {}. The outlined marks on {} show it, and the Events tab lists the same events in words.", truth, on),
+            true => idemlab_lab::tf!("Right: {}. The outlined marks on {} show it.", truth, on),
             false => idemlab_lab::tf!(
-                "Not quite: you chose {}; the simulator's answer is {}. The outlined marks on {} show it, and the Events tab lists the same events in words.",
+                "Not quite: you chose {}; the simulator's answer is {}. The outlined marks on {} show it.",
                 choices[a.choice],
                 truth,
                 on

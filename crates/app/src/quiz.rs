@@ -424,7 +424,7 @@ impl QuizSession {
         let question = &self.quiz.questions[index];
         match self.answers[index] {
             None => (
-                idemlab_lab::tf!("Answer before you see the run: it appears on the timeline, with its counters, once you lock your answer. One attempt per question; {}.", mastery_rule()),
+                idemlab_lab::tf!("One attempt per question; {}.", mastery_rule()),
                 None,
             ),
             Some(given) => {
@@ -525,9 +525,17 @@ impl QuizSession {
                     "✗"
                 };
                 let right = question.answer_text();
-                // The trailing space parts one line from the next, outside the sentence.
-                let mut line =
-                    idemlab_lab::tf!("{} you answered {}; the answer is {}.", mark, given, right);
+                // A right answer is said once. The trailing space parts one line from the next,
+                // outside the sentence.
+                let mut line = match given == right {
+                    true => idemlab_lab::tf!("{} {}.", mark, given),
+                    false => idemlab_lab::tf!(
+                        "{} you answered {}; the answer is {}.",
+                        mark,
+                        given,
+                        right
+                    ),
+                };
                 line.push(' ');
                 line
             })

@@ -9,8 +9,9 @@
 
 use idemlab_app as app;
 use idemlab_app::page::PageState;
+use idemlab_course::classify::OPERATIONS;
 use idemlab_course::glossary::{lookup, spans, Term, DEFINITION_BYTES_MAX, TERMS};
-use idemlab_course::lessons::{Ask, Side, LESSONS};
+use idemlab_course::lessons::{Ask, Side, Step, LESSONS};
 
 #[test]
 fn every_term_a_step_lists_is_defined_and_every_definition_is_short() {
@@ -310,7 +311,8 @@ fn path() -> Vec<Read> {
         ]
         .into_iter()
         .zip([false, true, false, true])
-        .chain(boundary.into_iter().flatten().map(|text| (text, false)));
+        .chain(boundary.into_iter().flatten().map(|text| (text, false)))
+        .chain(classification(step).map(|text| (text, false)));
         for (place, (text, underlined)) in texts.enumerate() {
             let at = (at, place);
             out.push(Read {
@@ -321,6 +323,13 @@ fn path() -> Vec<Read> {
         }
     }
     out
+}
+
+/// The classification's operations and their one-line reasons, on the step that asks for it;
+/// the folded "In depth" reasons are off the path.
+fn classification(step: &Step) -> impl Iterator<Item = &'static str> {
+    let asked = if step.classify { &OPERATIONS[..] } else { &[] };
+    asked.iter().flat_map(|op| [op.text, op.why])
 }
 
 /// Where a learner first sees `term` defined: the first step that lists it (its definition

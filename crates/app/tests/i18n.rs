@@ -261,6 +261,10 @@ fn data_strings() -> Vec<(&'static str, String)> {
             "classification exercise: an operation".into(),
         ));
         out.push((operation.why, "classification exercise: why".into()));
+        out.push((
+            operation.more,
+            "classification exercise: why, in depth".into(),
+        ));
     }
     for probe in &idemlab_course::ordering::PROBES {
         out.push((probe.name, "ordering exercise: a situation".into()));

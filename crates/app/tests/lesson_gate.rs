@@ -65,7 +65,7 @@ fn answering_checks_against_the_runs_reveals_outlines_the_proof_and_goes_to_the_
     assert_eq!(
         view.feedback.unwrap(),
         format!(
-            "Not quite: you chose {}; the simulator's answer is {}. The outlined marks on the timeline show it, and the Events tab lists the same events in words.",
+            "Not quite: you chose {}; the simulator's answer is {}. The outlined marks on the timeline show it.",
             choices[wrong], choices[right]
         )
     );

@@ -63,6 +63,7 @@ fn an_operation_is_unmarked_until_answered() {
             answered: false,
             correct: "0",
             why: "",
+            more: None,
             show: false,
         }"#]]
     .assert_eq(&format!("{:#?}", frame.ops[0]));

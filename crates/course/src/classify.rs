@@ -48,8 +48,11 @@ impl Class {
 pub struct Operation {
     pub text: &'static str,
     pub class: Class,
-    /// Why, shown once the learner has answered.
+    /// Why, in one sentence of words met so far, shown once the learner has answered.
     pub why: &'static str,
+    /// The whole reason, folded under "In depth": off the lesson's path, so it may use words
+    /// the later steps define.
+    pub more: &'static str,
     /// A scenario of the same shape, in codec form, for "show me".
     pub show: Option<&'static str>,
 }
@@ -58,43 +61,50 @@ pub static OPERATIONS: [Operation; 7] = [
     Operation {
         text: "Delete order 42",
         class: Class::Natural,
-        why: "After the first delete order 42 is gone; a repeat finds nothing to remove, so the state is the same. The reply may differ (404 instead of 200), which the client must accept.",
+        why: "A repeat finds nothing left to delete, so the state is the same; only the reply may differ.",
+        more: "After the first delete order 42 is gone; a repeat finds nothing to remove, so the state is the same. The reply may differ (404 instead of 200), which the client must accept.",
         show: None,
     },
     Operation {
         text: "PUT a whole resource",
         class: Class::Natural,
-        why: "PUT replaces the resource with the body it carries, so the same body twice leaves the same state, provided nothing else wrote in between: a delayed repeat can undo a newer version. The lab's \"set a field\" is this shape.",
+        why: "Writing the same whole value again leaves the same state: run A of this step sets a field this way.",
+        more: "PUT replaces the resource with the body it carries, so the same body twice leaves the same state, provided nothing else wrote in between: a delayed repeat can undo a newer version. The lab's \"set a field\" is this shape.",
         show: Some("seed=7&preset=lost-ack&op=set"),
     },
     Operation {
         text: "Append a line",
         class: Class::Not,
-        why: "Each repeat adds another line: two tries, two lines. A charge is an append to the ledger, which is why a lost answer turns into a second charge.",
+        why: "Each repeat adds another line. A charge is this shape: run B of this step.",
+        more: "Each repeat adds another line: two tries, two lines. A charge is an append to the ledger, which is why a lost answer turns into a second charge.",
         show: Some("seed=7&preset=lost-ack&op=charge"),
     },
     Operation {
         text: "Send an email",
         class: Class::Not,
-        why: "A mail server sends whatever it is given, so a repeat is a second email. The sender can skip events it has recorded (an inbox), but a crash between sending and recording still mails twice unless the mail provider takes a key.",
+        why: "A mail server sends whatever it is given, so each repeat is another email.",
+        more: "A mail server sends whatever it is given, so a repeat is a second email. The sender can skip events it has recorded (an inbox), but a crash between sending and recording still mails twice unless the mail provider takes a key.",
         show: Some("seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25"),
     },
     Operation {
         text: "Increment a counter (the request says only \"add one\")",
         class: Class::Not,
-        why: "Each repeat adds one more, and \"add one\" carries nothing that tells a repeat from a second real increment, so no change to the server can skip repeats. Only a caller that sends a new id with each increment helps, and that is another operation: the transfer's shape.",
+        why: "\"Add one\" carries nothing that tells a repeat from a second real increment.",
+        more: "Each repeat adds one more, and \"add one\" carries nothing that tells a repeat from a second real increment, so no change to the server can skip repeats. Only a caller that sends a new id with each increment helps, and that is another operation: the transfer's shape.",
         show: None,
     },
     Operation {
         text: "Apply transfer T-9123 (it carries a unique id)",
         class: Class::Redesign,
-        why: "The id names this one transfer. Recorded under a unique constraint in the same transaction as the ledger rows, a repeat finds it and returns the first result: the id works as an idempotency key.",
+        why: "The server can record the id and answer a repeat with the first result: the id works as an idempotency key.",
+        more: "The id names this one transfer. Recorded under a unique constraint in the same transaction as the ledger rows, a repeat finds it and returns the first result: the id works as an idempotency key.",
         show: Some("seed=7&preset=lost-ack&dedup=atomic"),
     },
     Operation {
         text: "User U votes for post P: add one to P's vote count",
         class: Class::Redesign,
-        why: "As written a repeat counts twice. But a user votes once per post, so unlike a bare increment the vote names itself: the pair (U, P). Stored instead as the row (U, P) under a unique constraint, a repeat finds the row and changes nothing, and the count is the number of rows.",
+        why: "A user votes once per post, so the server can record the pair (U, P) once and count the pairs.",
+        more: "As written a repeat counts twice. But a user votes once per post, so unlike a bare increment the vote names itself: the pair (U, P). Stored instead as the row (U, P) under a unique constraint, a repeat finds the row and changes nothing, and the count is the number of rows.",
         show: None,
     },
 ];

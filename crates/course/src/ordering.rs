@@ -97,11 +97,10 @@ pub static PROBES: [Probe; 10] = [
 /// are evidence, not a proof, and the probes never crash between the charge and the commit (see
 /// the module doc), so "safe" is about the ledger's boundary only, never the payment service's.
 /// Translated where it is shown (`safe_text`).
-pub const BOUNDARY: &str = "That is evidence for the ledger's boundary, not a proof: it was \
-checked under lost answers, two copies at once, the same work sent again later, and a crash after \
-any step but the charge (after the answer, then the work sent again too). \
-It does not cover a crash between the charge and the commit, which charges twice under every \
-order unless the payment service honours the key (Lesson B, step 6).";
+pub const BOUNDARY: &str = "Evidence for the ledger's boundary, not a proof: lost answers, two \
+copies at once, a late repeat, and a crash after any step but the charge. A crash between the \
+charge and the commit charges twice under every order unless the payment service honours the key \
+(Lesson B, step 6).";
 
 /// The sentence a safe verdict shows: what every run held, and the boundary it was checked on;
 /// for an order that commits its claim before the transaction, what that claim relied on.
@@ -119,8 +118,8 @@ pub fn safe_text(order: [Step; 6], runs: u32) -> String {
         String::new()
     };
     let safe = idemlab_lab::tf!(
-        "Safe across {} runs ({} seeds of each of {} situations): no duplicate, lost \
-         order or charge missing from the ledger in any, and every order ended ok.",
+        "Safe across {} runs ({} seeds × {} situations): no duplicate, lost order or charge \
+         the ledger never recorded, and every order ended ok.",
         runs,
         SEEDS_PAGE,
         PROBES.len()

@@ -704,7 +704,7 @@ fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
     // The right choice named once, first: the feedback does not repeat it, or a question's
     // feedback runs below a 768 px screen.
     let mut explanation = idemlab_lab::tf!(
-        "The answer is \"{}\" (run B): with it the run ends with 0 duplicates and 0 lost{}. In the run shown (A), order {} is charged a {} time at {} (the ringed dot at the cursor, and the selected row of the Events tab). {} The others:",
+        "The answer is \"{}\" (run B): with it the run ends with 0 duplicates and 0 lost{}. In run A, order {} is charged a {} time at {} (the cursor). {} The others:",
         choices[answer].1,
         if finish { idemlab_lab::t!(", every order answered") } else { "" },
         order,

@@ -109,5 +109,8 @@ fn paint_op(li: &Element, op: &ClassifyOp) {
     dom::set_flag(li, "data-answered", op.answered);
     dom::set_attr(li, "data-correct", op.correct);
     dom::set_text(&dom::find(li, ".classify-why"), op.why);
+    let more = dom::find(li, ".classify-more");
+    dom::set_hidden(&more, op.more.is_none());
+    dom::set_text(&dom::find(&more, "p"), op.more.unwrap_or(""));
     dom::set_hidden(&dom::find(li, "[data-classify-show]"), !op.show);
 }

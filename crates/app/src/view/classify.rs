@@ -28,6 +28,8 @@ pub struct ClassifyOp {
     pub correct: &'static str,
     /// Why, once answered, else empty.
     pub why: &'static str,
+    /// The whole reason under "In depth", once answered.
+    pub more: Option<&'static str>,
     /// "Show me this as run A" is offered.
     pub show: bool,
 }
@@ -70,6 +72,7 @@ pub fn view(state: &State) -> Option<ClassifyFrame> {
                 false => "0",
             },
             why: item.why.unwrap_or(""),
+            more: item.more,
             show: item.show,
         })
         .collect();

@@ -7,7 +7,7 @@
 //! step's own text (`view::lessons`): each term's definition has its own id.
 
 use crate::{pieces, predict_view, step_terms, Piece, State, HOLD_HINT};
-use idemlab_course::lessons::{Ask, Pointer, Side, Step};
+use idemlab_course::lessons::{Ask, Pointer, Side, Step, LESSONS};
 use idemlab_lab::i18n::tr;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -161,6 +161,19 @@ pub fn view(state: &State) -> PredictFrame {
     }
 }
 
+/// The folded definitions' summary: a lesson's first step says how a term opens, before its
+/// first question; the later steps name their words alone.
+fn words_summary(step: &'static Step, words: &str) -> String {
+    let first = LESSONS.iter().any(|l| std::ptr::eq(&l.steps[0], step));
+    match first {
+        true => idemlab_lab::tf!(
+            "Words this step uses (an underlined word shows its meaning when you point at it or tab to it): {}",
+            words
+        ),
+        false => idemlab_lab::tf!("Words this step uses: {}", words),
+    }
+}
+
 fn shell(step: &'static Step) -> PredictShell {
     let predict = &step.predict;
     let (ask, side, metric) = match predict.ask {
@@ -173,10 +186,7 @@ fn shell(step: &'static Step) -> PredictShell {
     let terms = (!terms.is_empty()).then(|| {
         let words: Vec<&str> = terms.iter().map(|t| tr(t.word)).collect();
         TermList {
-            summary: idemlab_lab::tf!(
-                "Words this step uses (an underlined word shows its meaning when you point at it or tab to it): {}",
-                words.join(", ")
-            ),
+            summary: words_summary(step, &words.join(", ")),
             entries: (terms.iter())
                 .map(|t| (tr(t.word), tr(t.definition)))
                 .collect(),
