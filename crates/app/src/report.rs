@@ -522,7 +522,7 @@ pub fn on_load(state: &mut State) -> Vec<Report> {
         lesson: None,
         check: None,
         own: None,
-        own_done: now.own_done,
+        own_done: false,
         ..now
     };
     decide(&before, state)
