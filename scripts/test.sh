@@ -54,7 +54,13 @@ page_build() {
     echo "write it with decimal::Fixed (or decimal::Short) instead"
     return 1
   fi
-  echo "dist/: $(basename "$wasm") ($(wc -c <"$wasm") bytes) and index.html"
+  # scripts/scorm.py (the post-build hook) writes a SCORM 1.2 package per lesson.
+  local zip
+  for zip in dist/scorm/idemlab-lesson-{a,b,c}.zip; do
+    python3 -c 'import sys, zipfile; names = zipfile.ZipFile(sys.argv[1]).namelist(); sys.exit(not {"imsmanifest.xml", "launch.html", "index.html"} <= set(names))' "$zip" \
+      || { echo "$zip is missing or lacks imsmanifest.xml, launch.html or index.html"; return 1; }
+  done
+  echo "dist/: $(basename "$wasm") ($(wc -c <"$wasm") bytes), index.html and 3 SCORM packages"
 }
 
 # --- end-to-end tests -------------------------------------------------------------------------

@@ -527,7 +527,13 @@ test('sandboxed allow-scripts allow-same-origin: the check completes and the cou
   assert.equal(await frame.getAttribute('#quiz-score', 'data-mastered'), 'true');
   await page.waitForFunction(() => window.got.some((m) => m.type === 'idemlab:quiz'));
   const got = await page.evaluate(() => window.got.filter((m) => m.type !== 'idemlab:height'));
-  assert.deepEqual(got, [{ origin: lab.url.slice(0, -1), type: 'idemlab:quiz', lesson: 'a', seed: '5', score: 4, total: 4, mastered: true }]);
+  // Protocol v1: what began, then the score with one entry per question and the view it ran.
+  assert.deepEqual(got.map((m) => [m.type, m.what]), [['idemlab:start', 'lesson'], ['idemlab:start', 'check'], ['idemlab:quiz', undefined]]);
+  const { questions, view, ...quiz } = got[2];
+  assert.deepEqual(quiz, { origin: lab.url.slice(0, -1), type: 'idemlab:quiz', v: 1, lesson: 'a', id: 'a', seed: '5', attempt: 1, score: 4, total: 4, mastered: true });
+  assert.deepEqual(questions.map((q) => q.correct), [true, true, true, true]);
+  assert.deepEqual(questions.map((q) => q.kind), drawnQuestions('a', '5').map((q) => q.kind));
+  assert.match(view, /(^|&)lesson=a&quiz=5(&|$)/);
   page.assertClean();
   await page.close();
   close();
@@ -543,7 +549,9 @@ test('sandboxed allow-scripts alone: with the CORS header the lab works but keep
   assert.equal(await frame.$('#boot-note'), null);
   await page.waitForFunction(() => window.got.some((m) => m.type === 'idemlab:step'));
   // An opaque origin: the message comes from "null", to the course page's origin.
-  assert.deepEqual(await page.evaluate(() => window.got.find((m) => m.type === 'idemlab:step')), { origin: 'null', type: 'idemlab:step', lesson: 'a', step: 2 });
+  const { view, ...step } = await page.evaluate(() => window.got.find((m) => m.type === 'idemlab:step'));
+  assert.deepEqual(step, { origin: 'null', type: 'idemlab:step', v: 1, lesson: 'a', id: 'a', step: 2 });
+  assert.match(view, /(^|&)lesson=a&step=2(&|$)/);
   // The check runs; its answers cannot be stored, and the page says so.
   await frame.evaluate(() => { location.search = '?lesson=a&quiz=5&embed=1&report=parent'; });
   const notes = await takeCheckIn(frame, 'a', '5');

@@ -133,7 +133,7 @@ test('an embed posts its height, locks the other controls and reopens the same s
       if (e.source === document.getElementById('lab').contentWindow) window.heights.push(e.data); });</script>`);
   await page.waitForFunction(() => window.heights.some((m) => m.type === 'idemlab:height' && m.height > 200), null, { timeout: 15_000 });
   const message = (await page.evaluate(() => window.heights))[0];
-  assert.deepEqual(Object.keys(message).sort(), ['height', 'type'], 'only the height is posted');
+  assert.deepEqual(Object.keys(message).sort(), ['height', 'type', 'v'], 'only the height is posted, with the protocol version');
   const frame = page.frame({ url: /embed=1/ });
   assert.equal(await frame.isEnabled('#key-dedup'), true);
   assert.equal(await frame.isDisabled('#key-store'), true);

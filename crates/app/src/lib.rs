@@ -106,7 +106,11 @@ pub use model::error_text;
 pub use own::{
     compose_ask_choices, compose_checks, compose_lines, own_step_view, OwnQuestionView, OwnStepView,
 };
-pub use report::{on_load as report_on_load, Report};
+pub use report::{height_json, on_load as report_on_load, origin_of, sequence_id};
+pub use report::{
+    target_origin as report_target, view as report_view, Answered, OwnAnswer, Picked, Report,
+    Started,
+};
 // Embedding: the theme a link asks for, what Copy says once the clipboard answered.
 pub use model::{
     address_query, copy_view, embed_height, embed_height_error, embed_title, is_theme_media,
@@ -251,6 +255,8 @@ pub struct State {
     /// The learner's choice for each own step they answered this session: (step, choice,
     /// whether it was the simulator's count).
     pub own_choices: Vec<(usize, usize, bool)>,
+    /// What the page reported to its course page (`report=`): starts counted, own answers.
+    pub reported: report::Reported,
     /// The steps an author is composing in the Embed dialog (`own::compose_add`), at most
     /// `steps::STEPS_MAX`; the snippet and its link carry them as `steps=`.
     pub compose: Vec<crate::steps::OwnStep>,
@@ -366,8 +372,8 @@ pub struct Effects {
     pub reveal: Option<Side>,
     /// Repaint only the progress line of a run being computed.
     pub paint_progress: bool,
-    /// Post this to the parent frame (`report=parent` only).
-    pub report: Option<Report>,
+    /// Post these to the parent frame, in order (`report=` only).
+    pub reports: Vec<Report>,
     /// Apply the theme and the embed's classes again (`theme=`, `embed=`, `hide=`, `height=`
     /// changed: Back or Forward reached another link).
     pub restyle: bool,
@@ -414,7 +420,7 @@ impl Effects {
             show_timeline: later.show_timeline.or(self.show_timeline),
             reveal: later.reveal.or(self.reveal),
             paint_progress: self.paint_progress || later.paint_progress,
-            report: later.report.or(self.report),
+            reports: [self.reports, later.reports].concat(),
             restyle: self.restyle || later.restyle,
         }
     }
@@ -467,6 +473,7 @@ impl State {
             own_step: None,
             own_answer: None,
             own_choices: Vec::new(),
+            reported: Default::default(),
             compose: Vec::new(),
             compose_error: None,
             link_dropped: Vec::new(),
@@ -709,7 +716,7 @@ pub fn update(state: &mut State, msg: Msg) -> Effects {
     if state.step_shown() != shown {
         state.classify_last = None;
     }
-    effects.report = report::decide(&before, state);
+    effects.reports = report::decide(&before, state);
     // Back or Forward onto a link of another theme, or other embed settings.
     effects.restyle = looks
         != (

@@ -16,7 +16,8 @@
 //! - `keys=1`: the key-store panel beside the timeline is open.
 //! - `gate=0|1`: whether a lesson step waits for its prediction's answer before it shows its
 //!   run and lets "Next step" go on (default 1; an instructor's link may turn it off).
-//! - `report=parent`: the embed posts the learner's results to its parent (`app::report`);
+//! - `report=parent` or `report=ORIGIN` (`https://course.example`): the embed posts the
+//!   learner's results to its parent (`app::report`), to that origin only when named;
 //!   `hide=a,b` (of `PARTS`): parts of the page an embed leaves out; `v=N`: the model version
 //!   the link was made with (`MODEL_VERSION`), so an older link gets a notice.
 //! - `steps=LINES`: an instructor's own steps (`crate::steps`), with `step=N` the one shown;
@@ -222,8 +223,10 @@ pub struct PageState {
     pub keys: bool,
     /// `gate=`: a lesson step waits for its prediction (`true`, the default, written only off).
     pub gate: bool,
-    /// `report=parent`: results are posted to the parent frame.
+    /// `report=parent` (or an origin): results are posted to the parent frame.
     pub report: bool,
+    /// `report=ORIGIN`: the course page's origin, the only target the page posts to.
+    pub report_origin: Option<String>,
     /// `hide=`: the parts left out, bit `i` for `PARTS[i]` (a bit set: each once, in order,
     /// with no sort linked into the page).
     pub hide: u8,
@@ -253,6 +256,7 @@ impl Default for PageState {
             keys: false,
             gate: true,
             report: false,
+            report_origin: None,
             hide: 0,
             height: None,
             steps: None,
@@ -308,7 +312,10 @@ impl PageState {
             "focus" => self.focus = focus_side(value)?,
             "keys" => self.keys = flag(value)?,
             "gate" => self.gate = gate_flag(value)?,
-            "report" => self.report = report_parent(value)?,
+            "report" => {
+                self.report_origin = report_to(value)?;
+                self.report = true;
+            }
             "hide" => self.hide = hidden_parts(value)?,
             "height" => self.height = Some(frame_height(value)?),
             "steps" => self.steps = Some(own_steps(value)?),
@@ -509,7 +516,7 @@ impl PageState {
             push("gate", "0");
         }
         if self.report {
-            push("report", "parent");
+            push("report", self.report_origin.as_deref().unwrap_or("parent"));
         }
         if self.hide != 0 {
             let names: Vec<&str> = PARTS.into_iter().filter(|p| self.hides(p)).collect();
@@ -692,14 +699,18 @@ fn gate_flag(value: &str) -> Result<bool, Problem> {
     }
 }
 
-/// `report=`: only `parent`.
-fn report_parent(value: &str) -> Result<bool, Problem> {
+/// `report=`: `parent`, or the course page's origin (`https://course.example`), kept as
+/// given.
+fn report_to(value: &str) -> Result<Option<String>, Problem> {
     if value == "parent" {
-        return Ok(true);
+        return Ok(None);
     }
-    Err(malformed(idemlab_lab::t!(
-        "parent (results go to the parent frame)"
-    )))
+    match crate::report::origin_of(value) {
+        Some(origin) if origin == value => Ok(Some(origin.to_string())),
+        _ => Err(malformed(idemlab_lab::t!(
+            "parent, or the course page's origin: https://host or https://host:port, with no path"
+        ))),
+    }
 }
 
 /// `hide=`: a list of `PARTS`, as bits.

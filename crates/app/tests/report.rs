@@ -1,169 +1,370 @@
-//! Results to the course page (`report=parent`, `app::report`): the step reached, each
-//! prediction and whether it was right, the check's score once its last answer is locked, an
-//! instructor's own steps as lesson "own"; and the embed dialog's box that asks for them.
+//! Results to the course page (`report=parent` or `report=ORIGIN`, `app::report`), protocol
+//! `v: 1`: what began and its attempt, the step reached, each prediction with its value and
+//! position, the check's questions and score once its last answer is locked, an own sequence's
+//! steps and summary under its own id, every message with the view it ran; the origin they go
+//! to; and the embed dialog's box that asks for them.
 
 mod support;
 
+use expect_test::expect;
 use idemlab_app as app;
-use idemlab_app::{AnswerInput, Msg, Tab};
+use idemlab_app::{AnswerInput, Msg, Report, Started, Tab};
 use idemlab_app::{LessonMsg, OwnMsg, QuizMsg};
 use idemlab_course::lessons::LESSONS;
+use idemlab_course::quiz::progress::Progress;
 use idemlab_course::quiz::{Form, QUESTIONS};
 use support::{load, load_measured, right_choice};
 
+fn step(lesson: &'static str, step: usize) -> Report {
+    Report::Step {
+        lesson,
+        id: lesson.into(),
+        step,
+        steps: None,
+    }
+}
+
+fn start(what: Started, id: &str, attempt: u32, seed: Option<u64>) -> Report {
+    Report::Start {
+        what,
+        id: id.into(),
+        attempt,
+        seed,
+        steps: None,
+    }
+}
+
+/// Each report as the page posts it: its JSON, with the view the state is in.
+fn posted(state: &app::State, reports: &[Report]) -> String {
+    let view = app::report_view(state);
+    let lines: Vec<String> = reports.iter().map(|r| r.json(&view)).collect();
+    lines.join("\n")
+}
+
 #[test]
-fn report_parent_sends_the_step_reached_and_nothing_without_it() {
+fn report_parent_sends_the_start_and_the_step_reached_and_nothing_without_it() {
     let mut state = load("lesson=a&step=1&report=parent");
     assert_eq!(
-        app::report_on_load(&state),
-        Some(app::Report::Step {
-            lesson: "a",
-            step: 1,
-            steps: None
-        })
+        app::report_on_load(&mut state),
+        [start(Started::Lesson, "a", 1, None), step("a", 1)]
     );
     let effects = app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1)));
-    assert_eq!(
-        effects.report,
-        Some(app::Report::Step {
-            lesson: "a",
-            step: 2,
-            steps: None
-        })
-    );
-    assert_eq!(
-        app::update(&mut state, Msg::OpenTab(Tab::Events)).report,
-        None
-    );
-    assert_eq!(
-        app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1))).report,
-        None,
-        "the same step"
-    );
+    assert_eq!(effects.reports, [step("a", 2)]);
+    let effects = app::update(&mut state, Msg::OpenTab(Tab::Events));
+    assert_eq!(effects.reports, []);
+    let effects = app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1)));
+    assert_eq!(effects.reports, [], "the same step");
     let mut quiet = load("lesson=a&step=1");
-    assert_eq!(app::report_on_load(&quiet), None);
-    assert_eq!(
-        app::update(&mut quiet, Msg::Lesson(LessonMsg::OpenStep(1))).report,
-        None
-    );
+    assert_eq!(app::report_on_load(&mut quiet), []);
+    let effects = app::update(&mut quiet, Msg::Lesson(LessonMsg::OpenStep(1)));
+    assert_eq!(effects.reports, []);
     assert!(load("seed=1&report=parent")
         .to_query()
         .ends_with("&report=parent"));
-    let bad = load("seed=1&report=all");
-    assert!(!bad.page.report && bad.errors[0].to_string().contains("expected parent"));
 }
 
 #[test]
-fn report_parent_sends_each_prediction_with_whether_it_was_right() {
+fn every_message_carries_v_1_and_the_view_it_ran() {
+    let mut state = load("lesson=a&step=2&report=parent");
+    let reports = app::report_on_load(&mut state);
+    expect![[r#"
+        {"attempt":1,"id":"a","type":"idemlab:start","v":1,"view":"seed=7&preset=lost-ack&op=set&compare=op%3Dcharge&tab=lessons&lesson=a&step=2&report=parent","what":"lesson"}
+        {"id":"a","lesson":"a","step":2,"type":"idemlab:step","v":1,"view":"seed=7&preset=lost-ack&op=set&compare=op%3Dcharge&tab=lessons&lesson=a&step=2&report=parent"}"#]]
+    .assert_eq(&posted(&state, &reports));
+    // An edited view says so: the course page compares `view` with the link it framed.
+    let effects = app::update(&mut state, Msg::Scenario(app::ScenarioMsg::NewSeed(9)));
+    let view = app::report_view(&state);
+    assert!(
+        view.contains("seed=9") && !view.contains("cursor="),
+        "{view}"
+    );
+    assert_eq!(effects.reports, []);
+    assert!(app::height_json(480).contains(r#""v":1"#));
+}
+
+#[test]
+fn report_parent_sends_each_prediction_with_its_value_and_position() {
     let mut state = load_measured("lesson=a&step=1&report=parent");
     let right = right_choice(&LESSONS[0], 0);
-    let wrong = (right + 1) % LESSONS[0].steps[0].predict.choices().len();
+    let choices = LESSONS[0].steps[0].predict.choices();
+    let wrong = (right + 1) % choices.len();
     let effects = app::update(&mut state, Msg::Lesson(LessonMsg::Predict(wrong)));
-    assert_eq!(
-        effects.report,
-        Some(app::Report::Prediction {
-            lesson: "a",
-            step: 1,
-            answer: wrong,
-            choice: LESSONS[0].steps[0].predict.choices()[wrong].clone(),
-            correct: false,
-            steps: None
-        })
-    );
+    let [Report::Prediction {
+        lesson: "a",
+        step: 1,
+        answer,
+        value,
+        choice,
+        correct: false,
+        steps: None,
+        ..
+    }] = effects.reports.as_slice()
+    else {
+        panic!("one prediction: {:?}", effects.reports);
+    };
+    assert_eq!(*answer, wrong);
+    assert_eq!(choice, &choices[wrong]);
+    let expected = match choices[wrong].parse() {
+        Ok(count) => app::Picked::Count(count),
+        Err(_) => app::Picked::Words(choices[wrong].clone()),
+    };
+    assert_eq!(value, &expected);
     // Answered once: a second choice sends nothing.
-    assert_eq!(
-        app::update(&mut state, Msg::Lesson(LessonMsg::Predict(right))).report,
-        None
-    );
+    let effects = app::update(&mut state, Msg::Lesson(LessonMsg::Predict(right)));
+    assert_eq!(effects.reports, []);
+}
+
+/// Answers the open check, every question right but `wrong_at`'s, and returns its reports.
+fn take_check(state: &mut app::State, wrong_at: Option<usize>) -> Vec<Report> {
+    app::update(state, Msg::Quiz(QuizMsg::Begin));
+    let questions = state.quiz.as_ref().unwrap().quiz.questions.clone();
+    let mut reports = Vec::new();
+    for (i, question) in questions.iter().enumerate() {
+        let answer = match wrong_at == Some(i) {
+            true => (0..).find(|&a| !question.is_right(a)).unwrap(),
+            false => question.answer,
+        };
+        let input = match question.form {
+            Form::Choices(_) => AnswerInput {
+                choice: Some(answer),
+                number: String::new(),
+            },
+            Form::Number => AnswerInput {
+                choice: None,
+                number: answer.to_string(),
+            },
+        };
+        reports.extend(app::update(state, Msg::Quiz(QuizMsg::Answer(input))).reports);
+        reports.extend(app::update(state, Msg::Quiz(QuizMsg::Next)).reports);
+    }
+    reports
 }
 
 #[test]
-fn report_parent_sends_the_checks_score_once_its_last_answer_is_locked() {
+fn report_parent_sends_the_checks_questions_and_score_once_its_last_answer_is_locked() {
     for (seed, wrong_at) in [(5, None), (31, Some(3))] {
         let mut state = load(&format!("lesson=a&quiz={seed}&report=parent"));
         assert_eq!(
-            app::report_on_load(&state),
-            None,
+            app::report_on_load(&mut state),
+            [
+                start(Started::Lesson, "a", 1, None),
+                start(Started::Check, "a", 1, Some(seed))
+            ],
             "no step while the check is open"
         );
-        app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
         let questions = state.quiz.as_ref().unwrap().quiz.questions.clone();
-        let mut reports = Vec::new();
-        for (i, question) in questions.iter().enumerate() {
-            let right = (0..=idemlab_course::quiz::NUMBER_MAX)
-                .find(|&a| question.is_right(a))
-                .unwrap();
-            let answer = if wrong_at == Some(i) {
-                (0..).find(|&a| !question.is_right(a)).unwrap()
-            } else {
-                right
-            };
-            let input = match question.form {
-                Form::Choices(_) => AnswerInput {
-                    choice: Some(answer),
-                    number: String::new(),
-                },
-                Form::Number => AnswerInput {
-                    choice: None,
-                    number: answer.to_string(),
-                },
-            };
-            reports.extend(app::update(&mut state, Msg::Quiz(QuizMsg::Answer(input))).report);
-            app::update(&mut state, Msg::Quiz(QuizMsg::Next));
+        let reports = take_check(&mut state, wrong_at);
+        let [Report::Quiz {
+            lesson: "a",
+            seed: sent,
+            attempt: 1,
+            score,
+            total,
+            mastered,
+            questions: entries,
+        }] = reports.as_slice()
+        else {
+            panic!("one score: {reports:?}");
+        };
+        let right = if wrong_at.is_some() { 3 } else { 4 };
+        assert_eq!((*sent, *score, *total), (seed, right, QUESTIONS as u32));
+        assert_eq!(*mastered, right == 4);
+        assert_eq!(entries.len(), QUESTIONS);
+        for (i, (entry, question)) in entries.iter().zip(&questions).enumerate() {
+            assert_eq!(entry.kind, question.kind.name());
+            assert_eq!(entry.right, question.answer);
+            assert_eq!(entry.correct, wrong_at != Some(i));
+            assert_eq!(entry.correct, entry.answer == entry.right);
+            assert_eq!(
+                entry.keys.is_some(),
+                matches!(question.form, Form::Choices(_))
+            );
         }
-        let score = if wrong_at.is_some() { 3 } else { 4 };
-        assert_eq!(
-            reports,
-            [app::Report::Quiz {
-                lesson: "a",
-                seed,
-                score,
-                total: QUESTIONS as u32,
-                mastered: score == 4
+    }
+}
+
+#[test]
+fn a_new_variant_of_the_check_is_its_next_attempt() {
+    let mut state = load("lesson=b&quiz=5&report=parent");
+    app::report_on_load(&mut state);
+    take_check(&mut state, Some(0));
+    let stored = Progress::new();
+    let effects = app::update(&mut state, Msg::Quiz(QuizMsg::New { seed: 6, stored }));
+    assert_eq!(effects.reports, [start(Started::Check, "b", 2, Some(6))]);
+    let reports = take_check(&mut state, None);
+    assert!(
+        matches!(
+            reports.as_slice(),
+            [Report::Quiz {
+                lesson: "b",
+                seed: 6,
+                attempt: 2,
+                score: 4,
+                mastered: true,
+                ..
             }]
+        ),
+        "{reports:?}"
+    );
+    let json = reports[0].json("v");
+    assert!(
+        json.contains(r#""attempt":2"#) && json.contains(r#""seed":"6""#),
+        "{json}"
+    );
+    assert!(json.contains(r#""questions":[{"#), "{json}");
+}
+
+fn own_query(lines: &str) -> String {
+    let steps = idemlab_core::scenario::codec::percent_encode(lines);
+    format!("steps={steps}&report=parent")
+}
+
+#[test]
+fn an_own_sequence_reports_under_an_id_from_its_content_and_sums_up_its_last_step() {
+    let lines = "seed=7&preset=lost-ack&ask=effects\nseed=7&preset=race&ask=effects";
+    let mut state = load_measured(&own_query(lines));
+    let id = app::sequence_id(state.page.steps.as_deref().unwrap());
+    assert!(id.starts_with("own-") && id.len() == 12, "{id}");
+    let other = load(&own_query("seed=8&preset=race"));
+    assert_ne!(app::sequence_id(other.page.steps.as_deref().unwrap()), id);
+    let own_step = |step| Report::Step {
+        lesson: "own",
+        id: id.clone(),
+        step,
+        steps: Some(2),
+    };
+    let begun = Report::Start {
+        what: Started::Own,
+        id: id.clone(),
+        attempt: 1,
+        seed: None,
+        steps: Some(2),
+    };
+    assert_eq!(app::report_on_load(&mut state), [begun, own_step(1)]);
+    let mut answered = Vec::new();
+    for index in 0..2 {
+        if index == 1 {
+            let effects = app::update(&mut state, Msg::Own(OwnMsg::Open(1)));
+            assert_eq!(effects.reports, [own_step(2)]);
+            support::ran(&mut state);
+        }
+        let choices = app::own_step_view(&state)
+            .unwrap()
+            .question
+            .unwrap()
+            .choices;
+        let value = state.own_answer.unwrap().1;
+        let right = choices
+            .iter()
+            .position(|c| *c == value.to_string())
+            .unwrap();
+        let effects = app::update(&mut state, Msg::Own(OwnMsg::Answer(right)));
+        answered.push(app::OwnAnswer {
+            step: index + 1,
+            answer: right,
+            value,
+            correct: true,
+        });
+        let prediction = Report::Prediction {
+            lesson: "own",
+            id: id.clone(),
+            step: index + 1,
+            answer: right,
+            value: app::Picked::Count(value),
+            choice: value.to_string(),
+            correct: true,
+            steps: Some(2),
+        };
+        let summary = Report::Summary {
+            id: id.clone(),
+            steps: 2,
+            asked: 2,
+            right: 2,
+            answers: answered.clone(),
+        };
+        match index {
+            0 => assert_eq!(effects.reports, [prediction]),
+            _ => assert_eq!(effects.reports, [prediction, summary]),
+        }
+    }
+}
+
+#[test]
+fn report_may_name_the_course_pages_origin_and_then_posts_there_only() {
+    let state = load("lesson=a&step=1&report=https%3A%2F%2Fcourse.example");
+    assert!(state.errors.is_empty(), "{:?}", state.errors);
+    assert!(state.page.report);
+    assert_eq!(
+        app::report_target(&state, "https://elsewhere.example/page"),
+        "https://course.example"
+    );
+    assert_eq!(
+        state.page.report_origin.as_deref(),
+        Some("https://course.example")
+    );
+    let again = load(&state.to_query());
+    assert_eq!(
+        again.page.report_origin, state.page.report_origin,
+        "round trip"
+    );
+    // As the browser gives the link (`location.search`), with the origin unencoded.
+    let port = load("?seed=1&report=http://127.0.0.1:8080");
+    assert_eq!(
+        port.page.report_origin.as_deref(),
+        Some("http://127.0.0.1:8080")
+    );
+    // With `parent`, the referrer's origin, or any when the course page sent none.
+    let parent = load("lesson=a&report=parent");
+    let target = |referrer| app::report_target(&parent, referrer);
+    assert_eq!(
+        target("https://lms.example:8443/course/view?id=2"),
+        "https://lms.example:8443"
+    );
+    assert_eq!(target(""), "*");
+    for bad in [
+        "https://course.example/",
+        "https://course.example/path",
+        "ftp://course.example",
+        "javascript:alert(1)",
+        "https://",
+        "https://user@course.example",
+        "https://course.example:99999",
+        "*",
+        "all",
+    ] {
+        let state = load(&format!(
+            "seed=1&report={}",
+            idemlab_core::scenario::codec::percent_encode(bad)
+        ));
+        assert!(!state.page.report, "{bad}");
+        let error = state.errors[0].to_string();
+        assert!(
+            error.contains("parent, or the course page's origin: https://host"),
+            "{bad}: {error}"
         );
     }
 }
 
 #[test]
-fn report_parent_sends_an_own_steps_step_and_answer_as_lesson_own() {
-    let lines = "seed=7&preset=lost-ack&ask=effects\nseed=7&preset=race";
-    let query = format!(
-        "steps={}&report=parent",
-        idemlab_core::scenario::codec::percent_encode(lines)
-    );
-    let mut state = load_measured(&query);
-    let step_1 = Some(app::Report::Step {
-        lesson: "own",
-        step: 1,
-        steps: Some(2),
-    });
-    assert_eq!(app::report_on_load(&state), step_1);
-    let choices = app::own_step_view(&state)
-        .unwrap()
-        .question
-        .unwrap()
-        .choices;
-    let right = choices.iter().position(|c| c == "7").unwrap();
-    let effects = app::update(&mut state, Msg::Own(OwnMsg::Answer(right)));
-    let answered = app::Report::Prediction {
-        lesson: "own",
-        step: 1,
-        answer: right,
-        choice: "7".into(),
-        correct: true,
-        steps: Some(2),
-    };
-    assert_eq!(effects.report, Some(answered));
-    let effects = app::update(&mut state, Msg::Own(OwnMsg::Open(1)));
+fn an_origin_is_a_scheme_a_host_and_a_port_at_most() {
     assert_eq!(
-        effects.report,
-        Some(app::Report::Step {
-            lesson: "own",
-            step: 2,
-            steps: Some(2)
-        })
+        app::origin_of("https://a.example/x?y#z"),
+        Some("https://a.example")
     );
+    assert_eq!(
+        app::origin_of("http://[::1]:8000/"),
+        Some("http://[::1]:8000")
+    );
+    assert_eq!(app::origin_of("http://localhost"), Some("http://localhost"));
+    for none in [
+        "",
+        "null",
+        "file:///tmp/x.html",
+        "https://:80",
+        "https://a b.example",
+    ] {
+        assert_eq!(app::origin_of(none), None, "{none}");
+    }
 }
 
 #[test]

@@ -142,7 +142,7 @@ impl Kind {
         }
     }
 
-    /// The name the page puts in `data-kind`.
+    /// The name the page puts in `data-kind`, and results to a course page (`idemlab:quiz`).
     pub fn name(self) -> &'static str {
         match self {
             Kind::ChargesForOrder => "charges-for-order",

@@ -12,7 +12,7 @@ use super::dom::{self, El};
 use super::playback::{close_dialog, show_dialog};
 use super::{dispatch, paint_changed, with_app, with_ui};
 
-use idemlab_app::{EmbedForm, EmbedFrame, LooksFrame, Msg, Report, HEIGHT_MESSAGE};
+use idemlab_app::{EmbedForm, EmbedFrame, LooksFrame, Msg, Report};
 
 pub fn mount() {
     // The lab started: the note for a host that refused its files (unstyled, since the
@@ -21,7 +21,7 @@ pub fn mount() {
         note.remove();
     }
     restyle();
-    if let Some(report) = with_app(|app| idemlab_app::report_on_load(&app.state)) {
+    for report in with_app(|app| idemlab_app::report_on_load(&mut app.state)) {
         post_report(&report);
     }
     keep_path_in_links();
@@ -129,64 +129,27 @@ fn post_height() {
     let height = dom::document().body().map_or(0, |body| {
         body.get_bounding_client_rect().height().ceil() as i32
     });
-    // The height is not secret, and the page cannot know its embedder's origin in advance.
-    post(HEIGHT_MESSAGE, &[("height", height.into())], "*");
+    // The height is not secret, and the page cannot know its embedder's origin in advance;
+    // `report=ORIGIN` names it, and then nothing goes anywhere else.
+    let origin = with_app(|app| app.state.page.report_origin.clone());
+    let json = idemlab_app::height_json(height.max(0) as u32);
+    post(&json, origin.as_deref().unwrap_or("*"));
 }
 
-/// `report=parent`: a result to the parent frame, as README's schema gives it.
+/// `report=`: a result to the parent frame, as `app::report` writes it (README's schema), to
+/// the origin it names.
 pub fn post_report(report: &Report) {
-    let fields: Vec<(&str, JsValue)> = match report {
-        &Report::Step {
-            lesson,
-            step,
-            steps,
-        } => {
-            let mut fields = vec![("lesson", lesson.into()), ("step", step.into())];
-            fields.extend(steps.map(|n| ("steps", n.into())));
-            fields
-        }
-        Report::Prediction {
-            lesson,
-            step,
-            answer,
-            choice,
-            correct,
-            steps,
-        } => {
-            let mut fields = vec![
-                ("lesson", (*lesson).into()),
-                ("step", (*step).into()),
-                ("answer", (*answer).into()),
-                ("choice", choice.into()),
-                ("correct", (*correct).into()),
-            ];
-            fields.extend(steps.map(|n| ("steps", n.into())));
-            fields
-        }
-        &Report::Quiz {
-            lesson,
-            seed,
-            score,
-            total,
-            mastered,
-        } => vec![
-            ("lesson", lesson.into()),
-            // A string: seeds go past 2^53, where a JavaScript number loses digits.
-            ("seed", seed.to_string().into()),
-            ("score", score.into()),
-            ("total", total.into()),
-            ("mastered", mastered.into()),
-        ],
-    };
-    // To the course page's origin when the browser says it (`document.referrer`, which is the
-    // parent's address or origin); otherwise to any, since the messages hold only what the
-    // learner did in this frame (README, Embedding).
     let referrer = dom::document().referrer();
-    let origin = web_sys::Url::new(&referrer).map_or("*".into(), |url| url.origin());
-    post(report.kind(), &fields, &origin);
+    let (json, origin) = with_app(|app| {
+        let view = idemlab_app::report_view(&app.state);
+        let origin = idemlab_app::report_target(&app.state, &referrer);
+        (report.json(&view), origin)
+    });
+    post(&json, &origin);
 }
 
-fn post(kind: &str, fields: &[(&str, JsValue)], target_origin: &str) {
+/// Posts a message written as JSON (`app::report`) to the parent frame, if there is one.
+fn post(json: &str, target_origin: &str) {
     let window = dom::window();
     let Ok(Some(parent)) = window.parent() else {
         return;
@@ -194,11 +157,9 @@ fn post(kind: &str, fields: &[(&str, JsValue)], target_origin: &str) {
     if parent == window {
         return;
     }
-    let message = js_sys::Object::new();
-    js_sys::Reflect::set(&message, &"type".into(), &kind.into()).ok();
-    for (key, value) in fields {
-        js_sys::Reflect::set(&message, &(*key).into(), value).ok();
-    }
+    let Ok(message) = js_sys::JSON::parse(json) else {
+        return;
+    };
     parent.post_message(&message, target_origin).ok();
 }
 

@@ -230,7 +230,7 @@ pub(crate) fn apply(effects: Effects) {
         Some(Focus::QuizAnswer) => access::focus("#quiz-body input"),
         None => {}
     }
-    if let Some(report) = &effects.report {
+    for report in &effects.reports {
         embed::post_report(report);
     }
     if let Some(side) = effects.show_timeline {
