@@ -202,6 +202,8 @@ struct World {
     /// A plain vector, not the trace's shared one: checking that a shared vector is unshared
     /// before each push took a locked instruction, an eighth of the simulator's time.
     events: Vec<Event>,
+    /// The seed's share of every decision's generator (`rng::for_decision`).
+    seeds: rng::Seeds,
     msgs: Vec<Message>,
     reqs: Vec<Request>,
     execs: Vec<client::Exec>,
@@ -225,6 +227,7 @@ impl World {
             queue: Queue::default(),
             trace: Trace::new(&s),
             events: buffer,
+            seeds: rng::Seeds::new(s.seed),
             // Sized from the workload up front: growing them was a tenth of a run's time in wasm.
             msgs: Vec::with_capacity(events / 4),
             reqs: Vec::with_capacity(events / 16),
@@ -306,7 +309,7 @@ impl World {
     fn attempt_draw(&self, stream: rng::Stream, req: u32) -> rng::Draw {
         let r = &self.reqs[req as usize];
         let (pod, order, attempt) = (u64::from(r.pod), u64::from(r.order), u64::from(r.attempt));
-        rng::for_decision(self.s.seed, stream, pod, order, attempt)
+        rng::for_decision(&self.seeds, stream, pod, order, attempt)
     }
 
     fn ctx(&self, req: u32) -> Ctx {
