@@ -2,8 +2,8 @@
 # The benchmark command (README): native and wasm simulation speed, the browser sweep, timeline
 # draw and scrub times, the page's weight, load times (localhost and emulated slow 4G, with and
 # without precompressed files), the longest main-thread task on the heaviest links and the peak
-# wasm memory of a 1M-event run, printed as a Markdown table. It reports figures and never fails
-# on a slow machine; it is not part of the tests.
+# wasm memory of a 1M-event run, printed as a Markdown table; then the native ratios. It
+# reports figures and never fails on a slow machine; it is not part of the tests.
 #   BENCH_SEEDS=N  seeds per preset for the events/s figures (default 2000)
 #   BENCH_SWEEP_SEEDS=N  seeds of the sweep-scaling figure (default 20000)
 set -euo pipefail
@@ -39,7 +39,8 @@ serve page dist
 serve plain --no-precompressed dist
 BASE_URL="$(url bench)" PAGE_URL="$(url page)" PLAIN_URL="$(url plain)" PAGE_DIR=dist \
   CHROMIUM_PATH=/usr/bin/chromium IDEMLAB_BIN=target/release/idemlab node tests/e2e/bench.mjs
-# Native figures (issue 10): the heaviest run the search found (CPU and wall time), and sweep
-# throughput on one thread against every core.
+# Native figures: the heaviest run the search found (CPU and wall time), `idemlab run`'s whole
+# path on it over its simulation and counts, and sweep throughput on one thread against every
+# core. (The table above has the simulator's rate over the bare event loop's.)
 echo
 target/release/idemlab bench --scaling --seeds "${BENCH_SWEEP_SEEDS:-20000}"

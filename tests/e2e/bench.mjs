@@ -30,10 +30,14 @@ const p95 = (xs) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.c
 const rows = [];
 const row = (what, figure, target, met) => rows.push({ what, figure, target, met: met === undefined ? '' : met ? 'met' : 'MISSED' });
 
+// The native events/s over the presets, and the simulator's rate over the bare event loop's
+// (`crates/cli/src/bare.rs`), both from one `idemlab bench`.
 function nativeRate() {
   const out = execFileSync(process.env.IDEMLAB_BIN ?? 'target/release/idemlab', ['bench', '--seeds', String(SEEDS)], { encoding: 'utf8' });
-  const line = out.split('\n').find((l) => l.startsWith('all presets'));
-  return Number(line.trim().split(/\s+/).at(-1));
+  const lines = out.split('\n');
+  const line = lines.find((l) => l.startsWith('all presets'));
+  const bare = lines.find((l) => l.startsWith('simulator / bare event loop:'));
+  return { rate: Number(line.trim().split(/\s+/).at(-1)), bare: Number(bare.split(/\s+/)[5]) };
 }
 
 // The first pass over a freshly loaded page lasts about 0.2 s, and much of it runs before V8 has
@@ -184,12 +188,13 @@ async function slowLoad(browser, url, times = 3) {
 
 const browser = await launch();
 try {
-  const native = nativeRate();
+  const { rate: native, bare } = nativeRate();
   const { cold, warm: wasm } = await wasmRate(browser);
   row('native simulation', `${(native / 1e6).toFixed(1)} M events/s`, '>= 10 M events/s', native >= 10e6);
   row(`wasm simulation (headless Chromium, median of ${PASSES} passes after the first)`, `${(wasm / 1e6).toFixed(1)} M events/s`, '', undefined);
   row('wasm simulation, first pass on a fresh page (cold)', `${(cold / 1e6).toFixed(1)} M events/s`, '', undefined);
   row('wasm / native', (wasm / native).toFixed(2), '>= 0.6', wasm / native >= 0.6);
+  row('native simulation / bare event loop (events/s, CPU time)', bare.toFixed(2), '>= 0.8', bare >= 0.8);
   const { sweepMs, draw, scrub } = await pageFigures(browser);
   row('browser sweep, 100,000 seeds of lost-ack', `${(sweepMs / 1000).toFixed(2)} s`, '< 2 s', sweepMs < 2000);
   for (const [label, d] of Object.entries(draw)) row(`timeline draw, ${label} (${d.events} events)`, `${d.ms.toFixed(2)} ms`, '', undefined);

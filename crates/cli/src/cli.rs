@@ -287,14 +287,20 @@ fn run(query: &str, with_trace: bool, text: bool, sql: bool) -> Result<(), Exit>
         say_raw!("{}", idemlab_lab::sql::listing(&trace));
         return Ok(());
     }
+    say!("{}", report_json(&trace, &metrics, with_trace)?);
+    Ok(())
+}
+
+/// The JSON `run` prints for a trace and its counts; `bench --scaling` times it with the run.
+fn report_json(trace: &Trace, metrics: &Metrics, with_trace: bool) -> Result<String, String> {
     let report = RunReport {
         scenario: &trace.query(),
         seed: trace.seed,
-        metrics: &metrics,
+        metrics,
         digest: trace.digest(),
-        trace: with_trace.then_some(&trace),
+        trace: with_trace.then_some(trace),
     };
-    print_json(&report)
+    serde_json::to_string_pretty(&report).map_err(|e| e.to_string())
 }
 
 /// The page's export for the same URL: its scenario's run, over its `zoom=` window if any.
@@ -517,8 +523,9 @@ fn stop_on_ctrl_c() -> Result<&'static AtomicBool, String> {
 }
 
 /// Each preset's seeds and the bare loop are timed this many times, interleaved, and the
-/// fastest of each kept: on a shared machine other programs only ever add time, and
-/// interleaving lets both sides of the ratio meet the same load.
+/// fastest of each kept: on a shared machine other programs only ever add time (to the CPU
+/// time too, through the caches they share), and interleaving lets both sides of the ratio
+/// meet the same load.
 const BENCH_ROUNDS: usize = 3;
 
 fn bench(seeds: u64) -> Result<(), Exit> {
@@ -542,7 +549,7 @@ fn bench(seeds: u64) -> Result<(), Exit> {
                 events_per_run.extend(events);
             }
         }
-        bare_best = bare_best.min(wall_secs_of(|| bare::run(&events_per_run)));
+        bare_best = bare_best.min(secs_of(|| bare::run(&events_per_run)));
     }
     let row = |label: &str, runs: u64, events: u64, secs: f64| {
         let rate = events as f64 / secs;
@@ -566,9 +573,10 @@ fn bench(seeds: u64) -> Result<(), Exit> {
     say!("{}", row("all presets", runs, events_all, secs_all));
     say!("{}", row("bare event loop", runs, events_all, bare_best));
     say!(
-        "simulator / bare event loop: {:.2} (events/s; wall time, fastest of {BENCH_ROUNDS} \
+        "simulator / bare event loop: {:.2} (events/s; {}, fastest of {BENCH_ROUNDS} \
          interleaved rounds)",
-        bare_best / secs_all
+        bare_best / secs_all,
+        clock_name()
     );
     // One long run, the size the page must stay responsive at; and the heaviest corner of
     // the bounds, which must finish in well under a second.
@@ -577,11 +585,11 @@ fn bench(seeds: u64) -> Result<(), Exit> {
     std::io::stdout().flush().map_err(Exit::from)
 }
 
-/// Wall seconds of `seeds` runs of `scenario` (seeds 0, 1, …), and each run's events.
+/// Seconds (`secs_of`) of `seeds` runs of `scenario` (seeds 0, 1, …), and each run's events.
 fn time_seeds(scenario: &Scenario, seeds: u64) -> (f64, Vec<u32>) {
     let mut scenario = scenario.clone();
     let mut events = Vec::with_capacity(seeds as usize);
-    let secs = wall_secs_of(|| {
+    let secs = secs_of(|| {
         for seed in 0..seeds {
             scenario.seed = seed;
             events.push(idemlab_core::sim::run(&scenario).events.len() as u32);
@@ -590,12 +598,22 @@ fn time_seeds(scenario: &Scenario, seeds: u64) -> (f64, Vec<u32>) {
     (secs, events)
 }
 
-/// Wall seconds `work` takes; its result is kept from the optimiser.
+/// Seconds `work` takes, including dropping its result (which is kept from the optimiser):
+/// this thread's CPU time where the platform reports it, else wall time.
 #[allow(clippy::disallowed_types)] // the benchmark is the one place that reads a clock
-fn wall_secs_of<R>(work: impl FnOnce() -> R) -> f64 {
-    let started = std::time::Instant::now();
-    std::hint::black_box(work());
-    started.elapsed().as_secs_f64()
+fn secs_of<R>(work: impl FnOnce() -> R) -> f64 {
+    let (cpu, wall) = (thread_cpu_ns(), std::time::Instant::now());
+    drop(std::hint::black_box(work()));
+    match (cpu, thread_cpu_ns()) {
+        (Some(a), Some(b)) => (b - a) as f64 / 1e9,
+        _ => wall.elapsed().as_secs_f64(),
+    }
+}
+
+/// The median of some timings.
+fn median(mut secs: Vec<f64>) -> f64 {
+    secs.sort_by(f64::total_cmp);
+    secs[secs.len() / 2]
 }
 
 fn time_one_run(label: &str, query: &str) -> Result<(), Exit> {
@@ -617,11 +635,20 @@ fn time_one_run(label: &str, query: &str) -> Result<(), Exit> {
 #[allow(clippy::disallowed_types)] // the benchmark is the one place that reads a clock
 fn scaling(seeds: u64) -> Result<(), Exit> {
     let worst = codec::decode(WORST_QUERY).expect("decodes").scenario;
-    let (secs, wall) = (run_secs(&worst, 5), wall_secs(&worst));
+    // The run's counts and `idemlab run`'s whole path, interleaved so both meet the same load.
+    let (mut counted, mut whole) = (Vec::new(), Vec::new());
+    for _ in 0..RUN_ROUNDS {
+        counted.push(secs_of(|| idemlab_lab::run(&worst)));
+        whole.push(secs_of(|| run_path(&worst)));
+    }
+    let (secs, whole, wall) = (median(counted), median(whole), wall_secs(&worst));
     let events = idemlab_core::sim::run(&worst).events.len();
+    let clock = clock_name();
+    say!("heaviest known run: {secs:.3} s {clock} ({wall:.3} s wall), {events} events: {WORST_QUERY}");
     say!(
-        "heaviest known run: {secs:.3} s {} ({wall:.3} s wall), {events} events: {WORST_QUERY}",
-        clock_name()
+        "idemlab run on it (simulate, count, digest, JSON): {whole:.3} s {clock}, {:.2}x the \
+         simulation and counts (median of {RUN_ROUNDS}, interleaved; target <= 1.3)",
+        whole / secs
     );
     let scenario = codec::decode("preset=lost-ack").expect("decodes").scenario;
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get() as u32);
@@ -648,47 +675,55 @@ fn scaling(seeds: u64) -> Result<(), Exit> {
     Ok(())
 }
 
+/// Timings of the heaviest run by `bench --scaling`, each side.
+const RUN_ROUNDS: usize = 5;
+
+/// `idemlab run`'s whole path but the printing: simulate, count, digest and write the JSON.
+fn run_path(scenario: &Scenario) -> String {
+    let (trace, metrics) = idemlab_lab::run(scenario);
+    report_json(&trace, &metrics, false).expect("a report always serializes")
+}
+
 /// Wall seconds of one run, the median of three.
 #[allow(clippy::disallowed_types)] // the benchmark is the one place that reads a clock
 fn wall_secs(scenario: &Scenario) -> f64 {
-    let mut secs: Vec<f64> = (0..3)
-        .map(|_| {
-            let started = std::time::Instant::now();
-            std::hint::black_box(idemlab_lab::run(scenario));
-            started.elapsed().as_secs_f64()
-        })
-        .collect();
-    secs.sort_by(f64::total_cmp);
-    secs[1]
+    let once = || {
+        let started = std::time::Instant::now();
+        std::hint::black_box(idemlab_lab::run(scenario));
+        started.elapsed().as_secs_f64()
+    };
+    median((0..3).map(|_| once()).collect())
 }
 
-/// Nanoseconds this thread has spent on a CPU, from Linux's scheduler statistics; `None` where
-/// that file is missing. On a shared machine a wall clock also counts the time other programs
-/// held the CPU, which swamps what the benchmark wants to see.
+/// Nanoseconds this thread has spent on a CPU, or `None` where the platform has no such
+/// clock. On a shared machine a wall clock also counts the time other programs held the CPU,
+/// which swamps what the benchmark wants to see; Linux's scheduler statistics, read before,
+/// lag the running thread by up to a tick (4 ms), as long as a preset's seeds take.
+#[cfg(unix)]
 fn thread_cpu_ns() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    stat.split_whitespace().next()?.parse().ok()
+    let now = nix::time::clock_gettime(nix::time::ClockId::CLOCK_THREAD_CPUTIME_ID).ok()?;
+    let (secs, nanos) = (
+        u64::try_from(now.tv_sec()).ok()?,
+        u64::try_from(now.tv_nsec()).ok()?,
+    );
+    Some(secs * 1_000_000_000 + nanos)
 }
 
-/// Seconds one run (trace and metrics) takes: CPU time where Linux reports it, else wall
-/// time; the median of `times` timings.
-#[allow(clippy::disallowed_types)] // the benchmark is the one place that reads a clock
+#[cfg(not(unix))]
+fn thread_cpu_ns() -> Option<u64> {
+    None
+}
+
+/// Seconds one run (trace and metrics) takes (`secs_of`), the median of `times` timings.
 fn run_secs(scenario: &Scenario, times: usize) -> f64 {
-    let mut secs: Vec<f64> = (0..times)
-        .map(|_| {
-            let (cpu, wall) = (thread_cpu_ns(), std::time::Instant::now());
-            std::hint::black_box(idemlab_lab::run(scenario));
-            match (cpu, thread_cpu_ns()) {
-                (Some(a), Some(b)) => (b - a) as f64 / 1e9,
-                _ => wall.elapsed().as_secs_f64(),
-            }
-        })
-        .collect();
-    secs.sort_by(f64::total_cmp);
-    secs[secs.len() / 2]
+    median(
+        (0..times)
+            .map(|_| secs_of(|| idemlab_lab::run(scenario)))
+            .collect(),
+    )
 }
 
-/// What `run_secs` measures, for the printed figures.
+/// What `secs_of` measures, for the printed figures.
 fn clock_name() -> &'static str {
     if thread_cpu_ns().is_some() {
         "CPU time"

@@ -573,45 +573,15 @@ pub struct Trace {
 }
 
 impl Trace {
+    /// An empty trace of `scenario`; the simulator records its events apart and moves them in.
     pub fn new(scenario: &Scenario) -> Trace {
-        Trace::with_capacity(scenario, 0)
-    }
-
-    pub fn with_capacity(scenario: &Scenario, events: usize) -> Trace {
-        Trace::reusing(scenario, Vec::with_capacity(events), events)
-    }
-
-    /// An empty trace that records into `buffer` (cleared), grown to `events` if smaller.
-    pub fn reusing(scenario: &Scenario, mut buffer: Vec<Event>, events: usize) -> Trace {
-        buffer.clear();
-        buffer.reserve_exact(events);
         Trace {
             scenario: scenario.clone(),
             seed: scenario.seed,
             pods: Vec::new(),
-            events: Arc::new(buffer),
+            events: Arc::new(Vec::new()),
             truncated: false,
         }
-    }
-
-    /// Appends an event, never letting the buffer grow past `events_max` events plus the
-    /// `cap-reached` one. Growing copies the events, and for a moment both copies are live:
-    /// the buffer doubles while small, and once it is a quarter of the cap or more it goes
-    /// straight to the cap, so a run never holds more than 1.5 times its largest trace. The
-    /// page's wasm memory never shrinks back, so that moment is its peak while it simulates.
-    pub fn push(&mut self, event: Event, events_max: u32) {
-        let events = Arc::get_mut(&mut self.events).expect("a trace being recorded is not shared");
-        if events.len() == events.capacity() {
-            let cap = events_max as usize + 1;
-            let room = cap.saturating_sub(events.len());
-            let grow = if events.len() * 4 >= cap {
-                room
-            } else {
-                events.len().max(64).min(room)
-            };
-            events.reserve_exact(grow.max(1));
-        }
-        events.push(event);
     }
 
     /// The trace's event buffer, emptied, for the next run to fill in place (`Stepper::reusing`),

@@ -44,7 +44,7 @@ impl World {
     /// Starts a client pod; its lane and its exec share the index.
     pub(super) fn start_pod(&mut self, client: u16, rerun: bool) {
         let pod = u16::try_from(self.trace.pods.len()).expect("pods are bounded by clients * 2");
-        let mut draw = rng::for_decision(self.s.seed, Stream::PodUid, u64::from(pod), 0, 0);
+        let mut draw = rng::for_decision(&self.seeds, Stream::PodUid, u64::from(pod), 0, 0);
         let uid = rand::RngCore::next_u32(&mut draw);
         self.trace.pods.push(Pod { uid, client, rerun });
         self.execs.push(Exec {
@@ -130,7 +130,7 @@ impl World {
             }),
             KeyStrategy::Attempt => {
                 let mut draw = rng::for_decision(
-                    self.s.seed,
+                    &self.seeds,
                     Stream::AttemptUuid,
                     u64::from(pod),
                     u64::from(order),
@@ -209,7 +209,7 @@ impl World {
             return;
         };
         let mut draw = rng::for_decision(
-            self.s.seed,
+            &self.seeds,
             Stream::Remint,
             u64::from(pod),
             u64::from(current.order),
@@ -256,7 +256,7 @@ impl World {
     fn backoff_us(&self, pod: u16, order: u32, retry: u16) -> u64 {
         let base_us = backoff_base_ms(self.s.backoff_ms, u32::from(retry)) * 1_000;
         let mut draw = rng::for_decision(
-            self.s.seed,
+            &self.seeds,
             Stream::Jitter,
             u64::from(pod),
             u64::from(order),

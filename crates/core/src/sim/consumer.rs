@@ -102,7 +102,7 @@ impl World {
             _ => return None,
         };
         let mut draw = rng::for_decision(
-            self.s.seed,
+            &self.seeds,
             Stream::Queue,
             u64::from(event),
             u64::from(delivery),

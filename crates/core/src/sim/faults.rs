@@ -66,7 +66,7 @@ impl World {
     pub(super) fn replace_db(&mut self) {
         self.store.db_boot += 1;
         let mut draw = rng::for_decision(
-            self.s.seed,
+            &self.seeds,
             Stream::ReplaceDb,
             u64::from(self.store.db_boot),
             0,

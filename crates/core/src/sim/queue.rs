@@ -1,50 +1,43 @@
 //! The event queue: actions ordered by (time, sequence), so ties break by scheduling order and
 //! never by anything the platform decides.
 
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use super::Action;
 
-struct Scheduled {
-    time_us: u64,
-    seq: u64,
-    action: Action,
-}
-
-impl PartialEq for Scheduled {
-    fn eq(&self, other: &Self) -> bool {
-        (self.time_us, self.seq) == (other.time_us, other.seq)
-    }
-}
-impl Eq for Scheduled {}
-impl PartialOrd for Scheduled {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Scheduled {
-    // Reversed: BinaryHeap is a max-heap and we want the earliest first.
-    fn cmp(&self, other: &Self) -> Ordering {
-        (other.time_us, other.seq).cmp(&(self.time_us, self.seq))
-    }
-}
-
+/// The heap orders plain 128-bit keys, `time_us` above `seq` above the slot of the action in
+/// `actions`, where the actions wait; a slot is reused once its action is popped. Moving
+/// 32-byte entries of time, sequence and action through the heap, and comparing them field by
+/// field, was a fifth of a run's time. The slot never decides an order: `seq` is unique.
 #[derive(Default)]
 pub struct Queue {
-    heap: BinaryHeap<Scheduled>,
-    seq_next: u64,
+    heap: BinaryHeap<Reverse<u128>>,
+    actions: Vec<Action>,
+    free: Vec<u32>,
+    seq_next: u32,
 }
 
 impl Queue {
     pub fn push(&mut self, time_us: u64, action: Action) {
+        let slot = match self.free.pop() {
+            Some(slot) => {
+                self.actions[slot as usize] = action;
+                slot
+            }
+            None => {
+                self.actions.push(action);
+                u32::try_from(self.actions.len() - 1).expect("pending actions fit in 32 bits")
+            }
+        };
+        // A run stops after `events_max * 8` actions (at most 8 million) and each schedules a
+        // handful, so the sequence stays far below 2^32.
         let seq = self.seq_next;
-        self.seq_next += 1;
-        self.heap.push(Scheduled {
-            time_us,
-            seq,
-            action,
-        });
+        self.seq_next = seq
+            .checked_add(1)
+            .expect("a run schedules under 2^32 actions");
+        let key = u128::from(time_us) << 64 | u128::from(seq) << 32 | u128::from(slot);
+        self.heap.push(Reverse(key));
     }
 
     pub fn is_empty(&self) -> bool {
@@ -52,6 +45,9 @@ impl Queue {
     }
 
     pub fn pop(&mut self) -> Option<(u64, Action)> {
-        self.heap.pop().map(|s| (s.time_us, s.action))
+        let Reverse(key) = self.heap.pop()?;
+        let slot = key as u32;
+        self.free.push(slot);
+        Some(((key >> 64) as u64, self.actions[slot as usize]))
     }
 }

@@ -38,10 +38,22 @@ pub enum Stream {
     ChargeLookupReply = 16,
 }
 
-/// A generator for one decision, seeded from the run seed and the decision's identity.
-pub fn for_decision(seed: u64, stream: Stream, a: u64, b: u64, c: u64) -> Draw {
-    let mut h = mix(seed ^ 0x6964_656d_6c61_6221); // "idemlab!"
-    for part in [stream as u64, a, b, c] {
+/// The run seed mixed with each stream's number, once per run: a decision then mixes in only
+/// its own three parts, two mixes fewer each (the streams' numbers run 1..=16).
+pub struct Seeds([u64; 17]);
+
+impl Seeds {
+    pub fn new(seed: u64) -> Seeds {
+        let run = mix(seed ^ 0x6964_656d_6c61_6221); // "idemlab!"
+        Seeds(std::array::from_fn(|stream| mix(run ^ stream as u64)))
+    }
+}
+
+/// A generator for one decision, seeded from the run seed (through `seeds`) and the decision's
+/// identity: a hash of seed, stream, `a`, `b` and `c`, each mixed in turn.
+pub fn for_decision(seeds: &Seeds, stream: Stream, a: u64, b: u64, c: u64) -> Draw {
+    let mut h = seeds.0[stream as usize];
+    for part in [a, b, c] {
         h = mix(h ^ part);
     }
     // The mixed hash is already well spread, so it seeds the state and picks the stream
