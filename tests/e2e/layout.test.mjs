@@ -91,8 +91,8 @@ test('at 1366×768 every step shows its text, timeline A and its named counters 
 });
 
 test('with the key store open the timeline fits beside it, not clipped', async () => {
-  const page = await openLab(browser, 'lesson=a&step=4&gate=0', DESKTOP);
-  assert.equal(await page.getAttribute('#keystore-toggle', 'aria-pressed'), 'true', 'step 4 opens the key store');
+  const page = await openLab(browser, 'lesson=a&step=3&gate=0', DESKTOP);
+  assert.equal(await page.getAttribute('#keystore-toggle', 'aria-pressed'), 'true', 'step 3 opens the key store');
   const fit = await page.$eval('#timeline-a', (el) => ({ scroll: el.scrollWidth, client: el.clientWidth }));
   assert.ok(fit.scroll <= fit.client + 1, `the run fits the timeline beside the panel (${JSON.stringify(fit)})`);
   const toggle = await page.$eval('#keystore-toggle', (el) => el.getBoundingClientRect().toJSON());

@@ -125,7 +125,10 @@ fn the_quiz_says_right_or_wrong_and_all_right_masters_the_lesson() {
     let mut state = load("lesson=b&quiz=8");
     app::update(&mut state, Msg::Quiz(QuizMsg::Begin));
     let (hint, result) = state.quiz.as_ref().unwrap().feedback(0);
-    assert!(hint.starts_with("Answer before you see the run") && result.is_none());
+    assert!(
+        hint.starts_with("One attempt per question") && result.is_none(),
+        "{hint}"
+    );
     for index in 0..QUESTIONS {
         let answer = right_answer(&state);
         app::update(&mut state, Msg::Quiz(QuizMsg::Answer(answer)));
