@@ -74,7 +74,7 @@ test('keyboard: an effect before the claim fails, the textbook order is safe', a
   assert.equal(await draft(page), 'begin,lookup,claim,effect,commit,respond');
   const safe = await runOrder(page);
   assert.equal(await page.getAttribute('#order-verdict', 'data-verdict'), 'safe');
-  assert.match(safe, /^Safe across \d+ runs/);
+  assert.match(safe, /^Safe in all \d+ runs/);
   // The textbook order is the default, so the canonical permalink leaves `order=` out.
   assert.equal(new URL(page.url()).searchParams.get('order'), null);
   assert.equal((await counters(page)).duplicates, 0);
@@ -104,7 +104,7 @@ test('a claim committed before the transaction (the phased shape) is safe with i
   assert.equal(await draft(page), 'claim,begin,lookup,effect,commit,respond');
   const verdict = await runOrder(page);
   assert.equal(await page.getAttribute('#order-verdict', 'data-verdict'), 'safe');
-  assert.match(verdict, /^Safe across \d+ runs/);
+  assert.match(verdict, /^Safe in all \d+ runs/);
   assert.match(verdict, /ledger's boundary/);
   assert.match(verdict, /300 ms lease/);
   page.assertClean();

@@ -1,6 +1,6 @@
 // Issue 11's key-store panel and classification exercise, as a learner meets them: a step about
 // the key table opens the panel beside the timeline, its rows follow the cursor and agree with
-// `idemlab run --text` on the same URL; the seven operations lock on answering, the score adds
+// `idemlab run --text` on the same URL; the five operations lock on answering, the score adds
 // up, and "Show me" loads a run whose counters equal `idemlab run` on the new URL.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -115,11 +115,11 @@ test('compare mode: B has its own key table; the toggle closes both and the link
   await page.close();
 });
 
-test('classification: seven answers lock, the score adds up, and "Show me" runs the shape', async () => {
+test('classification: five answers lock, the score adds up, and "Show me" runs the shape', async () => {
   const page = await openLab(browser, 'lesson=a&step=2&gate=0');
   const items = await page.$$('#classify [data-op]');
-  assert.equal(items.length, 7);
-  for (let index = 0; index < 7; index += 1) {
+  assert.equal(items.length, 5);
+  for (let index = 0; index < 5; index += 1) {
     await page.click(`#classify [data-op="${index}"] [data-classify="natural"]`);
   }
   // A second answer changes nothing: the first stands.
@@ -127,9 +127,9 @@ test('classification: seven answers lock, the score adds up, and "Show me" runs 
   await page.click('#classify [data-op="0"] [data-classify="not"]', { force: true });
   assert.equal(await page.getAttribute('#classify [data-op="0"] [data-classify="natural"]', 'aria-pressed'), 'true');
   const right = await page.$$eval('#classify [data-op] [data-right]', (buttons) => buttons.map((b) => b.dataset.classify));
-  assert.equal(right.length, 7, 'every answered operation shows its right class');
+  assert.equal(right.length, 5, 'every answered operation shows its right class');
   const score = right.filter((name) => name === 'natural').length;
-  assert.match((await page.textContent('#classify-score')).trim(), new RegExp(`Score: ${score} of 7\\.$`));
+  assert.match((await page.textContent('#classify-score')).trim(), new RegExp(`Score: ${score} of 5\\.$`));
   const whys = await page.$$eval('#classify .classify-why', (ps) => ps.map((p) => p.textContent.length));
   assert.ok(whys.every((n) => n > 20), 'every answer says why');
   await page.screenshot({ path: `${ARTIFACTS}/panels-classify.png`, fullPage: true });
@@ -148,7 +148,7 @@ test('classification: seven answers lock, the score adds up, and "Show me" runs 
     const cli = cliCounts(page.url());
     for (const name of METRICS) assert.equal(shown[name], cli[name], `${page.url()}: ${name}`);
   }
-  assert.match((await page.textContent('#classify-score')).trim(), new RegExp(`Score: ${score} of 7\\.$`), 'the answers stay');
+  assert.match((await page.textContent('#classify-score')).trim(), new RegExp(`Score: ${score} of 5\\.$`), 'the answers stay');
   page.assertClean();
   await page.close();
 });

@@ -79,7 +79,7 @@ pub struct ClassifyItem {
     pub show: bool,
 }
 
-/// The seven operations, with what each reveals so far.
+/// The five operations, with what each reveals so far.
 pub fn classify_items(answers: &Answers) -> Vec<ClassifyItem> {
     OPERATIONS
         .iter()
@@ -121,7 +121,7 @@ pub fn classify_said(answers: &Answers, last: Option<usize>) -> String {
     }
 }
 
-/// "Answered 3 of 7: 2 right so far." while open; "Score: 5 of 7." once all are answered.
+/// "Answered 3 of 5: 2 right so far." while open; "Score: 4 of 5." once all are answered.
 pub fn classify_score(answers: &Answers) -> String {
     let total = OPERATIONS.len();
     let answered = answers.iter().flatten().count();
@@ -129,10 +129,7 @@ pub fn classify_score(answers: &Answers) -> String {
     if answered == total {
         idemlab_lab::tf!("Score: {} of {}.", right, total)
     } else if answered == 0 {
-        idemlab_lab::tf!(
-            "Classify each of the {} operations; each answer locks and says why.",
-            total
-        )
+        idemlab_lab::tf!("Answered 0 of {}.", total)
     } else {
         idemlab_lab::tf!(
             "Answered {} of {}: {} right so far.",

@@ -110,10 +110,7 @@ fn a_wrong_answer_to_the_first_operation_locks_and_says_why(state: &mut State) {
 fn a_classification_answer_locks_and_says_why() {
     use idemlab_course::classify::{Class, OPERATIONS};
     let mut state = load("lesson=a&step=2");
-    assert_eq!(
-        app::classify_score(&state.classify),
-        "Classify each of the 7 operations; each answer locks and says why."
-    );
+    assert_eq!(app::classify_score(&state.classify), "Answered 0 of 5.");
     let items = app::classify_items(&state.classify);
     assert!(items
         .iter()
@@ -122,30 +119,30 @@ fn a_classification_answer_locks_and_says_why() {
     app::update(
         &mut state,
         Msg::Classify(ClassifyMsg::Answer {
-            index: 2,
+            index: 1,
             answer: Class::Not,
         }),
     );
-    let third = &app::classify_items(&state.classify)[2];
-    assert_eq!(third.verdict.as_deref(), Some("Right: not idempotent."));
-    assert!(third.show, "append has a run of the same shape");
+    let email = &app::classify_items(&state.classify)[1];
+    assert_eq!(email.verdict.as_deref(), Some("Right: not idempotent."));
+    assert!(email.show, "the email has a run of the same shape");
     // Shown as run A, the operation replaces the step's runs: the step's claims no longer
     // hold, so they hide (with a note), until the step's number brings its runs back.
     assert!(app::page_layout(&state).claims);
-    app::update(&mut state, Msg::Classify(ClassifyMsg::Show(2)));
+    app::update(&mut state, Msg::Classify(ClassifyMsg::Show(1)));
     assert!(!app::step_runs_shown(&state) && !app::page_layout(&state).claims);
     app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1)));
     assert!(app::step_runs_shown(&state) && app::page_layout(&state).claims);
     assert_eq!(
         app::classify_score(&state.classify),
-        "Answered 2 of 7: 1 right so far."
+        "Answered 2 of 5: 1 right so far."
     );
     // An index out of range changes nothing.
     assert_eq!(
         app::update(
             &mut state,
             Msg::Classify(ClassifyMsg::Answer {
-                index: 7,
+                index: 5,
                 answer: Class::Not
             })
         ),
@@ -160,33 +157,35 @@ fn a_classification_answer_locks_and_says_why() {
             }),
         );
     }
-    assert_eq!(app::classify_score(&state.classify), "Score: 6 of 7.");
+    assert_eq!(app::classify_score(&state.classify), "Score: 4 of 5.");
 }
 
 #[test]
 fn show_me_loads_the_operations_run_as_a_once_answered() {
     use idemlab_course::classify::{Class, OPERATIONS};
     let mut state = load("lesson=a&step=2");
-    let put = OPERATIONS
+    let transfer = OPERATIONS
         .iter()
-        .position(|op| op.text.starts_with("PUT"))
+        .position(|op| op.text.starts_with("Apply transfer"))
         .unwrap();
     // Before the answer, its run would give the answer away.
     assert_eq!(
-        app::update(&mut state, Msg::Classify(ClassifyMsg::Show(put))),
+        app::update(&mut state, Msg::Classify(ClassifyMsg::Show(transfer))),
         Effects::default()
     );
     app::update(
         &mut state,
         Msg::Classify(ClassifyMsg::Answer {
-            index: put,
-            answer: Class::Natural,
+            index: transfer,
+            answer: Class::Redesign,
         }),
     );
-    let effects = app::update(&mut state, Msg::Classify(ClassifyMsg::Show(put)));
+    let effects = app::update(&mut state, Msg::Classify(ClassifyMsg::Show(transfer)));
     assert!(effects.rerun && effects.render);
     assert_eq!(effects.url, Some(UrlWrite::Push));
-    let wanted = decode_lenient(OPERATIONS[put].show.unwrap()).0.scenario;
+    let wanted = decode_lenient(OPERATIONS[transfer].show.unwrap())
+        .0
+        .scenario;
     assert_eq!(state.page.scenario, wanted);
     assert_eq!(state.page.compare, None);
     assert_eq!(state.tab, Tab::Lessons);
@@ -217,7 +216,7 @@ fn show_me_loads_the_operations_run_as_a_once_answered() {
         }),
     );
     assert_eq!(state.page.scenario, step_scenario(&LESSONS[0], 1));
-    assert_eq!(state.classify[put], Some(Class::Natural));
+    assert_eq!(state.classify[transfer], Some(Class::Redesign));
 }
 
 #[test]

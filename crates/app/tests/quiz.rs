@@ -577,13 +577,14 @@ fn every_prediction_states_what_decides_its_answer() {
                 Kind::DuplicatesAfterExpiry => {
                     says(format!("{} ms for an answer", scenario.timeout_ms));
                     says(format!("keeps each key for {} ms", scenario.retention_ms));
-                    says(format!("backoff of {} ms", scenario.backoff_ms));
+                    // The retries' departure times are stated, so the backoff is not needed.
                     says(format!("up to {} times", scenario.retries));
+                    says("retries leaving at".into());
                 }
                 Kind::ReceiptsWithoutInbox => {
                     let lost = lost_sends(&trace, |p, _| matches!(p, Payload::Ack { .. }));
                     says(format!("{} orders are charged once each", scenario.orders));
-                    says(format!("({} ms)", scenario.visibility_ms));
+                    says(format!("within {} ms", scenario.visibility_ms));
                     says(format!("In this run {lost} acknowledgement"));
                     assert_eq!(question.answer, metrics.effects + lost, "{place}");
                 }

@@ -34,17 +34,17 @@ fn the_picker_marks_a_mastered_lesson_and_a_lock_keeps_the_others_shut() {
         [
             PickerButton {
                 id: "a",
-                text: "Lesson A: The lost acknowledgement (22 min) ✓ mastered",
+                text: "Lesson A: The lost acknowledgement (28 min) ✓ mastered",
                 disabled: true,
             },
             PickerButton {
                 id: "b",
-                text: "Lesson B: Duplicates outside the pod (19 min)",
+                text: "Lesson B: Duplicates outside the pod (26 min)",
                 disabled: false,
             },
             PickerButton {
                 id: "c",
-                text: "Lesson C: In production (21 min)",
+                text: "Lesson C: In production (29 min)",
                 disabled: true,
             },
         ]"#]]

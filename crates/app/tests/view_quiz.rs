@@ -82,13 +82,13 @@ fn a_question_shows_its_marks_and_its_form() {
                 "2",
             ),
             fields: Number {
-                legend: "The API does not check keys. The client waits 220 ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of 30 ms, doubling each time, plus a random extra of up to half the delay, up to 4 times. In this run 0 answers to order 2 are lost on the way back. How many times does the payment service charge order 2?",
+                legend: "The API does not check keys. The client waits 220 ms for an answer (only a lost answer takes that long), then retries, up to 4 times. In this run 0 answers to order 2 are lost on the way back. How many times does the payment service charge order 2?",
                 max: "999",
                 given: None,
             },
             offers_try: false,
             check_disabled: false,
-            feedback: "Answer before you see the run: it appears on the timeline, with its counters, once you lock your answer. One attempt per question; all 4 right masters the lesson.",
+            feedback: "One attempt per question; all 4 right masters the lesson.",
             result: None,
             said: "",
             answered: false,
@@ -152,10 +152,11 @@ fn a_refused_answer_says_why_and_the_last_question_leads_to_the_score() {
             verdict: "4 of 4 right: Lesson A mastered.",
             mastered: true,
             review: [
-                "✓ you answered 1; the answer is 1. ",
-                "✓ you answered insert the key (unique) in the ledger's transaction, then charge; the answer is insert the key (unique) in the ledger's transaction, then charge. ",
-                "✓ you answered keep the key table in a durable database; the answer is keep the key table in a durable database. ",
-                "✓ you answered begin, lookup, claim, effect, commit, respond; the answer is begin, lookup, claim, effect, commit, respond. ",
+                "✓ 1. ",
+                "✓ insert the key (unique) in the ledger's transaction, then charge. ",
+                "✓ keep the key table in a durable database. ",
+                "✓ begin, lookup, claim, effect, commit, respond. ",
             ],
-        }"#]].assert_eq(&format!("{:#?}", panel.shows));
+        }"#]]
+    .assert_eq(&format!("{:#?}", panel.shows));
 }

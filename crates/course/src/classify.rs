@@ -1,8 +1,9 @@
-//! The classification exercise: seven operations, each naturally idempotent, not idempotent, or
-//! idempotent only after a redesign. Each answer is explained; where the model has an operation
-//! of the same shape (append ≈ the ledger's charge, PUT ≈ setting a field), "show me" opens a
-//! run of it, and `tests/classify.rs` checks that run shows what the explanation says
-//! (duplicates for a non-idempotent operation, none for the others). Pure data.
+//! The classification exercise: five operations, each naturally idempotent, not idempotent, or
+//! idempotent only after a redesign. The source lesson's other shapes (set a field, add a charge)
+//! are the step's own runs A and B, so they are shown, not asked again. Each answer is explained;
+//! where the model has an operation of the same shape, "show me" opens a run of it, and
+//! `tests/classify.rs` checks that run shows what the explanation says (duplicates for a
+//! non-idempotent operation, none for the others). Pure data.
 
 /// The three answers, in the order the page offers them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,27 +58,13 @@ pub struct Operation {
     pub show: Option<&'static str>,
 }
 
-pub static OPERATIONS: [Operation; 7] = [
+pub static OPERATIONS: [Operation; 5] = [
     Operation {
         text: "Delete order 42",
         class: Class::Natural,
         why: "A repeat finds nothing left to delete, so the state is the same; only the reply may differ.",
         more: "After the first delete order 42 is gone; a repeat finds nothing to remove, so the state is the same. The reply may differ (404 instead of 200), which the client must accept.",
         show: None,
-    },
-    Operation {
-        text: "PUT a whole resource",
-        class: Class::Natural,
-        why: "Writing the same whole value again leaves the same state: run A of this step sets a field this way.",
-        more: "PUT replaces the resource with the body it carries, so the same body twice leaves the same state, provided nothing else wrote in between: a delayed repeat can undo a newer version. The lab's \"set a field\" is this shape.",
-        show: Some("seed=7&preset=lost-ack&op=set"),
-    },
-    Operation {
-        text: "Append a line",
-        class: Class::Not,
-        why: "Each repeat adds another line. A charge is this shape: run B of this step.",
-        more: "Each repeat adds another line: two tries, two lines. A charge is an append to the ledger, which is why a lost answer turns into a second charge.",
-        show: Some("seed=7&preset=lost-ack&op=charge"),
     },
     Operation {
         text: "Send an email",

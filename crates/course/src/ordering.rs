@@ -97,9 +97,8 @@ pub static PROBES: [Probe; 10] = [
 /// are evidence, not a proof, and the probes never crash between the charge and the commit (see
 /// the module doc), so "safe" is about the ledger's boundary only, never the payment service's.
 /// Translated where it is shown (`safe_text`).
-pub const BOUNDARY: &str = "Evidence for the ledger's boundary, not a proof: lost answers, two \
-copies at once, a late repeat, and a crash after any step but the charge. A crash between the \
-charge and the commit charges twice under every order unless the payment service honours the key \
+pub const BOUNDARY: &str = "Evidence, not a proof, and for the ledger's boundary only: a crash \
+between the charge and the commit still charges twice unless the payment service honours the key \
 (Lesson B, step 6).";
 
 /// The sentence a safe verdict shows: what every run held, and the boundary it was checked on;
@@ -118,7 +117,7 @@ pub fn safe_text(order: [Step; 6], runs: u32) -> String {
         String::new()
     };
     let safe = idemlab_lab::tf!(
-        "Safe across {} runs ({} seeds × {} situations): no duplicate, lost order or charge \
+        "Safe in all {} runs ({} seeds × {} situations): no duplicate, lost order or charge \
          the ledger never recorded, and every order ended ok.",
         runs,
         SEEDS_PAGE,

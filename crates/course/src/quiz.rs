@@ -491,9 +491,8 @@ fn charges_for_order(dice: &mut Pcg32) -> Option<Question> {
         _ => idemlab_lab::tf!("{} answers to order {} are lost", lost, order),
     };
     let prompt = idemlab_lab::tf!(
-        "The API does not check keys. The client waits {0} ms for an answer (longer than any round trip here, so only a lost answer times out), then retries after a backoff of {1} ms, doubling each time, plus a random extra of up to half the delay, up to {2} times. In this run {3} on the way back. How many times does the payment service charge order {4}?",
+        "The API does not check keys. The client waits {0} ms for an answer (only a lost answer takes that long), then retries, up to {1} times. In this run {2} on the way back. How many times does the payment service charge order {3}?",
         timeout_ms,
-        backoff_ms,
         retries,
         lost_text,
         order,
@@ -563,12 +562,11 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
         )
     });
     let prompt = idemlab_lab::tf!(
-        "{} sent with keys to an API with a unique claim that keeps each key for {} ms from when it is stored. Every answer is cut on the way back for the first {} ms. The client waits {} ms for an answer, then retries after a backoff of {} ms, doubling each time, plus a random extra of up to half the delay, up to 4 times (5 attempts in all); a request reaches the API {}–{} ms after it leaves. In this run {}. How many duplicates does this run count?",
+        "{} sent to an API with a unique claim that keeps each key for {} ms from when it is stored. Every answer is lost on the way back for the first {} ms. The client waits {} ms for an answer, then retries, up to 4 times; a request reaches the API {}–{} ms after it leaves. In this run {}. How many duplicates does this run count?",
         plural(orders, idemlab_lab::t!("{} order is"), idemlab_lab::t!("{} orders are")),
         retention_ms,
         partition_ms,
         scenario.timeout_ms,
-        backoff_ms,
         scenario.latency_ms.lo,
         scenario.latency_ms.hi,
         expiry_timings(&trace, orders),
@@ -799,7 +797,7 @@ fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
             ("dedup=naive".into(), idemlab_lab::t!("look the key up; if it is absent, charge, then write the key").into()),
             ("dedup=atomic".into(), idemlab_lab::t!("insert the key (unique) in the ledger's transaction, then charge").into()),
         ],
-        why: idemlab_lab::t!("With check-then-insert both copies of the order read \"not found\" before either recorded the key (the race region). An atomic claim makes the second copy wait on the key and then replay the first answer."),
+        why: idemlab_lab::t!("With check-then-insert both copies read \"not found\" before either recorded the key (the race region); an atomic claim makes the second wait on the key, then replay the first answer."),
         finish: false,
     };
     pose_which(which, dice)
@@ -931,7 +929,7 @@ fn receipts_without_inbox(dice: &mut Pcg32) -> Option<Question> {
         return None;
     }
     let prompt = idemlab_lab::tf!(
-        "{} orders are charged once each, and each booked charge goes to a queue that delivers at least once: it delivers an event again if no acknowledgement comes back within its visibility timeout ({} ms). The consumer mails a receipt for every delivery it gets. In this run {} on the way back to the queue. How many receipts does the consumer mail?",
+        "{} orders are charged once each, and each charge goes to a queue as an event. The queue delivers an event again if no acknowledgement comes back within {} ms. The consumer mails a receipt for every delivery it gets. In this run {} on the way back to the queue. How many receipts does the consumer mail?",
         orders,
         visibility_ms,
         plural(
@@ -942,13 +940,12 @@ fn receipts_without_inbox(dice: &mut Pcg32) -> Option<Question> {
     );
     // `e{event}` is the queue event's id as the Events tab writes it.
     let explanation = idemlab_lab::tf!(
-        "{0}: one per charge ({1}), and one more for each lost ack ({2}). The first repeat is at {3} (the cursor): the ack for e{4} was lost, so after the visibility timeout ({5} ms) the queue delivered e{4} again and the consumer mailed again. With an inbox table it would mail {1}.",
+        "{0}: one per charge ({1}), and one more for each lost ack ({2}). The first repeat is at {3} (the cursor): the ack for e{4} was lost, so the queue delivered e{4} again. With an inbox table it would mail {1}.",
         plural(metrics.receipts, idemlab_lab::t!("{} receipt"), idemlab_lab::t!("{} receipts")),
         metrics.effects,
         acks_lost,
         ms_tenths(trace.events[ix].time_us),
         event,
-        visibility_ms,
     );
     let question = number_question(
         Kind::ReceiptsWithoutInbox,
@@ -1059,7 +1056,7 @@ fn charges_after_crash(dice: &mut Pcg32) -> Option<Question> {
         order
     );
     let explanation = idemlab_lab::tf!(
-        "{}; the last at {} (the cursor). The crash rolled back the ledger row and the key's claim with it, but a payment service is not part of the ledger's transaction, so its charge stayed and the retry found no key. The claim protects the ledger's boundary only; the payment service is a boundary of its own.",
+        "{}; the last at {} (the cursor). The crash rolled back the ledger row and the key's claim, but not the payment service's charge, which is outside the transaction: the retry found no key and charged again. The claim protects the ledger's boundary, not the payment service.",
         plural(own.len() as u32, idemlab_lab::t!("{} time"), idemlab_lab::t!("{} times")),
         ms_tenths(trace.events[last].time_us),
     );

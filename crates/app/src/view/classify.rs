@@ -9,7 +9,7 @@ use idemlab_course::classify::Class;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassifyFrame {
     pub ops: Vec<ClassifyOp>,
-    /// "Right: not idempotent. Answered 1 of 7: 1 right so far." (`classify_said`).
+    /// "Right: not idempotent. Answered 1 of 5: 1 right so far." (`classify_said`).
     pub score: String,
 }
 
