@@ -8,6 +8,7 @@
 #   BENCH_SWEEP_SEEDS=N  seeds of the sweep-scaling figure (default 20000)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+TARGET="${CARGO_TARGET_DIR:-target}" # where cargo builds (a worktree may set it)
 bash scripts/setup.sh
 # shellcheck source=scripts/env.sh
 . scripts/env.sh
@@ -38,9 +39,9 @@ serve bench dist-bench
 serve page dist
 serve plain --no-precompressed dist
 BASE_URL="$(url bench)" PAGE_URL="$(url page)" PLAIN_URL="$(url plain)" PAGE_DIR=dist \
-  CHROMIUM_PATH=/usr/bin/chromium IDEMLAB_BIN=target/release/idemlab node tests/e2e/bench.mjs
+  CHROMIUM_PATH=/usr/bin/chromium IDEMLAB_BIN="$TARGET/release/idemlab" node tests/e2e/bench.mjs
 # Native figures: the heaviest run the search found (CPU and wall time), `idemlab run`'s whole
 # path on it over its simulation and counts, and sweep throughput on one thread against every
 # core. (The table above has the simulator's rate over the bare event loop's.)
 echo
-target/release/idemlab bench --scaling --seeds "${BENCH_SWEEP_SEEDS:-20000}"
+"$TARGET/release/idemlab" bench --scaling --seeds "${BENCH_SWEEP_SEEDS:-20000}"

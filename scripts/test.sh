@@ -5,6 +5,9 @@
 #   TEST_MODE=quick|long  exported to the tests (long seed sweeps read it); default quick.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+# Where cargo puts what it builds: the tests below find the CLI and the page's unstripped wasm
+# there, so a CARGO_TARGET_DIR elsewhere (a worktree, a helper) is honoured.
+TARGET="${CARGO_TARGET_DIR:-target}"
 
 export TEST_MODE="${TEST_MODE:-quick}"
 case "$TEST_MODE" in
@@ -49,7 +52,7 @@ page_build() {
     || { echo "dist/index.html is not the page (no #runs)"; return 1; }
   # core's float formatter costs about 8 KB gzipped; every fraction the page prints goes through
   # decimal::Fixed or decimal::Short instead. The unstripped build still names its functions.
-  if grep -q flt2dec target/wasm32-unknown-unknown/wasm-release/idemlab.wasm; then
+  if grep -q flt2dec "$TARGET/wasm32-unknown-unknown/wasm-release/idemlab.wasm"; then
     echo "the page links core's float formatter again: a {} or {:.N} of an f64 in the lib;"
     echo "write it with decimal::Fixed (or decimal::Short) instead"
     return 1
@@ -88,7 +91,7 @@ serve_page() {
   BASE_URL="$(head -1 target/e2e-server.url)"
   [ -n "$BASE_URL" ] || { echo "the static server did not start:"; cat target/e2e-server.log; return 1; }
   cargo build --release --quiet --bin idemlab
-  export BASE_URL IDEMLAB_BIN=target/release/idemlab
+  export BASE_URL IDEMLAB_BIN="$TARGET/release/idemlab"
 }
 
 e2e_tests() {
@@ -105,7 +108,7 @@ e2e_tests() {
 # the postgres user when run as root), replays `idemlab run --sql` for its cases and stops it.
 pg_conformance() {
   cargo build --release --quiet --bin idemlab
-  IDEMLAB_BIN=target/release/idemlab node --test tests/pg/conformance.test.mjs
+  IDEMLAB_BIN="$TARGET/release/idemlab" node --test tests/pg/conformance.test.mjs
 }
 
 # --- other engines ----------------------------------------------------------------------------
