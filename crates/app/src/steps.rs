@@ -118,11 +118,24 @@ pub fn parse(value: &str) -> Result<Vec<OwnStep>, String> {
 fn parse_step(line: &str) -> Result<OwnStep, String> {
     let (mut keys, mut caption, mut checks) = (Vec::new(), String::new(), Vec::new());
     let mut ask = None;
+    // A second caption=, check= or ask= would silently replace the first, so a line could state
+    // one count to `idemlab steps` and show the learner another: each may appear once.
+    let mut seen: Vec<&str> = Vec::new();
     for pair in line.split('&').filter(|p| !p.is_empty()) {
-        match pair.split_once('=') {
-            Some(("caption", text)) => caption = parse_caption(&codec::percent_decode(text))?,
-            Some(("check", list)) => checks = parse_checks(&codec::percent_decode(list))?,
-            Some(("ask", name)) => ask = Some(parse_question(&codec::percent_decode(name))?),
+        let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+        if matches!(key, "caption" | "check" | "ask") {
+            if seen.contains(&key) {
+                return Err(idemlab_lab::tf!(
+                    "`{}=` appears twice; give it once (several counts go in one check=, comma-separated)",
+                    key
+                ));
+            }
+            seen.push(key);
+        }
+        match key {
+            "caption" => caption = parse_caption(&codec::percent_decode(value))?,
+            "check" => checks = parse_checks(&codec::percent_decode(value))?,
+            "ask" => ask = Some(parse_question(&codec::percent_decode(value))?),
             _ => keys.push(pair),
         }
     }
@@ -204,6 +217,13 @@ fn parse_checks(list: &str) -> Result<Vec<Check>, String> {
             };
             let (name, count) = item.split_once(':').ok_or_else(bad)?;
             let (side, metric) = side_metric(name).ok_or_else(bad)?;
+            // Digits only: u32's parser also takes a sign ("+4"), which no count is written with.
+            if count.is_empty() || !count.bytes().all(|b| b.is_ascii_digit()) {
+                return Err(idemlab_lab::tf!(
+                    "`check={}`: a count is digits 0 to 9 only, such as duplicates:3",
+                    codec::quote(item)
+                ));
+            }
             let count = count.parse().map_err(|_| bad())?;
             Ok(Check {
                 side,
@@ -213,6 +233,16 @@ fn parse_checks(list: &str) -> Result<Vec<Check>, String> {
         })
         .collect();
     let checks = checks?;
+    for (i, check) in checks.iter().enumerate() {
+        let again = |c: &Check| c.side == check.side && c.metric == check.metric;
+        if checks[..i].iter().any(again) {
+            return Err(idemlab_lab::tf!(
+                "`check=` states {}{} twice; state each count once",
+                check.side.prefix(),
+                check.metric.name()
+            ));
+        }
+    }
     if checks.len() > CHECKS_MAX {
         return Err(idemlab_lab::tf!("at most {} checks", CHECKS_MAX));
     }

@@ -84,13 +84,20 @@ fn own_step() -> impl Strategy<Value = OwnStep> {
                     Side::A
                 }
             };
-            let checks = (checks.into_iter())
+            let mut checks: Vec<Check> = (checks.into_iter())
                 .map(|(b, metric, count)| Check {
                     side: side(b),
                     metric,
                     count,
                 })
                 .collect();
+            // A line states each count once (`steps::parse` refuses a second).
+            let mut seen = Vec::new();
+            checks.retain(|c| {
+                let fresh = !seen.contains(&(c.side, c.metric));
+                seen.push((c.side, c.metric));
+                fresh
+            });
             let ask = ask.map(|(b, metric)| Question {
                 side: side(b),
                 metric,

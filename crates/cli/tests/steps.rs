@@ -63,6 +63,32 @@ fn own_steps_text_is_bounded_and_plain() {
             "seed=1&check=b.duplicates:0".into(),
             "step 1: a check of B (`b.`) needs compare=",
         ),
+        // The last of two would win, so `idemlab steps` and the page could check other counts.
+        (
+            "seed=1&check=effects:999&check=effects:4".into(),
+            "step 1: `check=` appears twice; give it once (several counts go in one check=, comma-separated)",
+        ),
+        (
+            "seed=1&caption=a&ask=effects&caption=b".into(),
+            "step 1: `caption=` appears twice; give it once (several counts go in one check=, comma-separated)",
+        ),
+        (
+            "seed=1&ask=effects&ask=duplicates".into(),
+            "step 1: `ask=` appears twice; give it once (several counts go in one check=, comma-separated)",
+        ),
+        (
+            "seed=1&check=effects:1,effects:2".into(),
+            "step 1: `check=` states effects twice; state each count once",
+        ),
+        // `%252B` is a `+` once `steps=` and the check are each decoded: u32 would take it.
+        (
+            "seed=1&check=effects:%2B4".into(),
+            "step 1: `check=effects:+4`: a count is digits 0 to 9 only, such as duplicates:3",
+        ),
+        (
+            "seed=1&check=effects:".into(),
+            "step 1: `check=effects:`: a count is digits 0 to 9 only, such as duplicates:3",
+        ),
         (
             "seed=1\nseed=1&dedup=maybe".into(),
             "step 2: `dedup=maybe` is not valid: expected one of none|naive|atomic",
