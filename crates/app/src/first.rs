@@ -21,7 +21,8 @@ pub struct First {
     pub query: String,
     /// The step's heading or the check's title; empty on the bare page.
     pub heading: String,
-    /// The step's text as plain words (pointer phrases and terms are buttons once the wasm runs).
+    /// The step's text as plain words (pointer phrases and terms are buttons once the wasm runs);
+    /// empty while the step waits for its question's answer, as the page hides it then.
     pub text: String,
     /// The step's question (its setup, then the question) and its choices, when it asks one.
     pub setup: String,
@@ -63,13 +64,17 @@ pub fn first(name: &str, query: &str) -> First {
         setup: String::new(),
         question: String::new(),
         choices: Vec::new(),
-        // A check's opening hides no run, but its picture is the check's to reveal: none here.
-        picture: frame.quiz.panel.is_none(),
+        // A step waiting for its answer holds its run at the first event, and a check hides
+        // its run until answered: a finished picture would give the answer away.
+        picture: frame.quiz.panel.is_none() && !frame.predict.waiting,
     };
     match &frame.lessons.body {
         LessonBody::Step(step) => {
             first.heading = step.heading.clone();
-            first.text = plain(&step.text);
+            // A step that waits for its answer hides its text, which tells the outcome.
+            if !frame.predict.waiting {
+                first.text = plain(&step.text);
+            }
         }
         LessonBody::Quiz => {
             if let Some(panel) = &frame.quiz.panel {

@@ -6,6 +6,29 @@ use idemlab_app::first::{entries, first, picture};
 use idemlab_course::lessons::LESSONS;
 
 #[test]
+fn a_step_answered_shows_the_text_the_first_view_hid() {
+    // What the page shows after the answer is the lesson's own text, which the first view
+    // would have shown had the step not waited: the two share `first::plain`.
+    let mut page = idemlab_app::Page::built("lesson=a&step=4");
+    page.dispatch(idemlab_app::Msg::Lesson(idemlab_app::LessonMsg::Predict(0)));
+    let progress = idemlab_course::quiz::progress::Progress::new();
+    let seen = idemlab_app::Seen {
+        progress: &progress,
+        quiz_note: None,
+        scroll_top_px: 0,
+    };
+    let frame = idemlab_app::view::view(&page.state, &page.runs, &seen);
+    let idemlab_app::LessonBody::Step(step) = frame.lessons.body else {
+        panic!("a step")
+    };
+    assert!(!frame.predict.waiting);
+    assert_eq!(
+        idemlab_app::first::plain(&step.text),
+        LESSONS[0].steps[3].text
+    );
+}
+
+#[test]
 fn every_lesson_step_first_view_has_the_steps_heading_text_and_question() {
     for lesson in LESSONS.iter() {
         for (index, step) in lesson.steps.iter().enumerate() {
@@ -18,11 +41,12 @@ fn every_lesson_step_first_view_has_the_steps_heading_text_and_question() {
                 step.title
             );
             assert_eq!(shown.heading, heading, "{query}");
-            assert_eq!(shown.text, step.text, "{query}");
+            // The text tells the outcome: the page shows it only once the question is answered.
+            assert_eq!(shown.text, "", "{query}");
             assert_eq!(shown.setup, step.predict.setup, "{query}");
             assert_eq!(shown.question, step.predict.question, "{query}");
             assert!(shown.choices.len() >= 2, "{query}: {:?}", shown.choices);
-            assert!(shown.picture, "{query}");
+            assert!(!shown.picture, "{query}: the picture would tell the answer");
         }
     }
 }
@@ -76,4 +100,8 @@ fn the_entries_are_the_bare_page_every_step_and_every_check() {
     assert_eq!(names.len(), 1 + steps + LESSONS.len());
     assert_eq!(names[0], "bare");
     assert!(names.contains(&"a-4".to_string()) && names.contains(&"c-check".to_string()));
+    assert!(
+        first("bare", "").picture,
+        "the bare page holds nothing back"
+    );
 }
