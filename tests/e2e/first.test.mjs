@@ -3,6 +3,9 @@
 // files the build wrote; once the wasm arrives the page paints the same words and the first
 // view goes. A step's own text and finished picture tell its answer: neither shows early.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { ARTIFACTS, BASE_URL, launch, openPage } from './lab.mjs';
 
@@ -112,4 +115,19 @@ test('a check link shows its title; a link in another language shows nothing ear
   assert.equal(await other.page.locator('#first').isVisible(), false);
   other.release();
   await other.page.context().close();
+});
+
+test('the build precompresses the first views and packs them into every SCORM package', () => {
+  const dist = resolve(process.env.FIRST_DIST ?? 'dist');
+  const files = readdirSync(join(dist, 'first')).filter((name) => !/\.(br|gz)$/.test(name)).sort();
+  assert.ok(files.includes('bare.json') && files.includes('bare.svg') && files.includes('a-4.json'), files.join(' '));
+  for (const name of files) {
+    for (const copy of ['.br', '.gz']) assert.ok(existsSync(join(dist, 'first', name + copy)), `${name}${copy}`);
+  }
+  for (const lesson of ['a', 'b', 'c']) {
+    const listing = execFileSync('python3', ['-m', 'zipfile', '-l', join(dist, 'scorm', `idemlab-lesson-${lesson}.zip`)], { encoding: 'utf8' });
+    const packed = [...listing.matchAll(/^first\/(\S+)/gm)].map((m) => m[1]).sort();
+    assert.deepEqual(packed, files, `lesson ${lesson}'s package`);
+    assert.match(listing, /^first\.js /m);
+  }
 });
