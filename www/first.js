@@ -6,15 +6,16 @@
   // Keys that change neither the step's words nor run A: with only these, the built picture
   // is run A's. Any other key (a scenario key, compare, zoom, cursor, …) changes the run, so
   // the words show at once and the picture waits for the wasm. Trackers (utm_*) change nothing.
-  var SAME_RUN = ['lesson', 'step', 'quiz', 'embed', 'theme', 'tab', 'focus', 'hide', 'height',
+  // (`theme` is not one: the picture follows the browser's scheme, not the link's.)
+  var SAME_RUN = ['lesson', 'step', 'quiz', 'embed', 'tab', 'focus', 'height',
     'report', 'controls', 'keys', 'speed', 'v',
     // codec::TRACKERS, which every decoder skips.
     'fbclid', 'gclid', 'gbraid', 'wbraid', 'dclid', 'msclkid', 'mc_cid', 'mc_eid', 'yclid',
     'igshid', 'twclid', 'ttclid', 'li_fat_id', '_ga', '_gl', 'srsltid'];
   // Keys that change the words themselves: another language, an instructor's own steps, the
-  // finale's task, a step that does not wait for its answer (gate=0). Their links show nothing
-  // early rather than words the page will not show.
-  var OTHER_WORDS = ['lang', 'steps', 'build', 'gate'];
+  // finale's task, a step that does not wait for its answer (gate=0), parts hidden by an
+  // embed. Their links show nothing early rather than words the page will not show.
+  var OTHER_WORDS = ['lang', 'steps', 'build', 'gate', 'hide'];
   var params = new URLSearchParams(location.search);
   var sameRun = true;
   var keys = Array.from(params.keys());
@@ -22,7 +23,8 @@
     if (OTHER_WORDS.indexOf(keys[i]) >= 0) return;
     if (SAME_RUN.indexOf(keys[i]) < 0 && keys[i].indexOf('utm_') !== 0) sameRun = false;
   }
-  var lesson = params.get('lesson');
+  // A check without `lesson=` is Lesson A's, as the page reads it.
+  var lesson = params.get('lesson') || (params.has('quiz') ? 'a' : null);
   var name = 'bare';
   if (lesson !== null) {
     if (!/^[a-z]$/.test(lesson)) return;

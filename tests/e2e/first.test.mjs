@@ -110,6 +110,14 @@ test('a check link shows its title; a link in another language shows nothing ear
   page.assertClean();
   await page.context().close();
 
+  // With no lesson= the check is Lesson A's, and hides its run: no bare picture for it.
+  const bare = await openHeld('quiz=5', DESKTOP);
+  await bare.page.locator('#first').waitFor({ state: 'visible', timeout: 10_000 });
+  assert.equal(await bare.page.locator('#first-heading').textContent(), 'Mastery check: Lesson A');
+  assert.equal(await bare.page.locator('#first-picture').isVisible(), false);
+  bare.release();
+  await bare.page.context().close();
+
   const other = await openHeld('lesson=a&step=4&lang=qps', DESKTOP);
   await other.page.waitForTimeout(300);
   assert.equal(await other.page.locator('#first').isVisible(), false);
