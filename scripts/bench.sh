@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The benchmark command (README): native and wasm simulation speed, the browser sweep, timeline
-# draw and scrub times, the page's weight, load times (localhost and emulated slow 4G, with and
+# draw and scrub times, the page's weight, the first paint of the entry links, load times (localhost and emulated slow 4G, with and
 # without precompressed files), the longest main-thread task on the heaviest links and the peak
 # wasm memory of a 1M-event run, printed as a Markdown table; then the native ratios. It
 # reports figures and never fails on a slow machine; it is not part of the tests.
@@ -40,6 +40,10 @@ serve page dist
 serve plain --no-precompressed dist
 BASE_URL="$(url bench)" PAGE_URL="$(url page)" PLAIN_URL="$(url plain)" PAGE_DIR=dist \
   CHROMIUM_PATH=/usr/bin/chromium IDEMLAB_BIN="$TARGET/release/idemlab" node tests/e2e/bench.mjs
+# The first paint (README, First paint): each entry link's LCP against the wasm's arrival,
+# ready after it and CLS, on Slow 4G with the CPU 4x slower, from the precompressed server.
+echo
+PAGE_URL="$(url page)" CHROMIUM_PATH=/usr/bin/chromium node tests/e2e/firstpaint.mjs
 # Native figures: the heaviest run the search found (CPU and wall time), `idemlab run`'s whole
 # path on it over its simulation and counts, and sweep throughput on one thread against every
 # core. (The table above has the simulator's rate over the bare event loop's.)

@@ -13,6 +13,7 @@
 //!   the counters are hidden, the cursor stays on the first event and "Next step" is held,
 //!   unless the link says `gate=0`. Answers stay for the session, Back included.
 
+pub mod first;
 pub mod job;
 pub mod page;
 pub mod steps;

@@ -71,6 +71,9 @@ enum Command {
         #[arg(default_value = "")]
         query: String,
     },
+    /// Write the page's first views (what each entry link shows before the wasm arrives) into
+    /// DIR: NAME.json per entry and NAME.svg for its picture. Trunk's post-build hook runs it.
+    First { dir: std::path::PathBuf },
     /// Run many seeds of one scenario and print totals as JSON; progress goes to stderr.
     Sweep {
         #[arg(default_value = "")]
@@ -162,6 +165,7 @@ pub fn main() -> ExitCode {
             sql,
         } => run(&query, trace, text, sql),
         Command::Svg { query } => svg(&query),
+        Command::First { dir } => first(&dir),
         Command::Sweep {
             query,
             seeds,
@@ -317,6 +321,22 @@ fn svg(query: &str) -> Result<(), Exit> {
         &trace.query(),
         page.zoom,
     ))
+}
+
+/// Every entry's first view and picture, written into `dir` (made if missing).
+fn first(dir: &std::path::Path) -> Result<(), Exit> {
+    let io = |e: std::io::Error| format!("{}: {e}", dir.display());
+    std::fs::create_dir_all(dir).map_err(io)?;
+    for (name, query) in idemlab_app::first::entries() {
+        let first = idemlab_app::first::first(&name, &query);
+        let json = serde_json::to_string(&first).map_err(|e| e.to_string())?;
+        std::fs::write(dir.join(format!("{name}.json")), json).map_err(io)?;
+        if first.picture {
+            let svg = idemlab_app::first::picture(&query);
+            std::fs::write(dir.join(format!("{name}.svg")), svg).map_err(io)?;
+        }
+    }
+    Ok(())
 }
 
 /// One question as `quiz` prints it: what the page's form shows, and the scenario it hides

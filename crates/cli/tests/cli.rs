@@ -221,3 +221,30 @@ fn run_of_a_compare_link_says_it_is_run_a_and_how_to_run_b() {
     assert_eq!(text(&out.stdout), text(&plain.stdout));
     assert!(text(&plain.stderr).is_empty(), "{}", text(&plain.stderr));
 }
+
+#[test]
+fn first_writes_every_entrys_view_and_names_a_folder_it_cannot_write() {
+    let dir = std::env::temp_dir().join(format!("idemlab-first-{}", std::process::id()));
+    let out = output(&["first", dir.to_str().expect("a UTF-8 temp path")]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let a4 = std::fs::read_to_string(dir.join("a-4.json")).expect("a-4.json");
+    assert!(a4.contains("\"heading\":\"Step 4 of 8: "), "{a4}");
+    let bare = std::fs::read_to_string(dir.join("bare.svg")).expect("bare.svg");
+    assert_eq!(
+        bare,
+        text(&output(&["svg", ""]).stdout),
+        "the bare page's picture is `idemlab svg`'s"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+    // A file where the folder should be: an error naming it, not a panic.
+    let file = std::env::temp_dir().join(format!("idemlab-first-file-{}", std::process::id()));
+    std::fs::write(&file, "").expect("a temp file");
+    let out = output(&["first", file.to_str().expect("a UTF-8 temp path")]);
+    std::fs::remove_file(&file).ok();
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("idemlab-first-file-"),
+        "{}",
+        text(&out.stderr)
+    );
+}

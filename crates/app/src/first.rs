@@ -1,0 +1,115 @@
+//! The first view: what an entry link shows before the wasm has arrived, written at build time
+//! by `idemlab first` from the page's own `view`, so its words are the ones the page paints.
+
+use crate::view::predict::TextPiece;
+use crate::view::Seen;
+use crate::{LessonBody, Page, QuizShows};
+use idemlab_course::lessons::LESSONS;
+use idemlab_course::quiz::progress::Progress;
+use serde::Serialize;
+
+/// The check's seed the first view is built with: the check's title does not depend on it
+/// (`tests/first.rs` pins that), so one file serves every `quiz=` seed.
+const CHECK_SEED: u64 = 1;
+
+/// One entry's first view, as `first/NAME.json` holds it for `www/first.js`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct First {
+    /// The file's name without `.json`: `bare`, `a-4` (lesson a, step 4), `a-check`.
+    pub name: String,
+    /// The link it is the first view of.
+    pub query: String,
+    /// The step's heading or the check's title; empty on the bare page.
+    pub heading: String,
+    /// The step's text as plain words (pointer phrases and terms are buttons once the wasm runs);
+    /// empty while the step waits for its question's answer, as the page hides it then.
+    pub text: String,
+    /// The step's question (its setup, then the question) and its choices, when it asks one.
+    pub setup: String,
+    pub question: String,
+    pub choices: Vec<String>,
+    /// Whether `NAME.svg` (run A, as `idemlab svg` writes it) goes with it.
+    pub picture: bool,
+}
+
+/// Every entry: the bare page, each lesson's steps, each lesson's check.
+pub fn entries() -> Vec<(String, String)> {
+    let mut entries = vec![("bare".to_string(), String::new())];
+    for lesson in LESSONS.iter() {
+        for step in 1..=lesson.steps.len() {
+            let query = format!("lesson={}&step={step}", lesson.id);
+            entries.push((format!("{}-{step}", lesson.id), query));
+        }
+        let query = format!("lesson={}&quiz={CHECK_SEED}", lesson.id);
+        entries.push((format!("{}-check", lesson.id), query));
+    }
+    entries
+}
+
+/// The first view of `query`, from the page built in one go: the same `view` the wasm paints.
+pub fn first(name: &str, query: &str) -> First {
+    let page = Page::built(query);
+    let progress = Progress::new();
+    let seen = Seen {
+        progress: &progress,
+        quiz_note: None,
+        scroll_top_px: 0,
+    };
+    let frame = crate::view::view(&page.state, &page.runs, &seen);
+    let mut first = First {
+        name: name.to_string(),
+        query: query.to_string(),
+        heading: String::new(),
+        text: String::new(),
+        setup: String::new(),
+        question: String::new(),
+        choices: Vec::new(),
+        // A step waiting for its answer holds its run at the first event, and a check hides
+        // its run until answered: a finished picture would give the answer away.
+        picture: frame.quiz.panel.is_none() && !frame.predict.waiting,
+    };
+    match &frame.lessons.body {
+        LessonBody::Step(step) => {
+            first.heading = step.heading.clone();
+            // A step that waits for its answer hides its text, which tells the outcome.
+            if !frame.predict.waiting {
+                first.text = plain(&step.text);
+            }
+        }
+        LessonBody::Quiz => {
+            if let Some(panel) = &frame.quiz.panel {
+                // The title only: the intro names the link's own quiz seed, and the status
+                // this browser's record, neither of which a build-time file knows.
+                if let QuizShows::Intro { .. } = &panel.shows {
+                    first.heading = panel.title.clone();
+                }
+            }
+        }
+        LessonBody::Pick | LessonBody::Build(_) => {}
+    }
+    if let Some(shell) = &frame.predict.shell {
+        first.setup = plain(&shell.setup);
+        first.question = shell.question.to_string();
+        first.choices = shell.choices.clone();
+    }
+    first
+}
+
+/// Run A's picture for `query`: exactly what `idemlab svg` prints for it.
+pub fn picture(query: &str) -> String {
+    let page = Page::built(query);
+    let trace = &page.runs.a.trace;
+    idemlab_lab::view::export(&page.runs.a.timeline, &trace.query(), page.state.page.zoom)
+}
+
+/// A step's text as the words a reader sees, without the buttons' markup.
+pub fn plain(pieces: &[TextPiece]) -> String {
+    let mut text = String::new();
+    for piece in pieces {
+        match piece {
+            TextPiece::Plain(words) | TextPiece::Pointer(_, words) => text.push_str(words),
+            TextPiece::Term { words, .. } => text.push_str(words),
+        }
+    }
+    text
+}
