@@ -64,10 +64,12 @@ async function openAt(url, options) {
   return page;
 }
 
-/** The snippet the lab's own Embed dialog writes for `query`. */
+/** The snippet the lab's own Embed dialog writes for `query`, once it has measured the view. */
 async function snippetFor(query) {
   const page = await openAt(lab(query));
   await page.click('#embed-open');
+  await page.waitForFunction(() => /data-heights="/.test(document.getElementById('embed-snippet').value), null, { timeout: 20_000 });
+  assert.ok(await page.isHidden('#embed-measuring'), 'the measuring note goes when it is done');
   const snippet = await page.inputValue('#embed-snippet');
   page.assertClean();
   await page.close();
@@ -133,7 +135,7 @@ test('three embeds on a course page of another origin fit their content after lo
   const snippets = [];
   for (const embed of EMBEDS) snippets.push(await snippetFor(embed.query));
   for (const snippet of snippets) {
-    assert.match(snippet, /^<iframe data-idemlab src="http:\/\/127\.0\.0\.1:\d+\/lab\/index\.html\?[^"]*embed=1/, 'the snippet keeps index.html');
+    assert.match(snippet, /^<iframe data-idemlab data-heights="\d+ \d+ \d+" src="http:\/\/127\.0\.0\.1:\d+\/lab\/index\.html\?[^"]*embed=1/, 'the snippet keeps index.html');
   }
   course = coursePage(snippets, EMBEDS.map((e) => e.width));
   const page = await openCourse();
@@ -186,6 +188,37 @@ test('three embeds on a course page of another origin fit their content after lo
     + `lesson step 1 → 2 ${loaded[0].frame} → ${stepped[0].frame}`);
 });
 
+test('a measured snippet starts each frame near its settled height, and each lab posts only that height, on a wide page and a phone', async () => {
+  const snippets = [];
+  for (const embed of EMBEDS) snippets.push(await snippetFor(embed.query));
+  const summary = [];
+  for (const [viewport, widths] of [[{ width: 1200, height: 900 }, EMBEDS.map((e) => e.width)], [{ width: 390, height: 844 }, [390, 390, 390]]]) {
+    // The course page records every height message and each frame's height before its lab has loaded.
+    course = coursePage(snippets, widths).replace('</body>', `<script>window.heights = [];
+addEventListener("message", (e) => { const i = [...document.querySelectorAll("iframe")].findIndex((f) => f.contentWindow === e.source); if (e.data && e.data.type === "idemlab:height") heights.push([i, e.data.height]); });
+window.started = [...document.querySelectorAll("iframe")].map((f) => f.getBoundingClientRect().height);</script></body>`);
+    const page = await openPage(browser, { viewport });
+    await page.goto(`${origin(courseHost)}/measured.html`);
+    for (const element of await page.$$('iframe')) {
+      await element.scrollIntoViewIfNeeded();
+      await (await element.contentFrame()).waitForSelector('html[data-state="ready"]', { timeout: 15_000 });
+    }
+    const settled = await settledHeights(page);
+    assertFits(settled, `at ${viewport.width} px`);
+    const { started, heights } = await page.evaluate(() => ({ started: window.started, heights: window.heights }));
+    for (const [i, h] of settled.entries()) {
+      const off = Math.abs(started[i] - h.frame) / h.frame;
+      assert.ok(off <= 0.25, `at ${viewport.width} px frame ${i + 1} started at ${started[i]} px, settled at ${h.frame} px`);
+      const posted = heights.filter(([frame]) => frame === i).map(([, px]) => px);
+      assert.deepEqual(posted, [h.content], `at ${viewport.width} px frame ${i + 1} posted ${posted.join(', ')} px before settling`);
+      summary.push(`${viewport.width}/${i + 1}: ${started[i]} → ${h.frame}`);
+    }
+    page.assertClean();
+    await page.close();
+  }
+  console.log(`start → settled (px): ${summary.join('; ')}`);
+});
+
 /** In every frame: what sticks out past the frame's right edge (outside a box that scrolls
  * sideways), the timeline's overflow, and each control whose target is under 44×44 px (a
  * checkbox or radio counts by its label). */
@@ -218,6 +251,9 @@ test('a course column that narrows after load (a sidebar opens): every embed ref
   await page.goto(`${origin(courseHost)}/narrow.html`);
   for (const frame of await frames(page)) await frame.waitForSelector('html[data-state="ready"]', { timeout: 15_000 });
   await page.evaluate(() => document.body.classList.add('open'));
+  // Frames off screen follow too, unseen: Chromium skips their resize observers, not their timers.
+  await page.waitForTimeout(1500);
+  assertFits(await settledHeights(page), 'off screen, after the column narrowed');
   const fits = [];
   for (const [i, element] of (await page.$$('iframe')).entries()) {
     // A frame off screen is not laid out again until it shows (Chromium throttles it).

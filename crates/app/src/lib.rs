@@ -107,7 +107,9 @@ pub use model::error_text;
 pub use own::{
     compose_ask_choices, compose_checks, compose_lines, own_step_view, OwnQuestionView, OwnStepView,
 };
-pub use report::{height_json, on_load as report_on_load, origin_of, sequence_id};
+pub use report::{
+    frame_resize_json, height_json, on_load as report_on_load, origin_of, sequence_id,
+};
 pub use report::{
     target_origin as report_target, view as report_view, Answered, OwnAnswer, Picked, Report,
     Started,
@@ -115,7 +117,8 @@ pub use report::{
 // Embedding: the theme a link asks for, what Copy says once the clipboard answered.
 pub use model::{
     address_query, copy_view, embed_height, embed_height_error, embed_title, is_theme_media,
-    permalink_query, theme_rules, CopyView, EMBED_HEIGHT_PX, HIDDEN_TITLE, THEME_MEDIA,
+    measured_height_px, permalink_query, theme_rules, CopyView, Sizing, WidthClass,
+    EMBED_HEIGHT_PX, FRAME_HEIGHT_MAX_PX, HIDDEN_TITLE, THEME_MEDIA, WIDTH_CLASSES,
 };
 pub use predict::{
     counters_hidden, pieces, predict_view, step_terms, Piece, PredictView, Prediction, StepAnswer,

@@ -929,28 +929,89 @@ pub fn embed_title(state: &State, controls: &[String]) -> String {
 /// A composed sequence's title gives this much of step 1's caption.
 const TITLE_CAPTION_CHARS: usize = 40;
 
+/// How a snippet sizes its frame.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sizing {
+    /// `height=`: this many CSS px, and no script.
+    Fixed(u32),
+    /// The view's height measured at each of `WIDTH_CLASSES`' widths: the frame starts at its
+    /// class's, so the course page does not move when the lab's first height arrives.
+    Measured([u32; WIDTH_CLASSES.len()]),
+    /// Not measured (yet, or the measuring failed): the frame starts at `EMBED_HEIGHT_PX`.
+    Unmeasured,
+}
+
+/// The frame widths a snippet tells apart, narrowest first: a frame up to `up_to_px` wide starts
+/// at the height measured at `measure_px`. The bounds are the stylesheet's (480 and 900 px).
+pub const WIDTH_CLASSES: [WidthClass; 3] = [
+    WidthClass {
+        up_to_px: 480,
+        measure_px: 375,
+    },
+    WidthClass {
+        up_to_px: 900,
+        measure_px: 700,
+    },
+    WidthClass {
+        up_to_px: u32::MAX,
+        measure_px: 1000,
+    },
+];
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WidthClass {
+    pub up_to_px: u32,
+    pub measure_px: u32,
+}
+
+/// A measured height the snippet can use: the same bounds as its script's messages.
+pub fn measured_height_px(height_px: f64) -> Option<u32> {
+    let valid =
+        height_px.is_finite() && height_px > 0.0 && height_px < f64::from(FRAME_HEIGHT_MAX_PX);
+    valid.then(|| height_px.ceil() as u32)
+}
+
+/// The tallest height a snippet's script gives its frame, from a measure or a message.
+pub const FRAME_HEIGHT_MAX_PX: u32 = 20_000;
+
 /// The iframe and the script that sizes it. Every snippet carries the same script, guarded so
 /// that a page with many embeds registers one listener; it sizes the `data-idemlab` frame whose
-/// window sent the message, and trusts no other sender. With a fixed `height` (whose `height=`
-/// the URL carries, so the lab fits itself into it) there is no script: a platform that strips
-/// scripts loses nothing.
-pub fn embed_snippet(url: &str, title: &str, height: Option<u32>) -> String {
+/// window sent the message, and trusts no other sender. Measured heights start each frame at
+/// its width class's (`data-heights`, narrowest first), before the lab has loaded. With a fixed
+/// height (whose `height=` the URL carries, so the lab fits itself into it) there is no script:
+/// a platform that strips scripts loses nothing.
+pub fn embed_snippet(url: &str, title: &str, sizing: Sizing) -> String {
     let attr =
         |text: &str| (text.replace('&', "&amp;").replace('"', "&quot;")).replace('<', "&lt;");
     let (src, title) = (attr(url), attr(title));
+    let (height, heights) = match sizing {
+        Sizing::Fixed(px) => (px, None),
+        // Where the script is stripped, the widest class's: the lab scrolls inside a short one.
+        Sizing::Measured(px) => (px[WIDTH_CLASSES.len() - 1], Some(px)),
+        Sizing::Unmeasured => (EMBED_HEIGHT_PX, None),
+    };
+    let data = heights.map_or(String::new(), |px| {
+        let px: Vec<String> = px.iter().map(u32::to_string).collect();
+        format!(r#" data-heights="{}""#, px.join(" "))
+    });
     let frame = format!(
-        r#"<iframe data-idemlab src="{src}" title="{title}" style="width:100%;border:0;height:{}px" allow="clipboard-write" loading="lazy"></iframe>"#,
-        height.unwrap_or(EMBED_HEIGHT_PX)
+        r#"<iframe data-idemlab{data} src="{src}" title="{title}" style="width:100%;border:0;height:{height}px" allow="clipboard-write" loading="lazy"></iframe>"#,
     );
-    if height.is_some() {
+    if let Sizing::Fixed(_) = sizing {
         return frame;
     }
+    let [narrow, middle, _] = WIDTH_CLASSES.map(|class| class.up_to_px);
     format!(
         r#"{frame}
 <script>
+  document.querySelectorAll("iframe[data-heights]").forEach(function (frame) {{
+    if (frame.idemlabStarted) return;
+    var width = frame.getBoundingClientRect().width, heights = frame.dataset.heights.split(" ");
+    frame.idemlabStarted = frame.style.height = heights[width <= {narrow} ? 0 : width <= {middle} ? 1 : 2] + "px";
+  }});
   window.idemlabSize || addEventListener("message", window.idemlabSize = function (event) {{
     var height = event.data && event.data.type === "{HEIGHT_MESSAGE}" && Number(event.data.height);
-    if (!(height > 0 && height < 20000)) return;
+    if (!(height > 0 && height < {FRAME_HEIGHT_MAX_PX})) return;
     document.querySelectorAll("iframe[data-idemlab]").forEach(function (frame) {{
       if (frame.contentWindow === event.source) frame.style.height = Math.ceil(height) + "px";
     }});
@@ -959,7 +1020,8 @@ pub fn embed_snippet(url: &str, title: &str, height: Option<u32>) -> String {
     )
 }
 
-/// The snippet's first height, kept where its script is stripped (the lab then scrolls inside).
+/// The snippet's first height before it is measured, and where its script is stripped (the lab
+/// then scrolls inside).
 pub const EMBED_HEIGHT_PX: u32 = 600;
 
 /// How the page applies `theme=`: the media text the stylesheet's `prefers-color-scheme: dark`

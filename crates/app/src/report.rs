@@ -552,6 +552,12 @@ pub fn height_json(height_px: u32) -> String {
     json!({"type": super::HEIGHT_MESSAGE, "v": VERSION, "height": height_px}).to_string()
 }
 
+/// The same height as Canvas's `lti.frameResize`, which Canvas reads to size an LTI frame
+/// (`{subject, height}`); other hosts ignore a message without an `idemlab:` type.
+pub fn frame_resize_json(height_px: u32) -> String {
+    json!({"subject": "lti.frameResize", "height": height_px}).to_string()
+}
+
 /// The origin at the start of an http(s) address: `https://host[:port]`, or none for another
 /// scheme, a user name or an empty host.
 pub fn origin_of(url: &str) -> Option<&str> {

@@ -20,7 +20,11 @@ fn the_embed_link_is_this_state_compact_with_only_the_ticked_controls() {
         )),
         "{query}"
     );
-    let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"), "t", None);
+    let snippet = app::embed_snippet(
+        &format!("https://lab.example/?{query}"),
+        "t",
+        app::Sizing::Unmeasured,
+    );
     assert!(
         snippet.contains("src=\"https://lab.example/?seed=4&amp;"),
         "{snippet}"
@@ -33,12 +37,12 @@ fn every_snippet_sizes_its_own_frame_with_one_listener_per_page() {
     let a = app::embed_snippet(
         "https://lab.example/lab/index.html?seed=1&embed=1",
         "a",
-        None,
+        app::Sizing::Unmeasured,
     );
     let b = app::embed_snippet(
         "https://lab.example/lab/index.html?seed=2&embed=1",
         "b",
-        None,
+        app::Sizing::Unmeasured,
     );
     // No shared id: the listener finds the frame whose window sent the message.
     assert!(!a.contains(" id="), "{a}");
@@ -85,7 +89,11 @@ fn a_fixed_height_snippet_has_no_script_and_asks_the_lab_to_fit() {
         )),
         "{query}"
     );
-    let snippet = app::embed_snippet(&format!("https://lab.example/?{query}"), "t", Some(600));
+    let snippet = app::embed_snippet(
+        &format!("https://lab.example/?{query}"),
+        "t",
+        app::Sizing::Fixed(600),
+    );
     assert!(!snippet.contains("<script"), "{snippet}");
     assert!(snippet.contains("height:600px\""), "{snippet}");
     let v = format!("&amp;height=600&amp;v={MODEL_VERSION}\"");
@@ -124,7 +132,11 @@ fn the_embed_dialog_titles_each_view_apart_and_escapes_an_edited_title() {
         ]
     "#]]
     .assert_debug_eq(&titles);
-    let snippet = app::embed_snippet("https://lab.example/?seed=1", "A \"quoted\" <b> & co", None);
+    let snippet = app::embed_snippet(
+        "https://lab.example/?seed=1",
+        "A \"quoted\" <b> & co",
+        app::Sizing::Unmeasured,
+    );
     assert!(
         snippet.contains(r#" title="A &quot;quoted&quot; &lt;b> &amp; co" "#),
         "{snippet}"

@@ -3,6 +3,7 @@
 //! fixed height and why it cannot be used, the snippet, and the composer.
 
 use expect_test::expect;
+use idemlab_app as app;
 use idemlab_app::view::embed::{looks, shell, view};
 use idemlab_app::{EmbedForm, Msg, Page};
 use idemlab_app::{OwnMsg, ScenarioMsg};
@@ -186,4 +187,60 @@ fn the_question_menu_keeps_its_pick_while_it_offers_it_and_a_refusal_says_why() 
     }));
     let frame = view(&page.state, &form());
     assert!(frame.compose_error.is_some() && frame.steps.is_empty());
+}
+
+#[test]
+fn a_self_sizing_snippet_asks_for_its_view_to_be_measured_and_then_starts_at_each_class() {
+    let page = Page::built("seed=4&preset=race");
+    let unmeasured = view(&page.state, &form());
+    let link = unmeasured.measure.clone().expect("a link to measure");
+    assert!(
+        link.starts_with("https://lab.example/index.html?seed=4&"),
+        "{link}"
+    );
+    assert!(!unmeasured.snippet.contains("data-heights="));
+    assert!(unmeasured.snippet.contains("height:600px"));
+    let measured = EmbedForm {
+        measured: Some((link.clone(), [1779, 1400, 1318])),
+        ..form()
+    };
+    let frame = view(&page.state, &measured);
+    assert_eq!(frame.measure, None, "measured already");
+    // The widest class's height where the script is stripped; the script picks by width.
+    assert!(
+        frame
+            .snippet
+            .contains(r#"<iframe data-idemlab data-heights="1779 1400 1318" src="#)
+            && frame.snippet.contains("height:1318px"),
+        "{}",
+        frame.snippet
+    );
+    assert!(frame
+        .snippet
+        .contains("width <= 480 ? 0 : width <= 900 ? 1 : 2"));
+    // Another view (a key ticked open) has another height: measured again.
+    let other = EmbedForm {
+        open: vec!["dedup".into()],
+        ..measured.clone()
+    };
+    let other = view(&page.state, &other);
+    assert!(other.measure.is_some_and(|url| url != link));
+    assert!(
+        !other.snippet.contains("data-heights="),
+        "not this view's heights"
+    );
+    // A fixed height is never measured.
+    let fixed = EmbedForm {
+        height: "600".into(),
+        ..form()
+    };
+    assert_eq!(view(&page.state, &fixed).measure, None);
+}
+
+#[test]
+fn a_measured_height_is_taken_only_within_the_scripts_bounds() {
+    assert_eq!(app::measured_height_px(1317.2), Some(1318));
+    for wrong in [0.0, -4.0, f64::NAN, f64::INFINITY, 20_000.0] {
+        assert_eq!(app::measured_height_px(wrong), None, "{wrong}");
+    }
 }

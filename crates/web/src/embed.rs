@@ -113,15 +113,36 @@ fn post_height_on_resize() {
     // Both live as long as the page.
     callback.forget();
     std::mem::forget(observer);
-    post_height();
+    // Chromium skips the rendering steps (resize observers, animation frames) of a frame from
+    // another origin while it is scrolled out of view, so a course column that narrows leaves
+    // such a frame at its old height until it is scrolled near. A timer still runs there:
+    // reading the height lays out what changed, and costs next to nothing when nothing did.
+    let tick = Closure::<dyn FnMut()>::new(|| {
+        super::refit_runs();
+        post_height();
+    });
+    let every_ms = HEIGHT_CHECK_MS;
+    dom::window()
+        .set_interval_with_callback_and_timeout_and_arguments_0(
+            tick.as_ref().unchecked_ref(),
+            every_ms,
+        )
+        .ok();
+    tick.forget();
 }
 
-fn post_height() {
-    let window = dom::window();
-    let Ok(Some(parent)) = window.parent() else {
-        return;
-    };
-    if parent == window {
+/// How often an embed checks its height where no resize observer runs.
+const HEIGHT_CHECK_MS: i32 = 500;
+
+/// Posts the content's height to the parent frame, in the lab's message and in Canvas's, when it
+/// changed since the last post; nothing until the page is ready, since before then the body
+/// holds markup the first paint hides (frames first reported 2,000 to 5,000 px).
+pub fn post_height() {
+    let posts = with_ui(
+        |u| &u.looks_painted,
+        |l| l.borrow().as_ref().map(|l| l.posts_height),
+    );
+    if posts != Some(true) || with_ui(|u| &u.loading, |l| l.get()) {
         return;
     }
     // The content's height, not the frame's: the root's scroll height is never less than the
@@ -129,11 +150,16 @@ fn post_height() {
     let height = dom::document().body().map_or(0, |body| {
         body.get_bounding_client_rect().height().ceil() as i32
     });
+    let height = height.max(0) as u32;
+    if with_ui(|u| &u.height_posted_px, |h| h.replace(height)) == height {
+        return;
+    }
     // The height is not secret, and the page cannot know its embedder's origin in advance;
     // `report=ORIGIN` names it, and then nothing goes anywhere else.
     let origin = with_app(|app| app.state.page.report_origin.clone());
-    let json = idemlab_app::height_json(height.max(0) as u32);
-    post(&json, origin.as_deref().unwrap_or("*"));
+    let origin = origin.as_deref().unwrap_or("*");
+    post(&idemlab_app::height_json(height), origin);
+    post(&idemlab_app::frame_resize_json(height), origin);
 }
 
 /// `report=`: a result to the parent frame, as `app::report` writes it (README's schema), to
@@ -217,6 +243,7 @@ fn form() -> EmbedForm {
         default_before: None,
         report: Some(dom::input("embed-report").checked()),
         ask: dom::by_id::<HtmlSelectElement>("compose-ask").value(),
+        measured: with_ui(|u| &u.measured, |m| m.borrow().clone()),
     }
 }
 
@@ -261,8 +288,113 @@ fn paint_dialog(form: &EmbedForm) {
     dom::set_hidden(&error_el, frame.height_error.is_none());
     dom::by_id::<HtmlTextAreaElement>("embed-snippet").set_value(&frame.snippet);
     paint_composer(&frame, last.as_ref());
+    let measuring = with_ui(|u| &u.measuring, |m| m.borrow().clone());
+    if frame.measure.is_some() && frame.measure != measuring {
+        start_measuring(frame.measure.clone().unwrap_or_default());
+    }
+    let shown = frame.measure.is_some() && frame.measure == measuring_now();
+    dom::set_hidden(&dom::by_id::<Element>("embed-measuring"), !shown);
     with_ui(|u| &u.embed_painted, |last| last.replace(Some(frame)));
 }
+
+/// The link being measured, while its measuring has not ended (or given up).
+fn measuring_now() -> Option<String> {
+    with_ui(|u| &u.measuring, |m| m.borrow().clone())
+}
+
+/// Measures the snippet's view in a hidden frame of this page's origin, at each width class's
+/// width in turn (`app::WIDTH_CLASSES`), so that the snippet's frame starts at its height.
+fn start_measuring(url: String) {
+    with_ui(|u| &u.measuring, |m| m.replace(Some(url.clone())));
+    let frame = measure_frame();
+    dom::set_attr(&frame, "src", &url);
+    measure_step(url, 0, Settle::default());
+}
+
+/// A hidden frame for measuring: rendered (a frame not rendered has no height), off screen, out
+/// of the tab order and of the accessibility tree.
+fn measure_frame() -> Element {
+    if let Some(frame) = dom::document().get_element_by_id("embed-measure-frame") {
+        return frame;
+    }
+    let frame = El::new("iframe")
+        .attr("id", "embed-measure-frame")
+        .attr("class", "measure-frame")
+        .attr("aria-hidden", "true")
+        .attr("tabindex", "-1")
+        .attr("title", "")
+        .el();
+    if let Some(body) = dom::document().body() {
+        body.append_child(&frame).ok();
+    }
+    frame
+}
+
+/// How far one width's measuring has come: the last height read, how many reads in a row gave
+/// it, and how many reads there have been.
+#[derive(Clone, Copy, Default)]
+struct Settle {
+    last_px: u32,
+    same: u32,
+    reads: u32,
+}
+
+/// Reads the measuring frame's height every `MEASURE_EVERY_MS` once its lab is ready, until it
+/// holds still for `MEASURE_STILL` reads, then goes on to the next width; gives up (the snippet
+/// keeps its unmeasured height) after `MEASURE_READS_MAX` reads of one width, or when the
+/// dialog asks for another link.
+fn measure_step(url: String, class: usize, settle: Settle) {
+    if measuring_now().as_deref() != Some(url.as_str()) || settle.reads > MEASURE_READS_MAX {
+        return;
+    }
+    let frame: web_sys::HtmlIFrameElement = measure_frame().unchecked_into();
+    let width_px = idemlab_app::WIDTH_CLASSES[class].measure_px;
+    frame
+        .style()
+        .set_property("width", &format!("{width_px}px"))
+        .ok();
+    let height = frame.content_document().and_then(|doc| {
+        let ready = doc.document_element()?.get_attribute("data-state")? == "ready";
+        let body = doc.body().filter(|_| ready)?;
+        idemlab_app::measured_height_px(body.get_bounding_client_rect().height())
+    });
+    let settle = match height {
+        Some(px) if px == settle.last_px => Settle {
+            same: settle.same + 1,
+            reads: settle.reads + 1,
+            ..settle
+        },
+        px => Settle {
+            last_px: px.unwrap_or(0),
+            same: 0,
+            reads: settle.reads + 1,
+        },
+    };
+    if settle.same < MEASURE_STILL {
+        dom::later(MEASURE_EVERY_MS, move || measure_step(url, class, settle));
+        return;
+    }
+    let mut heights = with_ui(|u| &u.measured, |m| m.borrow().clone())
+        .filter(|(link, _)| *link == url)
+        .map_or([0; idemlab_app::WIDTH_CLASSES.len()], |(_, px)| px);
+    heights[class] = settle.last_px;
+    with_ui(|u| &u.measured, |m| m.replace(Some((url.clone(), heights))));
+    if class + 1 < heights.len() {
+        dom::later(MEASURE_EVERY_MS, move || {
+            measure_step(url, class + 1, Settle::default())
+        });
+        return;
+    }
+    // Measured: the lab in the frame goes, with its memory, and the snippet gets its heights.
+    dom::set_attr(&frame, "src", "about:blank");
+    with_ui(|u| &u.measuring, |m| m.replace(None));
+    paint_dialog(&form());
+}
+
+const MEASURE_EVERY_MS: i32 = 100;
+/// Reads in a row at one height before it counts: the lab refits its timelines after a resize.
+const MEASURE_STILL: u32 = 3;
+const MEASURE_READS_MAX: u32 = 150;
 
 /// The composer of the author's own steps (`app::compose_add`): its fields are read when a
 /// step is added; the sequence itself lives in the page's state.

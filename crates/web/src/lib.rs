@@ -102,6 +102,12 @@ pub(crate) struct Ui {
     pub contracts_shown: RefCell<Option<app::ContractsView>>,
     /// Until the first runs are built: then the page marks itself ready.
     pub loading: Cell<bool>,
+    /// The height last posted to the parent frame, so an unchanged one is not posted again.
+    pub height_posted_px: Cell<u32>,
+    /// The Embed dialog's snippet link last measured, and its view's height at each width
+    /// class (`app::WIDTH_CLASSES`); and the link being measured now, if any.
+    pub measured: RefCell<Option<(String, [u32; app::WIDTH_CLASSES.len()])>>,
+    pub measuring: RefCell<Option<String>>,
     /// What the announcer heard at the last paint (`app::announce`), so it speaks once.
     pub heard: RefCell<Option<app::Heard>>,
 }
@@ -144,6 +150,9 @@ thread_local! {
                 json_label: RefCell::new(None),
                 contracts_shown: RefCell::new(None),
                 loading: Cell::new(true),
+                height_posted_px: Cell::new(0),
+                measured: RefCell::new(None),
+                measuring: RefCell::new(None),
                 heard: RefCell::new(None),
             },
         }
@@ -415,6 +424,7 @@ fn show_loaded() {
     if let Some(performance) = dom::window().performance() {
         performance.mark("idemlab-ready").ok();
     }
+    embed::post_height();
 }
 
 /// Back, Forward and a hash change move to another history entry: load the state its URL
@@ -430,16 +440,7 @@ fn listen_to_history() {
 
 /// The timelines are as wide as their column: repaint when it changes size.
 fn rerender_on_resize() {
-    let last_width = std::rc::Rc::new(std::cell::Cell::new(0));
-    let callback = Closure::<dyn FnMut()>::new(move || {
-        // A resize observer runs after layout, so measuring here forces nothing.
-        let width = runs::measure_width(with_app(|app| app.page().embed));
-        if width != last_width.replace(width) {
-            runs::render(&with_app(|app| {
-                app::view::runs::view(&app.state, &app.runs)
-            }));
-        }
-    });
+    let callback = Closure::<dyn FnMut()>::new(refit_runs);
     let observer =
         web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()).expect("ResizeObserver");
     observer.observe(&dom::by_id::<web_sys::Element>("runs"));
@@ -448,6 +449,18 @@ fn rerender_on_resize() {
     // Both live as long as the page.
     callback.forget();
     std::mem::forget(observer);
+}
+
+/// Repaints the timelines if their column's width changed since they were last measured.
+pub(crate) fn refit_runs() {
+    let before = with_ui(|u| &u.width_px, |w| w.get());
+    // From a resize observer, which runs after layout, measuring forces nothing.
+    let width = runs::measure_width(with_app(|app| app.page().embed));
+    if width != before {
+        runs::render(&with_app(|app| {
+            app::view::runs::view(&app.state, &app.runs)
+        }));
+    }
 }
 
 /// Paints every part of the page from the state; nothing here changes it.

@@ -8,7 +8,7 @@ use idemlab_core::scenario::codec;
 use crate::page::PARTS;
 use crate::{
     compose_ask_choices, compose_lines, embed_height, embed_height_error, embed_query,
-    embed_snippet, embed_title, theme_rules, State, THEME_MEDIA,
+    embed_snippet, embed_title, theme_rules, Sizing, State, THEME_MEDIA, WIDTH_CLASSES,
 };
 
 /// How the page looks for the link's `embed=`, `height=`, `hide=` and `theme=`.
@@ -89,6 +89,8 @@ pub struct EmbedForm {
     pub report: Option<bool>,
     /// The question picked in the composer's menu.
     pub ask: String,
+    /// The last snippet link the page measured, and its view's height at each width class.
+    pub measured: Option<(String, [u32; WIDTH_CLASSES.len()])>,
 }
 
 /// What the dialog shows for a form.
@@ -103,6 +105,9 @@ pub struct EmbedFrame {
     /// Under the height, when it cannot be used.
     pub height_error: Option<String>,
     pub snippet: String,
+    /// The link whose view the page should measure for the snippet (in a hidden frame at each
+    /// width class), when the snippet sizes itself and that link is not the one measured.
+    pub measure: Option<String>,
     /// The composer's question menu, `(value, words)`, and its value: the one picked while
     /// the menu still offers it.
     pub asks: Vec<(String, String)>,
@@ -131,6 +136,12 @@ pub fn view(state: &State, form: &EmbedForm) -> EmbedFrame {
     let height = embed_height(&form.height);
     let query = embed_query(state, form.open.clone(), height, report);
     let url = format!("{}?{query}", form.page_url);
+    let measured = (form.measured.as_ref()).and_then(|(link, px)| (*link == url).then_some(*px));
+    let (sizing, measure) = match (height, measured) {
+        (Some(px), _) => (Sizing::Fixed(px), None),
+        (None, Some(px)) => (Sizing::Measured(px), None),
+        (None, None) => (Sizing::Unmeasured, Some(url.clone())),
+    };
     let asks = compose_ask_choices(state);
     let ask = match asks.iter().any(|(value, _)| *value == form.ask) {
         true => form.ask.clone(),
@@ -141,7 +152,8 @@ pub fn view(state: &State, form: &EmbedForm) -> EmbedFrame {
         ticks: (shell().keys.into_iter())
             .map(|tick| (tick.id, form.open.iter().any(|key| key == tick.key)))
             .collect(),
-        snippet: embed_snippet(&url, &title, height),
+        snippet: embed_snippet(&url, &title, sizing),
+        measure,
         title,
         default_title,
         report,
