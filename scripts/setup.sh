@@ -140,10 +140,12 @@ install_npm_tools() {
   if have_version "$ROOT/node_modules/.bin/wasm-opt" "version 132" \
     && [ -f "$ROOT/node_modules/playwright-core/package.json" ] \
     && [ -f "$ROOT/node_modules/@axe-core/playwright/package.json" ] \
-    && [ -f "$ROOT/node_modules/pg/package.json" ]; then
+    && [ -f "$ROOT/node_modules/pg/package.json" ] \
+    && [ -f "$ROOT/node_modules/scorm-again/package.json" ] \
+    && [ -f "$ROOT/node_modules/pdfjs-dist/package.json" ]; then
     log "npm tools present"; return
   fi
-  log "npm ci (binaryen 132, playwright-core, axe-core, pg)"
+  log "npm ci (binaryen 132, playwright-core, axe-core, pg, scorm-again, pdfjs-dist)"
   # npm ci installs exactly package-lock.json; the browser comes from apt, never from npm.
   (cd "$ROOT" && run_logged npm-ci npm ci --no-audit --no-fund --loglevel=error)
   check_installed wasm-opt "version 132"

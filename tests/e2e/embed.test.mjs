@@ -10,7 +10,7 @@ import { after, before, test } from 'node:test';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { ARTIFACTS, launch, openPage } from './lab.mjs';
+import { ARTIFACTS, launch, openPage, readPdf } from './lab.mjs';
 import { drawnQuestions, oracle } from './oracle.mjs';
 
 // The built page to serve (`dist/` unless told); this file serves it itself, under /lab/ and with
@@ -318,34 +318,69 @@ test('a snippet of fixed height has no script; each lab fits its 600 px frame, t
   await page.close();
 });
 
-test('printing a step or a run gives a handout: text, timeline, counters and link on at most two A4 pages, no controls', async () => {
+test('printing a step or a run gives a handout: text, a question\'s choices, timeline, counters and link on at most two A4 pages, none blank, no controls', async () => {
   const pages = [];
-  for (const query of ['lesson=a&step=3&gate=0', 'lesson=b&step=5&gate=0', 'seed=7&preset=lost-ack&compare=dedup%3Datomic', 'seed=4&preset=race&embed=1&controls=dedup']) {
+  for (const query of ['lesson=a&step=3&gate=0', 'lesson=a&step=1', 'lesson=b&step=5&gate=0', 'seed=7&preset=lost-ack&compare=dedup%3Datomic', 'seed=4&preset=race&embed=1&controls=dedup']) {
     const page = await openAt(lab(query), { viewport: { width: 1366, height: 768 } });
     await page.emulateMedia({ media: 'print' });
+    // A4's width (under 900 px, where a phone's lesson docks its timeline and copies its lane names).
+    await page.setViewportSize({ width: 794, height: 1123 });
     const shown = await page.evaluate(() => {
       const visible = (e) => e && e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden';
       return {
-        controls: [...document.querySelectorAll('button, input, select, textarea')].filter(visible).map((e) => e.id || e.textContent.trim().slice(0, 20)),
+        controls: [...document.querySelectorAll('button, input, select, textarea')].filter(visible).filter((e) => !e.closest('.predict-choices')).map((e) => e.id || e.textContent.trim().slice(0, 20)),
+        choices: [...document.querySelectorAll('#lesson-step .predict-choices button')].map((b) => visible(b)),
         timeline: visible(document.getElementById('timeline-a')),
+        docked: getComputedStyle(document.getElementById('timeline-a')).position,
+        laneCopies: [...document.querySelectorAll('.lane-names span')].filter(visible).length,
         counters: [...document.querySelectorAll('#counters-a [data-metric]')].some(visible),
-        text: visible(document.querySelector('#lesson-step .step-text')) || visible(document.getElementById('preset-summary')),
+        text: visible(document.querySelector('#lesson-step .step-text')) || visible(document.querySelector('#lesson-step .predict-setup')) || visible(document.getElementById('preset-summary')),
         link: visible(document.getElementById('print-link')) && document.getElementById('print-link').textContent,
       };
     });
     assert.deepEqual(shown.controls, [], `${query}: controls in print`);
-    assert.ok(shown.timeline && shown.counters && shown.text, `${query}: ${JSON.stringify(shown)}`);
+    assert.ok(shown.choices.every((v) => v), `${query}: a question's choices print (${shown.choices})`);
+    if (query === 'lesson=a&step=1') assert.equal(shown.choices.length, 3, 'the waiting question has its three choices');
+    assert.notEqual(shown.docked, 'fixed', `${query}: the timeline prints in its place, not docked`);
+    assert.equal(shown.laneCopies, 0, `${query}: lane names print once, the canvas's own`);
+    // A waiting step shows no counts yet (they would tell its answer).
+    const waits = shown.choices.length > 0 && !query.includes('gate=0');
+    assert.ok(shown.timeline && (shown.counters || waits) && shown.text, `${query}: ${JSON.stringify(shown)}`);
     assert.equal(shown.link, page.url(), `${query}: the printed link is the view's`);
     assert.match(shown.link, /&v=2$/);
-    const pdf = await page.pdf({ format: 'A4', path: `${ARTIFACTS}/print-${pages.length + 1}.pdf` });
-    const count = String(pdf).match(/\/Type\s*\/Page[^s]/g).length;
-    assert.ok(count <= 2, `${query}: ${count} A4 pages`);
-    pages.push(count);
-    await page.screenshot({ path: `${ARTIFACTS}/print-${pages.length}.png`, fullPage: true });
+    await page.setViewportSize({ width: 1366, height: 768 });
+    const name = `print-${pages.length + 1}`;
+    const read = await readPdf(browser, await page.pdf({ format: 'A4', path: `${ARTIFACTS}/${name}.pdf` }), name);
+    assert.ok(read.length <= 2, `${query}: ${read.length} A4 pages`);
+    for (const [i, p] of read.entries()) assert.ok(p.ink > 0.002, `${query}: page ${i + 1} is blank (${(p.ink * 100).toFixed(2)}% ink)`);
+    assert.equal(read.map((p) => p.text).join(' ').split('This view:').length - 1, 1, `${query}: the link prints once`);
+    pages.push(read.length);
     page.assertClean();
     await page.close();
   }
   console.log(`A4 pages per printout: ${pages.join(', ')}`);
+});
+
+test('a course page prints each of its frames whole, on one page, with the handout inside it', async () => {
+  const queries = ['lesson=a&step=3&gate=0', 'seed=7&preset=lost-ack', 'lesson=a&step=1'];
+  const snippets = [];
+  for (const query of queries) snippets.push(await snippetFor(query));
+  course = coursePage(snippets, [1000, 1000, 1000]);
+  const page = await openCourse();
+  await settledHeights(page);
+  const read = await readPdf(browser, await page.pdf({ format: 'A4', path: `${ARTIFACTS}/print-course.pdf` }), 'print-course');
+  // Every frame's handout starts with its link and ends with its legend's last line: both on one page.
+  const count = (text, word) => text.split(word).length - 1;
+  for (const [i, p] of read.entries()) {
+    assert.equal(count(p.text, 'This view:'), count(p.text, '#3 = charge number 3'), `page ${i + 1} cuts a frame: ${p.text.slice(0, 200)}`);
+  }
+  assert.equal(count(read.map((p) => p.text).join(' '), 'This view:'), queries.length, 'every frame prints');
+  assert.ok(read.map((p) => p.text).join(' ').includes('How many charges will the payment service make'), 'the waiting question prints');
+  // After printing, the frames take their screen heights again.
+  assertFits(await settledHeights(page), 'after printing');
+  page.assertClean();
+  await page.close();
+  console.log(`course page: ${read.length} A4 pages, ink ${read.map((p) => (p.ink * 100).toFixed(1)).join(', ')} %`);
 });
 
 test('an instructor\'s own steps: the link opens them as text, Next walks them, the snippet keeps them and idemlab steps checks the page\'s link', async () => {
@@ -562,7 +597,7 @@ test('sandboxed allow-scripts allow-same-origin: the check completes and the cou
   await takeCheckIn(frame, 'a', '5');
   assert.equal(await frame.getAttribute('#quiz-score', 'data-mastered'), 'true');
   await page.waitForFunction(() => window.got.some((m) => m.type === 'idemlab:quiz'));
-  const got = await page.evaluate(() => window.got.filter((m) => m.type !== 'idemlab:height'));
+  const got = await page.evaluate(() => window.got.filter((m) => m.type !== 'idemlab:height' && m.subject !== 'lti.frameResize'));
   // Protocol v1: what began, then the score with one entry per question and the view it ran.
   assert.deepEqual(got.map((m) => [m.type, m.what]), [['idemlab:start', 'lesson'], ['idemlab:start', 'check'], ['idemlab:quiz', undefined]]);
   const { questions, view, ...quiz } = got[2];

@@ -2,7 +2,7 @@
 // download a browser here), a page that fails its test on any page error or console error, and
 // the native CLI, so the page's counts can be checked against `idemlab run` on the same URL.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 
 export const BASE_URL = process.env.BASE_URL ?? 'http://127.0.0.1:8080/';
@@ -104,4 +104,41 @@ export async function rightChoice(page) {
   const inA = a[group.metric] > 0;
   const inB = b[group.metric] > 0;
   return choices.indexOf(inA && inB ? 'both' : inA ? 'only A' : inB ? 'only B' : 'neither');
+}
+
+/** A PDF as pdf.js (npm) reads it in the browser: each page's text and its share of inked
+ * pixels, and each page drawn to `${ARTIFACTS}/${name}-pN.png`. */
+export async function readPdf(browser, pdf, name) {
+  const page = await (await browser.newContext({ viewport: { width: 900, height: 1300 } })).newPage();
+  const build = 'node_modules/pdfjs-dist/build/';
+  await page.route('http://pdf.test/**', async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (path === '/doc.pdf') return route.fulfill({ body: pdf, contentType: 'application/pdf' });
+    if (path.startsWith('/build/')) return route.fulfill({ body: readFileSync(build + path.slice(7)), contentType: 'text/javascript' });
+    return route.fulfill({ contentType: 'text/html', body: `<!doctype html><body style="margin:0"><script type="module">
+import * as pdfjs from '/build/pdf.mjs';
+pdfjs.GlobalWorkerOptions.workerSrc = '/build/pdf.worker.mjs';
+const doc = await pdfjs.getDocument('/doc.pdf').promise;
+const pages = [];
+for (let n = 1; n <= doc.numPages; n += 1) {
+  const page = await doc.getPage(n);
+  const viewport = page.getViewport({ scale: 1 });
+  const canvas = Object.assign(document.createElement('canvas'), { width: viewport.width, height: viewport.height });
+  document.body.append(canvas);
+  const context = canvas.getContext('2d');
+  await page.render({ canvasContext: context, viewport }).promise;
+  const pixels = context.getImageData(0, 0, canvas.width, canvas.height).data;
+  let inked = 0;
+  for (let i = 0; i < pixels.length; i += 4) if (Math.min(pixels[i], pixels[i + 1], pixels[i + 2]) < 200) inked += 1;
+  const text = (await page.getTextContent()).items.map((item) => item.str).join(' ');
+  pages.push({ ink: inked / (pixels.length / 4), text });
+}
+window.pages = pages;</script>` });
+  });
+  await page.goto('http://pdf.test/');
+  await page.waitForFunction(() => window.pages, null, { timeout: 30_000 });
+  const pages = await page.evaluate(() => window.pages);
+  for (const [i, canvas] of (await page.$$('canvas')).entries()) await canvas.screenshot({ path: `${ARTIFACTS}/${name}-p${i + 1}.png` });
+  await page.context().close();
+  return pages;
 }

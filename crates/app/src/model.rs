@@ -977,7 +977,9 @@ pub const FRAME_HEIGHT_MAX_PX: u32 = 20_000;
 /// The iframe and the script that sizes it. Every snippet carries the same script, guarded so
 /// that a page with many embeds registers one listener; it sizes the `data-idemlab` frame whose
 /// window sent the message, and trusts no other sender. Measured heights start each frame at
-/// its width class's (`data-heights`, narrowest first), before the lab has loaded. With a fixed
+/// its width class's (`data-heights`, narrowest first), before the lab has loaded. On paper each
+/// frame is a page at most (`100vh` is the page's height then), so none is cut at a page's foot;
+/// the lab fits its handout into it. With a fixed
 /// height (whose `height=` the URL carries, so the lab fits itself into it) there is no script:
 /// a platform that strips scripts loses nothing.
 pub fn embed_snippet(url: &str, title: &str, sizing: Sizing) -> String {
@@ -1008,6 +1010,13 @@ pub fn embed_snippet(url: &str, title: &str, sizing: Sizing) -> String {
     if (frame.idemlabStarted) return;
     var width = frame.getBoundingClientRect().width, heights = frame.dataset.heights.split(" ");
     frame.idemlabStarted = frame.style.height = heights[width <= {narrow} ? 0 : width <= {middle} ? 1 : 2] + "px";
+  }});
+  window.idemlabPrint || ["beforeprint", "afterprint"].forEach(function (type) {{
+    addEventListener(type, window.idemlabPrint = function (event) {{
+      document.querySelectorAll("iframe[data-idemlab]").forEach(function (frame) {{
+        frame.style.maxHeight = event.type === "beforeprint" ? "100vh" : "";
+      }});
+    }});
   }});
   window.idemlabSize || addEventListener("message", window.idemlabSize = function (event) {{
     var height = event.data && event.data.type === "{HEIGHT_MESSAGE}" && Number(event.data.height);

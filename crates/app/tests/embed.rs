@@ -56,6 +56,8 @@ fn every_snippet_sizes_its_own_frame_with_one_listener_per_page() {
     );
     // Pasted twice, the guard registers one listener.
     assert!(a.contains("window.idemlabSize || addEventListener(\"message\", window.idemlabSize ="));
+    // On paper a frame is a page at most, and its screen height comes back after.
+    assert!(a.contains(r#"["beforeprint", "afterprint"]"#) && a.contains(r#"? "100vh" : """#));
     // A first height that the message replaces, up or down: no min-height to stop a shrink.
     assert!(!a.contains("min-height"), "{a}");
     assert!(a.contains(&format!("height:{}px", app::EMBED_HEIGHT_PX)));

@@ -453,6 +453,11 @@ fn rerender_on_resize() {
 
 /// Repaints the timelines if their column's width changed since they were last measured.
 pub(crate) fn refit_runs() {
+    // Printing lays the page out at the paper's width: the screen's drawing scales to it, and
+    // a redraw for that width would stay on screen after.
+    if printing() {
+        return;
+    }
     let before = with_ui(|u| &u.width_px, |w| w.get());
     // From a resize observer, which runs after layout, measuring forces nothing.
     let width = runs::measure_width(with_app(|app| app.page().embed));
@@ -461,6 +466,11 @@ pub(crate) fn refit_runs() {
             app::view::runs::view(&app.state, &app.runs)
         }));
     }
+}
+
+fn printing() -> bool {
+    let print = dom::window().match_media("print").ok().flatten();
+    print.is_some_and(|media| media.matches())
 }
 
 /// Paints every part of the page from the state; nothing here changes it.
