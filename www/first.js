@@ -1,6 +1,8 @@
 // The first view: before the wasm arrives, shows what the link opens from the files that
 // `idemlab first` wrote at build time (first/NAME.json and NAME.svg). A file, not an inline
-// script, so the page's CSP stays as strict; it sets text only, never HTML.
+// script, so the page's CSP stays as strict; it sets text only, never HTML. It runs in the
+// head, before the first paint: the page's own markup, whose boxes move as the wasm fills
+// them, waits unseen until the page is ready (style.css), so nothing the learner saw moves.
 (function () {
   'use strict';
   // Keys that change neither the step's words nor run A: with only these, the built picture
@@ -14,42 +16,72 @@
     'igshid', 'twclid', 'ttclid', 'li_fat_id', '_ga', '_gl', 'srsltid'];
   // Keys that change the words themselves: another language, an instructor's own steps, the
   // finale's task, a step that does not wait for its answer (gate=0), parts hidden by an
-  // embed. Their links show nothing early rather than words the page will not show.
+  // embed. Their links show only the loading note rather than words the page will not show.
   var OTHER_WORDS = ['lang', 'steps', 'build', 'gate', 'hide'];
+  // A preset's summary shows while the run is the preset's, whatever its seed and compare.
+  var PRESET_RUN = ['seed', 'preset', 'compare'];
   var params = new URLSearchParams(location.search);
-  var sameRun = true;
   var keys = Array.from(params.keys());
-  for (var i = 0; i < keys.length; i++) {
-    if (OTHER_WORDS.indexOf(keys[i]) >= 0) return;
-    if (SAME_RUN.indexOf(keys[i]) < 0 && keys[i].indexOf('utm_') !== 0) sameRun = false;
+  var has = function (list, key) { return list.indexOf(key) >= 0; };
+  var tracker = function (key) { return key.indexOf('utm_') === 0; };
+  var sameRun = keys.every(function (key) { return has(SAME_RUN, key) || tracker(key); });
+  var root = document.documentElement;
+  root.classList.add('first-view');
+
+  // The entry whose first view this link shows, or null for the loading note alone.
+  function entry() {
+    if (keys.some(function (key) { return has(OTHER_WORDS, key); })) return null;
+    // A check without `lesson=` is Lesson A's, as the page reads it.
+    var lesson = params.get('lesson') || (params.has('quiz') ? 'a' : null);
+    if (lesson !== null) {
+      if (!/^[a-z]$/.test(lesson)) return null;
+      if (params.has('quiz')) return lesson + '-check';
+      var step = params.get('step') || '1';
+      return /^[1-9][0-9]?$/.test(step) ? lesson + '-' + step : null;
+    }
+    if (params.has('preset')) {
+      var preset = params.get('preset');
+      var kept = keys.every(function (key) {
+        return has(SAME_RUN, key) || has(PRESET_RUN, key) || tracker(key);
+      });
+      return kept && /^[a-z0-9-]{1,40}$/.test(preset) ? 'preset-' + preset : null;
+    }
+    // The bare page has no words of its own: only its picture, which another run is not.
+    return sameRun ? 'bare' : null;
   }
-  // A check without `lesson=` is Lesson A's, as the page reads it.
-  var lesson = params.get('lesson') || (params.has('quiz') ? 'a' : null);
-  var name = 'bare';
-  if (lesson !== null) {
-    if (!/^[a-z]$/.test(lesson)) return;
-    var step = params.get('step') || '1';
-    if (params.has('quiz')) name = lesson + '-check';
-    else if (/^[1-9][0-9]?$/.test(step)) name = lesson + '-' + step;
-    else return;
-  } else if (!sameRun) {
-    // The bare page has no words of its own to show: only its picture, which this run is not.
-    return;
-  }
-  var section = document.getElementById('first');
-  if (!section) return;
-  var text = function (id, words) {
-    var el = document.getElementById(id);
-    el.textContent = words;
-    el.hidden = !words;
-  };
-  fetch('first/' + name + '.json').then(function (response) {
-    return response.ok ? response.json() : null;
-  }).then(function (first) {
+
+  var name = entry();
+  var loaded = name === null ? Promise.resolve(null) : fetch('first/' + name + '.json')
+    .then(function (response) { return response.ok ? response.json() : null; })
+    .catch(function () { return null; });
+  var parsed = new Promise(function (done) {
+    if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', done);
+    else done();
+  });
+  Promise.all([loaded, parsed]).then(function (results) {
     // The wasm may have won the race: then it has painted the page and this is not needed.
-    if (!first || document.documentElement.getAttribute('data-state') === 'ready') return;
+    if (root.getAttribute('data-state') === 'ready') return;
+    var section = document.getElementById('first');
+    if (!section) return;
+    if (results[0]) show(section, results[0]);
+    section.hidden = false;
+  });
+
+  function show(section, first) {
+    var text = function (id, words) {
+      var el = document.getElementById(id);
+      el.textContent = words;
+      el.hidden = !words;
+    };
     text('first-heading', first.heading);
-    text('first-text', first.text);
+    // A check's introduction names the link's seed: written in where the page would read
+    // the same number, else left out for the wasm to write.
+    var words = first.text;
+    if (words.indexOf('{seed}') >= 0) {
+      var seed = params.get('quiz') || '';
+      words = /^(0|[1-9][0-9]{0,18})$/.test(seed) ? words.replace('{seed}', seed) : '';
+    }
+    text('first-text', words);
     text('first-setup', first.setup);
     text('first-question', first.question);
     var list = document.getElementById('first-choices');
@@ -65,8 +97,15 @@
       picture.alt = 'Timeline A of this run, as the lab draws it';
       picture.hidden = false;
     }
-    section.hidden = false;
-  }).catch(function () {
-    // No first view (an old build, a file missing): the page starts as before, with the wasm.
-  });
+    // A lesson's words stand where the page will put them: in the lesson's column, laid out
+    // as the page lays out a lesson (and an embed), so the wasm takes over in the same boxes.
+    var app = document.getElementById('app');
+    var column = document.getElementById('lesson-column');
+    if (/^[a-z]-/.test(name) && app && column) {
+      app.classList.add('lesson');
+      if (params.get('embed') === '1') app.classList.add('embed');
+      column.hidden = false;
+      column.appendChild(section);
+    }
+  }
 })();

@@ -99,10 +99,11 @@ test('a link with a scenario key shows the words at once and no picture until th
   }
 });
 
-test('a check link shows its title; a link in another language shows nothing early', async () => {
+test('a check link shows its title and introduction; a link in another language shows only the loading note', async () => {
   const { page, release } = await openHeld('lesson=b&quiz=77', DESKTOP);
   await page.locator('#first').waitFor({ state: 'visible', timeout: 10_000 });
   assert.equal(await page.locator('#first-heading').textContent(), 'Mastery check: Lesson B');
+  assert.match(await page.locator('#first-text').textContent(), /Quiz seed 77: the same link gives the same questions\.$/);
   assert.equal(await page.locator('#first-picture').isVisible(), false);
   release();
   await ready(page);
@@ -118,9 +119,12 @@ test('a check link shows its title; a link in another language shows nothing ear
   bare.release();
   await bare.page.context().close();
 
+  // Another language: the loading note alone, and the page's own markup unseen.
   const other = await openHeld('lesson=a&step=4&lang=qps', DESKTOP);
-  await other.page.waitForTimeout(300);
-  assert.equal(await other.page.locator('#first').isVisible(), false);
+  await other.page.locator('#first').waitFor({ state: 'visible', timeout: 10_000 });
+  assert.equal(await other.page.locator('#first-heading').textContent(), '');
+  assert.ok(await other.page.locator('.first-note').isVisible());
+  assert.equal(await other.page.locator('#toolbar').isVisible(), false, 'the bare markup waits unseen');
   other.release();
   await other.page.context().close();
 });

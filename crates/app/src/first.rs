@@ -9,8 +9,12 @@ use idemlab_course::quiz::progress::Progress;
 use serde::Serialize;
 
 /// The check's seed the first view is built with: the check's title does not depend on it
-/// (`tests/first.rs` pins that), so one file serves every `quiz=` seed.
-const CHECK_SEED: u64 = 1;
+/// (`tests/first.rs` pins that), and its introduction names it once, where `SEED_SLOT` then
+/// stands, so one file serves every `quiz=` seed. No other number in the words is this long.
+const CHECK_SEED: u64 = u64::MAX;
+
+/// Where `www/first.js` writes the link's own `quiz=` seed into a check's introduction.
+pub const SEED_SLOT: &str = "{seed}";
 
 /// One entry's first view, as `first/NAME.json` holds it for `www/first.js`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -22,7 +26,8 @@ pub struct First {
     /// The step's heading or the check's title; empty on the bare page.
     pub heading: String,
     /// The step's text as plain words (pointer phrases and terms are buttons once the wasm runs);
-    /// empty while the step waits for its question's answer, as the page hides it then.
+    /// empty while the step waits for its question's answer, as the page hides it then. A
+    /// check's introduction, with `SEED_SLOT` where its seed goes.
     pub text: String,
     /// The step's question (its setup, then the question) and its choices, when it asks one.
     pub setup: String,
@@ -32,9 +37,14 @@ pub struct First {
     pub picture: bool,
 }
 
-/// Every entry: the bare page, each lesson's steps, each lesson's check.
+/// Every entry: the bare page, each preset (its summary, shown whatever the link's seed and
+/// compare), each lesson's steps, each lesson's check.
 pub fn entries() -> Vec<(String, String)> {
     let mut entries = vec![("bare".to_string(), String::new())];
+    for spec in idemlab_core::scenario::presets::PRESETS.iter() {
+        let name = format!("preset-{}", spec.name);
+        entries.push((name, format!("preset={}", spec.name)));
+    }
     for lesson in LESSONS.iter() {
         for step in 1..=lesson.steps.len() {
             let query = format!("lesson={}&step={step}", lesson.id);
@@ -78,14 +88,23 @@ pub fn first(name: &str, query: &str) -> First {
         }
         LessonBody::Quiz => {
             if let Some(panel) = &frame.quiz.panel {
-                // The title only: the intro names the link's own quiz seed, and the status
-                // this browser's record, neither of which a build-time file knows.
-                if let QuizShows::Intro { .. } = &panel.shows {
+                // The title and the introduction, its seed a slot for the link's own; not
+                // the status, which is this browser's record.
+                if let QuizShows::Intro { text, .. } = &panel.shows {
                     first.heading = panel.title.clone();
+                    first.text = text.replace(&CHECK_SEED.to_string(), SEED_SLOT);
                 }
             }
         }
         LessonBody::Pick | LessonBody::Build(_) => {}
+    }
+    // A preset's link: its summary, which the page shows for any seed, compare or not; its
+    // picture depends on the seed, so it waits for the wasm.
+    if page.state.lesson.is_none() && page.state.page.scenario.preset.is_some() {
+        first.text = crate::preset_summary(&page.state.page.scenario)
+            .unwrap_or_default()
+            .to_string();
+        first.picture = false;
     }
     if let Some(shell) = &frame.predict.shell {
         first.setup = plain(&shell.setup);

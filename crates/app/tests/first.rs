@@ -74,7 +74,7 @@ fn every_first_picture_is_the_svg_the_cli_writes_for_run_a() {
 }
 
 #[test]
-fn a_checks_first_view_is_its_title_whatever_the_quiz_seed() {
+fn a_checks_first_view_has_its_title_whatever_the_quiz_seed() {
     for lesson in LESSONS.iter() {
         let titles: Vec<String> = [1, 7, 123_456]
             .iter()
@@ -89,6 +89,19 @@ fn a_checks_first_view_is_its_title_whatever_the_quiz_seed() {
     }
 }
 
+#[test]
+fn a_checks_first_view_has_its_introduction_with_a_slot_for_the_links_seed() {
+    let (name, query) = (entries().into_iter())
+        .find(|(name, _)| name == "a-check")
+        .expect("Lesson A's check");
+    let built = first(&name, &query);
+    assert_eq!(built.text.matches(idemlab_app::first::SEED_SLOT).count(), 1);
+    // With the slot filled it is the page's own introduction for that seed.
+    let filled = built.text.replace(idemlab_app::first::SEED_SLOT, "2024");
+    assert_eq!(filled, first("x", "lesson=a&quiz=2024").text);
+    assert!(filled.ends_with("Quiz seed 2024: the same link gives the same questions."));
+}
+
 fn lesson_name(id: &str) -> String {
     format!("Lesson {}", id.to_ascii_uppercase())
 }
@@ -97,11 +110,24 @@ fn lesson_name(id: &str) -> String {
 fn the_entries_are_the_bare_page_every_step_and_every_check() {
     let steps: usize = LESSONS.iter().map(|lesson| lesson.steps.len()).sum();
     let names: Vec<String> = entries().into_iter().map(|(name, _)| name).collect();
-    assert_eq!(names.len(), 1 + steps + LESSONS.len());
+    let presets = idemlab_core::scenario::presets::PRESETS.len();
+    assert_eq!(names.len(), 1 + presets + steps + LESSONS.len());
     assert_eq!(names[0], "bare");
     assert!(names.contains(&"a-4".to_string()) && names.contains(&"c-check".to_string()));
     assert!(
         first("bare", "").picture,
         "the bare page holds nothing back"
     );
+}
+
+#[test]
+fn a_presets_first_view_is_its_summary_and_no_picture_whatever_the_seed() {
+    for spec in idemlab_core::scenario::presets::PRESETS.iter() {
+        let built = first("x", &format!("preset={}", spec.name));
+        assert!(!built.picture && built.heading.is_empty(), "{}", spec.name);
+        assert_eq!(built.text, spec.summary);
+        // The page shows the same sentence for another seed, compared or not.
+        let other = format!("seed=7&preset={}&compare=dedup%3Datomic", spec.name);
+        assert_eq!(first("x", &other).text, built.text, "{other}");
+    }
 }

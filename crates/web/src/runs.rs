@@ -94,6 +94,11 @@ fn paint_computing_line(text: Option<&str>) {
         Some(text) => {
             dom::set_text(&dom::by_id::<Element>("computing-text"), text);
             runs.set_attribute("aria-busy", "true").ok();
+            // A first run long enough to show its progress shows the page with it (its
+            // Cancel button too), rather than the first view alone until it ends.
+            if let Some(root) = dom::document().document_element() {
+                root.class_list().remove_1("first-view").ok();
+            }
         }
         None => {
             runs.remove_attribute("aria-busy").ok();
