@@ -44,6 +44,12 @@ BASE_URL="$(url bench)" PAGE_URL="$(url page)" PLAIN_URL="$(url plain)" PAGE_DIR
 # ready after it and CLS, on Slow 4G with the CPU 4x slower, from the precompressed server.
 echo
 PAGE_URL="$(url page)" CHROMIUM_PATH=/usr/bin/chromium node tests/e2e/firstpaint.mjs
+# Lighthouse 12.2.3 on the same links (13 needs Node 22), from its own lock in tools/lighthouse,
+# which the test command never installs.
+[ -x tools/lighthouse/node_modules/.bin/lighthouse ] \
+  || (cd tools/lighthouse && npm ci --no-audit --no-fund --loglevel=error)
+echo
+PAGE_URL="$(url page)" CHROMIUM_PATH=/usr/bin/chromium node tests/e2e/lighthouse.mjs
 # Native figures: the heaviest run the search found (CPU and wall time), `idemlab run`'s whole
 # path on it over its simulation and counts, and sweep throughput on one thread against every
 # core. (The table above has the simulator's rate over the bare event loop's.)

@@ -4,11 +4,12 @@
 // cumulative layout shift. Prints ratios and orderings, as the machine is slow and shared; it
 // never fails. README records the figures with their date.
 //   PAGE_URL  the shipped build (dist/), served with its precompressed copies
+import { pathToFileURL } from 'node:url';
 import { launch, openPage } from './lab.mjs';
 
 const PAGE_URL = process.env.PAGE_URL ?? process.env.BASE_URL ?? 'http://127.0.0.1:8080/';
 const SLOW_4G = { offline: false, latency: 150, downloadThroughput: 1.6e6 / 8, uploadThroughput: 0.75e6 / 8 };
-const LINKS = {
+export const LINKS = {
   'bare page': '',
   'lesson step': 'lesson=a&step=4',
   'embedded lesson step': 'lesson=b&step=3&embed=1',
@@ -49,20 +50,23 @@ async function load(browser, query) {
   return figures;
 }
 
-const browser = await launch();
-try {
-  console.log(`| link | LCP / wasm end | LCP before the wasm | ready − wasm end | CLS |`);
-  console.log(`|---|---|---|---|---|`);
-  for (const [label, query] of Object.entries(LINKS)) {
-    const loads = [];
-    for (let i = 0; i < TIMES; i++) loads.push(await load(browser, query));
-    const ratio = median(loads.map((l) => l.lcp / l.wasmEnd));
-    const after = median(loads.map((l) => l.ready - l.wasmEnd));
-    const cls = median(loads.map((l) => l.cls));
-    const before = loads.filter((l) => l.lcp < l.wasmEnd).length;
-    console.log(`| ${label} \`${query || '(none)'}\` | ${ratio.toFixed(2)} | ${before} of ${TIMES} | ${(after / 1000).toFixed(2)} s | ${cls.toFixed(3)} |`);
+// Run, not imported (lighthouse.mjs takes the links).
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const browser = await launch();
+  try {
+    console.log(`| link | LCP / wasm end | LCP before the wasm | ready − wasm end | CLS |`);
+    console.log(`|---|---|---|---|---|`);
+    for (const [label, query] of Object.entries(LINKS)) {
+      const loads = [];
+      for (let i = 0; i < TIMES; i++) loads.push(await load(browser, query));
+      const ratio = median(loads.map((l) => l.lcp / l.wasmEnd));
+      const after = median(loads.map((l) => l.ready - l.wasmEnd));
+      const cls = median(loads.map((l) => l.cls));
+      const before = loads.filter((l) => l.lcp < l.wasmEnd).length;
+      console.log(`| ${label} \`${query || '(none)'}\` | ${ratio.toFixed(2)} | ${before} of ${TIMES} | ${(after / 1000).toFixed(2)} s | ${cls.toFixed(3)} |`);
+    }
+    console.log(`\nMedians of ${TIMES} loads each: Slow 4G (150 ms, 1.6 Mbps down), CPU 4x slower, precompressed.`);
+  } finally {
+    await browser.close();
   }
-  console.log(`\nMedians of ${TIMES} loads each: Slow 4G (150 ms, 1.6 Mbps down), CPU 4x slower, precompressed.`);
-} finally {
-  await browser.close();
 }
