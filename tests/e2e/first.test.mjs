@@ -76,7 +76,9 @@ test('the bare page shows run A\'s picture before the wasm: the SVG idemlab svg 
   const { page, release } = await openHeld('', DESKTOP);
   const picture = page.locator('#first-picture');
   await picture.waitFor({ state: 'visible', timeout: 10_000 });
-  assert.ok(await picture.evaluate((img) => img.complete && img.naturalWidth === 1128), 'the picture loaded');
+  // Shown as soon as its source is set: the file may still be on its way.
+  await page.waitForFunction(() => { const img = document.getElementById('first-picture'); return img.complete && img.naturalWidth > 0; }, null, { timeout: 10_000 });
+  assert.equal(await picture.evaluate((img) => img.naturalWidth), 1128, 'the picture is the SVG idemlab svg writes');
   assert.equal(await page.locator('#first-heading').isVisible(), false, 'the bare page has no heading of its own');
   await page.screenshot({ path: `${ARTIFACTS}/first-bare.png` });
   release();
