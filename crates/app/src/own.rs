@@ -81,12 +81,12 @@ impl State {
         own.then_some((index, step))
     }
 
-    /// The open own step's question and its answer, when its runs have given it.
-    fn own_asking(&self) -> Option<(usize, &OwnStep, u32)> {
+    /// The open own step's question, its answer and choices, when its runs have given them.
+    fn own_asking(&self) -> Option<(usize, &OwnStep, u32, [u32; steps::CHOICES])> {
         let (index, step) = self.own_open()?;
         step.ask.as_ref()?;
-        let (at, value) = self.own_answer?;
-        (at == index).then_some((index, step, value))
+        let (at, value, choices) = self.own_answer?;
+        (at == index).then_some((index, step, value, choices))
     }
 
     /// The learner's choice for own step `index`, if given this session.
@@ -148,12 +148,11 @@ fn done_line(state: &State, steps: &[OwnStep], index: usize) -> Option<String> {
 }
 
 fn question_view(state: &State) -> Option<OwnQuestionView> {
-    let (index, step, value) = state.own_asking()?;
+    let (index, step, value, choices) = state.own_asking()?;
     let q = step.ask.as_ref()?;
     // ASCII: Unicode lower-casing would bring its case tables into the page (clippy.toml).
     let label = super::counter_label(q.metric, &step.scenario).to_ascii_lowercase();
     let side = q.side.letter();
-    let choices = step.choices(value);
     let chosen = state.own_chosen(index);
     let feedback = chosen.map(|c| match choices[c] == value {
         true => idemlab_lab::tf!("Right: {}. Run {}'s counters show it.", value, side),
@@ -177,31 +176,32 @@ fn question_view(state: &State) -> Option<OwnQuestionView> {
 }
 
 /// The runs finished: when they are the open own step's, its question's answer is read off
-/// them (the simulator's count, never one the instructor typed).
+/// them (the simulator's count, never one the instructor typed), and its choices (some of
+/// them the counts a wrong model of these runs gives).
 pub(super) fn measured(state: &mut State, a: &Metrics, b: Option<&Metrics>) {
-    let answer = state
-        .own_open()
-        .and_then(|(index, step)| Some((index, step.answer(a, b)?)));
+    let answer = state.own_open().and_then(|(index, step)| {
+        let (value, choices) = step.question(a, b)?;
+        Some((index, value, choices))
+    });
     state.own_answer = answer;
 }
 
 /// The last own-step answer given: (step, choice, the count it shows, whether it is right).
 pub(super) fn last_answer(state: &State) -> Option<(usize, usize, u32, bool)> {
     let &(index, choice, right) = state.own_choices.last()?;
-    let (at, value) = state.own_answer?;
-    let step = state.page.steps.as_ref()?.get(index)?;
-    (at == index).then(|| (index, choice, step.choices(value)[choice], right))
+    let (at, _, choices) = state.own_answer?;
+    (at == index).then(|| (index, choice, choices[choice], right))
 }
 
 /// The learner answers the open own step's question: once per step, then the run shows.
 pub fn answer(state: &mut State, choice: usize) -> Effects {
-    let Some((index, step, value)) = state.own_asking() else {
+    let Some((index, _, value, choices)) = state.own_asking() else {
         return Effects::default();
     };
     if state.own_chosen(index).is_some() || choice >= crate::steps::CHOICES {
         return Effects::default();
     }
-    let right = step.choices(value)[choice] == value;
+    let right = choices[choice] == value;
     state.own_choices.push((index, choice, right));
     state.playing = false;
     state.page.cursor = None;

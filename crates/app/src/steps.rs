@@ -47,39 +47,71 @@ pub struct Question {
 pub const CHOICES: usize = 4;
 
 /// The choices offered for a count whose answer is `value`, in ascending order: `value` and
-/// three near it, picked by `seed` from a fixed pool, so the right one is not always in the
-/// same place and the same step offers the same choices in the page and the CLI.
-pub fn choices(value: u32, seed: u64) -> [u32; CHOICES] {
+/// three others, each side's first from `wrong` (what a wrong model of the runs answers,
+/// `OwnStep::wrong_answers`), then counts a step or a few away. Picked by `seed`, so the same
+/// step offers the same choices in the page and the CLI.
+///
+/// Why sorted, and how the answer still moves: numbers read and compare best in order (as
+/// item-writing guides ask of numeric options), but sorting choices built around the answer
+/// leaves its place to chance: a window then a sort put it first in 30% of draws and second
+/// in 20%, and a learner who always took the smallest passed. So the seed decides the
+/// answer's rank first, how many of the other three lie below it (0 to 3, each a quarter of
+/// seeds), and the others are picked on each side to fit. Only an answer with fewer counts
+/// below it than that (0, 1 or 2) ranks lower: 0 is always the smallest choice.
+pub fn choices(value: u32, seed: u64, wrong: &[u32]) -> [u32; CHOICES] {
     let v = value;
-    // As many below the answer as above, so that its place among the four tells little.
-    // Counts are bounded by `events_max`, far from `u32::MAX`.
-    let below = [
-        0,
-        v / 2,
-        v.saturating_sub(3),
-        v.saturating_sub(2),
-        v.saturating_sub(1),
-    ];
-    let above = [v + 1, v + 2, v + 3, v * 2, v * 2 + 1];
-    let mut pool: Vec<u32> = (below.into_iter().chain(above))
-        .filter(|&c| c != v)
-        .collect();
-    pool.sort_unstable();
-    pool.dedup();
-    // The pool always holds at least three (v + 1, v + 2 and v + 3): a SplitMix64 step of
-    // the seed picks where a window of three, wrapping round the pool, starts.
+    // Counts are bounded by `events_max`, far from this: the sums below cannot overflow.
+    debug_assert!(v < u32::MAX / 8, "a count of {v}");
+    // The remainder in u64: `as usize` first would keep 32 bits on wasm and 64 natively, and
+    // the page would offer other choices than `idemlab steps` prints.
+    let rank = (splitmix(seed) % CHOICES as u64) as u32;
+    // Only `v` counts (0 to v - 1) lie below the answer.
+    let below = rank.min(v);
+    // A step of 1 for small counts; about a sixteenth of a large one, so that 480 is not
+    // offered beside 479, 481 and 482, which only a counter could tell apart.
+    let step = 1 + v / 16;
+    let near_below = (1..=3).filter_map(|k| v.checked_sub(k * step));
+    let near_above = (1..=3).map(|k| v + k * step);
+    let mut picked = vec![v];
+    let below_pool = wrong.iter().copied().filter(|&w| w < v).chain(near_below);
+    let above_pool = wrong.iter().copied().filter(|&w| w > v).chain(near_above);
+    let taken = take(below_pool, &picked, below);
+    picked.extend(taken);
+    let taken = take(above_pool, &picked, 3 - below);
+    picked.extend(taken);
+    // Three near counts on each side: always enough distinct ones (`below` <= v).
+    debug_assert_eq!(
+        picked.len(),
+        CHOICES,
+        "answer {v}, seed {seed}, wrong {wrong:?}"
+    );
+    let mut out = [v; CHOICES];
+    out.copy_from_slice(&picked);
+    out.sort_unstable();
+    out
+}
+
+/// The first `want` counts of `pool` not already in `picked`, none twice.
+fn take(pool: impl Iterator<Item = u32>, picked: &[u32], want: u32) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    for c in pool {
+        if out.len() as u32 == want {
+            break;
+        }
+        if !picked.contains(&c) && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// One SplitMix64 step: a seed's bits spread evenly, so that consecutive seeds (a sequence's
+/// steps often differ by one) do not give consecutive ranks.
+fn splitmix(seed: u64) -> u64 {
     let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    // The remainder in u64: `as usize` first would keep 32 bits on wasm and 64 natively, and
-    // the page would offer other choices than `idemlab steps` prints.
-    let start = ((z ^ (z >> 31)) % pool.len() as u64) as usize;
-    let mut picked = [v; CHOICES];
-    for (slot, k) in picked[1..].iter_mut().zip(0..) {
-        *slot = pool[(start + k) % pool.len()];
-    }
-    picked.sort_unstable();
-    picked
+    z ^ (z >> 31)
 }
 
 /// A count the step states: `metric` of run `side` at the run's end is `count`.
@@ -315,10 +347,40 @@ impl OwnStep {
         Some(q.metric.of(run))
     }
 
-    /// The choices the step's question offers when its answer is `value`: seeded by the
-    /// step's scenario, so a sequence of steps does not put the answer in one place.
-    pub fn choices(&self, value: u32) -> [u32; CHOICES] {
-        choices(value, self.scenario.seed)
+    /// The step's question's answer and its choices, from its runs (`None` without a
+    /// question): seeded by the step's scenario, so a sequence of steps does not put the
+    /// answer in one place, and the same in the page and the CLI.
+    pub fn question(&self, a: &Metrics, b: Option<&Metrics>) -> Option<(u32, [u32; CHOICES])> {
+        let value = self.answer(a, b)?;
+        let wrong = self.wrong_answers(a, b);
+        Some((value, choices(value, self.scenario.seed, &wrong)))
+    }
+
+    /// What a wrong model of the step's runs answers its question, most telling first (at
+    /// most four; `choices` drops the right answer and repeats): the other run's count (the
+    /// change made no difference); for charges, the orders (each charged once whatever
+    /// happens) and the requests (every request charges); for duplicates, none (it is safe
+    /// already) and every request past an order's first (every retry charges again); for lost
+    /// orders, none, and every order that failed or went unanswered; otherwise none.
+    pub fn wrong_answers(&self, a: &Metrics, b: Option<&Metrics>) -> Vec<u32> {
+        let Some(q) = &self.ask else {
+            return Vec::new();
+        };
+        let (run, other) = match q.side {
+            Side::A => (Some(a), b),
+            Side::B => (b, Some(a)),
+        };
+        let Some(run) = run else {
+            return Vec::new();
+        };
+        let mut wrong: Vec<u32> = other.map(|o| q.metric.of(o)).into_iter().collect();
+        match q.metric {
+            Metric::Effects => wrong.extend([run.orders, run.attempts]),
+            Metric::Duplicates => wrong.extend([0, run.attempts.saturating_sub(run.orders)]),
+            Metric::Lost => wrong.extend([0, run.outcomes.failed + run.outcomes.unknown]),
+            _ => wrong.push(0),
+        }
+        wrong
     }
 
     /// Runs the step (A, and B when it compares) and reads each stated count off the runs.
