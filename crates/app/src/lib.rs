@@ -104,9 +104,7 @@ pub use model::{
 };
 // The banner's words for a codec error (the CLI keeps `CodecError`'s `Display`).
 pub use model::error_text;
-pub use own::{
-    compose_ask_choices, compose_checks, compose_lines, own_step_view, OwnQuestionView, OwnStepView,
-};
+pub use own::{compose_ask_choices, compose_lines, own_step_view, OwnQuestionView, OwnStepView};
 pub use report::{height_json, on_load as report_on_load, origin_of, sequence_id};
 pub use report::{
     target_origin as report_target, view as report_view, Answered, OwnAnswer, Picked, Report,

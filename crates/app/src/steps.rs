@@ -7,7 +7,8 @@
 //! `CAPTION_CHARS_MAX` characters, no control or invisible ones), each percent-decoded once
 //! more inside its line, `check=METRIC:N,b.METRIC:N` (a count of run A, or of B with `b.`) and
 //! `ask=METRIC` or `ask=b.METRIC`: a question the step asks before its run shows ("How many
-//! charges does run A end with?"), whose answer and choices the simulator gives (`choices`):
+//! charges does run A end with?"), whose answer and choices the simulator gives (`choices`),
+//! and `q=TEXT`, the question in the instructor's own words (at most `QUESTION_CHARS_MAX`):
 //!
 //! `seed=7&preset=lost-ack&caption=Count%20the%20charges&check=duplicates:3&ask=effects`
 
@@ -22,6 +23,8 @@ pub const STEPS_MAX: usize = 12;
 pub const CAPTION_CHARS_MAX: usize = 280;
 /// Stated counts per step.
 pub const CHECKS_MAX: usize = 8;
+/// A question in the instructor's words is one sentence: it sits above four choices.
+pub const QUESTION_CHARS_MAX: usize = 200;
 
 /// One of the instructor's steps.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +44,8 @@ pub struct OwnStep {
 pub struct Question {
     pub side: Side,
     pub metric: Metric,
+    /// The question in the instructor's words (`q=`), shown instead of the lab's sentence.
+    pub text: Option<String>,
 }
 
 /// Choices per question: the right count and three others.
@@ -149,13 +154,13 @@ pub fn parse(value: &str) -> Result<Vec<OwnStep>, String> {
 
 fn parse_step(line: &str) -> Result<OwnStep, String> {
     let (mut keys, mut caption, mut checks) = (Vec::new(), String::new(), Vec::new());
-    let mut ask = None;
-    // A second caption=, check= or ask= would silently replace the first, so a line could state
+    let (mut ask, mut text) = (None, None);
+    // A second caption=, check=, ask= or q= would silently replace the first, so a line could state
     // one count to `idemlab steps` and show the learner another: each may appear once.
     let mut seen: Vec<&str> = Vec::new();
     for pair in line.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        if matches!(key, "caption" | "check" | "ask") {
+        if matches!(key, "caption" | "check" | "ask" | "q") {
             if seen.contains(&key) {
                 return Err(idemlab_lab::tf!(
                     "`{}=` appears twice; give it once (several counts go in one check=, comma-separated)",
@@ -168,8 +173,20 @@ fn parse_step(line: &str) -> Result<OwnStep, String> {
             "caption" => caption = parse_caption(&codec::percent_decode(value))?,
             "check" => checks = parse_checks(&codec::percent_decode(value))?,
             "ask" => ask = Some(parse_question(&codec::percent_decode(value))?),
+            "q" => text = Some(parse_question_text(&codec::percent_decode(value))?),
             _ => keys.push(pair),
         }
+    }
+    // The words ask about the count ask= names; without it there is no answer to offer.
+    match (&mut ask, text) {
+        (Some(q), text) => q.text = text,
+        (None, Some(_)) => {
+            return Err(idemlab_lab::t!(
+                "`q=` needs `ask=`, the count whose answer the simulator gives (ask=effects, ask=b.duplicates)"
+            )
+            .into())
+        }
+        (None, None) => {}
     }
     // The page's own reader checks the scenario and the compare keys as a link's.
     let (page, opens, errors) = PageState::from_query(&keys.join("&"));
@@ -182,7 +199,9 @@ fn parse_step(line: &str) -> Result<OwnStep, String> {
         ..PageState::default()
     };
     if page != only_runs || opens != Opens::default() {
-        return Err(idemlab_lab::t!("only scenario keys, compare, caption, check and ask").into());
+        return Err(
+            idemlab_lab::t!("only scenario keys, compare, caption, check, ask and q").into(),
+        );
     }
     if page.compare.is_none() && checks.iter().any(|c: &Check| c.side == Side::B) {
         return Err(idemlab_lab::t!("a check of B (`b.`) needs compare=").into());
@@ -216,7 +235,32 @@ pub fn parse_question(name: &str) -> Result<Question, String> {
             codec::quote(name)
         ));
     };
-    Ok(Question { side, metric })
+    Ok(Question {
+        side,
+        metric,
+        text: None,
+    })
+}
+
+/// A question in the instructor's words as typed (already decoded): a sentence, bounded, with
+/// no control or invisible characters.
+pub fn parse_question_text(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    if text.is_empty() || text.chars().count() > QUESTION_CHARS_MAX {
+        return Err(idemlab_lab::tf!(
+            "`q=`: a question of 1 to {} characters",
+            QUESTION_CHARS_MAX
+        ));
+    }
+    if text
+        .chars()
+        .any(|c| c.is_control() || codec::is_invisible(c))
+    {
+        return Err(
+            idemlab_lab::t!("`q=`: a question with no control or invisible characters").into(),
+        );
+    }
+    Ok(text.to_string())
 }
 
 /// A caption as typed (already decoded): bounded, with no control or invisible characters.
@@ -305,6 +349,9 @@ fn write_step(step: &OwnStep) -> String {
     }
     if let Some(q) = &step.ask {
         line += &format!("&ask={}{}", q.side.prefix(), q.metric.name());
+        if let Some(text) = &q.text {
+            line += &format!("&q={}", escape_in_line(text));
+        }
     }
     line
 }

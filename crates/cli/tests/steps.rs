@@ -103,7 +103,28 @@ fn own_steps_text_is_bounded_and_plain() {
         ),
         (
             "seed=1&theme=dark".into(),
-            "step 1: only scenario keys, compare, caption, check and ask",
+            "step 1: only scenario keys, compare, caption, check, ask and q",
+        ),
+        // The instructor's own question: one sentence, plain, about the count ask= names.
+        (
+            format!("seed=1&ask=effects&q={}", "x".repeat(201)),
+            "step 1: `q=`: a question of 1 to 200 characters",
+        ),
+        (
+            "seed=1&ask=effects&q=%20".into(),
+            "step 1: `q=`: a question of 1 to 200 characters",
+        ),
+        (
+            "seed=1&ask=effects&q=a%0Ab".into(),
+            "step 1: `q=`: a question with no control or invisible characters",
+        ),
+        (
+            "seed=1&q=How%20many%3F".into(),
+            "step 1: `q=` needs `ask=`, the count whose answer the simulator gives (ask=effects, ask=b.duplicates)",
+        ),
+        (
+            "seed=1&ask=effects&q=a&q=b".into(),
+            "step 1: `q=` appears twice; give it once (several counts go in one check=, comma-separated)",
         ),
     ] {
         assert_eq!(steps::parse(&lines), Err(why.to_string()), "{lines}");
