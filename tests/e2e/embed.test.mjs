@@ -412,10 +412,11 @@ test('the Embed dialog composes own steps with a question; the snippet opens the
   await author.click('#compose summary');
   await author.fill('#compose-caption', 'Count the charges');
   await author.selectOption('#compose-ask', 'effects');
-  await author.check('#compose-check');
+  await author.fill('#compose-words', 'How many times is a card charged?');
   await author.click('#compose-add');
   assert.deepEqual(await author.$$eval('#compose-list li span', (s) => s.map((e) => e.textContent)),
-    ['seed=7&preset=lost-ack · Count the charges · asks effects']);
+    ['seed=7&preset=lost-ack · Count the charges · asks: How many times is a card charged?']);
+  assert.equal(await author.inputValue('#compose-words'), '', 'ready for the next step\'s words');
   // A question about B with no compare is refused in words, and adds nothing.
   await author.selectOption('#compose-ask', '');
   await author.fill('#compose-caption', 'x'.repeat(281));
@@ -426,7 +427,9 @@ test('the Embed dialog composes own steps with a question; the snippet opens the
   assert.equal(await author.$$eval('#compose-list li', (l) => l.length), 1);
   const snippet = await author.inputValue('#embed-snippet');
   const src = snippet.match(/src="([^"]+)"/)[1].replaceAll('&amp;', '&');
-  assert.match(src, /steps=seed%3D7%26preset%3Dlost-ack%26caption%3DCount%20the%20charges%26check%3D/);
+  // No counts in the frame's address (a printed handout shows it): the page reads them from the run.
+  assert.match(src, /steps=seed%3D7%26preset%3Dlost-ack%26caption%3DCount%20the%20charges%26ask%3Deffects%26q%3DHow%20many/);
+  assert.doesNotMatch(src, /check/);
   author.assertClean();
   await author.close();
   // The learner's side: the question first, the run held and the counts hidden.
@@ -434,6 +437,7 @@ test('the Embed dialog composes own steps with a question; the snippet opens the
   await page.waitForSelector('#own-question:not([hidden])');
   const choices = await page.$$eval('#own-choices button', (b) => b.map((e) => e.textContent));
   assert.equal(choices.length, 4);
+  assert.equal(await page.textContent('#own-question-text'), 'How many times is a card charged?');
   assert.equal(await page.isVisible('#counters-a'), false, 'the counts wait for the answer');
   assert.equal(await page.$$eval('#own-checks li', (l) => l.length), 0, 'so do the stated counts');
   const checked = execFileSync(process.env.IDEMLAB_BIN ?? 'target/release/idemlab', ['steps', page.url()], { encoding: 'utf8' });
@@ -443,7 +447,7 @@ test('the Embed dialog composes own steps with a question; the snippet opens the
   await page.waitForSelector('#counters-a:not([hidden])');
   assert.equal(await page.textContent('#own-feedback'), `Right: ${answer}. Run A's counters show it.`);
   assert.equal(await page.textContent('#counters-a [data-metric="effects"]'), answer);
-  assert.equal(await page.$$eval('#own-checks li', (l) => l.length), 3);
+  assert.equal(await page.$$eval('#own-checks li', (l) => l.length), 0, 'the address stated none');
   page.assertClean();
   await page.close();
 });

@@ -104,9 +104,7 @@ pub use model::{
 };
 // The banner's words for a codec error (the CLI keeps `CodecError`'s `Display`).
 pub use model::error_text;
-pub use own::{
-    compose_ask_choices, compose_checks, compose_lines, own_step_view, OwnQuestionView, OwnStepView,
-};
+pub use own::{compose_ask_choices, compose_lines, own_step_view, OwnQuestionView, OwnStepView};
 pub use report::{
     frame_resize_json, height_json, on_load as report_on_load, origin_of, sequence_id,
 };
@@ -254,8 +252,9 @@ pub struct State {
     pub lock_note: Option<String>,
     /// The instructor's own step on screen (`steps=`), 0-based.
     pub own_step: Option<usize>,
-    /// The open own step's answer to its question, read from its own runs: (step, count).
-    pub own_answer: Option<(usize, u32)>,
+    /// The open own step's answer to its question and the choices offered, read from its own
+    /// runs: (step, count, choices).
+    pub own_answer: Option<(usize, u32, [u32; crate::steps::CHOICES])>,
     /// The learner's choice for each own step they answered this session: (step, choice,
     /// whether it was the simulator's count).
     pub own_choices: Vec<(usize, usize, bool)>,

@@ -895,10 +895,14 @@ pub fn embed_title(state: &State, controls: &[String]) -> String {
     if let Some(first) = state.compose.first() {
         let n = state.compose.len();
         let caption: String = first.caption.chars().take(TITLE_CAPTION_CHARS).collect();
+        let count = match n {
+            1 => idemlab_lab::t!("1 step").to_string(),
+            n => idemlab_lab::tf!("{} steps", n),
+        };
         let what = match (caption.as_str(), first.caption.chars().count()) {
-            ("", _) => idemlab_lab::tf!("a sequence of {} steps", n),
-            (c, chars) if chars > TITLE_CAPTION_CHARS => idemlab_lab::tf!("{}… ({} steps)", c, n),
-            (c, _) => idemlab_lab::tf!("{} ({} steps)", c, n),
+            ("", _) => idemlab_lab::tf!("a sequence of {}", count),
+            (c, chars) if chars > TITLE_CAPTION_CHARS => idemlab_lab::tf!("{}… ({})", c, count),
+            (c, _) => idemlab_lab::tf!("{} ({})", c, count),
         };
         return format!("idemlab: {what}{open}");
     }

@@ -3,7 +3,7 @@
 //! that says whose it is, above the runs; the banner (the lab's own warnings) stays above it.
 
 use super::{Effects, State, UrlWrite};
-use crate::steps::{self, Check, OwnStep};
+use crate::steps::{self, OwnStep};
 use idemlab_lab::Side;
 use idemlab_lab::{Metric, Metrics};
 
@@ -14,12 +14,13 @@ pub enum Msg {
     Open(usize),
     /// The learner picks choice N of the open own step's question.
     Answer(usize),
-    /// Adds the view on screen as a step of the sequence being composed: its caption and
-    /// question as typed (`ask` empty for none), and the counts it states.
+    /// Adds the view on screen as a step of the sequence being composed: its caption, the
+    /// count it asks (`ask` empty for none) and the question's words (`words` empty for the
+    /// lab's own), as typed. It states no counts: the page reads them from the run.
     Add {
         caption: String,
         ask: String,
-        checks: Vec<Check>,
+        words: String,
     },
     /// Removes step N of the sequence being composed.
     Remove(usize),
@@ -33,8 +34,8 @@ pub(super) fn update(state: &mut State, msg: Msg) -> Effects {
         Msg::Add {
             caption,
             ask,
-            checks,
-        } => compose_add(state, &caption, &ask, checks),
+            words,
+        } => compose_add(state, &caption, &ask, &words),
         Msg::Remove(index) => compose_remove(state, Some(index)),
         Msg::Clear => compose_remove(state, None),
     }
@@ -81,12 +82,12 @@ impl State {
         own.then_some((index, step))
     }
 
-    /// The open own step's question and its answer, when its runs have given it.
-    fn own_asking(&self) -> Option<(usize, &OwnStep, u32)> {
+    /// The open own step's question, its answer and choices, when its runs have given them.
+    fn own_asking(&self) -> Option<(usize, &OwnStep, u32, [u32; steps::CHOICES])> {
         let (index, step) = self.own_open()?;
         step.ask.as_ref()?;
-        let (at, value) = self.own_answer?;
-        (at == index).then_some((index, step, value))
+        let (at, value, choices) = self.own_answer?;
+        (at == index).then_some((index, step, value, choices))
     }
 
     /// The learner's choice for own step `index`, if given this session.
@@ -148,12 +149,9 @@ fn done_line(state: &State, steps: &[OwnStep], index: usize) -> Option<String> {
 }
 
 fn question_view(state: &State) -> Option<OwnQuestionView> {
-    let (index, step, value) = state.own_asking()?;
+    let (index, step, value, choices) = state.own_asking()?;
     let q = step.ask.as_ref()?;
-    // ASCII: Unicode lower-casing would bring its case tables into the page (clippy.toml).
-    let label = super::counter_label(q.metric, &step.scenario).to_ascii_lowercase();
     let side = q.side.letter();
-    let choices = step.choices(value);
     let chosen = state.own_chosen(index);
     let feedback = chosen.map(|c| match choices[c] == value {
         true => idemlab_lab::tf!("Right: {}. Run {}'s counters show it.", value, side),
@@ -164,12 +162,15 @@ fn question_view(state: &State) -> Option<OwnQuestionView> {
             side
         ),
     });
-    Some(OwnQuestionView {
-        text: idemlab_lab::tf!(
+    let text = q.text.clone().unwrap_or_else(|| {
+        idemlab_lab::tf!(
             "Before the run shows: what will run {}'s count of {} be at its end?",
             side,
-            label
-        ),
+            asked_count(q.metric, &step.scenario)
+        )
+    });
+    Some(OwnQuestionView {
+        text,
         choices: choices.iter().map(u32::to_string).collect(),
         chosen,
         feedback,
@@ -177,31 +178,32 @@ fn question_view(state: &State) -> Option<OwnQuestionView> {
 }
 
 /// The runs finished: when they are the open own step's, its question's answer is read off
-/// them (the simulator's count, never one the instructor typed).
+/// them (the simulator's count, never one the instructor typed), and its choices (some of
+/// them the counts a wrong model of these runs gives).
 pub(super) fn measured(state: &mut State, a: &Metrics, b: Option<&Metrics>) {
-    let answer = state
-        .own_open()
-        .and_then(|(index, step)| Some((index, step.answer(a, b)?)));
+    let answer = state.own_open().and_then(|(index, step)| {
+        let (value, choices) = step.question(a, b)?;
+        Some((index, value, choices))
+    });
     state.own_answer = answer;
 }
 
 /// The last own-step answer given: (step, choice, the count it shows, whether it is right).
 pub(super) fn last_answer(state: &State) -> Option<(usize, usize, u32, bool)> {
     let &(index, choice, right) = state.own_choices.last()?;
-    let (at, value) = state.own_answer?;
-    let step = state.page.steps.as_ref()?.get(index)?;
-    (at == index).then(|| (index, choice, step.choices(value)[choice], right))
+    let (at, _, choices) = state.own_answer?;
+    (at == index).then(|| (index, choice, choices[choice], right))
 }
 
 /// The learner answers the open own step's question: once per step, then the run shows.
 pub fn answer(state: &mut State, choice: usize) -> Effects {
-    let Some((index, step, value)) = state.own_asking() else {
+    let Some((index, _, value, choices)) = state.own_asking() else {
         return Effects::default();
     };
     if state.own_chosen(index).is_some() || choice >= crate::steps::CHOICES {
         return Effects::default();
     }
-    let right = step.choices(value)[choice] == value;
+    let right = choices[choice] == value;
     state.own_choices.push((index, choice, right));
     state.playing = false;
     state.page.cursor = None;
@@ -231,21 +233,24 @@ pub fn open(state: &mut State, index: usize) -> Effects {
     Effects::scenario()
 }
 
-/// The counts the composer's "state this view's counts" adds: charges, duplicates and lost
-/// orders of A, and of B when comparing, as the runs on screen end. True by construction:
-/// they are the simulator's (and `idemlab steps` checks them again).
-pub fn compose_checks(state: &State, a: &Metrics, b: Option<&Metrics>) -> Vec<Check> {
-    let b = b.filter(|_| state.page.compare.is_some());
-    let sides = [(Side::A, Some(a)), (Side::B, b)];
-    let runs = sides.into_iter().filter_map(|(side, m)| Some((side, m?)));
-    runs.flat_map(|(side, m)| {
-        [Metric::Effects, Metric::Duplicates, Metric::Lost].map(|metric| Check {
-            side,
-            metric,
-            count: metric.of(m),
-        })
-    })
-    .collect()
+/// A count as a question names it, in lower case: the counter's label, but "lost orders"
+/// for the card's "Lost work", since what is lost is an order the client was told went
+/// through.
+fn asked_count(metric: Metric, scenario: &idemlab_core::scenario::Scenario) -> String {
+    match metric {
+        Metric::Lost => idemlab_lab::t!("lost orders").to_string(),
+        // ASCII: Unicode lower-casing would bring its case tables into the page (clippy.toml).
+        _ => super::counter_label(metric, scenario).to_ascii_lowercase(),
+    }
+}
+
+/// The lab's question for `ask=` of a step of `scenario`, as the composer's menu words it.
+fn ask_words(side: Side, metric: Metric, scenario: &idemlab_core::scenario::Scenario) -> String {
+    idemlab_lab::tf!(
+        "How many {} in run {}?",
+        asked_count(metric, scenario),
+        side.letter()
+    )
 }
 
 /// The composer's question menu: none, then each count it may ask of A (and of B when
@@ -263,12 +268,11 @@ pub fn compose_ask_choices(state: &State) -> Vec<(String, String)> {
         Metric::Lost,
         Metric::Races,
     ];
-    for side in sides {
+    for &side in sides {
         for metric in asked {
-            let label = super::counter_label(metric, scenario).to_ascii_lowercase();
             out.push((
                 format!("{}{}", side.prefix(), metric.name()),
-                idemlab_lab::tf!("How many {} in run {}?", label, side.letter()),
+                ask_words(side, metric, scenario),
             ));
         }
     }
@@ -276,26 +280,37 @@ pub fn compose_ask_choices(state: &State) -> Vec<(String, String)> {
 }
 
 /// Adds the view on screen (its scenario and compare) as the next step of the sequence being
-/// composed. A bad caption or question, or a full sequence, is refused with why.
-pub fn compose_add(state: &mut State, caption: &str, ask: &str, checks: Vec<Check>) -> Effects {
+/// composed. A bad caption or question, or a full sequence, is refused with why. It writes no
+/// `check=`: the address would hand the learner the counts (a printed handout shows it), and
+/// the step's counters show them from the run once answered.
+pub fn compose_add(state: &mut State, caption: &str, ask: &str, words: &str) -> Effects {
     let step = (|| {
         if state.compose.len() >= steps::STEPS_MAX {
             return Err(idemlab_lab::tf!("at most {} steps", steps::STEPS_MAX));
         }
         let caption = steps::parse_caption(caption.trim())?;
-        let ask = match ask {
+        let mut ask = match ask {
             "" => None,
             name => Some(steps::parse_question(name)?),
         };
         if state.page.compare.is_none() && ask.as_ref().is_some_and(|q| q.side == Side::B) {
             return Err(idemlab_lab::t!("a question about B needs a compare").to_string());
         }
-        let checks = checks.into_iter().take(steps::CHECKS_MAX).collect();
+        match (&mut ask, words.trim()) {
+            (_, "") => {}
+            (Some(q), words) => q.text = Some(steps::parse_question_text(words)?),
+            (None, _) => {
+                return Err(idemlab_lab::t!(
+                    "your question's words need a count to ask: pick one under Question"
+                )
+                .to_string())
+            }
+        }
         Ok(OwnStep {
             scenario: state.page.scenario.clone(),
             compare: state.page.compare.clone(),
             caption,
-            checks,
+            checks: Vec::new(),
             ask,
         })
     })();
@@ -344,7 +359,8 @@ fn snippet_fits(state: &State, steps: Vec<OwnStep>) -> bool {
 }
 
 /// The sequence being composed, a line per step (the list numbers them): "seed=7&preset=
-/// lost-ack · Count the charges · asks effects".
+/// lost-ack · Count the charges · asks: How many charges in run A?", in the words the learner
+/// will read.
 pub fn compose_lines(state: &State) -> Vec<String> {
     let lines = state.compose.iter().map(|step| {
         let mut line = idemlab_core::scenario::encode(&step.scenario);
@@ -355,8 +371,9 @@ pub fn compose_lines(state: &State) -> Vec<String> {
             line += &format!(" · {}", step.caption);
         }
         if let Some(q) = &step.ask {
-            let asked = format!("{}{}", q.side.prefix(), q.metric.name());
-            line += &format!(" · {}", idemlab_lab::tf!("asks {}", asked));
+            let words =
+                (q.text.clone()).unwrap_or_else(|| ask_words(q.side, q.metric, &step.scenario));
+            line += &format!(" · {}", idemlab_lab::tf!("asks: {}", words));
         }
         line
     });

@@ -7,7 +7,8 @@
 //! `CAPTION_CHARS_MAX` characters, no control or invisible ones), each percent-decoded once
 //! more inside its line, `check=METRIC:N,b.METRIC:N` (a count of run A, or of B with `b.`) and
 //! `ask=METRIC` or `ask=b.METRIC`: a question the step asks before its run shows ("How many
-//! charges does run A end with?"), whose answer and choices the simulator gives (`choices`):
+//! charges does run A end with?"), whose answer and choices the simulator gives (`choices`),
+//! and `q=TEXT`, the question in the instructor's own words (at most `QUESTION_CHARS_MAX`):
 //!
 //! `seed=7&preset=lost-ack&caption=Count%20the%20charges&check=duplicates:3&ask=effects`
 
@@ -22,6 +23,8 @@ pub const STEPS_MAX: usize = 12;
 pub const CAPTION_CHARS_MAX: usize = 280;
 /// Stated counts per step.
 pub const CHECKS_MAX: usize = 8;
+/// A question in the instructor's words is one sentence: it sits above four choices.
+pub const QUESTION_CHARS_MAX: usize = 200;
 
 /// One of the instructor's steps.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,45 +44,79 @@ pub struct OwnStep {
 pub struct Question {
     pub side: Side,
     pub metric: Metric,
+    /// The question in the instructor's words (`q=`), shown instead of the lab's sentence.
+    pub text: Option<String>,
 }
 
 /// Choices per question: the right count and three others.
 pub const CHOICES: usize = 4;
 
 /// The choices offered for a count whose answer is `value`, in ascending order: `value` and
-/// three near it, picked by `seed` from a fixed pool, so the right one is not always in the
-/// same place and the same step offers the same choices in the page and the CLI.
-pub fn choices(value: u32, seed: u64) -> [u32; CHOICES] {
+/// three others, each side's first from `wrong` (what a wrong model of the runs answers,
+/// `OwnStep::wrong_answers`), then counts a step or a few away. Picked by `seed`, so the same
+/// step offers the same choices in the page and the CLI.
+///
+/// Why sorted, and how the answer still moves: numbers read and compare best in order (as
+/// item-writing guides ask of numeric options), but sorting choices built around the answer
+/// leaves its place to chance: a window then a sort put it first in 30% of draws and second
+/// in 20%, and a learner who always took the smallest passed. So the seed decides the
+/// answer's rank first, how many of the other three lie below it (0 to 3, each a quarter of
+/// seeds), and the others are picked on each side to fit. Only an answer with fewer counts
+/// below it than that (0, 1 or 2) ranks lower: 0 is always the smallest choice.
+pub fn choices(value: u32, seed: u64, wrong: &[u32]) -> [u32; CHOICES] {
     let v = value;
-    // As many below the answer as above, so that its place among the four tells little.
-    // Counts are bounded by `events_max`, far from `u32::MAX`.
-    let below = [
-        0,
-        v / 2,
-        v.saturating_sub(3),
-        v.saturating_sub(2),
-        v.saturating_sub(1),
-    ];
-    let above = [v + 1, v + 2, v + 3, v * 2, v * 2 + 1];
-    let mut pool: Vec<u32> = (below.into_iter().chain(above))
-        .filter(|&c| c != v)
-        .collect();
-    pool.sort_unstable();
-    pool.dedup();
-    // The pool always holds at least three (v + 1, v + 2 and v + 3): a SplitMix64 step of
-    // the seed picks where a window of three, wrapping round the pool, starts.
+    // Counts are bounded by `events_max`, far from this: the sums below cannot overflow.
+    debug_assert!(v < u32::MAX / 8, "a count of {v}");
+    // The remainder in u64: `as usize` first would keep 32 bits on wasm and 64 natively, and
+    // the page would offer other choices than `idemlab steps` prints.
+    let rank = (splitmix(seed) % CHOICES as u64) as u32;
+    // Only `v` counts (0 to v - 1) lie below the answer.
+    let below = rank.min(v);
+    // A step of 1 for small counts; about a sixteenth of a large one, so that 480 is not
+    // offered beside 479, 481 and 482, which only a counter could tell apart.
+    let step = 1 + v / 16;
+    let near_below = (1..=3).filter_map(|k| v.checked_sub(k * step));
+    let near_above = (1..=3).map(|k| v + k * step);
+    let mut picked = vec![v];
+    let below_pool = wrong.iter().copied().filter(|&w| w < v).chain(near_below);
+    let above_pool = wrong.iter().copied().filter(|&w| w > v).chain(near_above);
+    let taken = take(below_pool, &picked, below);
+    picked.extend(taken);
+    let taken = take(above_pool, &picked, 3 - below);
+    picked.extend(taken);
+    // Three near counts on each side: always enough distinct ones (`below` <= v).
+    debug_assert_eq!(
+        picked.len(),
+        CHOICES,
+        "answer {v}, seed {seed}, wrong {wrong:?}"
+    );
+    let mut out = [v; CHOICES];
+    out.copy_from_slice(&picked);
+    out.sort_unstable();
+    out
+}
+
+/// The first `want` counts of `pool` not already in `picked`, none twice.
+fn take(pool: impl Iterator<Item = u32>, picked: &[u32], want: u32) -> Vec<u32> {
+    let mut out: Vec<u32> = Vec::new();
+    for c in pool {
+        if out.len() as u32 == want {
+            break;
+        }
+        if !picked.contains(&c) && !out.contains(&c) {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// One SplitMix64 step: a seed's bits spread evenly, so that consecutive seeds (a sequence's
+/// steps often differ by one) do not give consecutive ranks.
+fn splitmix(seed: u64) -> u64 {
     let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
     z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-    // The remainder in u64: `as usize` first would keep 32 bits on wasm and 64 natively, and
-    // the page would offer other choices than `idemlab steps` prints.
-    let start = ((z ^ (z >> 31)) % pool.len() as u64) as usize;
-    let mut picked = [v; CHOICES];
-    for (slot, k) in picked[1..].iter_mut().zip(0..) {
-        *slot = pool[(start + k) % pool.len()];
-    }
-    picked.sort_unstable();
-    picked
+    z ^ (z >> 31)
 }
 
 /// A count the step states: `metric` of run `side` at the run's end is `count`.
@@ -117,13 +154,13 @@ pub fn parse(value: &str) -> Result<Vec<OwnStep>, String> {
 
 fn parse_step(line: &str) -> Result<OwnStep, String> {
     let (mut keys, mut caption, mut checks) = (Vec::new(), String::new(), Vec::new());
-    let mut ask = None;
-    // A second caption=, check= or ask= would silently replace the first, so a line could state
+    let (mut ask, mut text) = (None, None);
+    // A second caption=, check=, ask= or q= would silently replace the first, so a line could state
     // one count to `idemlab steps` and show the learner another: each may appear once.
     let mut seen: Vec<&str> = Vec::new();
     for pair in line.split('&').filter(|p| !p.is_empty()) {
         let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-        if matches!(key, "caption" | "check" | "ask") {
+        if matches!(key, "caption" | "check" | "ask" | "q") {
             if seen.contains(&key) {
                 return Err(idemlab_lab::tf!(
                     "`{}=` appears twice; give it once (several counts go in one check=, comma-separated)",
@@ -136,8 +173,20 @@ fn parse_step(line: &str) -> Result<OwnStep, String> {
             "caption" => caption = parse_caption(&codec::percent_decode(value))?,
             "check" => checks = parse_checks(&codec::percent_decode(value))?,
             "ask" => ask = Some(parse_question(&codec::percent_decode(value))?),
+            "q" => text = Some(parse_question_text(&codec::percent_decode(value))?),
             _ => keys.push(pair),
         }
+    }
+    // The words ask about the count ask= names; without it there is no answer to offer.
+    match (&mut ask, text) {
+        (Some(q), text) => q.text = text,
+        (None, Some(_)) => {
+            return Err(idemlab_lab::t!(
+                "`q=` needs `ask=`, the count whose answer the simulator gives (ask=effects, ask=b.duplicates)"
+            )
+            .into())
+        }
+        (None, None) => {}
     }
     // The page's own reader checks the scenario and the compare keys as a link's.
     let (page, opens, errors) = PageState::from_query(&keys.join("&"));
@@ -150,7 +199,9 @@ fn parse_step(line: &str) -> Result<OwnStep, String> {
         ..PageState::default()
     };
     if page != only_runs || opens != Opens::default() {
-        return Err(idemlab_lab::t!("only scenario keys, compare, caption, check and ask").into());
+        return Err(
+            idemlab_lab::t!("only scenario keys, compare, caption, check, ask and q").into(),
+        );
     }
     if page.compare.is_none() && checks.iter().any(|c: &Check| c.side == Side::B) {
         return Err(idemlab_lab::t!("a check of B (`b.`) needs compare=").into());
@@ -184,7 +235,32 @@ pub fn parse_question(name: &str) -> Result<Question, String> {
             codec::quote(name)
         ));
     };
-    Ok(Question { side, metric })
+    Ok(Question {
+        side,
+        metric,
+        text: None,
+    })
+}
+
+/// A question in the instructor's words as typed (already decoded): a sentence, bounded, with
+/// no control or invisible characters.
+pub fn parse_question_text(text: &str) -> Result<String, String> {
+    let text = text.trim();
+    if text.is_empty() || text.chars().count() > QUESTION_CHARS_MAX {
+        return Err(idemlab_lab::tf!(
+            "`q=`: a question of 1 to {} characters",
+            QUESTION_CHARS_MAX
+        ));
+    }
+    if text
+        .chars()
+        .any(|c| c.is_control() || codec::is_invisible(c))
+    {
+        return Err(
+            idemlab_lab::t!("`q=`: a question with no control or invisible characters").into(),
+        );
+    }
+    Ok(text.to_string())
 }
 
 /// A caption as typed (already decoded): bounded, with no control or invisible characters.
@@ -273,6 +349,9 @@ fn write_step(step: &OwnStep) -> String {
     }
     if let Some(q) = &step.ask {
         line += &format!("&ask={}{}", q.side.prefix(), q.metric.name());
+        if let Some(text) = &q.text {
+            line += &format!("&q={}", escape_in_line(text));
+        }
     }
     line
 }
@@ -315,10 +394,40 @@ impl OwnStep {
         Some(q.metric.of(run))
     }
 
-    /// The choices the step's question offers when its answer is `value`: seeded by the
-    /// step's scenario, so a sequence of steps does not put the answer in one place.
-    pub fn choices(&self, value: u32) -> [u32; CHOICES] {
-        choices(value, self.scenario.seed)
+    /// The step's question's answer and its choices, from its runs (`None` without a
+    /// question): seeded by the step's scenario, so a sequence of steps does not put the
+    /// answer in one place, and the same in the page and the CLI.
+    pub fn question(&self, a: &Metrics, b: Option<&Metrics>) -> Option<(u32, [u32; CHOICES])> {
+        let value = self.answer(a, b)?;
+        let wrong = self.wrong_answers(a, b);
+        Some((value, choices(value, self.scenario.seed, &wrong)))
+    }
+
+    /// What a wrong model of the step's runs answers its question, most telling first (at
+    /// most four; `choices` drops the right answer and repeats): the other run's count (the
+    /// change made no difference); for charges, the orders (each charged once whatever
+    /// happens) and the requests (every request charges); for duplicates, none (it is safe
+    /// already) and every request past an order's first (every retry charges again); for lost
+    /// orders, none, and every order that failed or went unanswered; otherwise none.
+    pub fn wrong_answers(&self, a: &Metrics, b: Option<&Metrics>) -> Vec<u32> {
+        let Some(q) = &self.ask else {
+            return Vec::new();
+        };
+        let (run, other) = match q.side {
+            Side::A => (Some(a), b),
+            Side::B => (b, Some(a)),
+        };
+        let Some(run) = run else {
+            return Vec::new();
+        };
+        let mut wrong: Vec<u32> = other.map(|o| q.metric.of(o)).into_iter().collect();
+        match q.metric {
+            Metric::Effects => wrong.extend([run.orders, run.attempts]),
+            Metric::Duplicates => wrong.extend([0, run.attempts.saturating_sub(run.orders)]),
+            Metric::Lost => wrong.extend([0, run.outcomes.failed + run.outcomes.unknown]),
+            _ => wrong.push(0),
+        }
+        wrong
     }
 
     /// Runs the step (A, and B when it compares) and reads each stated count off the runs.

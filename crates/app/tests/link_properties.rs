@@ -70,10 +70,21 @@ fn caption() -> impl Strategy<Value = String> {
         .prop_map(|chars| chars.into_iter().collect())
 }
 
+/// A question in the instructor's words (`q=`), of the same characters as a caption: as the
+/// reader keeps it, trimmed and never empty.
+fn question_text() -> impl Strategy<Value = Option<String>> {
+    let long = idemlab_app::steps::QUESTION_CHARS_MAX;
+    let text = caption().prop_map(move |t| {
+        let t: String = t.chars().take(long).collect();
+        Some(t.trim().to_string()).filter(|t| !t.is_empty())
+    });
+    prop::option::of(text).prop_map(Option::flatten)
+}
+
 fn own_step() -> impl Strategy<Value = OwnStep> {
     let metric = prop::sample::select(Metric::ALL.to_vec());
     let checks = prop::collection::vec((any::<bool>(), metric.clone(), any::<u32>()), 0..=8);
-    let ask = prop::option::of((any::<bool>(), metric));
+    let ask = prop::option::of((any::<bool>(), metric, question_text()));
     (scenario(), compare(), caption(), checks, ask).prop_map(
         |(scenario, compare, caption, checks, ask)| {
             // B only where the step compares, as the reader requires.
@@ -98,9 +109,10 @@ fn own_step() -> impl Strategy<Value = OwnStep> {
                 seen.push((c.side, c.metric));
                 fresh
             });
-            let ask = ask.map(|(b, metric)| Question {
+            let ask = ask.map(|(b, metric, text)| Question {
                 side: side(b),
                 metric,
+                text,
             });
             OwnStep {
                 scenario,

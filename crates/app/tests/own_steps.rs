@@ -94,6 +94,38 @@ fn an_own_steps_question_holds_the_run_until_answered_and_its_answer_is_the_simu
     assert!(!open.awaiting());
 }
 
+/// Issue 28: only eight fixed "How many … in run A/B?" sentences existed. `q=` gives the
+/// question in the instructor's words; the lab still gives the answer and choices, and the
+/// line writes the words back as it read them.
+#[test]
+fn an_own_step_asks_in_the_instructors_words_when_q_gives_them() {
+    let lines = "seed=7&preset=lost-ack&ask=effects&q=How%20many%20times%20is%20the%20card%20charged%3F%20(%26%20why%3F)";
+    let query = format!(
+        "steps={}",
+        idemlab_core::scenario::codec::percent_encode(lines)
+    );
+    let state = load_measured(&query);
+    let question = app::own_step_view(&state).unwrap().question.unwrap();
+    assert_eq!(
+        question.text,
+        "How many times is the card charged? (& why?)"
+    );
+    assert!(question.choices.contains(&"7".to_string()));
+    let steps = state.page.steps.clone().unwrap();
+    assert_eq!(app::steps::parse(&app::steps::write(&steps)), Ok(steps));
+    // Without q= the lab words it, with the card's count in plain words.
+    let plain = "seed=7&preset=lost-ack&ask=lost";
+    let state = load_measured(&format!(
+        "steps={}",
+        idemlab_core::scenario::codec::percent_encode(plain)
+    ));
+    let question = app::own_step_view(&state).unwrap().question.unwrap();
+    assert_eq!(
+        question.text,
+        "Before the run shows: what will run A's count of lost orders be at its end?"
+    );
+}
+
 /// An own step's counts and question are about its own runs, so a `step=` changed by hand over
 /// other runs shows none of them, says why, and offers its own runs; a link carrying step 1's
 /// keys exactly opens the step it names with that step's runs.
@@ -149,49 +181,58 @@ fn the_last_own_step_says_how_many_were_answered_right() {
     );
 }
 
-/// The snippet's link opens step 1, and its stated counts are the simulator's.
-fn the_snippets_link_opens_step_1_with_the_simulators_counts(state: &State) {
+/// The snippet's link opens step 1, and states no counts (issue 28: the frame's address, which
+/// a printed handout shows, held the answers): the page reads them from the run.
+fn the_snippets_link_opens_step_1_and_states_no_counts(state: &State) {
     let query = app::embed_query(state, vec![], None, false);
+    assert!(!query.contains("check"), "{query}");
     let opened = load(&query);
     assert_eq!(opened.own_step, Some(0));
     assert_eq!(opened.page.compare, None);
     let steps = opened.page.steps.clone().unwrap();
     assert_eq!(steps.len(), 2);
-    let (_, _, checked) = steps[0].check();
-    assert_eq!(checked.len(), 3);
-    assert!(checked.iter().all(|c| c.holds()), "{checked:?}");
+    assert!(steps.iter().all(|s| s.checks.is_empty()), "{steps:?}");
+    // The second step's question keeps the author's words.
+    let words = steps[1].ask.as_ref().and_then(|q| q.text.as_deref());
+    assert_eq!(
+        words,
+        Some("How many charges once every order has its key?")
+    );
+}
+
+fn add(state: &mut State, caption: &str, ask: &str, words: &str) {
+    let (caption, ask, words) = (caption.into(), ask.into(), words.into());
+    app::update(
+        state,
+        Msg::Own(OwnMsg::Add {
+            caption,
+            ask,
+            words,
+        }),
+    );
 }
 
 #[test]
 fn the_embed_dialogs_composer_writes_a_sequence_that_loads_as_the_authors_steps() {
     let mut state = load("seed=7&preset=lost-ack");
-    let a = idemlab_lab::run(&state.page.scenario).1;
-    let checks = app::compose_checks(&state, &a, None);
-    let caption = "Count the charges".to_string();
-    let ask = "effects".to_string();
-    app::update(
-        &mut state,
-        Msg::Own(OwnMsg::Add {
-            caption,
-            ask,
-            checks,
-        }),
-    );
+    add(&mut state, "Count the charges", "effects", "");
     assert_eq!(state.compose_error, None);
     // A question about B without a compare is refused, with why; nothing is added.
-    let (caption, ask) = (String::new(), "b.duplicates".to_string());
-    app::update(
-        &mut state,
-        Msg::Own(OwnMsg::Add {
-            caption,
-            ask,
-            checks: vec![],
-        }),
-    );
+    add(&mut state, "", "b.duplicates", "");
     assert_eq!(
         state.compose_error.as_deref(),
         Some("a question about B needs a compare")
     );
+    // So are words with no count to ask, and words past the bound.
+    add(&mut state, "", "", "How many?");
+    let why = state.compose_error.clone().unwrap_or_default();
+    assert!(why.contains("need a count to ask"), "{why}");
+    add(&mut state, "", "effects", &"x".repeat(201));
+    assert_eq!(
+        state.compose_error.as_deref(),
+        Some("`q=`: a question of 1 to 200 characters")
+    );
+    assert_eq!(state.compose.len(), 1);
     // The second step: the same scenario with a compare.
     app::update(
         &mut state,
@@ -201,19 +242,16 @@ fn the_embed_dialogs_composer_writes_a_sequence_that_loads_as_the_authors_steps(
     assert!(asks
         .iter()
         .any(|(v, l)| v == "b.duplicates" && l == "How many duplicates in run B?"));
-    let (caption, ask) = ("One key per order".to_string(), "b.effects".to_string());
-    app::update(
-        &mut state,
-        Msg::Own(OwnMsg::Add {
-            caption,
-            ask,
-            checks: vec![],
-        }),
-    );
+    // Plain words: what is lost is orders, not "work".
+    assert!(asks
+        .iter()
+        .any(|(v, l)| v == "b.lost" && l == "How many lost orders in run B?"));
+    let words = "How many charges once every order has its key?";
+    add(&mut state, "One key per order", "b.effects", words);
     expect![[r#"
         [
-            "seed=7&preset=lost-ack · Count the charges · asks effects",
-            "seed=7&preset=lost-ack (B: dedup=atomic) · One key per order · asks b.effects",
+            "seed=7&preset=lost-ack · Count the charges · asks: How many charges in run A?",
+            "seed=7&preset=lost-ack (B: dedup=atomic) · One key per order · asks: How many charges once every order has its key?",
         ]
     "#]]
     .assert_debug_eq(&app::compose_lines(&state));
@@ -222,7 +260,7 @@ fn the_embed_dialogs_composer_writes_a_sequence_that_loads_as_the_authors_steps(
         app::embed_title(&state, &[]),
         "idemlab: Count the charges (2 steps)"
     );
-    the_snippets_link_opens_step_1_with_the_simulators_counts(&state);
+    the_snippets_link_opens_step_1_and_states_no_counts(&state);
     app::update(&mut state, Msg::Own(OwnMsg::Remove(0)));
     assert_eq!(state.compose.len(), 1);
     app::update(&mut state, Msg::Own(OwnMsg::Clear));

@@ -141,7 +141,7 @@ fn a_composed_step_retitles_an_unedited_title_and_keeps_an_edited_one() {
     page.dispatch(Msg::Own(OwnMsg::Add {
         caption: "Count the charges".into(),
         ask: "effects".into(),
-        checks: Vec::new(),
+        words: String::new(),
     }));
     let unedited = EmbedForm {
         title: Some(before.title.clone()),
@@ -149,7 +149,7 @@ fn a_composed_step_retitles_an_unedited_title_and_keeps_an_edited_one() {
         ..form()
     };
     let frame = view(&page.state, &unedited);
-    assert_eq!(frame.title, "idemlab: Count the charges (1 steps)");
+    assert_eq!(frame.title, "idemlab: Count the charges (1 step)");
     let edited = EmbedForm {
         title: Some("Mine".into()),
         ..unedited
@@ -158,7 +158,7 @@ fn a_composed_step_retitles_an_unedited_title_and_keeps_an_edited_one() {
     expect![[r#"
         [
             ComposedStep {
-                text: "seed=7&preset=lost-ack · Count the charges · asks effects",
+                text: "seed=7&preset=lost-ack · Count the charges · asks: How many charges in run A?",
                 remove: "Remove",
                 remove_label: "Remove step 1",
             },
@@ -183,7 +183,7 @@ fn the_question_menu_keeps_its_pick_while_it_offers_it_and_a_refusal_says_why() 
     page.dispatch(Msg::Own(OwnMsg::Add {
         caption: String::new(),
         ask: "b.nothing".into(),
-        checks: Vec::new(),
+        words: String::new(),
     }));
     let frame = view(&page.state, &form());
     assert!(frame.compose_error.is_some() && frame.steps.is_empty());

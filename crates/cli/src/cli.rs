@@ -405,9 +405,9 @@ fn steps(url: &str) -> Result<(), Exit> {
         if let Some(b) = &b {
             say!("  B: {}", counts_line(b));
         }
-        if let (Some(q), Some(value)) = (&step.ask, step.answer(&a, b.as_ref())) {
+        if let (Some(q), Some((value, choices))) = (&step.ask, step.question(&a, b.as_ref())) {
             let side = q.side.letter();
-            let choices: Vec<String> = step.choices(value).iter().map(u32::to_string).collect();
+            let choices: Vec<String> = choices.iter().map(u32::to_string).collect();
             say!(
                 "  asks {side} {}: answer {value} (choices {})",
                 q.metric.name(),

@@ -400,20 +400,11 @@ const MEASURE_READS_MAX: u32 = 150;
 /// step is added; the sequence itself lives in the page's state.
 fn mount_composer() {
     dom::on_click("compose-add", || {
-        let msg = with_app(|app| {
-            let check = dom::input("compose-check").checked();
-            let b = app.runs.b.as_ref().map(|b| &b.metrics);
-            let checks = match check {
-                true => idemlab_app::compose_checks(&app.state, &app.runs.a.metrics, b),
-                false => Vec::new(),
-            };
-            Msg::Own(OwnMsg::Add {
-                caption: dom::input("compose-caption").value(),
-                ask: dom::by_id::<HtmlSelectElement>("compose-ask").value(),
-                checks,
-            })
-        });
-        composed(msg);
+        composed(Msg::Own(OwnMsg::Add {
+            caption: dom::input("compose-caption").value(),
+            ask: dom::by_id::<HtmlSelectElement>("compose-ask").value(),
+            words: dom::input("compose-words").value(),
+        }));
         // Added: the caption field is ready for the next step's.
         let refused = with_ui(
             |u| &u.embed_painted,
@@ -425,6 +416,7 @@ fn mount_composer() {
         );
         if refused == Some(false) {
             dom::input("compose-caption").set_value("");
+            dom::input("compose-words").set_value("");
         }
     });
     dom::on_click("compose-clear", || composed(Msg::Own(OwnMsg::Clear)));

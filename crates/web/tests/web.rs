@@ -143,15 +143,16 @@ fn the_page_mounts_and_a_control_changes_the_counters() {
 /// the pairs `tests/steps.rs` pins natively (its `PINNED_CHOICES`), checked in the browser.
 #[wasm_bindgen_test]
 fn own_step_choices_are_the_native_ones() {
-    let pinned: [(u32, u64, [u32; 4]); 4] = [
-        (8, 1, [8, 9, 10, 11]),
-        (3, 1, [2, 3, 4, 5]),
-        (0, 7, [0, 1, 2, 3]),
-        (12, u64::MAX - 5, [0, 6, 12, 25]),
+    let pinned: [(u32, u64, [u32; 2], [u32; 4]); 5] = [
+        (8, 1, [4, 16], [4, 8, 9, 16]),
+        (3, 1, [0, 7], [0, 3, 4, 7]),
+        (0, 7, [3, 0], [0, 1, 2, 3]),
+        (12, u64::MAX - 5, [7, 30], [7, 12, 13, 30]),
+        (500, 3, [480, 0], [480, 500, 532, 564]),
     ];
-    for (value, seed, want) in pinned {
+    for (value, seed, wrong, want) in pinned {
         assert_eq!(
-            idemlab_app::steps::choices(value, seed),
+            idemlab_app::steps::choices(value, seed, &wrong),
             want,
             "answer {value}, seed {seed}"
         );
