@@ -252,10 +252,7 @@ pub fn parse_question_text(text: &str) -> Result<String, String> {
             QUESTION_CHARS_MAX
         ));
     }
-    if text
-        .chars()
-        .any(|c| c.is_control() || codec::is_invisible(c))
-    {
+    if has_hidden_chars(text) {
         return Err(
             idemlab_lab::t!("`q=`: a question with no control or invisible characters").into(),
         );
@@ -271,13 +268,16 @@ pub fn parse_caption(text: &str) -> Result<String, String> {
             CAPTION_CHARS_MAX
         ));
     }
-    if text
-        .chars()
-        .any(|c| c.is_control() || codec::is_invisible(c))
-    {
+    if has_hidden_chars(text) {
         return Err(idemlab_lab::t!("a caption with no control or invisible characters").into());
     }
     Ok(text.to_string())
+}
+
+/// Whether `text` holds a character a reader cannot see: a control or an invisible one.
+fn has_hidden_chars(text: &str) -> bool {
+    text.chars()
+        .any(|c| c.is_control() || codec::is_invisible(c))
 }
 
 fn parse_checks(list: &str) -> Result<Vec<Check>, String> {

@@ -288,7 +288,7 @@ fn paint_dialog(form: &EmbedForm) {
     dom::set_hidden(&error_el, frame.height_error.is_none());
     dom::by_id::<HtmlTextAreaElement>("embed-snippet").set_value(&frame.snippet);
     paint_composer(&frame, last.as_ref());
-    let measuring = with_ui(|u| &u.measuring, |m| m.borrow().clone());
+    let measuring = measuring_now();
     if frame.measure.is_some() && frame.measure != measuring {
         start_measuring(frame.measure.clone().unwrap_or_default());
     }
@@ -348,11 +348,14 @@ fn measure_step(url: String, class: usize, settle: Settle) {
         return;
     }
     let frame: web_sys::HtmlIFrameElement = measure_frame().unchecked_into();
-    let width_px = idemlab_app::WIDTH_CLASSES[class].measure_px;
-    frame
-        .style()
-        .set_property("width", &format!("{width_px}px"))
-        .ok();
+    // A width's first read sets the frame to it; the reads after wait for it to settle there.
+    if settle.reads == 0 {
+        let width_px = idemlab_app::WIDTH_CLASSES[class].measure_px;
+        frame
+            .style()
+            .set_property("width", &format!("{width_px}px"))
+            .ok();
+    }
     let height = frame.content_document().and_then(|doc| {
         let ready = doc.document_element()?.get_attribute("data-state")? == "ready";
         let body = doc.body().filter(|_| ready)?;
