@@ -239,6 +239,18 @@ pub enum Outcome {
     Unknown,
 }
 
+impl Outcome {
+    /// The variant's name as the run's text writes it (`order done: Failed`), without the
+    /// derived `Debug`'s formatter, which the page would otherwise carry.
+    pub fn word(self) -> &'static str {
+        match self {
+            Outcome::Ok => "Ok",
+            Outcome::Failed => "Failed",
+            Outcome::Unknown => "Unknown",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "type")]
 pub enum EventKind {
@@ -840,7 +852,7 @@ fn describe_client(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> 
             write!(f, "retries after {ms}.{frac_us:03} ms")
         }
         EventKind::OrderDone { outcome, status } => {
-            write!(f, "order done: {outcome:?}")?;
+            write!(f, "order done: {}", outcome.word())?;
             match status {
                 Some(status) => write!(f, " ({status})"),
                 None => Ok(()),
