@@ -424,7 +424,7 @@ pub fn order_outcome(
         }
         Verdict::Fails(failure) => {
             let scenario = decode(&failure.query)
-                .expect("the judge builds its queries with the codec")
+                .unwrap_or_else(|_| panic!("the judge builds its queries with the codec"))
                 .scenario;
             let text = idemlab_lab::tf!(
                 "Fails. {}. The timeline now shows that run ({}, seed {}).",
