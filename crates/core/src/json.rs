@@ -12,7 +12,8 @@ use crate::trace::{
 };
 
 /// A pretty printer with serde_json's layout: two spaces a level, `": "` after a key, an empty
-/// object or list as `{}` or `[]`.
+/// object or list as `{}` or `[]`. Its methods are kept out of line: the core is built for
+/// speed (`opt-level = 3`), which would otherwise copy each of them into every field written.
 pub struct Pretty<'a> {
     out: &'a mut String,
     depth: u32,
@@ -37,6 +38,7 @@ impl<'a> Pretty<'a> {
         self.first = true;
     }
 
+    #[inline(never)]
     fn close(&mut self, bracket: char) {
         self.depth -= 1;
         if !self.first {
@@ -62,6 +64,7 @@ impl<'a> Pretty<'a> {
         self.first = false;
     }
 
+    #[inline(never)]
     fn key(&mut self, key: &str) {
         self.item();
         self.string(key);
@@ -72,11 +75,13 @@ impl<'a> Pretty<'a> {
         string(self.out, text);
     }
 
+    #[inline(never)]
     fn number(&mut self, key: &str, value: u64) {
         self.key(key);
         let _ = write!(self.out, "{value}");
     }
 
+    #[inline(never)]
     fn maybe(&mut self, key: &str, value: Option<u64>) {
         match value {
             Some(value) => self.number(key, value),
@@ -87,21 +92,25 @@ impl<'a> Pretty<'a> {
         }
     }
 
+    #[inline(never)]
     fn flag(&mut self, key: &str, value: bool) {
         self.key(key);
         self.out.push_str(if value { "true" } else { "false" });
     }
 
+    #[inline(never)]
     fn text(&mut self, key: &str, value: &str) {
         self.key(key);
         self.string(value);
     }
 
+    #[inline(never)]
     fn hex32(&mut self, key: &str, value: u32) {
         self.text(key, &format!("{value:08x}"));
     }
 
     /// `{"kind": NAME` …: an internally tagged variant, closed by `close('}')`.
+    #[inline(never)]
     fn tagged(&mut self, key: &str, tag: &str, name: &str) {
         self.key(key);
         self.open('{');
