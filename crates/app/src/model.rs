@@ -424,7 +424,7 @@ pub fn order_outcome(
         }
         Verdict::Fails(failure) => {
             let scenario = decode(&failure.query)
-                .expect("the judge builds its queries with the codec")
+                .unwrap_or_else(|_| panic!("the judge builds its queries with the codec"))
                 .scenario;
             let text = idemlab_lab::tf!(
                 "Fails. {}. The timeline now shows that run ({}, seed {}).",
@@ -454,7 +454,7 @@ pub fn pointer_status(state: &State, a: &Timeline, b: Option<&Timeline>) -> Opti
     let count = timeline.map_or(0, |t| t.marks().iter().filter(|m| find.matches(m)).count());
     let what = find.count_text(count);
     Some(match b {
-        Some(_) => idemlab_lab::tf!("{} outlined on timeline {}.", what, format!("{side:?}")),
+        Some(_) => idemlab_lab::tf!("{} outlined on timeline {}.", what, side.letter()),
         None => idemlab_lab::tf!("{} outlined.", what),
     })
 }

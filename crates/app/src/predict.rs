@@ -236,7 +236,8 @@ pub fn pieces<'t>(text: &'t str, pointers: &[Pointer]) -> Vec<Piece<'t>> {
     for &(start, end, _) in &marks {
         masked[start..end].fill(b' ');
     }
-    let masked = String::from_utf8(masked).expect("spaces over whole chars keep UTF-8");
+    let masked =
+        String::from_utf8(masked).unwrap_or_else(|_| panic!("spaces over whole chars keep UTF-8"));
     let terms = glossary::spans(&masked, false);
     // Both lists are in text order and never overlap: merge them (a sort would link one more
     // sort routine into the page for a handful of items).

@@ -7,7 +7,6 @@
 use super::State;
 use idemlab_course::lessons::Lesson;
 use idemlab_course::quiz::{self, Form};
-use serde_json::{json, Map, Value};
 
 /// The protocol's version, `v` in every message: raised when a field changes meaning or goes.
 pub const VERSION: u32 = 1;
@@ -130,14 +129,13 @@ impl Report {
     /// The message as JSON, with the protocol's version and `view` (`report::view`: the view
     /// it ran, which a course page compares with the link it framed).
     pub fn json(&self, view: &str) -> String {
-        let mut message = Map::new();
-        message.insert("type".into(), self.kind().into());
-        message.insert("v".into(), VERSION.into());
-        message.insert("view".into(), view.into());
-        for (key, value) in self.fields() {
-            message.insert(key.into(), value);
-        }
-        Value::Object(message).to_string()
+        let mut message = vec![
+            ("type", self.kind().into()),
+            ("v", VERSION.into()),
+            ("view", view.into()),
+        ];
+        message.extend(self.fields());
+        object(message).text()
     }
 
     fn fields(&self) -> Vec<(&'static str, Value)> {
@@ -233,27 +231,132 @@ fn picked(value: &Picked) -> Value {
 }
 
 fn answered(question: &Answered) -> Value {
-    let mut entry = json!({
-        "kind": question.kind,
-        "form": if question.keys.is_some() { "choice" } else { "number" },
-        "answer": question.answer,
-        "right": question.right,
-        "correct": question.correct,
-    });
-    if let (Some((given, right)), Some(entry)) = (&question.keys, entry.as_object_mut()) {
-        entry.insert("answer_keys".into(), given.as_str().into());
-        entry.insert("right_keys".into(), right.as_str().into());
+    let form = if question.keys.is_some() {
+        "choice"
+    } else {
+        "number"
+    };
+    let mut entry = vec![
+        ("kind", question.kind.into()),
+        ("form", form.into()),
+        ("answer", question.answer.into()),
+        ("right", question.right.into()),
+        ("correct", question.correct.into()),
+    ];
+    if let Some((given, right)) = &question.keys {
+        entry.push(("answer_keys", given.as_str().into()));
+        entry.push(("right_keys", right.as_str().into()));
     }
-    entry
+    object(entry)
 }
 
 fn own_answer(answer: &OwnAnswer) -> Value {
-    json!({
-        "step": answer.step,
-        "answer": answer.answer,
-        "value": answer.value,
-        "correct": answer.correct,
-    })
+    object(vec![
+        ("step", answer.step.into()),
+        ("answer", answer.answer.into()),
+        ("value", answer.value.into()),
+        ("correct", answer.correct.into()),
+    ])
+}
+
+/// A message's values: the few JSON shapes the protocol uses, written compactly with each
+/// object's keys in byte order, as serde_json writes its (sorted) maps. A small writer, not
+/// serde: the page's wasm carries it for these messages alone.
+enum Value {
+    Number(u64),
+    Text(String),
+    Flag(bool),
+    List(Vec<Value>),
+    /// Sorted by key, each key once (`object`).
+    Object(Vec<(&'static str, Value)>),
+}
+
+/// An object of `pairs`; of a key given twice, the later value stays.
+fn object(pairs: Vec<(&'static str, Value)>) -> Value {
+    let mut sorted: Vec<(&'static str, Value)> = Vec::with_capacity(pairs.len());
+    for (key, value) in pairs {
+        let at = sorted.iter().position(|(k, _)| *k >= key);
+        match at {
+            Some(at) if sorted[at].0 == key => sorted[at].1 = value,
+            Some(at) => sorted.insert(at, (key, value)),
+            None => sorted.push((key, value)),
+        }
+    }
+    Value::Object(sorted)
+}
+
+impl Value {
+    fn text(&self) -> String {
+        let mut out = String::new();
+        self.write(&mut out);
+        out
+    }
+
+    fn write(&self, out: &mut String) {
+        match self {
+            Value::Number(n) => out.push_str(&n.to_string()),
+            Value::Text(text) => idemlab_core::json::string(out, text),
+            Value::Flag(flag) => out.push_str(if *flag { "true" } else { "false" }),
+            Value::List(items) => {
+                out.push('[');
+                for (n, item) in items.iter().enumerate() {
+                    if n > 0 {
+                        out.push(',');
+                    }
+                    item.write(out);
+                }
+                out.push(']');
+            }
+            Value::Object(pairs) => {
+                out.push('{');
+                for (n, (key, value)) in pairs.iter().enumerate() {
+                    if n > 0 {
+                        out.push(',');
+                    }
+                    idemlab_core::json::string(out, key);
+                    out.push(':');
+                    value.write(out);
+                }
+                out.push('}');
+            }
+        }
+    }
+}
+
+impl From<u32> for Value {
+    fn from(n: u32) -> Value {
+        Value::Number(n.into())
+    }
+}
+
+impl From<usize> for Value {
+    fn from(n: usize) -> Value {
+        Value::Number(n as u64)
+    }
+}
+
+impl From<bool> for Value {
+    fn from(flag: bool) -> Value {
+        Value::Flag(flag)
+    }
+}
+
+impl From<&str> for Value {
+    fn from(text: &str) -> Value {
+        Value::Text(text.to_string())
+    }
+}
+
+impl From<String> for Value {
+    fn from(text: String) -> Value {
+        Value::Text(text)
+    }
+}
+
+impl FromIterator<Value> for Value {
+    fn from_iter<I: IntoIterator<Item = Value>>(items: I) -> Value {
+        Value::List(items.into_iter().collect())
+    }
 }
 
 /// What the page has reported so far, for what it reports next: the starts, counted by id,
@@ -549,13 +652,22 @@ pub fn target_origin(state: &State, referrer: &str) -> String {
 /// `idemlab:height`, the frame's content height for sizing, to `target_origin` when
 /// `report=ORIGIN` names one and to any otherwise (a height is no secret).
 pub fn height_json(height_px: u32) -> String {
-    json!({"type": super::HEIGHT_MESSAGE, "v": VERSION, "height": height_px}).to_string()
+    let message = vec![
+        ("type", super::HEIGHT_MESSAGE.into()),
+        ("v", VERSION.into()),
+        ("height", height_px.into()),
+    ];
+    object(message).text()
 }
 
 /// The same height as Canvas's `lti.frameResize`, which Canvas reads to size an LTI frame
 /// (`{subject, height}`); other hosts ignore a message without an `idemlab:` type.
 pub fn frame_resize_json(height_px: u32) -> String {
-    json!({"subject": "lti.frameResize", "height": height_px}).to_string()
+    let message = vec![
+        ("subject", "lti.frameResize".into()),
+        ("height", height_px.into()),
+    ];
+    object(message).text()
 }
 
 /// The origin at the start of an http(s) address: `https://host[:port]`, or none for another

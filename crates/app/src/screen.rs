@@ -206,7 +206,7 @@ pub fn focus_on(state: &State, a: &Trace, b: Option<&Trace>, side: Side) -> supe
 /// is named by its side, not its title: the title is the heading just before the canvas, and
 /// as a name it would read out a whole query (about 230 characters).
 pub fn canvas_label(state: &State, side: Side, events: usize) -> String {
-    let side = format!("{side:?}");
+    let side = side.letter();
     if state.awaiting() {
         idemlab_lab::tf!(
             "Race timeline of run {}, held at its first event until you answer.",
@@ -230,7 +230,7 @@ pub fn status_line(state: &State, lead: &Trace) -> String {
         super::cursor_label(lead, state.cursor() as usize)
     };
     match state.page.compare {
-        Some(_) => format!("{:?} · {label}", state.focus()),
+        Some(_) => format!("{} · {label}", state.focus().letter()),
         None => label,
     }
 }
@@ -240,14 +240,14 @@ pub fn tables_note(state: &State) -> Option<String> {
     state.page.compare.as_ref()?;
     Some(idemlab_lab::tf!(
         "Run {}'s tables at the cursor (the run in focus; pick A or B beside the scrubber).",
-        format!("{:?}", state.focus())
+        state.focus().letter()
     ))
 }
 
 /// After the sweep's line while comparing: which run it swept.
 pub fn sweep_note(job: &super::SweepJob) -> Option<String> {
     job.side
-        .map(|side| idemlab_lab::tf!("Swept run {}, the run in focus.", format!("{side:?}")))
+        .map(|side| idemlab_lab::tf!("Swept run {}, the run in focus.", side.letter()))
 }
 
 /// The plot is never narrower than this: on a phone the timeline scrolls sideways at a

@@ -113,7 +113,7 @@ fn counter_words(named: &[(Side, &'static str, u32)]) -> String {
     let both = named.iter().any(|n| n.0 == Side::B);
     let words: Vec<String> = (named.iter())
         .map(|(side, label, value)| match both {
-            true => idemlab_lab::tf!("{}, {}: {}.", format!("{side:?}"), label, value),
+            true => idemlab_lab::tf!("{}, {}: {}.", side.letter(), label, value),
             false => idemlab_lab::tf!("{}: {}.", label, value),
         })
         .collect();

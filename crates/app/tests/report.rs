@@ -80,6 +80,10 @@ fn every_message_carries_v_1_and_the_view_it_ran() {
     );
     assert_eq!(effects.reports, []);
     assert!(app::height_json(480).contains(r#""v":1"#));
+    assert_eq!(
+        app::frame_resize_json(480),
+        r#"{"height":480,"subject":"lti.frameResize"}"#
+    );
 }
 
 #[test]
@@ -377,4 +381,76 @@ fn the_embed_dialog_can_send_results_to_the_course_page() {
     let reporting = load("lesson=a&step=3&report=parent");
     assert!(!app::embed_query(&reporting, vec![], None, false).contains("report="));
     assert!(reporting.page.report);
+}
+
+/// The messages' JSON is written by a small writer of the page's own, not serde; serde_json reads
+/// each back and writes it again to the same bytes (its maps sort their keys, as the writer does),
+/// for every kind of message and for strings that need escapes.
+#[test]
+fn every_message_is_the_json_serde_json_writes_for_it() {
+    let hostile = "a \"quoted\" \\ line\nbreak\ttab\u{1}\u{7f} é";
+    let reports = [
+        start(Started::Check, hostile, 2, Some(u64::MAX)),
+        Report::Start {
+            what: Started::Own,
+            id: "own-1".into(),
+            attempt: 1,
+            seed: None,
+            steps: Some(3),
+        },
+        step("b", 4),
+        Report::Prediction {
+            lesson: "a",
+            id: "a".into(),
+            step: 2,
+            answer: 1,
+            value: app::Picked::Words(hostile.into()),
+            choice: hostile.into(),
+            correct: false,
+            steps: None,
+        },
+        Report::Quiz {
+            lesson: "c",
+            seed: 6,
+            attempt: 3,
+            score: 1,
+            total: 2,
+            mastered: false,
+            questions: vec![
+                app::Answered {
+                    kind: "charges-for-order",
+                    answer: 2,
+                    right: 2,
+                    keys: None,
+                    correct: true,
+                },
+                app::Answered {
+                    kind: "which-run",
+                    answer: 0,
+                    right: 1,
+                    keys: Some(("a".into(), hostile.into())),
+                    correct: false,
+                },
+            ],
+        },
+        Report::Summary {
+            id: "own-2".into(),
+            steps: 2,
+            asked: 1,
+            right: 1,
+            answers: vec![app::OwnAnswer {
+                step: 1,
+                answer: 0,
+                value: 3,
+                correct: true,
+            }],
+        },
+    ];
+    let mut texts: Vec<String> = reports.iter().map(|r| r.json(hostile)).collect();
+    texts.push(app::height_json(480));
+    texts.push(app::frame_resize_json(480));
+    for text in texts {
+        let value: serde_json::Value = serde_json::from_str(&text).expect("the message is JSON");
+        assert_eq!(serde_json::to_string(&value).unwrap(), text);
+    }
 }

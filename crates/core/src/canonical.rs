@@ -324,7 +324,7 @@ fn plain_kind(kind: &EventKind) -> (u8, u32, u32) {
         | K::WorkLookup { .. }
         | K::LedgerRow { .. }
         | K::Write { .. }
-        | K::Replace { .. } => unreachable!("write_kind encodes {kind:?} itself"),
+        | K::Replace { .. } => unreachable!("write_kind encodes these kinds itself"),
     }
 }
 

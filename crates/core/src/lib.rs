@@ -5,6 +5,7 @@
 
 pub mod canonical;
 pub mod dense;
+pub mod json;
 pub mod scenario;
 pub mod sim;
 pub mod trace;

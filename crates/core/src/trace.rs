@@ -239,6 +239,18 @@ pub enum Outcome {
     Unknown,
 }
 
+impl Outcome {
+    /// The variant's name as the run's text writes it (`order done: Failed`), without the
+    /// derived `Debug`'s formatter, which the page would otherwise carry.
+    pub fn word(self) -> &'static str {
+        match self {
+            Outcome::Ok => "Ok",
+            Outcome::Failed => "Failed",
+            Outcome::Unknown => "Unknown",
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "kebab-case", tag = "type")]
 pub enum EventKind {
@@ -623,9 +635,10 @@ impl Trace {
         format!("{:016x}", hasher.0)
     }
 
-    /// The trace as JSON: the page's export and the CLI's `--trace` share this form.
+    /// The trace as JSON: the page's export and the CLI's `--trace` share this form, the
+    /// pretty text of its `Serialize`, written by `crate::json` (`tests/json.rs`).
     pub fn json(&self) -> String {
-        serde_json::to_string_pretty(self).expect("a trace always serializes")
+        crate::json::trace(self)
     }
 
     /// The same text as `json`, a part at a time (`JsonParts`).
@@ -678,16 +691,13 @@ impl JsonParts {
             let end = self.events.len().min(self.next + events_max.max(1));
             let mut out = String::new();
             for (ix, event) in self.events[self.next..end].iter().enumerate() {
-                // As serde_json's pretty printer writes an element two levels down.
-                out.push_str(if self.next + ix == 0 { "\n" } else { ",\n" });
-                let text = serde_json::to_string_pretty(event).expect("an event serializes");
-                for (n, line) in text.lines().enumerate() {
-                    if n > 0 {
-                        out.push('\n');
-                    }
-                    out.push_str("    ");
-                    out.push_str(line);
-                }
+                // As the pretty printer writes an element two levels down.
+                out.push_str(if self.next + ix == 0 {
+                    "\n    "
+                } else {
+                    ",\n    "
+                });
+                crate::json::event(&mut out, 2, event);
             }
             self.next = end;
             return Some(out);
@@ -840,7 +850,7 @@ fn describe_client(f: &mut impl fmt::Write, kind: &EventKind, trace: &Trace) -> 
             write!(f, "retries after {ms}.{frac_us:03} ms")
         }
         EventKind::OrderDone { outcome, status } => {
-            write!(f, "order done: {outcome:?}")?;
+            write!(f, "order done: {}", outcome.word())?;
             match status {
                 Some(status) => write!(f, " ({status})"),
                 None => Ok(()),

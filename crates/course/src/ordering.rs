@@ -185,10 +185,13 @@ impl Verdict {
 
 /// The probe's scenario with `order` and `seed`, built through the codec like any other query.
 pub fn probe_scenario(probe: &Probe, order: [Step; 6], seed: u64) -> Scenario {
-    let mut scenario = decode(BASE).expect("BASE is a valid query").scenario;
+    let mut scenario = decode(BASE)
+        .unwrap_or_else(|_| panic!("BASE is a valid query"))
+        .scenario;
     for pair in probe.keys.split('&').filter(|pair| !pair.is_empty()) {
         let (key, value) = pair.split_once('=').expect("probe keys are key=value");
-        codec::set_key(&mut scenario, key, value).expect("probe keys are valid");
+        codec::set_key(&mut scenario, key, value)
+            .unwrap_or_else(|_| panic!("probe keys are valid"));
     }
     scenario.order = order;
     scenario.seed = seed;

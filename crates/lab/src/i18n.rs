@@ -33,6 +33,10 @@ pub const LANGS: [(&str, &str); 0] = [
     // ("de", include_str!("../lang/de.txt")),
 ];
 
+/// Whether any table ships. While none does, `tr` and `set_lang` skip the table's map, so the
+/// page carries no lookup it cannot use (a `const`, folded away by the compiler).
+const TABLES: bool = !LANGS.is_empty();
+
 /// The language in force.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Lang {
@@ -79,6 +83,9 @@ thread_local! {
 /// Puts `lang` in force for every string looked up from now on.
 pub fn set_lang(lang: Lang) {
     LANG.with(|cell| cell.set(lang));
+    if !TABLES {
+        return;
+    }
     TABLE.with(|table| {
         let mut table = table.borrow_mut();
         table.clear();
@@ -98,6 +105,7 @@ pub fn lang() -> Lang {
 pub fn tr(en: &'static str) -> &'static str {
     match lang() {
         Lang::English => en,
+        Lang::Table(_) if !TABLES => en,
         Lang::Table(_) => TABLE.with(|table| table.borrow().get(en).copied().unwrap_or(en)),
         Lang::Pseudo => MADE.with(|made| {
             if let Some(done) = made.borrow().get(en) {
@@ -115,6 +123,7 @@ pub fn tr(en: &'static str) -> &'static str {
 pub fn tr_markup(en: &str) -> Option<String> {
     match lang() {
         Lang::English => None,
+        Lang::Table(_) if !TABLES => None,
         Lang::Table(_) => TABLE.with(|table| table.borrow().get(en).map(|s| s.to_string())),
         Lang::Pseudo => Some(pseudo(en)),
     }

@@ -403,13 +403,15 @@ fn apply_preset(scenario: &mut Scenario, preset: Preset) {
 
 /// Sets a preset's or a contract's keys: fixed text that the codec tests decode.
 fn apply_keys(scenario: &mut Scenario, keys: &str) {
-    let pairs = split_pairs(keys).expect("preset and contract keys are short and well formed");
+    let pairs = split_pairs(keys)
+        .unwrap_or_else(|_| panic!("preset and contract keys are short and well formed"));
     for (key, value) in pairs {
         let spec = KEYS
             .iter()
             .find(|spec| spec.name == key)
             .expect("preset and contract keys are scenario keys");
-        (spec.set)(scenario, &value).expect("preset and contract values are in bounds");
+        (spec.set)(scenario, &value)
+            .unwrap_or_else(|_| panic!("preset and contract values are in bounds"));
     }
 }
 

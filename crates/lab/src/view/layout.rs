@@ -924,7 +924,9 @@ fn point_label(event: &Event, class: Class, nth: u16, total: u16) -> String {
         | EventKind::Restart
         | EventKind::Replace { .. }
         | EventKind::DbRestart { .. }
-        | EventKind::CapReached => unreachable!("{:?} is not drawn as a point", event.kind),
+        | EventKind::CapReached => {
+            unreachable!("arrows, transactions, outages, replacements and the cap are not points")
+        }
     }
 }
 

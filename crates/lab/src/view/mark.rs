@@ -432,7 +432,9 @@ pub(super) fn point_class(event: EventKind, duplicate: bool) -> Class {
         | EventKind::Restart
         | EventKind::Replace { .. }
         | EventKind::DbRestart { .. }
-        | EventKind::CapReached => unreachable!("{event:?} is not drawn as a point"),
+        | EventKind::CapReached => {
+            unreachable!("arrows, transactions, outages, replacements and the cap are not points")
+        }
     }
 }
 
