@@ -267,14 +267,28 @@ struct RunReport<'a> {
     trace: Option<&'a Trace>,
 }
 
+/// Runs A and B as the page opens `query`: a lesson step's or a check question's own
+/// scenario where the link names one and gives no scenario key, else the link's own. A key
+/// the codec refuses is an error here, as it is in the page's banner.
+fn page_runs(query: &str) -> Result<(Scenario, Option<Scenario>), Exit> {
+    let given = decode(query)?;
+    let state = idemlab_app::State::load(query, &Default::default());
+    let scenario = state.page.scenario.clone();
+    if scenario != given {
+        let _ = writeln!(
+            std::io::stderr(),
+            "idemlab: the link opens a lesson's own run, `{}`",
+            codec::encode(&scenario)
+        );
+    }
+    Ok((scenario, state.page.compare_scenario()))
+}
+
 fn run(query: &str, with_trace: bool, text: bool, sql: bool) -> Result<(), Exit> {
-    let scenario = decode(query)?;
+    let (scenario, compare) = page_runs(query)?;
     // A page link with `compare=` shows two runs; say which one this is, and how to get B,
     // on stderr so that stdout stays the one run's output.
-    if let Some(b) = idemlab_app::page::PageState::from_query(query)
-        .0
-        .compare_scenario()
-    {
+    if let Some(b) = compare {
         let _ = writeln!(
             std::io::stderr(),
             "idemlab: this is run A; the link's compare= makes run B, which \
@@ -309,7 +323,7 @@ fn report_json(trace: &Trace, metrics: &Metrics, with_trace: bool) -> Result<Str
 
 /// The page's export for the same URL: its scenario's run, over its `zoom=` window if any.
 fn svg(query: &str) -> Result<(), Exit> {
-    let scenario = decode(query)?;
+    let (scenario, _) = page_runs(query)?;
     let (page, _, errors) = idemlab_app::page::PageState::from_query(query);
     if let Some(error) = errors.iter().find(|error| error.key == "zoom") {
         return Err(error.to_string().into());
