@@ -84,7 +84,7 @@ test('axe-core finds nothing serious or critical on every tab, a lesson step, th
     ['seed=3&preset=race&tab=sweep', null],
     ['tab=lessons', null],
     ['lesson=a&step=4', 'answer'],
-    ['lesson=a&step=8&gate=0', 'ordering'],
+    ['lesson=a&step=7&gate=0', 'ordering'],
     ['lesson=a&quiz=2024', 'quiz'],
   ];
   for (const [query, what] of places) {
@@ -103,7 +103,7 @@ test('axe-core finds nothing serious or critical on every tab, a lesson step, th
 });
 
 test('at 320 px wide nothing scrolls sideways: not the page, not the lesson text', async () => {
-  for (const query of ['seed=3&preset=race', 'lesson=a&step=4', 'lesson=a&step=8&gate=0', 'seed=3&preset=race&tab=tables']) {
+  for (const query of ['seed=3&preset=race', 'lesson=a&step=4', 'lesson=a&step=7&gate=0', 'seed=3&preset=race&tab=tables']) {
     const page = await openLab(browser, query, { viewport: { width: 320, height: 640 } });
     await answer(page);
     await page.click('#story > summary');
@@ -129,7 +129,7 @@ test('at 320 px wide nothing scrolls sideways: not the page, not the lesson text
 });
 
 test('targets are at least 24 px: every button, disclosure and checkbox label, and the lesson-step buttons have a gap', async () => {
-  for (const query of ['seed=3&preset=race', 'lesson=a&step=4&gate=0', 'lesson=a&step=8&gate=0', 'tab=lessons']) {
+  for (const query of ['seed=3&preset=race', 'lesson=a&step=4&gate=0', 'lesson=a&step=7&gate=0', 'tab=lessons']) {
     const page = await openLab(browser, query, { viewport: { width: 1366, height: 768 } });
     const small = await page.evaluate(() => {
       const targets = [...document.querySelectorAll('button, summary, select, input:not([type="checkbox"]):not([type="radio"]), label:has(> input[type="checkbox"]), label:has(> input[type="radio"])')];

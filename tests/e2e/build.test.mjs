@@ -27,7 +27,7 @@ async function set(page, key, value) {
 }
 
 test('the finale: build, break with a one-way partition, fix with an atomic durable store, and the CLI agrees', async () => {
-  const page = await openLab(browser, 'lesson=a&step=8&gate=0', { viewport: { width: 1366, height: 768 } });
+  const page = await openLab(browser, 'lesson=a&step=7&gate=0', { viewport: { width: 1366, height: 768 } });
   await page.click('#lesson-step [data-build]');
   await page.waitForSelector('.build-stages');
   assert.equal(await page.isVisible('#timeline-a'), false, 'no timeline while only the client is in');

@@ -49,7 +49,7 @@ for (const [label, options] of [['1366x768', DESKTOP], ['390x844', PHONE]]) {
     await page.locator('#first').waitFor({ state: 'visible', timeout: 10_000 });
     assert.equal(await page.locator('html[data-state="ready"]').count(), 0, 'the wasm was held back');
     const heading = await page.locator('#first-heading').textContent();
-    assert.match(heading, /^Step 4 of 8: The race/);
+    assert.match(heading, /^Step 4 of 7: The race/);
     const setup = await page.locator('#first-setup').textContent();
     assert.match(setup, /^3 orders\. The client gives up after 45 ms/);
     assert.equal(await page.locator('#first-question').textContent(), 'Which run charges an order twice?');
@@ -93,7 +93,7 @@ test('a link with a scenario key shows the words at once and no picture until th
     const { page, release } = await openHeld(query, DESKTOP);
     await page.waitForTimeout(300);
     assert.equal(await page.locator('#first-picture').isVisible(), false, query);
-    if (query.startsWith('lesson')) assert.match(await page.locator('#first-heading').textContent(), /^Step 4 of 8/);
+    if (query.startsWith('lesson')) assert.match(await page.locator('#first-heading').textContent(), /^Step 4 of 7/);
     release();
     await ready(page);
     page.assertClean();

@@ -72,7 +72,7 @@ const LINKS = [
   ['lesson=a&step=1', ['.predict-choices button']],
   ['lesson=a&step=2&gate=0', []],
   ['lesson=a&step=4&gate=0', []],
-  ['lesson=a&step=8&gate=0', ['#order-run']],
+  ['lesson=a&step=7&gate=0', ['#order-run']],
   ['lesson=b&step=3&gate=0', []],
   ['lesson=c&step=2&gate=0&keys=1', []],
   ['lesson=c&step=8&gate=0', []],

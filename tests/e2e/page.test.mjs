@@ -294,7 +294,7 @@ test('a heavy link and a long sweep both yield to the browser while they work', 
 test('a lesson step opens from a link, shows what it claims, and steps on', async () => {
   const page = await openLab(browser, 'lesson=a&step=4&gate=0');
   assert.equal(await page.isVisible('#panel-lessons'), true);
-  assert.match(await page.textContent('#lesson-step h3'), /Step 4 of 8: The race/);
+  assert.match(await page.textContent('#lesson-step h3'), /Step 4 of 7: The race/);
   assert.equal((await counters(page, 'a')).duplicates, 1);
   assert.equal((await counters(page, 'b')).duplicates, 0);
   assert.match(await page.textContent('#lesson-step [data-boundary]'), /^Protects: the ledger database/);
@@ -329,13 +329,13 @@ test('walking Lesson A from start to end, every step shows the counts it lists',
     if (!next) break;
     await next.click();
   }
-  assert.match(await page.textContent('#lesson-step h3'), /Step 8 of 8/);
+  assert.match(await page.textContent('#lesson-step h3'), /Step 7 of 7/);
   page.assertClean();
   await page.close();
 });
 
 test('clicking a phrase of a lesson outlines the marks it names, and the keyboard works too', async () => {
-  const page = await openLab(browser, 'lesson=a&step=7&gate=0');
+  const page = await openLab(browser, 'lesson=a&step=6&gate=0');
   const phrase = page.locator('#lesson-step [data-pointer="2"]');
   assert.match(await phrase.textContent(), /redeliveries find the committed id/);
   await phrase.click();

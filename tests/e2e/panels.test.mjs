@@ -1,6 +1,6 @@
 // Issue 11's key-store panel and classification exercise, as a learner meets them: a step about
 // the key table opens the panel beside the timeline, its rows follow the cursor and agree with
-// `idemlab run --text` on the same URL; the five operations lock on answering, the score adds
+// `idemlab run --text` on the same URL; the operations lock on answering, the score adds
 // up, and "Show me" loads a run whose counters equal `idemlab run` on the new URL.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -115,7 +115,7 @@ test('compare mode: B has its own key table; the toggle closes both and the link
   await page.close();
 });
 
-test('classification: five answers lock, the score adds up, and "Show me" runs the shape', async () => {
+test('classification: the answers lock, the score adds up, and "Show me" runs the shape', async () => {
   const page = await openLab(browser, 'lesson=a&step=2&gate=0');
   const items = await page.$$('#classify [data-op]');
   assert.equal(items.length, 5);

@@ -86,6 +86,10 @@ async function openLms(server, lesson, sandbox) {
     if (!lab) await new Promise((r) => setTimeout(r, 100));
   }
   await lab.waitForSelector('html[data-state="ready"]', { timeout: 30_000 });
+  // Locked to its lesson: the grade is that lesson's, so no other lesson and no control opens.
+  const picker = await lab.$$eval('#lesson-picker [data-lesson]', (items) => items.filter((i) => i.checkVisibility()).map((i) => i.dataset.lesson));
+  assert.deepEqual(picker, [lesson], 'the SCO offers its own lesson alone');
+  assert.equal(await lab.$('#lesson-close:visible, #controls-toggle:visible'), null, 'no way out of the lesson');
   return { page, sco, lab };
 }
 

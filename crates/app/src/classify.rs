@@ -79,7 +79,7 @@ pub struct ClassifyItem {
     pub show: bool,
 }
 
-/// The five operations, with what each reveals so far.
+/// The operations, with what each reveals so far.
 pub fn classify_items(answers: &Answers) -> Vec<ClassifyItem> {
     OPERATIONS
         .iter()

@@ -19,8 +19,8 @@ type Count = fn(&Metrics) -> u32;
 /// A count in words, as a template fills it ("2 failed").
 type Said = fn(u32) -> String;
 
-/// "dedup=naive: 2 duplicates, 0 lost orders → dedup=atomic: 0 duplicates, 0 lost orders": the whole runs
-/// side by side, while comparing.
+/// "dedup=naive: 2 duplicates → dedup=atomic: 0 duplicates": the whole runs side by side,
+/// while comparing, with lost orders and other counts where the runs have them.
 pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<String> {
     use idemlab_lab::i18n::tr;
     let compare = state.page.compare.as_ref()?;
@@ -48,12 +48,16 @@ pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<Strin
             1 => idemlab_lab::tf!("{} duplicate", m.duplicates),
             n => idemlab_lab::tf!("{} duplicates", n),
         };
-        // "lost orders", not "lost": a bare "0 lost" leaves a learner asking what was lost.
-        let lost = match m.lost {
-            1 => idemlab_lab::tf!("{} lost order", m.lost),
-            n => idemlab_lab::tf!("{} lost orders", n),
-        };
-        let mut text = format!("{dups}, {lost}");
+        let mut text = dups;
+        // Lost orders where either run loses one: "0 lost orders" on both sides is a phrase
+        // read on every step for nothing. "lost orders", not "lost": a bare "0 lost" leaves a
+        // learner asking what was lost.
+        if a.lost + b.lost > 0 {
+            text.push_str(&match m.lost {
+                1 => idemlab_lab::tf!(", {} lost order", m.lost),
+                n => idemlab_lab::tf!(", {} lost orders", n),
+            });
+        }
         for (count, words) in &differ {
             text.push_str(&format!(", {}", words(count(m))));
         }
@@ -153,18 +157,17 @@ pub fn events_counted(state: &State, lead: &Trace, side: Side, run: &Trace) -> O
     })
 }
 
-/// Which moment the counters describe: the end of the run, or the cursor's time (in the run
-/// in focus, `lead`).
+/// Which moment the counters describe: the end of the run, or the cursor (in the run in
+/// focus, `lead`). The cursor's time is on the player's status line beside it; left out here,
+/// the label reads the same at every stop, so a reader reads it once.
 pub fn counts_at_label(state: &State, lead: &Trace) -> String {
     let last = lead.events.len().saturating_sub(1);
     let cursor = state.cursor() as usize;
     match state.page.cursor {
-        Some(_) if cursor < last => idemlab_lab::tf!(
-            "Counts at {} (the cursor; ▶| shows the end):",
-            idemlab_lab::view::ms_text(lead.events.get(cursor).map_or(0, |e| e.time_us))
-        ),
-        _ => idemlab_lab::t!("Counts at the end of the run:").into(),
+        Some(_) if cursor < last => idemlab_lab::t!("Counts at the cursor (▶| shows the end):"),
+        _ => idemlab_lab::t!("Counts at the end of the run:"),
     }
+    .into()
 }
 
 /// Run A's title while a quiz question hides its run.

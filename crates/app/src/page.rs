@@ -708,7 +708,7 @@ fn report_to(value: &str) -> Result<Option<String>, Problem> {
     match crate::report::origin_of(value) {
         Some(origin) if origin == value => Ok(Some(origin.to_string())),
         _ => Err(malformed(idemlab_lab::t!(
-            "parent, or the course page's origin: https://host or https://host:port, with no path"
+            "parent, or the course page's origin: http(s)://host or http(s)://host:port, with no path"
         ))),
     }
 }

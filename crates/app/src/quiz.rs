@@ -260,8 +260,7 @@ pub fn run_hidden(state: &State) -> bool {
 }
 
 /// What the counters' heading says while `run_hidden`.
-pub const RUN_HIDDEN_NOTE: &str =
-    "The run appears once you lock your answer: work each question out before you see it.";
+pub const RUN_HIDDEN_NOTE: &str = "The run appears once you lock your answer.";
 /// What it says while the finale's task lacks a part.
 pub const BUILD_WAITING_NOTE: &str =
     "The run appears once the API, the payment service and the database are added.";

@@ -205,13 +205,13 @@ fn the_classify_score_speaks_the_verdict_just_given() {
         .verdict
         .clone()
         .unwrap();
-    let spoken = format!("{verdict} Answered 1 of 5: 0 right so far.");
+    let spoken = format!("{verdict} Answered 1 of 3: 0 right so far.");
     assert_eq!(said(&state), spoken);
     app::update(&mut state, Msg::ToggleKeyStore);
     assert_eq!(said(&state), spoken);
     app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(2)));
     app::update(&mut state, Msg::Lesson(LessonMsg::OpenStep(1)));
-    assert_eq!(said(&state), "Answered 1 of 5: 0 right so far.");
+    assert_eq!(said(&state), "Answered 1 of 3: 0 right so far.");
 }
 
 /// A whole explanation read aloud runs to hundreds of characters, and an instruction read before

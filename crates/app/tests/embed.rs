@@ -197,3 +197,19 @@ fn copy_says_copied_only_when_the_clipboard_write_resolved() {
     let blocked = app::copy_view(false);
     assert_eq!((blocked.label, blocked.show_field), ("Not copied", true));
 }
+
+/// README shows a snippet as the dialog writes it: the same function writes README's example.
+#[test]
+fn readmes_snippet_is_the_one_the_dialog_writes() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../README.md"))
+        .expect("README.md is readable");
+    let snippet = app::embed_snippet(
+        "https://example.org/idemlab/index.html?seed=7&preset=lost-ack&embed=1&controls=dedup,store",
+        "idemlab: retries and idempotency keys",
+        app::Sizing::Measured([1792, 1362, 1167]),
+    );
+    assert!(
+        readme.contains(&format!("```html\n{snippet}\n```")),
+        "README's example snippet differs from:\n{snippet}"
+    );
+}

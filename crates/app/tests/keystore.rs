@@ -28,9 +28,12 @@ fn queries() -> Vec<String> {
                 let base = base.join("&");
                 queries.push(format!("{base}&seed={seed}"));
                 if let Some(fix) = step.compare {
-                    let key = fix.split('=').next().unwrap_or("");
+                    // B is A with every key the fix sets replaced.
+                    let fixed: Vec<&str> = (fix.split('&'))
+                        .map(|pair| pair.split('=').next().unwrap_or(""))
+                        .collect();
                     let kept: Vec<&str> = (base.split('&'))
-                        .filter(|pair| pair.split('=').next() != Some(key))
+                        .filter(|pair| !fixed.contains(&pair.split('=').next().unwrap_or("")))
                         .collect();
                     queries.push(format!("{}&seed={seed}&{fix}", kept.join("&")));
                 }

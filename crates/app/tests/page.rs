@@ -102,7 +102,7 @@ fn what_the_page_writes_loads_again_at_every_maximum() {
     let controls = vec![keys.join(","); 8].join(",");
     let compare = "seed=18446744073709551615&orders=10000&clients=16&op=set&key=constant&dedup=naive&store=memory&timeout_ms=600000&retries=20&backoff_ms=600000&latency_ms=9999..10000&provider_ms=59999..60000&loss_req=0.123456&loss_resp=0.654321&partition=3599999..3600000&crash=api@after-respond&restart_ms=600000&replace_db_ms=3600000&rerun_ms=3600000&provider=keyed&retention_ms=604800000&body_change=1&order=respond,commit,effect,claim,lookup,begin&consumer=inbox&ack_loss=0.999999&visibility_ms=600000&deliveries_max=20&events_max=1000000";
     let query = format!(
-        "{compare}&compare={}&cursor=4294967295&embed=1&controls={controls}&tab=lessons&speed=100&zoom=18446744073709551614..18446744073709551615&lesson=a&step=8&quiz=18446744073709551615&theme=light&sweep=100000&keys=1&height=4000",
+        "{compare}&compare={}&cursor=4294967295&embed=1&controls={controls}&tab=lessons&speed=100&zoom=18446744073709551614..18446744073709551615&lesson=a&step=7&quiz=18446744073709551615&theme=light&sweep=100000&keys=1&height=4000",
         idemlab_core::scenario::codec::percent_encode(compare)
     );
     let (page, opens, errors) = PageState::from_query(&query);

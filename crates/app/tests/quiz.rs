@@ -603,8 +603,9 @@ fn the_safe_order_explanation_names_every_rule_the_judge_keeps() {
         .find(|q| q.kind == Kind::SafeOrder)
         .expect("some check asks for a safe order");
     for words in [
-        "begin the transaction, lookup",
-        "claim, effect (the charge), commit",
+        "After begin, the lookup",
+        "the claim comes before the charge",
+        "the answer only after the commit",
     ] {
         assert!(
             question.explanation.contains(words),

@@ -343,7 +343,7 @@ fn report_may_name_the_course_pages_origin_and_then_posts_there_only() {
         assert!(!state.page.report, "{bad}");
         let error = state.errors[0].to_string();
         assert!(
-            error.contains("parent, or the course page's origin: https://host"),
+            error.contains("parent, or the course page's origin: http(s)://host"),
             "{bad}: {error}"
         );
     }

@@ -71,10 +71,15 @@ fn without_compare_b_has_no_block_and_more_folds_the_unnamed_counters() {
 fn a_steps_own_runs_are_titled_by_its_words_and_a_changed_run_by_its_keys() {
     let page = Page::built("lesson=a&step=5&gate=0");
     let title = |page: &Page, side| idemlab_app::title(&page.state, side);
-    assert_eq!(title(&page, Side::A), "A: keys in API memory");
-    assert_eq!(title(&page, Side::B), "B: keys in the database");
+    assert_eq!(title(&page, Side::A), "A: keys in API memory, kept 150 ms");
+    assert_eq!(
+        title(&page, Side::B),
+        "B: keys in the database, kept 24 hours"
+    );
     let diff = idemlab_app::view::runs::view(&page.state, &page.runs).diff;
-    assert!(diff.unwrap().starts_with("keys in API memory: 1 duplicate"));
+    assert!(diff
+        .unwrap()
+        .starts_with("keys in API memory, kept 150 ms: 2 duplicates"));
     let changed = Page::built("lesson=a&step=5&seed=2");
     assert!(
         title(&changed, Side::A).contains("seed=2"),
@@ -99,7 +104,7 @@ fn the_key_shows_only_the_kinds_of_mark_in_the_runs() {
     assert!(shown.iter().any(|l| l.starts_with("dropped")), "{shown:?}");
     assert!(!shown.contains(&"ledger pod replaced"), "{shown:?}");
     assert!(shown.len() <= LEGEND.len() / 2, "{shown:?}");
-    let queue = Page::built("lesson=a&step=7&gate=0");
+    let queue = Page::built("lesson=a&step=6&gate=0");
     let frame = app::view::runs::view(&queue.state, &queue.runs);
     let queued = LEGEND
         .iter()

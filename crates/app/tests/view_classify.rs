@@ -14,10 +14,10 @@ fn the_exercise_is_on_screen_only_on_its_own_step() {
     assert_eq!(view(&page.state), None, "step 1 has no exercise");
     page.dispatch(Msg::Lesson(LessonMsg::OpenStep(1)));
     let frame = view(&page.state).expect("step 2 holds it");
-    assert_eq!(frame.ops.len(), 5);
+    assert_eq!(frame.ops.len(), 3);
     let names: Vec<_> = frame.ops[0].choices.iter().map(|c| c.name).collect();
     assert_eq!(names, ["natural", "not", "redesign"]);
-    assert_eq!(frame.score, "Answered 0 of 5.");
+    assert_eq!(frame.score, "Answered 0 of 3.");
     page.dispatch(Msg::Quiz(QuizMsg::Start {
         stored: Default::default(),
         fresh_seed: 5,

@@ -34,7 +34,7 @@ fn the_picker_marks_a_mastered_lesson_and_a_lock_keeps_the_others_shut() {
         [
             PickerButton {
                 id: "a",
-                text: "Lesson A: The lost acknowledgement (28 min) ✓ mastered",
+                text: "Lesson A: The lost acknowledgement (24 min) ✓ mastered",
                 disabled: true,
             },
             PickerButton {
@@ -44,7 +44,7 @@ fn the_picker_marks_a_mastered_lesson_and_a_lock_keeps_the_others_shut() {
             },
             PickerButton {
                 id: "c",
-                text: "Lesson C: In production (29 min)",
+                text: "Lesson C: In production (28 min)",
                 disabled: true,
             },
         ]"#]]

@@ -222,13 +222,29 @@ fn run_of_a_compare_link_says_it_is_run_a_and_how_to_run_b() {
     assert!(text(&plain.stderr).is_empty(), "{}", text(&plain.stderr));
 }
 
+/// A lesson link with no scenario key runs the step's own scenario, as the page opens it,
+/// and says so; one with a key of its own keeps it.
+#[test]
+fn run_and_svg_of_a_lesson_link_use_the_steps_own_run() {
+    let step = &idemlab_course::lessons::LESSONS[0].steps[3];
+    let link = "http://127.0.0.1:8080/?lesson=a&step=4";
+    for verb in ["run", "svg"] {
+        let out = output(&[verb, link]);
+        assert!(out.status.success(), "{}", text(&out.stderr));
+        assert!(text(&out.stderr).contains("the link opens a lesson's own run"));
+        assert_eq!(text(&out.stdout), text(&output(&[verb, step.query]).stdout));
+    }
+    let own = output(&["run", "lesson=a&step=4&seed=2"]);
+    assert_eq!(text(&own.stdout), text(&output(&["run", "seed=2"]).stdout));
+}
+
 #[test]
 fn first_writes_every_entrys_view_and_names_a_folder_it_cannot_write() {
     let dir = std::env::temp_dir().join(format!("idemlab-first-{}", std::process::id()));
     let out = output(&["first", dir.to_str().expect("a UTF-8 temp path")]);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let a4 = std::fs::read_to_string(dir.join("a-4.json")).expect("a-4.json");
-    assert!(a4.contains("\"heading\":\"Step 4 of 8: "), "{a4}");
+    assert!(a4.contains("\"heading\":\"Step 4 of 7: "), "{a4}");
     let bare = std::fs::read_to_string(dir.join("bare.svg")).expect("bare.svg");
     assert_eq!(
         bare,

@@ -1,5 +1,5 @@
-//! The classification exercise: five operations, each naturally idempotent, not idempotent, or
-//! idempotent only after a redesign. The source lesson's other shapes (set a field, add a charge)
+//! The classification exercise: three operations, one naturally idempotent, one not idempotent,
+//! and one idempotent only after a redesign. The source lesson's other shapes (set a field, add a charge)
 //! are the step's own runs A and B, so they are shown, not asked again. Each answer is explained;
 //! where the model has an operation of the same shape, "show me" opens a run of it, and
 //! `tests/classify.rs` checks that run shows what the explanation says (duplicates for a
@@ -58,7 +58,7 @@ pub struct Operation {
     pub show: Option<&'static str>,
 }
 
-pub static OPERATIONS: [Operation; 5] = [
+pub static OPERATIONS: [Operation; 3] = [
     Operation {
         text: "Delete order 42",
         class: Class::Natural,
@@ -74,25 +74,11 @@ pub static OPERATIONS: [Operation; 5] = [
         show: Some("seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25"),
     },
     Operation {
-        text: "Increment a counter (the request says only \"add one\")",
-        class: Class::Not,
-        why: "\"Add one\" carries nothing that tells a repeat from a second real increment.",
-        more: "Each repeat adds one more, and \"add one\" carries nothing that tells a repeat from a second real increment, so no change to the server can skip repeats. Only a caller that sends a new id with each increment helps, and that is another operation: the transfer's shape.",
-        show: None,
-    },
-    Operation {
         text: "Apply transfer T-9123 (it carries a unique id)",
         class: Class::Redesign,
         why: "The server can record the id and answer a repeat with the first result: the id works as an idempotency key.",
         more: "The id names this one transfer. Recorded under a unique constraint in the same transaction as the ledger rows, a repeat finds it and returns the first result: the id works as an idempotency key.",
         show: Some("seed=7&preset=lost-ack&dedup=atomic"),
-    },
-    Operation {
-        text: "User U votes for post P: add one to P's vote count",
-        class: Class::Redesign,
-        why: "A user votes once per post, so the server can record the pair (U, P) once and count the pairs.",
-        more: "As written a repeat counts twice. But a user votes once per post, so unlike a bare increment the vote names itself: the pair (U, P). Stored instead as the row (U, P) under a unique constraint, a repeat finds the row and changes nothing, and the count is the number of rows.",
-        show: None,
     },
 ];
 

@@ -558,7 +558,7 @@ fn duplicates_after_expiry(dice: &mut Pcg32) -> Option<Question> {
     // An optional clause of the explanation, ending where the sentence goes on.
     let expired = expired.map_or_else(String::new, |e| {
         idemlab_lab::tf!(
-            "the retry found its key expired at {} (key-expired on the database lane: stored plus kept time had passed), and ",
+            "the retry found its key expired at {} (key-expired, on the database lane), and ",
             ms_tenths(e.time_us)
         )
     });
@@ -703,9 +703,9 @@ fn pose_which(which: Which, dice: &mut Pcg32) -> Option<Question> {
     // The right choice named once, first: the feedback does not repeat it, or a question's
     // feedback runs below a 768 px screen.
     let mut explanation = idemlab_lab::tf!(
-        "The answer is \"{}\" (run B): with it the run ends with 0 duplicates and 0 lost{}. In run A, order {} is charged a {} time at {} (the cursor). {} The others:",
+        "The answer is \"{}\" (run B{}). In run A, order {} is charged a {} time at {} (the cursor). {} The others:",
         choices[answer].1,
-        if finish { idemlab_lab::t!(", every order answered") } else { "" },
+        if finish { idemlab_lab::t!(": every order answered") } else { "" },
         order,
         ordinal(nth),
         ms_tenths(trace.events[ix].time_us),
@@ -1033,7 +1033,7 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
         query,
         prompt: idemlab_lab::tf!("The API runs the six steps of a keyed request in some order, with a unique claim (one committed on its own holds a {} ms lease), durable keys and a payment service that ignores keys; {}. Before any run is shown: which order ends this run with 0 duplicates and 0 lost orders?", ordering::LEASE_MS, situation),
         choices: vec![choice(safe), choice(shown), choice(other)],
-        why: idemlab_lab::t!("As in step 8 of Lesson A: begin the transaction, lookup (a retry of finished work gets the stored answer back), claim, effect (the charge), commit (storing the answer under the key), and only then respond. The payment call itself stays outside the transaction: these runs never crash between the charge and the commit, where only a keyed payment service would help."),
+        why: idemlab_lab::t!("After begin, the lookup gives a retry of finished work its stored answer; the claim comes before the charge, and the answer only after the commit (Lesson A's ordering exercise). These runs never crash between the charge and the commit, where only a keyed payment service would help."),
         finish: false,
     };
     pose_which(which, dice)
