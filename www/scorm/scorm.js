@@ -70,7 +70,7 @@
     var was = get('cmi.core.lesson_status');
     if (was === '' || was === 'not attempted') set('cmi.core.lesson_status', 'incomplete');
     commit();
-    status.textContent = 'Your results in this lesson\'s mastery check go to the course\'s gradebook.';
+    status.textContent = 'Your mastery check at the end of this lesson will go to the course\'s gradebook.';
   } else {
     status.textContent = 'No LMS was found (or it is on another origin): this lesson\'s results are not recorded.';
   }
@@ -79,7 +79,9 @@
   // named, so then the lab posts to its parent's address, which the browser gives it.
   var mine = window.location.origin;
   var named = /^https?:\/\//.test(mine);
-  var query = 'lesson=' + encodeURIComponent(lesson) + '&step=1&report=' + (named ? encodeURIComponent(mine) : 'parent');
+  // Locked (`controls=` empty): the learner walks this lesson's steps and its check, and cannot
+  // open another lesson or change a run, so the grade is this lesson's.
+  var query = 'lesson=' + encodeURIComponent(lesson) + '&step=1&embed=1&controls=&report=' + (named ? encodeURIComponent(mine) : 'parent');
   frame.src = 'index.html?' + query;
 
   // A choice's index as SCORM 1.2 writes a choice response: one character, a to z.
