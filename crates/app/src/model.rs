@@ -927,9 +927,12 @@ pub fn embed_title(state: &State, controls: &[String]) -> String {
             idemlab_lab::tf!("{}, seed {}", preset, page.scenario.seed)
         }
     };
-    let compare = page.compare.as_deref().map_or(String::new(), |c| {
-        format!(" {}", idemlab_lab::tf!("vs {}", c))
-    });
+    // A step's own B is the step's: its keys would read as code to the learner the title is for.
+    let own_runs = state.lesson.is_some() && crate::step_runs_shown(state);
+    let compare = match page.compare.as_deref() {
+        Some(c) if !own_runs => format!(" {}", idemlab_lab::tf!("vs {}", c)),
+        _ => String::new(),
+    };
     format!("idemlab: {what}{compare}{open}")
 }
 

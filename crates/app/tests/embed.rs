@@ -119,17 +119,20 @@ fn a_fixed_height_snippet_has_no_script_and_asks_the_lab_to_fit() {
 fn the_embed_dialog_titles_each_view_apart_and_escapes_an_edited_title() {
     let free = load("seed=7&preset=lost-ack&compare=dedup%3Datomic");
     let step = load("lesson=a&step=3");
+    let edited = load("seed=2&lesson=a&step=3&compare=dedup%3Datomic");
     let titles = [
         app::embed_title(&free, &[]),
         app::embed_title(&free, &["dedup".into()]),
         app::embed_title(&step, &[]),
+        app::embed_title(&edited, &[]),
         app::embed_title(&load("lesson=b&quiz=4"), &[]),
     ];
     expect![[r#"
         [
             "idemlab: lost-ack, seed 7 vs dedup=atomic",
             "idemlab: lost-ack, seed 7 vs dedup=atomic (dedup editable)",
-            "idemlab: Lesson A step 3 vs dedup=naive",
+            "idemlab: Lesson A step 3",
+            "idemlab: Lesson A step 3 vs dedup=atomic",
             "idemlab: Lesson B mastery check",
         ]
     "#]]
