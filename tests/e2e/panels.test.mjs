@@ -118,8 +118,8 @@ test('compare mode: B has its own key table; the toggle closes both and the link
 test('classification: the answers lock, the score adds up, and "Show me" runs the shape', async () => {
   const page = await openLab(browser, 'lesson=a&step=2&gate=0');
   const items = await page.$$('#classify [data-op]');
-  assert.equal(items.length, 5);
-  for (let index = 0; index < 5; index += 1) {
+  assert.equal(items.length, 3);
+  for (let index = 0; index < 3; index += 1) {
     await page.click(`#classify [data-op="${index}"] [data-classify="natural"]`);
   }
   // A second answer changes nothing: the first stands.
@@ -127,9 +127,9 @@ test('classification: the answers lock, the score adds up, and "Show me" runs th
   await page.click('#classify [data-op="0"] [data-classify="not"]', { force: true });
   assert.equal(await page.getAttribute('#classify [data-op="0"] [data-classify="natural"]', 'aria-pressed'), 'true');
   const right = await page.$$eval('#classify [data-op] [data-right]', (buttons) => buttons.map((b) => b.dataset.classify));
-  assert.equal(right.length, 5, 'every answered operation shows its right class');
+  assert.equal(right.length, 3, 'every answered operation shows its right class');
   const score = right.filter((name) => name === 'natural').length;
-  assert.match((await page.textContent('#classify-score')).trim(), new RegExp(`Score: ${score} of 5\\.$`));
+  assert.match((await page.textContent('#classify-score')).trim(), new RegExp(`Score: ${score} of 3\\.$`));
   const whys = await page.$$eval('#classify .classify-why', (ps) => ps.map((p) => p.textContent.length));
   assert.ok(whys.every((n) => n > 20), 'every answer says why');
   await page.screenshot({ path: `${ARTIFACTS}/panels-classify.png`, fullPage: true });
@@ -148,7 +148,7 @@ test('classification: the answers lock, the score adds up, and "Show me" runs th
     const cli = cliCounts(page.url());
     for (const name of METRICS) assert.equal(shown[name], cli[name], `${page.url()}: ${name}`);
   }
-  assert.match((await page.textContent('#classify-score')).trim(), new RegExp(`Score: ${score} of 5\\.$`), 'the answers stay');
+  assert.match((await page.textContent('#classify-score')).trim(), new RegExp(`Score: ${score} of 3\\.$`), 'the answers stay');
   page.assertClean();
   await page.close();
 });

@@ -162,7 +162,7 @@ pub struct PredictView {
 }
 
 /// What the step says under a held "Next step".
-pub const HOLD_HINT: &str = "Answer this step's question to see the run and go on.";
+pub const HOLD_HINT: &str = "Answer the question to go on.";
 
 /// The open step's question, or `None` when it asks nothing (no step open, the mastery check,
 /// or runs that are not the step's own).

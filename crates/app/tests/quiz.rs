@@ -390,7 +390,7 @@ fn unreadable_progress_keeps_what_it_can_with_a_note_and_never_panics() {
         "lesson=a mastered=1 best=99 quiz=5 answers=",
         "lesson=a mastered=1 best=4 quiz=5 answers=1,2,3,-,5",
     ] {
-        let text = format!("idemlab-progress 6\n{bad_line}\nshortcuts=off\n");
+        let text = format!("idemlab-progress 7\n{bad_line}\nshortcuts=off\n");
         let (progress, note) = Progress::parse(Some(&text));
         assert!(
             progress.lesson("a").is_none() && progress.shortcuts_off,
@@ -403,7 +403,7 @@ fn unreadable_progress_keeps_what_it_can_with_a_note_and_never_panics() {
         );
     }
     // A lesson given twice keeps the line with more progress.
-    let twice = "idemlab-progress 6\nlesson=a mastered=0 best=0 quiz= answers=\nlesson=a mastered=1 best=4 quiz= answers=";
+    let twice = "idemlab-progress 7\nlesson=a mastered=0 best=0 quiz= answers=\nlesson=a mastered=1 best=4 quiz= answers=";
     let (progress, note) = Progress::parse(Some(twice));
     assert!(progress
         .lesson("a")
@@ -416,13 +416,13 @@ fn unreadable_progress_keeps_what_it_can_with_a_note_and_never_panics() {
     expect_test::expect!["Saved quiz progress is from a newer version of the lab: it is kept as it is, and this visit's progress is not saved."]
         .assert_eq(&note.unwrap());
     // Hand-edited but readable: unknown lessons go.
-    let edited = "idemlab-progress 6\nlesson=a mastered=1 best=3 quiz=5 answers=1,2,3,-\nlesson=zz mastered=1 best=4 quiz=1 answers=\n";
+    let edited = "idemlab-progress 7\nlesson=a mastered=1 best=3 quiz=5 answers=1,2,3,-\nlesson=zz mastered=1 best=4 quiz=1 answers=\n";
     let (progress, note) = Progress::parse(Some(edited));
     assert_eq!(note, None);
     let lesson = progress.lesson("a").unwrap();
     assert_eq!((lesson.best, lesson.answers.len()), (3, 4));
     assert!(progress.lesson("zz").is_none());
-    let bad_seed = "idemlab-progress 6\nlesson=b mastered=0 best=1 quiz=banana answers=0";
+    let bad_seed = "idemlab-progress 7\nlesson=b mastered=0 best=1 quiz=banana answers=0";
     let lesson = Progress::parse(Some(bad_seed))
         .0
         .lesson("b")
@@ -460,7 +460,7 @@ fn the_draw_is_pinned_so_a_change_to_it_bumps_the_progress_version() {
         }
     }
     expect_test::expect![[r#"
-        progress version 6
+        progress version 7
         a ChargesForOrder: seed=900148&timeout_ms=220&retries=2&backoff_ms=50&loss_resp=0.3
         a DedupForRace: seed=291202&orders=3&dedup=naive&timeout_ms=40&backoff_ms=5&latency_ms=5..15
         a ReceiptsWithoutInbox: seed=769826&orders=5&dedup=atomic&consumer=plain&ack_loss=0.4&visibility_ms=130

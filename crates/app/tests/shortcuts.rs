@@ -178,7 +178,7 @@ fn the_setting_is_kept_with_the_progress_and_read_back() {
     // A page loaded with that record starts with the shortcuts off.
     assert!(State::load("seed=1", &read).shortcuts_off);
     // A record without the line (one written before the setting existed) reads as "on".
-    let (old, note) = Progress::parse(Some("idemlab-progress 6\n"));
+    let (old, note) = Progress::parse(Some("idemlab-progress 7\n"));
     assert_eq!(note, None);
     assert!(!old.shortcuts_off);
 }

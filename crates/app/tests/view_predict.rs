@@ -29,10 +29,7 @@ fn a_step_waits_for_its_answer_with_the_choices_unmarked() {
         (shell.ask, shell.side, shell.metric),
         ("count", "a", "effects")
     );
-    assert_eq!(
-        shell.hold_hint,
-        "Answer this step's question to see the run and go on."
-    );
+    assert_eq!(shell.hold_hint, "Answer the question to go on.");
     let terms = shell.terms.expect("step 1 lists its words");
     assert!(terms
         .summary

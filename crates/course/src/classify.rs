@@ -74,7 +74,7 @@ pub static OPERATIONS: [Operation; 3] = [
         show: Some("seed=3&orders=4&dedup=atomic&consumer=plain&ack_loss=0.25"),
     },
     Operation {
-        text: "Apply transfer T-9123 (it carries a unique id)",
+        text: "Apply transfer T-9123 (it carries a unique id, which the server does not record yet)",
         class: Class::Redesign,
         why: "The server can record the id and answer a repeat with the first result: the id works as an idempotency key.",
         more: "The id names this one transfer. Recorded under a unique constraint in the same transaction as the ledger rows, a repeat finds it and returns the first result: the id works as an idempotency key.",

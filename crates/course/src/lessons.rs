@@ -254,7 +254,7 @@ pub static LESSONS: [Lesson; 3] = [
                 keystore: true,
                 classify: false,
                 predict: Predict {
-                    setup: "The same lost answer. In B the API remembers each key it has handled: it looks the key up before it charges, and records the key with its answer after.",
+                    setup: "The same lost answer. A ignores the key, as in step 1; in B the API remembers each key it has handled: it looks the key up before it charges, and records the key with its answer after.",
                     question: "Which run charges the order twice?",
                     ask: Ask::WhichHas { metric: M::Duplicates },
                     proof: pa("A still charges twice", Find::Duplicate),
@@ -262,7 +262,7 @@ pub static LESSONS: [Lesson; 3] = [
                 terms: &["idempotency key", "ledger"],
                 boundary: guards(
                     "the ledger database, while each retry comes after the key is recorded",
-                    "the payment service, which charges on every call the API makes",
+                    "two copies that both look before either records (step 4); the payment service, which ignores keys",
                 ),
                 pointers: &[pb("\"200 (replayed)\"", Find::Replay), pa("A still charges twice", Find::Duplicate)],
                 claims: &[a(M::Duplicates, 1), b(M::Effects, 1), b(M::Duplicates, 0)],
@@ -297,12 +297,12 @@ pub static LESSONS: [Lesson; 3] = [
                 run_b: Some("keys in the database, kept 24 hours"),
                 query: "seed=1&orders=1&dedup=atomic&store=memory&crash=api@after-commit&restart_ms=60&partition=0..700&retention_ms=150&retries=4&backoff_ms=60",
                 compare: Some("store=durable&retention_ms=86400000"),
-                text: "In A the restart empties the API's memory: the ledger row stays, the key is gone, and the first retry charges again. Its answer is lost too, and the next retry finds the key over 150 ms old, expired: 3 charges, 2 duplicates. B keeps keys in the database for 24 hours (Stripe keeps its keys at least that long): every retry gets the first answer back, 1 charge, 0 duplicates.",
+                text: "In A the restart empties the API's memory: the ledger row stays, the key is gone, and the first retry charges again. Its answer is lost too, and the next retry finds the key over 150 ms old, expired: 3 charges, 2 duplicates. B keeps keys in the database for 24 hours (Stripe keeps its keys at least that long): every retry gets the first answer back, 1 charge, 0 duplicates. Size the store as keys a second × retention × bytes a key: 100 a second for 24 hours at 1 KB (mostly the stored answer) is about 8.6 GB.",
                 calculator: false,
                 keystore: true,
                 classify: false,
                 predict: Predict {
-                    setup: "One order, with an atomic claim. A keeps its keys in the API's memory for 150 ms; B keeps them in the database for 24 hours. The API crashes after its first commit, before it answers, and restarts. Answers are lost for the first 700 ms; the client retries at about 290 and 645 ms.",
+                    setup: "One order. A claims keys in the API's memory and keeps them 150 ms; B claims them in the database, in the ledger row's transaction, and keeps them 24 hours. The API crashes after its first commit, before it answers, and restarts. Answers are lost for the first 700 ms; the client retries at about 290 and 645 ms.",
                     question: "How many times is the order charged in run A?",
                     ask: Ask::Count { side: Side::A, metric: M::Effects, choices: &[1, 2, 3] },
                     proof: pa("the first retry charges again", Find::Duplicate),
@@ -326,7 +326,7 @@ pub static LESSONS: [Lesson; 3] = [
                 keystore: false,
                 classify: false,
                 predict: Predict {
-                    setup: "Each of 4 charges goes to a queue as an event. A consumer mails a receipt for each event, then acks it; each ack is lost with chance 0.25, and the queue delivers again an event whose ack it did not hear. Consumer A mails on every delivery; B records the event's id in an inbox table and mails only for a new id.",
+                    setup: "Each of 4 charges goes to a queue as an event. A consumer mails a receipt for each event, then acks it; each ack is lost with chance 0.25, and the queue delivers again an event whose ack does not come back within its visibility timeout. Consumer A mails on every delivery; B records the event's id in an inbox table and mails only for a new id.",
                     question: "Which consumer mails a receipt twice for one event?",
                     ask: Ask::WhichHas { metric: M::Duplicates },
                     proof: pa("mails on every one", Find::Duplicate),

@@ -798,7 +798,7 @@ fn dedup_for_race(dice: &mut Pcg32) -> Option<Question> {
             ("dedup=naive".into(), idemlab_lab::t!("look the key up; if it is absent, charge, then write the key").into()),
             ("dedup=atomic".into(), idemlab_lab::t!("insert the key (unique) in the ledger's transaction, then charge").into()),
         ],
-        why: idemlab_lab::t!("With check-then-insert both copies read \"not found\" before either recorded the key (the race region); an atomic claim makes the second wait on the key, then replay the first answer."),
+        why: idemlab_lab::t!("With check-then-insert both copies read \"not found\" before either recorded the key; an atomic claim makes the second wait, then replay the first answer."),
         finish: false,
     };
     pose_which(which, dice)
@@ -811,7 +811,7 @@ fn store_for_crash(dice: &mut Pcg32) -> Option<Question> {
         restart_tens: 3..=12,
         situation: idemlab_lab::t!("The API keeps its keys in memory and crashes right after a commit, before it answers."),
         fix: ("store=durable", idemlab_lab::t!("keep the key table in a durable database")),
-        why: idemlab_lab::t!("The crash wiped the keys held in the API's memory, so after the restart the retry looked new. Keys in a durable store survive the crash, and the retry gets the first answer back."),
+        why: idemlab_lab::t!("The crash wiped the keys in the API's memory, so the retry looked new; keys in a durable store survive it, and the retry gets the first answer back."),
     };
     crash.pose(dice)
 }
@@ -983,8 +983,20 @@ pub const ORDER_SITUATIONS: [(&str, &str); 3] = [
     ("an operator reruns the job 20 ms in", "rerun_ms=20"),
 ];
 
-/// Orders tried for each wrong choice of a `SafeOrder` question before the draw is given up.
-const ORDER_PICKS_MAX: u32 = 8;
+/// How far a wrong order may stand from the textbook one, in swaps of neighbours.
+const NEAR_SWAPS_MAX: usize = 2;
+
+/// The swaps of neighbouring steps that turn `order` into the textbook order (its inversions).
+fn swaps_from_textbook(order: &[idemlab_core::scenario::Step; 6]) -> usize {
+    let rank = |step| {
+        idemlab_core::scenario::Step::ALL
+            .iter()
+            .position(|&s| s == step)
+    };
+    let ranks: Vec<_> = order.iter().map(|&s| rank(s)).collect();
+    let pairs = (0..6).flat_map(|i| (i + 1..6).map(move |j| (i, j)));
+    pairs.filter(|&(i, j)| ranks[i] > ranks[j]).count()
+}
 
 fn safe_order(dice: &mut Pcg32) -> Option<Question> {
     use crate::ordering::{self, broken_rules, order_text};
@@ -1007,19 +1019,27 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
         with_keys(&base, &overlay)
     };
     let harmed = |order: [Step; 6]| !is_safe(&idemlab_lab::run(&situation_run(order)).1);
+    // Both wrong orders are near misses, a swap or two from the right one: a far order ("commit,
+    // effect, …") is rejected at sight, without knowing why a step goes where it does.
+    let near = |o: &[Step; 6]| swaps_from_textbook(o) <= NEAR_SWAPS_MAX;
     // The run shown charges before it claims, the mistake that duplicates in these situations;
     // the other wrong order is one that also does harm here, so exactly one choice is safe.
-    let shown = (0..ORDER_PICKS_MAX)
-        .map(|_| pick(dice, &|o| pos(o, Step::Effect) < pos(o, Step::Claim)))
-        .find(|&o| harmed(o))?;
+    // Every order that `ok` allows in a seeded order, near misses first, the first that does
+    // harm (a situation with one harmful near miss takes its other wrong order from further).
+    // A stable sort keeps the seeded order within each group.
+    let first_harmful = |dice: &mut Pcg32, ok: &dyn Fn(&[Step; 6]) -> bool| {
+        let mut candidates: Vec<[Step; 6]> = orders.iter().filter(|o| ok(o)).copied().collect();
+        shuffle(&mut candidates, dice);
+        candidates.sort_by_key(|o| !near(o));
+        candidates.into_iter().find(|&o| harmed(o))
+    };
+    let shown = first_harmful(dice, &|o| pos(o, Step::Effect) < pos(o, Step::Claim))?;
     // The right choice is the order Lesson A's ordering step teaches (begin, lookup, claim,
     // effect, commit, respond): other orders the model also finds safe (a lookup after the
     // commit, say) read as a different lesson. Picked through `pick` all the same, so the draws
     // after it stay the same.
     let safe = pick(dice, &|o| *o == Step::ALL);
-    let other = (0..ORDER_PICKS_MAX)
-        .map(|_| pick(dice, &|o| broken_rules(*o).next().is_some() && *o != shown))
-        .find(|&o| harmed(o))?;
+    let other = first_harmful(dice, &|o| broken_rules(*o).next().is_some() && *o != shown)?;
     let query = encode(&situation_run(shown));
     // The order in words; a label describing what an order does would give the answer away.
     let choice = |order: [Step; 6]| {

@@ -7,7 +7,7 @@
 //! wasm for a record this small. It reads
 //!
 //! ```text
-//! idemlab-progress 6
+//! idemlab-progress 7
 //! lesson=a mastered=1 best=4 quiz=2024 answers=0,2,-,1
 //! ```
 //!
@@ -30,8 +30,9 @@ use crate::lessons::LESSONS;
 pub const STORAGE_KEY: &str = "idemlab.progress";
 /// Bumped when the record's meaning changes; a record of another version starts afresh.
 /// Version 1 was JSON; 5: the ordering exercise's claim got a lease, which moved the safe-order
-/// draws; 6: the first question of Lesson A draws how many answers are lost.
-pub const VERSION: u32 = 6;
+/// draws; 6: the first question of Lesson A draws how many answers are lost; 7: a safe-order
+/// question's wrong orders are near misses.
+pub const VERSION: u32 = 7;
 /// A record longer than this is not ours (ours is well under 1 KiB) and is not parsed.
 pub const TEXT_LEN_MAX: usize = 16 * 1024;
 /// The setting's line: present only when the shortcuts are off.
