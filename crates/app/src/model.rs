@@ -71,9 +71,9 @@ pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<Strin
     Some(format!("{a_label}: {} → {b_label}: {}", side(a), side(b)))
 }
 
-/// Plain names for a locked check question's runs: A is the question's run, B the choice it
-/// runs (by the choice's words) or, for a question asking a number, the fix in words. None
-/// while no question is locked.
+/// Plain names for a locked check question's runs: A is the question's run, B the right choice
+/// (the form marks its words, so the titles and the compare line need not repeat them) or, for
+/// a question asking a number, the fix in words. None while no question is locked.
 fn quiz_run_names(state: &State) -> Option<(String, Option<String>)> {
     use idemlab_course::quiz::Form;
     let session = state.quiz.as_ref()?;
@@ -86,10 +86,10 @@ fn quiz_run_names(state: &State) -> Option<(String, Option<String>)> {
             Form::Choices(choices) => choices.iter().find(|c| c.keys == keys),
             _ => None,
         };
-        choice.map_or_else(
-            || idemlab_lab::tf!("with {}", in_words(keys)),
-            |c| c.label.clone(),
-        )
+        match choice {
+            Some(_) => idemlab_lab::t!("the right choice").to_string(),
+            None => idemlab_lab::tf!("with {}", in_words(keys)),
+        }
     });
     Some((a, b))
 }

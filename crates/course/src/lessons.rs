@@ -278,7 +278,7 @@ pub static LESSONS: [Lesson; 3] = [
                 keystore: false,
                 classify: false,
                 predict: Predict {
-                    setup: "3 orders. The client gives up after 45 ms, so each order is retried while its first attempt is still at work. A looks the key up before it charges and records it after. B claims the key atomically: it inserts it under a unique constraint, in the same transaction as the ledger row.",
+                    setup: "3 orders. The client gives up after 45 ms, so each order is retried while its first attempt is still at work. A looks the key up before it charges and records it after. B claims the key atomically: after its lookup it inserts the key under a unique constraint, in the same transaction as the ledger row.",
                     question: "Which run charges an order twice?",
                     ask: Ask::WhichHas { metric: M::Duplicates },
                     proof: pa("both charge", Find::Duplicate),

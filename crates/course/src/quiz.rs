@@ -1051,7 +1051,7 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
     let which = Which {
         kind: Kind::SafeOrder,
         query,
-        prompt: idemlab_lab::tf!("The API runs the six steps of a keyed request in some order, with a unique claim (one committed on its own holds a {} ms lease), durable keys and a payment service that ignores keys; {}. Before any run is shown: which order ends this run with 0 duplicates and 0 lost orders?", ordering::LEASE_MS, situation),
+        prompt: idemlab_lab::tf!("The API runs the six steps of a keyed request in some order, with a unique claim (a claim committed on its own holds the key for {} ms, its lease), durable keys and a payment service that ignores keys; {}. Before any run is shown: which order ends this run with 0 duplicates and 0 lost orders?", ordering::LEASE_MS, situation),
         choices: vec![choice(safe), choice(shown), choice(other)],
         why: idemlab_lab::t!("After begin, the lookup gives a retry of finished work its stored answer; the claim comes before the charge, and the answer only after the commit (Lesson A's ordering exercise). These runs never crash between the charge and the commit, where only a keyed payment service would help."),
         finish: false,
