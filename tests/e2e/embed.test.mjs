@@ -372,7 +372,7 @@ test('a course page prints each of its frames whole, on one page, with the hando
   // Every frame's handout starts with its link and ends with its legend's last line: both on one page.
   const count = (text, word) => text.split(word).length - 1;
   for (const [i, p] of read.entries()) {
-    assert.equal(count(p.text, 'This view:'), count(p.text, '#3 = charge number 3'), `page ${i + 1} cuts a frame: ${p.text.slice(0, 200)}`);
+    assert.equal(count(p.text, 'This view:'), count(p.text, '#3 = charge 3;'), `page ${i + 1} cuts a frame: ${p.text.slice(0, 200)}`);
   }
   assert.equal(count(read.map((p) => p.text).join(' '), 'This view:'), queries.length, 'every frame prints');
   assert.ok(read.map((p) => p.text).join(' ').includes('How many charges will the payment service make'), 'the waiting question prints');

@@ -26,11 +26,13 @@ class Reader {
 
   /** Reads every line on screen not read before; `innerText` skips hidden and folded text. */
   async read(page) {
-    // Text kept for screen readers only (`.visually-hidden`, the skip link) is not on screen.
+    // Text kept for screen readers only (`.visually-hidden`, the skip link, a button's text at
+    // font size 0 such as a step button's title beside its number) is not on screen.
     const lines = await page.evaluate(() => {
       // Through the CSSOM: the page's CSP refuses an added <style>.
       // A closed <select> shows its chosen option alone.
       const unseen = [...document.querySelectorAll('.visually-hidden, .skip, select option:not(:checked)')];
+      for (const e of document.querySelectorAll('button')) if (getComputedStyle(e).fontSize === '0px') unseen.push(e);
       const was = unseen.map((e) => e.style.display);
       unseen.forEach((e) => { e.style.display = 'none'; });
       const text = document.body.innerText;
@@ -117,8 +119,9 @@ async function stated(page, lesson) {
 }
 
 // The check the walk takes: its seed comes from Math.random, so the walk fixes it. Seed 27 draws
-// Lesson A's wordiest shape of check (three choice questions, whose reasons are the longest, and
-// the expiry question's long setup; `idemlab quiz a 27`), so the figure is a newcomer's longest.
+// Lesson A's longest kinds of question (three choice questions, whose reasons are the longest,
+// and the expiry question, whose setup is; `idemlab quiz a 27`), so the figure is near a
+// newcomer's longest path, not a light draw's.
 const CHECK_SEED = 27;
 
 /** The lab at `query` with the check's draw fixed at `CHECK_SEED`. */

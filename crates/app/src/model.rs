@@ -77,8 +77,15 @@ pub fn compare_sentence(state: &State, a: &Metrics, b: &Metrics) -> Option<Strin
 fn quiz_run_names(state: &State) -> Option<(String, Option<String>)> {
     use idemlab_course::quiz::Form;
     let session = state.quiz.as_ref()?;
-    let index = session.shown?;
-    let question = session.quiz.questions.get(index)?;
+    let questions = &session.quiz.questions;
+    // On the score, the runs are the question whose run the page shows (the last one, or the
+    // one its review put on the timeline).
+    let index = match session.shown? {
+        shown if shown < questions.len() => shown,
+        _ => (questions.iter())
+            .position(|q| codec::decode_lenient(&q.query).0.scenario == state.page.scenario)?,
+    };
+    let question = questions.get(index)?;
     session.answers.get(index)?.as_ref()?;
     let a = idemlab_lab::t!("the question's run").to_string();
     let b = state.page.compare.as_deref().map(|keys| {

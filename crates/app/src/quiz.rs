@@ -513,8 +513,8 @@ impl QuizSession {
 
     /// The score's review, one line per question: the answer given and the right one.
     pub fn review(&self) -> Vec<String> {
-        (self.quiz.questions.iter().zip(&self.answers))
-            .map(|(question, answer)| {
+        (self.quiz.questions.iter().zip(&self.answers).enumerate())
+            .map(|(n, (question, answer))| {
                 let given = answer.map_or(idemlab_lab::t!("no answer").into(), |a| {
                     quiz::answer_text(&question.form, a)
                 });
@@ -524,10 +524,10 @@ impl QuizSession {
                     "✗"
                 };
                 let right = question.answer_text();
-                // A right answer is said once. The trailing space parts one line from the next,
-                // outside the sentence.
+                // A right answer was just read in full: its line names the question only. The
+                // trailing space parts one line from the next, outside the sentence.
                 let mut line = match given == right {
-                    true => idemlab_lab::tf!("{} {}.", mark, given),
+                    true => idemlab_lab::tf!("{} question {}.", mark, n + 1),
                     false => idemlab_lab::tf!(
                         "{} you answered {}; the answer is {}.",
                         mark,

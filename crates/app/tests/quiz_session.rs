@@ -142,6 +142,8 @@ fn the_quiz_says_right_or_wrong_and_all_right_masters_the_lesson() {
     let (text, mastered) = session.score_text();
     assert!(mastered);
     expect!["4 of 4 right: Lesson B mastered."].assert_eq(&text);
+    // The score shows the last question's runs, still named in words, not by their keys.
+    assert!(app::title(&state, Side::A).ends_with("the question's run"));
 }
 
 /// A given answer to `question` that is wrong.

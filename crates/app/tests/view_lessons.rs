@@ -34,12 +34,12 @@ fn the_picker_marks_a_mastered_lesson_and_a_lock_keeps_the_others_shut() {
         [
             PickerButton {
                 id: "a",
-                text: "Lesson A: The lost acknowledgement (24 min) ✓ mastered",
+                text: "Lesson A: The lost acknowledgement (25 min) ✓ mastered",
                 disabled: true,
             },
             PickerButton {
                 id: "b",
-                text: "Lesson B: Duplicates outside the pod (26 min)",
+                text: "Lesson B: Duplicates outside the pod (25 min)",
                 disabled: false,
             },
             PickerButton {

@@ -33,7 +33,7 @@ fn a_step_waits_for_its_answer_with_the_choices_unmarked() {
     let terms = shell.terms.expect("step 1 lists its words");
     assert!(terms
         .summary
-        .starts_with("Words this step uses (an underlined word shows its meaning"));
+        .starts_with("Words this step uses (point at or tab to an underlined one"));
     assert_eq!(terms.entries.len(), LESSONS[0].steps[0].terms.len());
     expect![[
         r#"How many charges will the payment service make for this one order? ["1", "2", "3"]"#

@@ -152,10 +152,10 @@ fn a_refused_answer_says_why_and_the_last_question_leads_to_the_score() {
             verdict: "4 of 4 right: Lesson A mastered.",
             mastered: true,
             review: [
-                "✓ 1. ",
-                "✓ insert the key (unique) in the ledger's transaction, then charge. ",
-                "✓ keep the key table in a durable database. ",
-                "✓ begin, lookup, claim, effect, commit, respond. ",
+                "✓ question 1. ",
+                "✓ question 2. ",
+                "✓ question 3. ",
+                "✓ question 4. ",
             ],
         }"#]]
     .assert_eq(&format!("{:#?}", panel.shows));

@@ -199,7 +199,7 @@ pub static LESSONS: [Lesson; 3] = [
     Lesson {
         id: "a",
         title: "The lost acknowledgement",
-        minutes: 24,
+        minutes: 25,
         steps: &[
             Step {
                 title: "A timeout cannot tell you what happened",
@@ -345,7 +345,7 @@ pub static LESSONS: [Lesson; 3] = [
                 run_b: None,
                 query: "seed=3&preset=race&dedup=atomic&order=begin,lookup,effect,claim,commit,respond",
                 compare: None,
-                text: "This server charges before it claims the key, so both copies in the race charge: 1 duplicate. Then the loser's rollback (the pink bar) drops its ledger row: 1 charge the ledger never recorded. Put the six steps in a safe order, then run it against lost answers, races, late repeats and crashes.",
+                text: "This server charges before it claims the key, so both copies in the race charge: 1 duplicate. Then the loser's rollback (the pink bar) drops its ledger row: 1 charge the ledger never recorded.",
                 calculator: false,
                 keystore: false,
                 classify: false,
@@ -368,7 +368,7 @@ pub static LESSONS: [Lesson; 3] = [
     Lesson {
         id: "b",
         title: "Duplicates outside the pod",
-        minutes: 26,
+        minutes: 25,
         steps: &[
             Step {
                 title: "The run is not the work",

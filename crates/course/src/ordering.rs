@@ -356,7 +356,7 @@ pub fn describe(step: Step) -> &'static str {
             "Insert the key as \"in progress\" (unique: in a transaction, a second copy waits here until the first commits)."
         ),
         Step::Effect => idemlab_lab::t!(
-            "Call the payment service to charge the card (no database rollback can undo it), then write the ledger row (in the transaction, if one is open)."
+            "Charge the card at the payment service (no rollback undoes it), then write the ledger row (in the transaction, if one is open)."
         ),
         Step::Commit => idemlab_lab::t!("Store the answer under the key and commit."),
         Step::Respond => idemlab_lab::t!("Send the answer to the client."),

@@ -167,7 +167,7 @@ fn words_summary(step: &'static Step, words: &str) -> String {
     let first = LESSONS.iter().any(|l| std::ptr::eq(&l.steps[0], step));
     match first {
         true => idemlab_lab::tf!(
-            "Words this step uses (an underlined word shows its meaning when you point at it or tab to it): {}",
+            "Words this step uses (point at or tab to an underlined one for its meaning): {}",
             words
         ),
         false => idemlab_lab::tf!("Words this step uses: {}", words),

@@ -85,12 +85,7 @@ pub const LEGEND: [Entry; 24] = [
         "queue: the consumer's ack",
         &[C::QueueAck],
     ),
-    entry(
-        Key::Cross,
-        Ink::Drop,
-        "dropped (cause beside it; late: the client had timed out on that attempt)",
-        &[],
-    ),
+    entry(Key::Cross, Ink::Drop, "dropped (its cause beside it)", &[]),
     entry(
         Key::Dot,
         Ink::Mark(C::Charge),
@@ -216,7 +211,7 @@ pub const LEGEND: [Entry; 24] = [
     entry(
         Key::Ids,
         Ink::Muted,
-        "#3 = charge number 3; e2 = a queue event, one per booked charge, counted from e0; m5 = a message",
+        "#3 = charge 3; m5 = message 5; e2 = queue event 2, counting from e0",
         &[],
     ),
 ];
