@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Trunk post-build hook: writes a SCORM 1.2 package per lesson, scorm/idemlab-lesson-X.zip.
 
-Each zip holds imsmanifest.xml (one SCO), the built page (every file of the build but scorm/)
+Each zip holds imsmanifest.xml (one SCO), the built page (every file of the build but scorm/
+and the other lessons' first views, which its locked lesson never opens)
 and the adapter from www/scorm/: launch.html (the SCO, with the lesson filled in), scorm.js and
 scorm.css. It runs before precompress.py, so the zips hold no .gz or .br copies. It edits
 TRUNK_STAGING_DIR (or the directory given). The manifest names no adlcp:masteryscore: the
@@ -89,7 +90,8 @@ def main() -> None:
         sys.exit("scorm.py: the build has no index.html")
     os.makedirs(os.path.join(directory, OUT), exist_ok=True)
     for lesson in LESSONS:
-        write(directory, lesson, files)
+        others = tuple(f"first/{other}-" for other in LESSONS if other != lesson)
+        write(directory, lesson, [name for name in files if not name.startswith(others)])
 
 
 if __name__ == "__main__":
