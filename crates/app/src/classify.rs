@@ -121,7 +121,7 @@ pub fn classify_said(answers: &Answers, last: Option<usize>) -> String {
     }
 }
 
-/// "Answered 3 of 5: 2 right so far." while open; "Score: 4 of 5." once all are answered.
+/// "Answered 2 of 3: 1 right so far." while open; "Score: 2 of 3." once all are answered.
 pub fn classify_score(answers: &Answers) -> String {
     let total = OPERATIONS.len();
     let answered = answers.iter().flatten().count();

@@ -51,6 +51,8 @@ pub fn refusal(state: &State, msg: &Msg) -> Option<String> {
         Msg::Lesson(LessonMsg::Close) if state.link_lesson.is_some() => {
             idemlab_lab::t!("the lesson").into()
         }
+        // The task builds its own runs from the controls, which a lock keeps shut.
+        Msg::Lesson(LessonMsg::Build) => idemlab_lab::t!("the build task").into(),
         Msg::Lesson(LessonMsg::OpenStep(_))
         | Msg::Classify(ClassifyMsg::Show(_))
         | Msg::Quiz(QuizMsg::Start { .. })

@@ -90,12 +90,16 @@ fn quiz_run_names(state: &State) -> Option<(String, Option<String>)> {
     let a = idemlab_lab::t!("the question's run").to_string();
     let b = state.page.compare.as_deref().map(|keys| {
         let choice = match &question.form {
-            Form::Choices(choices) => choices.iter().find(|c| c.keys == keys),
+            Form::Choices(choices) => choices.iter().position(|c| c.keys == keys),
             _ => None,
         };
-        match choice {
-            Some(_) => idemlab_lab::t!("the right choice").to_string(),
-            None => idemlab_lab::tf!("with {}", in_words(keys)),
+        match (choice, &question.form) {
+            (Some(at), _) if at == question.answer as usize => {
+                idemlab_lab::t!("the right choice").to_string()
+            }
+            // A wrong choice the learner asked to see as B ("Show my choice as B").
+            (Some(at), Form::Choices(choices)) => choices[at].label.clone(),
+            _ => idemlab_lab::tf!("with {}", in_words(keys)),
         }
     });
     Some((a, b))

@@ -18,6 +18,11 @@ fn the_compare_sentence_puts_as_values_beside_bs() {
     expect!["dedup=naive: 1 duplicate → dedup=atomic: 0 duplicates"]
         .assert_eq(&compare_sentence(&state, &a, &b).unwrap());
     assert_eq!(compare_sentence(&load("seed=3"), &a, &b), None);
+    // Lost orders are named on both sides once either run loses one.
+    let mut lossy = a.clone();
+    lossy.lost = 1;
+    expect!["dedup=naive: 1 duplicate, 1 lost order → dedup=atomic: 0 duplicates, 0 lost orders"]
+        .assert_eq(&compare_sentence(&state, &lossy, &b).unwrap());
 }
 
 #[test]

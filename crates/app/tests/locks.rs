@@ -167,6 +167,13 @@ fn a_locked_lesson_embed_walks_its_own_lesson_and_check_only() {
     assert_eq!(state.lesson.map(|at| at.index()), Some(1));
     app::update(&mut state, Msg::Lesson(LessonMsg::Open(&LESSONS[1])));
     assert_eq!(state.lesson.map(|at| at.lesson.id), Some("a"));
+    // The build task needs the controls a lock keeps shut: its button is not offered, and the
+    // message is refused, so the learner stays in the lesson.
+    let last = LESSONS[0].steps.len();
+    let at_end = load(&format!("lesson=a&step={last}&embed=1&controls="));
+    assert!(app::refused(&at_end, &Msg::Lesson(LessonMsg::Build)));
+    let unlocked = load(&format!("lesson=a&step={last}"));
+    assert!(!app::refused(&unlocked, &Msg::Lesson(LessonMsg::Build)));
     app::update(
         &mut state,
         Msg::Quiz(QuizMsg::Start {

@@ -679,3 +679,35 @@ fn the_charges_question_has_no_single_answer_to_learn() {
     assert!(answers.contains(&1), "{answers:?}");
     assert!(answers.len() >= 3, "{answers:?}");
 }
+
+/// The run a safe-order question shows is a near miss (two swaps of neighbours at most from
+/// the textbook order), so its mistake is not seen at a glance.
+#[test]
+fn a_safe_order_question_shows_a_near_miss() {
+    use idemlab_core::scenario::Step;
+    let swaps = |order: &[Step; 6]| {
+        let rank = |s: &Step| Step::ALL.iter().position(|t| t == s);
+        let ranks: Vec<_> = order.iter().map(rank).collect();
+        (0..6)
+            .flat_map(|i| (i + 1..6).map(move |j| (i, j)))
+            .filter(|&(i, j)| ranks[i] > ranks[j])
+            .count()
+    };
+    let mut seen = 0;
+    for seed in 0..quiz_seeds() {
+        let quiz = quiz::generate(&LESSONS[0], seed);
+        for question in quiz.questions.iter().filter(|q| q.kind == Kind::SafeOrder) {
+            let order = idemlab_core::scenario::decode_lenient(&question.query)
+                .0
+                .scenario
+                .order;
+            assert!(swaps(&order) <= 2, "seed {seed}: {}", question.query);
+            assert!(
+                swaps(&order) > 0,
+                "seed {seed}: the run shown is the safe order"
+            );
+            seen += 1;
+        }
+    }
+    assert!(seen > 0, "no safe-order question drawn");
+}

@@ -356,12 +356,16 @@ fn show_my_choice_as_b_is_refused_until_the_answer_is_locked() {
         state.page.compare, question.proof_compare,
         "the right one as B"
     );
+    assert_eq!(app::title(&state, Side::B), "B: the right choice");
     let effects = app::update(&mut state, Msg::Quiz(QuizMsg::Try(Some(wrong))));
     assert!(effects.rerun);
     assert_eq!(
         state.page.compare.as_deref(),
         Some(choices[wrong as usize].keys.as_str())
     );
+    // The learner's wrong choice as B is named by its words, never as the right one.
+    let label = &choices[wrong as usize].label;
+    assert_eq!(app::title(&state, Side::B), format!("B: {label}"));
 }
 
 #[test]

@@ -267,32 +267,54 @@ struct RunReport<'a> {
     trace: Option<&'a Trace>,
 }
 
-/// Runs A and B as the page opens `query`: a lesson step's or a check question's own
-/// scenario where the link names one and gives no scenario key, else the link's own. A key
-/// the codec refuses is an error here, as it is in the page's banner.
-fn page_runs(query: &str) -> Result<(Scenario, Option<Scenario>), Exit> {
+/// Runs A and B as the page opens `query`: a lesson step's own scenario (and its B) where the
+/// link names a step and gives no scenario key, else the link's own. A key the codec or the
+/// page refuses (`retries=99`, `lesson=z`) is an error here, as it is in the page's banner.
+fn page_runs(query: &str) -> Result<PageRuns, Exit> {
     let given = decode(query)?;
     let state = idemlab_app::State::load(query, &Default::default());
-    let scenario = state.page.scenario.clone();
-    if scenario != given {
+    if !state.errors.is_empty() {
+        let lines: Vec<String> = state.errors.iter().map(|e| e.to_string()).collect();
+        return Err(Exit::Error(lines.join("\nidemlab: ")));
+    }
+    let a = state.page.scenario.clone();
+    let step = a != given;
+    if step {
         let _ = writeln!(
             std::io::stderr(),
-            "idemlab: the link opens a lesson's own run, `{}`",
-            codec::encode(&scenario)
+            "idemlab: the link opens a lesson step's own run, `{}`",
+            codec::encode(&a)
         );
     }
-    Ok((scenario, state.page.compare_scenario()))
+    let b = state.page.compare_scenario();
+    Ok(PageRuns { a, b, step })
+}
+
+/// What `page_runs` found: run A, run B if the view compares, and whether both are a lesson
+/// step's own rather than the link's keys.
+struct PageRuns {
+    a: Scenario,
+    b: Option<Scenario>,
+    step: bool,
 }
 
 fn run(query: &str, with_trace: bool, text: bool, sql: bool) -> Result<(), Exit> {
-    let (scenario, compare) = page_runs(query)?;
-    // A page link with `compare=` shows two runs; say which one this is, and how to get B,
-    // on stderr so that stdout stays the one run's output.
-    if let Some(b) = compare {
+    let PageRuns {
+        a: scenario,
+        b,
+        step,
+    } = page_runs(query)?;
+    // A view that compares shows two runs; say which one this is, and how to get B, on stderr
+    // so that stdout stays the one run's output.
+    if let Some(b) = b {
+        let whose = if step {
+            "the step's fix makes run B"
+        } else {
+            "the link's compare= makes run B"
+        };
         let _ = writeln!(
             std::io::stderr(),
-            "idemlab: this is run A; the link's compare= makes run B, which \
-             `idemlab run '{}'` runs",
+            "idemlab: this is run A; {whose}, which `idemlab run '{}'` runs",
             codec::encode(&b)
         );
     }
@@ -323,7 +345,7 @@ fn report_json(trace: &Trace, metrics: &Metrics, with_trace: bool) -> Result<Str
 
 /// The page's export for the same URL: its scenario's run, over its `zoom=` window if any.
 fn svg(query: &str) -> Result<(), Exit> {
-    let (scenario, _) = page_runs(query)?;
+    let scenario = page_runs(query)?.a;
     let (page, _, errors) = idemlab_app::page::PageState::from_query(query);
     if let Some(error) = errors.iter().find(|error| error.key == "zoom") {
         return Err(error.to_string().into());

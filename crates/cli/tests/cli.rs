@@ -231,11 +231,19 @@ fn run_and_svg_of_a_lesson_link_use_the_steps_own_run() {
     for verb in ["run", "svg"] {
         let out = output(&[verb, link]);
         assert!(out.status.success(), "{}", text(&out.stderr));
-        assert!(text(&out.stderr).contains("the link opens a lesson's own run"));
+        assert!(text(&out.stderr).contains("the link opens a lesson step's own run"));
         assert_eq!(text(&out.stdout), text(&output(&[verb, step.query]).stdout));
     }
     let own = output(&["run", "lesson=a&step=4&seed=2"]);
     assert_eq!(text(&own.stdout), text(&output(&["run", "seed=2"]).stdout));
+    // A page key the page refuses is an error here too, not a silent default run.
+    let bad = output(&["run", "lesson=z"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(
+        text(&bad.stderr).contains("`lesson=z` is not valid"),
+        "{}",
+        text(&bad.stderr)
+    );
 }
 
 #[test]

@@ -13,8 +13,8 @@ pub enum Class {
     /// Every repeat changes the state again, and nothing in the request tells a repeat from
     /// new work.
     Not,
-    /// Not idempotent as written, but the request already names the operation (an id, a user
-    /// and a post), so the server can record that name and skip repeats.
+    /// Not idempotent as written, but the request already names the operation (its id), so
+    /// the server can record that name and skip repeats.
     Redesign,
 }
 

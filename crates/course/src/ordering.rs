@@ -98,7 +98,8 @@ pub static PROBES: [Probe; 10] = [
 /// the module doc), so "safe" is about the ledger's boundary only, never the payment service's.
 /// Translated where it is shown (`safe_text`).
 pub const BOUNDARY: &str = "Evidence, not a proof, and for the ledger's boundary only: a crash \
-between the charge and the commit still charges twice (Lesson B, step 6).";
+between the charge and the commit still charges twice unless the payment service honours the key \
+(Lesson B, step 6).";
 
 /// The sentence a safe verdict shows: what every run held, and the boundary it was checked on;
 /// for an order that commits its claim before the transaction, what that claim relied on.

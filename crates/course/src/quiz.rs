@@ -1019,8 +1019,9 @@ fn safe_order(dice: &mut Pcg32) -> Option<Question> {
         with_keys(&base, &overlay)
     };
     let harmed = |order: [Step; 6]| !is_safe(&idemlab_lab::run(&situation_run(order)).1);
-    // Both wrong orders are near misses, a swap or two from the right one: a far order ("commit,
-    // effect, …") is rejected at sight, without knowing why a step goes where it does.
+    // Wrong orders are near misses, a swap or two from the right one, where the situation has
+    // one that does harm: a far order ("commit, effect, …") is rejected at sight, without
+    // knowing why a step goes where it does.
     let near = |o: &[Step; 6]| swaps_from_textbook(o) <= NEAR_SWAPS_MAX;
     // The run shown charges before it claims, the mistake that duplicates in these situations;
     // the other wrong order is one that also does harm here, so exactly one choice is safe.

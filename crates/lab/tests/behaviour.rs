@@ -298,7 +298,7 @@ fn counts_at_any_cursor_match_a_fold_of_the_prefix() {
     }
 }
 
-/// The queue of Lesson A step 8: a charge that is booked once, then delivered at least once.
+/// The queue of Lesson A step 6: a charge that is booked once, then delivered at least once.
 const QUEUE: &str = "orders=6&dedup=atomic&store=durable&key=business&consumer=plain&ack_loss=0.3";
 
 #[test]

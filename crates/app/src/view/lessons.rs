@@ -133,7 +133,10 @@ pub fn view(state: &State, runs: &Runs, progress: &Progress) -> LessonsFrame {
             LessonBody::Build(Box::new(build_frame(state, runs)))
         }
         (false, None) => LessonBody::Pick,
-        (false, Some(at)) => LessonBody::Step(Box::new(step_frame(at, progress))),
+        (false, Some(at)) => {
+            let locked = state.page.controls.is_some();
+            LessonBody::Step(Box::new(step_frame(at, progress, locked)))
+        }
     };
     let pointers = step_on_screen(state).map_or(&[][..], |step| step.pointers);
     let pressed = (pointers.iter()).position(|p| Some((p.side, p.find)) == state.highlight);
@@ -180,7 +183,8 @@ fn build_frame(state: &State, runs: &Runs) -> BuildFrame {
     }
 }
 
-fn step_frame(at: LessonAt, progress: &Progress) -> StepFrame {
+/// A step's frame; `locked` (`controls=`) leaves out the build task, which needs the controls.
+fn step_frame(at: LessonAt, progress: &Progress, locked: bool) -> StepFrame {
     let (lesson, index) = (at.lesson, at.index());
     let step = at.step();
     let steps = (lesson.steps.iter().enumerate())
@@ -228,7 +232,7 @@ fn step_frame(at: LessonAt, progress: &Progress) -> StepFrame {
         previous: to.previous,
         next: to.next,
         mastery,
-        build: to.last && lesson.id == LESSONS[0].id,
+        build: to.last && lesson.id == LESSONS[0].id && !locked,
     }
 }
 

@@ -31,7 +31,7 @@ pub const STORAGE_KEY: &str = "idemlab.progress";
 /// Bumped when the record's meaning changes; a record of another version starts afresh.
 /// Version 1 was JSON; 5: the ordering exercise's claim got a lease, which moved the safe-order
 /// draws; 6: the first question of Lesson A draws how many answers are lost; 7: a safe-order
-/// question's wrong orders are near misses.
+/// question's wrong orders are near misses where its situation has them.
 pub const VERSION: u32 = 7;
 /// A record longer than this is not ours (ours is well under 1 KiB) and is not parsed.
 pub const TEXT_LEN_MAX: usize = 16 * 1024;

@@ -85,7 +85,12 @@ pub const LEGEND: [Entry; 24] = [
         "queue: the consumer's ack",
         &[C::QueueAck],
     ),
-    entry(Key::Cross, Ink::Drop, "dropped (its cause beside it)", &[]),
+    entry(
+        Key::Cross,
+        Ink::Drop,
+        "dropped (late: the client had timed out)",
+        &[],
+    ),
     entry(
         Key::Dot,
         Ink::Mark(C::Charge),
