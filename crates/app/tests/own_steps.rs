@@ -10,6 +10,14 @@ use idemlab_app::{Effects, Msg, State};
 use idemlab_app::{OwnMsg, ScenarioMsg};
 use support::{load, load_measured, ran_and_measured};
 
+/// The page link of an instructor's own `lines`, one step a line.
+fn own_link(lines: &str) -> String {
+    format!(
+        "steps={}",
+        idemlab_core::scenario::codec::percent_encode(lines)
+    )
+}
+
 /// A link with an instructor's own steps opens the step it names, with its
 /// scenario and compare; the box names it as the instructor's, states its counts, and Previous
 /// and Next walk the sequence, each a history entry, with the link naming the step.
@@ -57,10 +65,7 @@ fn an_instructors_own_steps_open_from_their_link_and_walk() {
 #[test]
 fn an_own_steps_question_holds_the_run_until_answered_and_its_answer_is_the_simulators() {
     let lines = "seed=7&preset=lost-ack&check=effects:7&ask=effects";
-    let query = format!(
-        "steps={}",
-        idemlab_core::scenario::codec::percent_encode(lines)
-    );
+    let query = own_link(lines);
     let mut state = load_measured(&query);
     assert!(state.awaiting(), "the question waits for its answer");
     assert!(app::counters_hidden(&state));
@@ -100,10 +105,7 @@ fn an_own_steps_question_holds_the_run_until_answered_and_its_answer_is_the_simu
 #[test]
 fn an_own_step_asks_in_the_instructors_words_when_q_gives_them() {
     let lines = "seed=7&preset=lost-ack&ask=effects&q=How%20many%20times%20is%20the%20card%20charged%3F%20(%26%20why%3F)";
-    let query = format!(
-        "steps={}",
-        idemlab_core::scenario::codec::percent_encode(lines)
-    );
+    let query = own_link(lines);
     let state = load_measured(&query);
     let question = app::own_step_view(&state).unwrap().question.unwrap();
     assert_eq!(
@@ -115,10 +117,7 @@ fn an_own_step_asks_in_the_instructors_words_when_q_gives_them() {
     assert_eq!(app::steps::parse(&app::steps::write(&steps)), Ok(steps));
     // Without q= the lab words it, with the card's count in plain words.
     let plain = "seed=7&preset=lost-ack&ask=lost";
-    let state = load_measured(&format!(
-        "steps={}",
-        idemlab_core::scenario::codec::percent_encode(plain)
-    ));
+    let state = load_measured(&own_link(plain));
     let question = app::own_step_view(&state).unwrap().question.unwrap();
     assert_eq!(
         question.text,
@@ -157,10 +156,7 @@ fn an_own_step_over_runs_not_its_own_hides_its_counts_and_says_why() {
 #[test]
 fn the_last_own_step_says_how_many_were_answered_right() {
     let lines = "seed=7&preset=lost-ack&ask=effects\nseed=7&preset=lost-ack&compare=dedup%3Datomic&ask=b.duplicates";
-    let query = format!(
-        "steps={}",
-        idemlab_core::scenario::codec::percent_encode(lines)
-    );
+    let query = own_link(lines);
     let mut state = load_measured(&query);
     let pick = |state: &State, value: &str| {
         let view = app::own_step_view(state).unwrap();
