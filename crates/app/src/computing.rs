@@ -49,7 +49,7 @@ fn run_name(side: Side) -> &'static str {
 }
 
 /// A count with thousands separators, as the counters write them.
-fn grouped(n: u32) -> String {
+pub(crate) fn grouped(n: u32) -> String {
     let digits = n.to_string();
     let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, digit) in digits.chars().enumerate() {
@@ -63,14 +63,15 @@ fn grouped(n: u32) -> String {
 
 /// A slice of run `side` ended at `progress`: the progress line changes, nothing else.
 pub fn progress(state: &mut State, side: Side, progress: JobProgress) -> Effects {
+    let (a, b) = state.page.runs();
     let events_max = match side {
-        Side::A => Some(state.page.scenario.events_max),
-        Side::B => state.page.compare_scenario().map(|s| s.events_max),
+        Side::A => a.events_max,
+        Side::B => b.map_or(0, |s| s.events_max),
     };
     state.computing = Some(Computing {
         side,
         progress,
-        events_max: events_max.unwrap_or(0),
+        events_max,
     });
     Effects {
         paint_progress: true,

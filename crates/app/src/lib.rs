@@ -595,11 +595,11 @@ impl State {
 
     /// The scenario of the run in focus.
     pub fn lead_scenario(&self) -> Scenario {
+        let (a, b) = self.page.runs();
         match self.focus() {
-            Side::B => self.page.compare_scenario(),
-            Side::A => None,
+            Side::B => b.unwrap_or(a),
+            Side::A => a,
         }
-        .unwrap_or_else(|| self.page.scenario.clone())
     }
 
     fn open_step_keeping_errors(&mut self, at: LessonAt) {

@@ -144,6 +144,38 @@ pub const HEIGHT_PX: std::ops::RangeInclusive<u32> = 320..=4000;
 /// `address_query` add, so that every link the page writes loads.
 pub const WRITTEN_LEN_MAX: usize = codec::QUERY_LEN_MAX - "?".len() - "&v=4294967295".len();
 
+/// The events a page holds over its two runs together. Each run may ask for up to this many
+/// (`bounds::EVENTS_MAX`), but two such runs and their timelines take about twice the 150 MiB
+/// of wasm memory a page may use.
+pub const PAGE_EVENTS_MAX: u32 = idemlab_core::scenario::bounds::EVENTS_MAX.1;
+
+/// A's and B's event caps as the page runs them: their own while they sum to at most
+/// `PAGE_EVENTS_MAX`; otherwise a side that asks for at most half keeps its own and the other
+/// gets the rest, and two that ask for more get half each.
+pub fn share_events(a: u32, b: u32) -> (u32, u32) {
+    if a.saturating_add(b) <= PAGE_EVENTS_MAX {
+        return (a, b);
+    }
+    let half = PAGE_EVENTS_MAX / 2;
+    if a <= b {
+        let a = a.min(half);
+        (a, b.min(PAGE_EVENTS_MAX - a))
+    } else {
+        let b = b.min(half);
+        (a.min(PAGE_EVENTS_MAX - b), b)
+    }
+}
+
+/// Says that run `side` stops at `events_max`, lowered by `share_events`.
+pub fn shared_events_note(side: Side, events_max: u32) -> String {
+    idemlab_lab::tf!(
+        "Run {} stops at {} events: a compare link's two runs share {} (events_max).",
+        side.letter(),
+        crate::computing::grouped(events_max),
+        crate::computing::grouped(PAGE_EVENTS_MAX)
+    )
+}
+
 /// What `PageState::fit` left out of a link too long for `WRITTEN_LEN_MAX`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dropped {
@@ -334,6 +366,17 @@ impl PageState {
     pub fn compare_scenario(&self) -> Option<Scenario> {
         let compare = self.compare.as_ref()?;
         Some(self.apply_compare(compare).0)
+    }
+
+    /// The scenarios the page runs: A, and B when comparing, their `events_max` shared so
+    /// that the two together hold at most `PAGE_EVENTS_MAX` events (`share_events`).
+    pub fn runs(&self) -> (Scenario, Option<Scenario>) {
+        let mut a = self.scenario.clone();
+        let Some(mut b) = self.compare_scenario() else {
+            return (a, None);
+        };
+        (a.events_max, b.events_max) = share_events(a.events_max, b.events_max);
+        (a, Some(b))
     }
 
     /// A's scenario with each compare pair set on top of it, key by key, so that B may change

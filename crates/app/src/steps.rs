@@ -377,14 +377,15 @@ fn escape_in_line(text: &str) -> String {
 }
 
 impl OwnStep {
-    /// Configuration B's scenario, when the step compares.
-    pub fn compare_scenario(&self) -> Option<Scenario> {
+    /// The scenarios the page runs for the step: A, and B when it compares, as
+    /// `PageState::runs` shares their events.
+    pub fn runs(&self) -> (Scenario, Option<Scenario>) {
         let page = PageState {
             scenario: self.scenario.clone(),
             compare: self.compare.clone(),
             ..PageState::default()
         };
-        page.compare_scenario()
+        page.runs()
     }
 
     /// The answer to the step's question, read off its runs (`None` without a question).
@@ -432,8 +433,9 @@ impl OwnStep {
 
     /// Runs the step (A, and B when it compares) and reads each stated count off the runs.
     pub fn check(&self) -> (Metrics, Option<Metrics>, Vec<Checked>) {
-        let a = idemlab_lab::run(&self.scenario).1;
-        let b = self.compare_scenario().map(|b| idemlab_lab::run(&b).1);
+        let (a, b) = self.runs();
+        let a = idemlab_lab::run(&a).1;
+        let b = b.map(|b| idemlab_lab::run(&b).1);
         let checked = self.checks.iter().map(|check| {
             let run = if check.side == Side::B {
                 b.as_ref()

@@ -270,6 +270,8 @@ struct Work {
     sweep: Option<Counting>,
     /// The contracts table's run in progress, between slices.
     table_run: Option<Counting>,
+    /// Run B's last event block, emptied, for the next run B to record into (`Page::start`).
+    buffer_b: Option<Vec<Event>>,
     /// Run A's trace as JSON, the parts not yet written.
     json: Option<idemlab_core::trace::JsonParts>,
 }
@@ -329,18 +331,27 @@ impl Page {
         // them would leave the page holding both sizes for good.
         let job = self.work.run.take();
         self.work.warm = None;
-        self.runs.b = None;
-        let old = std::mem::replace(&mut self.runs.a, Run::empty(&self.state.page.scenario));
-        // The new run A records into the old one's event block (its largest), where it stands:
-        // a run A still being built when this one started, or else the last finished run A.
-        let building_a = job.filter(|(side, _)| *side == Side::A);
-        let buffer = (building_a.and_then(|(_, job)| job.into_buffer()))
-            .or_else(|| old.into_buffer())
+        let old_b = self.runs.b.take();
+        let old_a = std::mem::replace(&mut self.runs.a, Run::empty(&self.state.page.scenario));
+        // Each new run records into its side's old event block (its largest), where it stands:
+        // the run of that side still being built when this one started, or else its last
+        // finished run. A fresh block for B would not fit the hole the old one left once A's
+        // timeline has taken part of it, and the memory would grow by B's size.
+        let (building_a, building_b) = match job {
+            Some((Side::A, job)) => (Some(job), None),
+            Some((Side::B, job)) => (None, Some(job)),
+            None => (None, None),
+        };
+        let buffer = (building_a.and_then(RunJob::into_buffer))
+            .or_else(|| old_a.into_buffer())
             .unwrap_or_default();
+        let (a, b) = self.state.page.runs();
+        self.work.buffer_b = (building_b.and_then(RunJob::into_buffer))
+            .or_else(|| old_b.and_then(Run::into_buffer))
+            .filter(|_| b.is_some());
         // A quiz question's run is not run until its answer is locked, so no view can show it.
         if !crate::run_hidden(&self.state) {
-            let job = RunJob::reusing(&self.state.page.scenario, buffer);
-            self.work.run = Some((Side::A, job));
+            self.work.run = Some((Side::A, RunJob::reusing(&a, buffer)));
         }
         self.work.unreported = true;
     }
@@ -466,11 +477,12 @@ impl Page {
         match side {
             Side::A => {
                 self.runs.a = Run::built(built, &self.state.page.scenario);
-                let compare = self.state.page.compare_scenario();
-                self.work.run = compare.map(|b| (Side::B, RunJob::new(&b)));
+                let buffer = self.work.buffer_b.take().unwrap_or_default();
+                let b = self.state.page.runs().1;
+                self.work.run = b.map(|b| (Side::B, RunJob::reusing(&b, buffer)));
             }
             Side::B => {
-                let scenario = self.state.page.compare_scenario().unwrap_or_default();
+                let scenario = self.state.page.runs().1.unwrap_or_default();
                 self.runs.b = Some(Run::built(built, &scenario));
             }
         }

@@ -248,3 +248,65 @@ fn the_compare_box_splits_at_a_comma_before_a_preset_or_a_contract_too() {
         Some("retries=0&contract=stripe-v1")
     );
 }
+
+/// Issue 27's heavy compare link: each run may ask for 1,000,000 events, and two such runs
+/// took 237 MiB of the page's 150.
+const SHARED_QUERY: &str = "seed=3&orders=10000&clients=16&retries=20&timeout_ms=1&backoff_ms=0&loss_req=0.5&loss_resp=0.5&dedup=atomic&rerun_ms=0&provider_ms=0..60000&events_max=1000000&compare=seed%3D4";
+
+proptest::proptest! {
+    /// Two caps that fit the page are kept; two that do not are cut to exactly what it holds,
+    /// and a side asking for at most half keeps its own.
+    #[test]
+    fn the_two_runs_share_the_pages_events(
+        a in idemlab_core::scenario::bounds::EVENTS_MAX.0..=idemlab_core::scenario::bounds::EVENTS_MAX.1,
+        b in idemlab_core::scenario::bounds::EVENTS_MAX.0..=idemlab_core::scenario::bounds::EVENTS_MAX.1,
+    ) {
+        use idemlab_app::page::{share_events, PAGE_EVENTS_MAX};
+        let (a2, b2) = share_events(a, b);
+        proptest::prop_assert!(a2 <= a && b2 <= b);
+        if a + b <= PAGE_EVENTS_MAX {
+            proptest::prop_assert_eq!((a2, b2), (a, b));
+        } else {
+            proptest::prop_assert_eq!(a2 + b2, PAGE_EVENTS_MAX);
+        }
+        for (own, kept) in [(a, a2), (b, b2)] {
+            if own <= PAGE_EVENTS_MAX / 2 {
+                proptest::prop_assert_eq!(kept, own);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_heavy_compare_link_runs_each_side_in_half_the_pages_events_and_says_so() {
+    let page = idemlab_app::work::Page::built(SHARED_QUERY);
+    let a = page.runs.a.trace.events.len();
+    let b = page.runs.b.as_ref().expect("comparing").trace.events.len();
+    assert!(a <= 500_000 && b <= 500_000, "A {a}, B {b} events");
+    let frame = idemlab_app::view::runs::view(&page.state, &page.runs);
+    for (side, letter) in frame.sides.iter().zip(["A", "B"]) {
+        let counts_at = &side.as_ref().expect("both sides show").counts_at;
+        let note = format!(
+            "Run {letter} stops at 500,000 events: a compare link's two runs share 1,000,000 (events_max). "
+        );
+        assert!(counts_at.starts_with(&note), "{counts_at}");
+    }
+    // The link keeps what it asked for; only the runs are cut.
+    assert!(page
+        .state
+        .page
+        .to_query(&Default::default())
+        .contains("events_max=1000000"));
+}
+
+#[test]
+fn a_light_compare_link_is_not_cut() {
+    let page = idemlab_app::work::Page::built("seed=3&preset=race&compare=dedup%3Datomic");
+    let frame = idemlab_app::view::runs::view(&page.state, &page.runs);
+    for side in frame.sides.iter().flatten() {
+        assert!(!side.counts_at.contains("stops at"), "{}", side.counts_at);
+    }
+    let (a, b) = page.state.page.runs();
+    assert_eq!(a, page.state.page.scenario);
+    assert_eq!(b, page.state.page.compare_scenario());
+}

@@ -10,7 +10,7 @@ use idemlab_core::scenario::{codec, presets::PRESETS, Scenario};
 use idemlab_core::trace::Trace;
 use idemlab_lab::heaviest;
 use idemlab_lab::sweep::SeedRange;
-use idemlab_lab::Metrics;
+use idemlab_lab::{Metrics, Side};
 use serde::Serialize;
 
 use crate::{bare, parallel};
@@ -277,16 +277,19 @@ fn page_runs(query: &str) -> Result<PageRuns, Exit> {
         let lines: Vec<String> = state.errors.iter().map(|e| e.to_string()).collect();
         return Err(Exit::Error(lines.join("\nidemlab: ")));
     }
-    let a = state.page.scenario.clone();
-    let step = a != given;
+    let step = state.page.scenario != given;
     if step {
         let _ = writeln!(
             std::io::stderr(),
             "idemlab: the link opens a lesson step's own run, `{}`",
-            codec::encode(&a)
+            codec::encode(&state.page.scenario)
         );
     }
-    let b = state.page.compare_scenario();
+    let (a, b) = state.page.runs();
+    if a.events_max != state.page.scenario.events_max {
+        let note = idemlab_app::page::shared_events_note(Side::A, a.events_max);
+        let _ = writeln!(std::io::stderr(), "idemlab: {note}");
+    }
     Ok(PageRuns { a, b, step })
 }
 

@@ -222,6 +222,30 @@ fn run_of_a_compare_link_says_it_is_run_a_and_how_to_run_b() {
     assert!(text(&plain.stderr).is_empty(), "{}", text(&plain.stderr));
 }
 
+/// A compare link whose runs would hold more events than the page does runs A as the page
+/// does, cut to its share, says so, and names B with its share too.
+#[test]
+fn run_of_a_heavy_compare_link_runs_as_its_share() {
+    let link = "seed=3&orders=10000&clients=16&retries=20&timeout_ms=1&backoff_ms=0&loss_req=0.5&loss_resp=0.5&dedup=atomic&rerun_ms=0&provider_ms=0..60000&events_max=1000000&compare=seed%3D4";
+    let out = output(&["run", link]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stderr);
+    assert!(
+        said.contains("idemlab: Run A stops at 500,000 events: a compare link's two runs share 1,000,000 (events_max)."),
+        "{said}"
+    );
+    assert!(
+        said.contains("makes run B, which `idemlab run 'seed=4&"),
+        "{said}"
+    );
+    assert!(said.contains("&events_max=500000'` runs"), "{said}");
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert!(report["scenario"]
+        .as_str()
+        .unwrap()
+        .ends_with("&events_max=500000"));
+}
+
 /// A lesson link with no scenario key runs the step's own scenario, as the page opens it,
 /// and says so; one with a key of its own keeps it.
 #[test]

@@ -101,9 +101,10 @@ fn side_view(state: &State, runs: &Runs, side: Side, run: &Run) -> SideFrame {
         true => (idemlab_lab::t!("fewer").to_string(), true),
         false => (idemlab_lab::tf!("more ({})", view.folded), false),
     });
-    let counts_at = match hidden {
-        true => crate::hidden_note(state).to_string(),
-        false => crate::counts_at_label(state, lead),
+    let counts_at = match (hidden, shared_cut(state, side, run)) {
+        (true, _) => crate::hidden_note(state).to_string(),
+        (false, None) => crate::counts_at_label(state, lead),
+        (false, Some(note)) => format!("{note} {}", crate::counts_at_label(state, lead)),
     };
     let events = run.trace.events.len();
     SideFrame {
@@ -116,6 +117,20 @@ fn side_view(state: &State, runs: &Runs, side: Side, run: &Run) -> SideFrame {
         events: events.to_string(),
         canvas_label: crate::canvas_label(state, side, events),
     }
+}
+
+/// Why the run stopped short of the `events_max` its link asks for, when sharing the page's
+/// events with the other run (`page::share_events`) is what stopped it.
+fn shared_cut(state: &State, side: Side, run: &Run) -> Option<String> {
+    if !run.trace.truncated {
+        return None;
+    }
+    let asked = match side {
+        Side::A => Some(state.page.scenario.events_max),
+        Side::B => state.page.compare_scenario().map(|b| b.events_max),
+    }?;
+    let kept = run.trace.scenario.events_max;
+    (kept < asked).then(|| crate::page::shared_events_note(side, kept))
 }
 
 /// The counts as they stand at the cursor, over the events `events_counted` says.
