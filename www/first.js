@@ -68,12 +68,12 @@
   });
 
   function show(section, first) {
-    var text = function (id, words) {
-      var el = document.getElementById(id);
+    var text = function (el, words) {
       el.textContent = words;
       el.hidden = !words;
     };
-    text('first-heading', first.heading);
+    var heading = document.getElementById('first-heading');
+    text(heading, first.heading);
     // A check's introduction names the link's seed: written in where the page would read
     // the same number, else left out for the wasm to write.
     var words = first.text;
@@ -81,31 +81,96 @@
       var seed = params.get('quiz') || '';
       words = /^(0|[1-9][0-9]{0,18})$/.test(seed) ? words.replace('{seed}', seed) : '';
     }
-    text('first-text', words);
-    text('first-setup', first.setup);
-    text('first-question', first.question);
-    var list = document.getElementById('first-choices');
-    first.choices.forEach(function (choice) {
-      var item = document.createElement('li');
-      item.textContent = choice;
-      list.appendChild(item);
-    });
-    list.hidden = first.choices.length === 0;
+    text(document.getElementById('first-text'), words);
+    if (first.question) heading.after(predict(first));
+    if (first.terms_summary) heading.after(terms(first));
     if (first.picture && sameRun) {
       var picture = document.getElementById('first-picture');
       picture.src = 'first/' + name + '.svg';
       picture.alt = 'Timeline A of this run, as the lab draws it';
       picture.hidden = false;
     }
-    // A lesson's words stand where the page will put them: in the lesson's column, laid out
-    // as the page lays out a lesson (and an embed), so the wasm takes over in the same boxes.
+    // A lesson's words stand where the page will put them: in the lesson's column, under its
+    // picker and step list, in the page's own markup and classes, so the wasm takes over in
+    // the same boxes.
     var app = document.getElementById('app');
     var column = document.getElementById('lesson-column');
     if (/^[a-z]-/.test(name) && app && column) {
       app.classList.add('lesson');
       if (params.get('embed') === '1') app.classList.add('embed');
+      lessonHead(first);
+      document.getElementById('first-body').className = /-check$/.test(name) ? 'quiz' : 'lesson-step';
       column.hidden = false;
       column.appendChild(section);
     }
+  }
+
+  // The picker's button of the open lesson, then the numbered list of its steps.
+  function lessonHead(first) {
+    var picker = document.getElementById('first-lesson');
+    picker.firstElementChild.textContent = first.lesson;
+    picker.hidden = !first.lesson;
+    if (first.steps.length === 0) return;
+    var label = unnamed(document.getElementById('lesson-steps-label'));
+    var list = document.getElementById('first-steps');
+    first.steps.forEach(function (title, i) {
+      var button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = title;
+      button.setAttribute('aria-disabled', 'true');
+      if (i === first.step) button.setAttribute('aria-current', 'step');
+      var item = document.createElement('li');
+      item.appendChild(button);
+      list.appendChild(item);
+    });
+    list.hidden = false;
+    list.before(label);
+  }
+
+  // The step's question, from the page's own template; its choices do nothing yet.
+  function predict(first) {
+    var section = stamp('tpl-predict');
+    section.querySelector('.predict-setup').textContent = first.setup;
+    section.querySelector('.predict-question').textContent = first.question;
+    var group = section.querySelector('.predict-choices');
+    first.choices.forEach(function (choice) {
+      var button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = choice;
+      button.setAttribute('aria-disabled', 'true');
+      group.appendChild(button);
+    });
+    return section;
+  }
+
+  // The step's definitions, folded as the page folds them.
+  function terms(first) {
+    var details = stamp('tpl-terms');
+    details.querySelector('summary').textContent = first.terms_summary;
+    var list = details.querySelector('dl');
+    first.terms.forEach(function (pair) {
+      var word = document.createElement('dt');
+      word.textContent = pair[0];
+      var meaning = document.createElement('dd');
+      meaning.textContent = pair[1];
+      list.appendChild(word);
+      list.appendChild(meaning);
+    });
+    return details;
+  }
+
+  // A copy of a template's element, its ids and the references to them taken out: the page's
+  // own copy, painted by the wasm, keeps them.
+  function stamp(id) {
+    return unnamed(document.getElementById(id).content.firstElementChild);
+  }
+
+  function unnamed(node) {
+    var copy = node.cloneNode(true);
+    [copy].concat(Array.from(copy.querySelectorAll('[id], [aria-labelledby]'))).forEach(function (el) {
+      el.removeAttribute('id');
+      el.removeAttribute('aria-labelledby');
+    });
+    return copy;
   }
 })();

@@ -50,15 +50,18 @@ for (const [label, options] of [['1366x768', DESKTOP], ['390x844', PHONE]]) {
     assert.equal(await page.locator('html[data-state="ready"]').count(), 0, 'the wasm was held back');
     const heading = await page.locator('#first-heading').textContent();
     assert.match(heading, /^Step 4 of 7: The race/);
-    const setup = await page.locator('#first-setup').textContent();
+    const setup = await page.locator('#first .predict-setup').textContent();
     assert.match(setup, /^3 orders\. The client gives up after 45 ms/);
-    assert.equal(await page.locator('#first-question').textContent(), 'Which run charges an order twice?');
-    assert.deepEqual(await page.locator('#first-choices li').allTextContents(), ['only A', 'only B', 'both', 'neither']);
+    assert.equal(await page.locator('#first .predict-question').textContent(), 'Which run charges an order twice?');
+    assert.deepEqual(await page.locator('#first .predict-choices button').allTextContents(), ['only A', 'only B', 'both', 'neither']);
     // The text says "1 race, 1 duplicate": it waits for the answer, as on the page.
     assert.equal(await page.locator('#first-text').isVisible(), false);
     assert.equal(await page.locator('#first-picture').isVisible(), false);
     await page.screenshot({ path: `${ARTIFACTS}/first-${label}.png` });
     const title = await box(page, '.chrome h1');
+    // The words stand in the page's own boxes: the wasm takes over without moving them.
+    const parts = ['h3', '.step-terms summary', '.predict-question', '.predict-choices button:last-child', '.predict-note'];
+    const before = await Promise.all(parts.map((part) => box(page, `#first ${part}`)));
 
     release();
     await ready(page);
@@ -67,6 +70,8 @@ for (const [label, options] of [['1366x768', DESKTOP], ['390x844', PHONE]]) {
     assert.equal(await page.locator('#first').isVisible(), false);
     await page.screenshot({ path: `${ARTIFACTS}/first-${label}-ready.png` });
     assert.deepEqual(await box(page, '.chrome h1'), title, "the page's title did not move");
+    const after = await Promise.all(parts.map((part) => box(page, `#lesson-step ${part}`)));
+    parts.forEach((part, i) => assert.deepEqual(after[i], before[i], `${part} moved when the wasm took over`));
     page.assertClean();
     await page.context().close();
   });
@@ -107,9 +112,11 @@ test('a check link shows its title and introduction; a link in another language 
   assert.equal(await page.locator('#first-heading').textContent(), 'Mastery check: Lesson B');
   assert.match(await page.locator('#first-text').textContent(), /Quiz seed 77: the same link gives the same questions\.$/);
   assert.equal(await page.locator('#first-picture').isVisible(), false);
+  const title = await box(page, '#first-heading');
   release();
   await ready(page);
   assert.equal(await page.locator('#quiz-title').textContent(), 'Mastery check: Lesson B');
+  assert.deepEqual(await box(page, '#quiz-title'), title, "the check's title did not move");
   page.assertClean();
   await page.context().close();
 

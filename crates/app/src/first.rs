@@ -23,6 +23,12 @@ pub struct First {
     pub name: String,
     /// The link it is the first view of.
     pub query: String,
+    /// The open lesson's button in the picker ("Lesson A: … (25 min)"); empty outside one.
+    pub lesson: String,
+    /// The lesson's step titles (the numbered list above a step's heading; none over a
+    /// check), and which is open, from 0.
+    pub steps: Vec<String>,
+    pub step: usize,
     /// The step's heading or the check's title; empty on the bare page.
     pub heading: String,
     /// The step's text as plain words (pointer phrases and terms are buttons once the wasm runs);
@@ -33,6 +39,10 @@ pub struct First {
     pub setup: String,
     pub question: String,
     pub choices: Vec<String>,
+    /// The step's definitions as the page folds them under its heading: the summary that
+    /// names the words, then each word and its meaning.
+    pub terms_summary: String,
+    pub terms: Vec<(String, String)>,
     /// Whether `NAME.svg` (run A, as `idemlab svg` writes it) goes with it.
     pub picture: bool,
 }
@@ -69,17 +79,29 @@ pub fn first(name: &str, query: &str) -> First {
     let mut first = First {
         name: name.to_string(),
         query: query.to_string(),
+        lesson: String::new(),
+        steps: Vec::new(),
+        step: 0,
         heading: String::new(),
         text: String::new(),
         setup: String::new(),
         question: String::new(),
         choices: Vec::new(),
+        terms_summary: String::new(),
+        terms: Vec::new(),
         // A step waiting for its answer holds its run at the first event, and a check hides
         // its run until answered: a finished picture would give the answer away.
         picture: frame.quiz.panel.is_none() && !frame.predict.waiting,
     };
+    if let Some(open) = &page.state.lesson {
+        let id = open.lesson.id;
+        let button = frame.lessons.picker.iter().find(|button| button.id == id);
+        first.lesson = button.map(|button| button.text.clone()).unwrap_or_default();
+    }
     match &frame.lessons.body {
         LessonBody::Step(step) => {
+            first.steps = step.steps.iter().map(|s| s.title.to_string()).collect();
+            first.step = step.steps.iter().position(|s| s.current).unwrap_or(0);
             first.heading = step.heading.clone();
             // A step that waits for its answer hides its text, which tells the outcome.
             if !frame.predict.waiting {
@@ -110,6 +132,13 @@ pub fn first(name: &str, query: &str) -> First {
         first.setup = plain(&shell.setup);
         first.question = shell.question.to_string();
         first.choices = shell.choices.clone();
+        if let Some(terms) = &shell.terms {
+            first.terms_summary = terms.summary.clone();
+            let entries = terms.entries.iter();
+            first.terms = entries
+                .map(|(w, d)| (w.to_string(), d.to_string()))
+                .collect();
+        }
     }
     first
 }

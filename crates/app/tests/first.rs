@@ -47,6 +47,20 @@ fn every_lesson_step_first_view_has_the_steps_heading_text_and_question() {
             assert_eq!(shown.question, step.predict.question, "{query}");
             assert!(shown.choices.len() >= 2, "{query}: {:?}", shown.choices);
             assert!(!shown.picture, "{query}: the picture would tell the answer");
+            // What stands above the heading on the page: the lesson's button and its steps.
+            let name = format!("Lesson {}:", lesson.id.to_ascii_uppercase());
+            assert!(shown.lesson.starts_with(&name), "{query}: {}", shown.lesson);
+            let titles: Vec<&str> = lesson.steps.iter().map(|s| s.title).collect();
+            assert_eq!(
+                (shown.steps.clone(), shown.step),
+                (titles.iter().map(|t| t.to_string()).collect(), index),
+                "{query}"
+            );
+            assert_eq!(
+                shown.terms.is_empty(),
+                shown.terms_summary.is_empty(),
+                "{query}"
+            );
         }
     }
 }
