@@ -58,6 +58,23 @@
     if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', done);
     else done();
   });
+  // A lesson's view: its words go in the lesson's column (`show`).
+  var lessonView = name !== null && /^[a-z]-/.test(name);
+  // The layout the page will have, set as soon as the markup is parsed, before the file
+  // arrives: the title and tagline show only then, where the page keeps them.
+  parsed.then(function () {
+    if (root.getAttribute('data-state') === 'ready') return;
+    var app = document.getElementById('app');
+    var column = document.getElementById('lesson-column');
+    if (lessonView && app && column) {
+      app.classList.add('lesson');
+      if (params.get('embed') === '1') app.classList.add('embed');
+      column.hidden = false;
+    }
+    // Off a lesson, an embed or another language may lay the page out otherwise.
+    var plain = !params.has('lesson') && !params.has('quiz') && !params.has('embed');
+    if (lessonView || plain) root.classList.add('first-laid');
+  });
   Promise.all([loaded, parsed]).then(function (results) {
     // The wasm may have won the race: then it has painted the page and this is not needed.
     if (root.getAttribute('data-state') === 'ready') return;
@@ -93,14 +110,10 @@
     // A lesson's words stand where the page will put them: in the lesson's column, under its
     // picker and step list, in the page's own markup and classes, so the wasm takes over in
     // the same boxes.
-    var app = document.getElementById('app');
     var column = document.getElementById('lesson-column');
-    if (/^[a-z]-/.test(name) && app && column) {
-      app.classList.add('lesson');
-      if (params.get('embed') === '1') app.classList.add('embed');
+    if (lessonView && column) {
       lessonHead(first);
       document.getElementById('first-body').className = /-check$/.test(name) ? 'quiz' : 'lesson-step';
-      column.hidden = false;
       column.appendChild(section);
     }
   }
@@ -130,7 +143,15 @@
   // The step's question, from the page's own template; its choices do nothing yet.
   function predict(first) {
     var section = stamp('tpl-predict');
-    section.querySelector('.predict-setup').textContent = first.setup;
+    var setup = section.querySelector('.predict-setup');
+    first.setup.forEach(function (piece) {
+      if (!piece[1]) return setup.append(piece[0]);
+      // A term, underlined as the page underlines it; its definition comes with the wasm.
+      var term = document.createElement('span');
+      term.className = 'term';
+      term.textContent = piece[0];
+      setup.appendChild(term);
+    });
     section.querySelector('.predict-question').textContent = first.question;
     var group = section.querySelector('.predict-choices');
     first.choices.forEach(function (choice) {

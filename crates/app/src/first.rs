@@ -36,7 +36,10 @@ pub struct First {
     /// check's introduction, with `SEED_SLOT` where its seed goes.
     pub text: String,
     /// The step's question (its setup, then the question) and its choices, when it asks one.
-    pub setup: String,
+    /// The setup is in pieces, each marked when it is a glossary term: the page underlines
+    /// those, and the first view must take the same room, or the page's copy would paint as a
+    /// larger, later contentful paint.
+    pub setup: Vec<(String, bool)>,
     pub question: String,
     pub choices: Vec<String>,
     /// The step's definitions as the page folds them under its heading: the summary that
@@ -84,7 +87,7 @@ pub fn first(name: &str, query: &str) -> First {
         step: 0,
         heading: String::new(),
         text: String::new(),
-        setup: String::new(),
+        setup: Vec::new(),
         question: String::new(),
         choices: Vec::new(),
         terms_summary: String::new(),
@@ -129,7 +132,7 @@ pub fn first(name: &str, query: &str) -> First {
         first.picture = false;
     }
     if let Some(shell) = &frame.predict.shell {
-        first.setup = plain(&shell.setup);
+        first.setup = shell.setup.iter().map(marked).collect();
         first.question = shell.question.to_string();
         first.choices = shell.choices.clone();
         if let Some(terms) = &shell.terms {
@@ -148,6 +151,14 @@ pub fn picture(query: &str) -> String {
     let page = Page::built(query);
     let trace = &page.runs.a.trace;
     idemlab_lab::view::export(&page.runs.a.timeline, &trace.query(), page.state.page.zoom)
+}
+
+/// A piece of a step's text as its words, and whether the page underlines it as a term.
+fn marked(piece: &TextPiece) -> (String, bool) {
+    match piece {
+        TextPiece::Plain(words) | TextPiece::Pointer(_, words) => (words.to_string(), false),
+        TextPiece::Term { words, .. } => (words.to_string(), true),
+    }
 }
 
 /// A step's text as the words a reader sees, without the buttons' markup.
