@@ -70,6 +70,10 @@ fn every_lesson_step_first_view_has_the_steps_heading_text_and_question() {
             );
         }
     }
+    assert!(
+        terms_marked,
+        "a setup's glossary terms are marked, as the page underlines them"
+    );
 }
 
 #[test]
