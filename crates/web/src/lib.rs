@@ -421,6 +421,11 @@ fn show_loaded() {
     if let Some(root) = dom::document().document_element() {
         root.set_attribute("data-state", "ready").ok();
     }
+    // The first view's copies of the page's templates carry the page's classes: gone, they
+    // cannot be found, read out or printed in place of the page's own.
+    if let Some(first) = dom::document().get_element_by_id("first") {
+        first.remove();
+    }
     if let Some(performance) = dom::window().performance() {
         performance.mark("idemlab-ready").ok();
     }
