@@ -61,7 +61,7 @@
   // A lesson's view: its words go in the lesson's column (`show`).
   var lessonView = name !== null && /^[a-z]-/.test(name);
   // The layout the page will have, set as soon as the markup is parsed, before the file
-  // arrives: the title and tagline show only then, where the page keeps them.
+  // arrives; the title and tagline show only once it is known, where the page keeps them.
   parsed.then(function () {
     if (root.getAttribute('data-state') === 'ready') return;
     var app = document.getElementById('app');
@@ -71,16 +71,26 @@
       if (params.get('embed') === '1') app.classList.add('embed');
       column.hidden = false;
     }
-    // Off a lesson, an embed or another language may lay the page out otherwise.
-    var plain = !params.has('lesson') && !params.has('quiz') && !params.has('embed');
-    if (lessonView || plain) root.classList.add('first-laid');
+    // A lesson (laid out once its file arrives: the page may refuse it), an embed, another
+    // language or a task may lay the page out otherwise than the bare markup.
+    var plain = !keys.some(function (key) {
+      return has(OTHER_WORDS, key) || key === 'lesson' || key === 'quiz' || key === 'embed';
+    });
+    if (plain) root.classList.add('first-laid');
   });
   Promise.all([loaded, parsed]).then(function (results) {
     // The wasm may have won the race: then it has painted the page and this is not needed.
     if (root.getAttribute('data-state') === 'ready') return;
     var section = document.getElementById('first');
     if (!section) return;
-    if (results[0]) show(section, results[0]);
+    // A file of another build's shape (a cache between deploys) shows the loading note alone.
+    try {
+      if (results[0]) show(section, results[0]);
+      // A lesson the build wrote a view for is one the page opens, in the layout set above.
+      if (results[0] && lessonView) root.classList.add('first-laid');
+    } catch (error) {
+      section.replaceChildren(section.querySelector('.first-note'));
+    }
     section.hidden = false;
   });
 

@@ -593,13 +593,15 @@ impl State {
         }
     }
 
-    /// The scenario of the run in focus.
+    /// The scenario of the run in focus as the link gives it, its `events_max` not shared
+    /// (`PageState::runs`): the sweep and the contracts table hold no trace, and a row loaded
+    /// from them keeps the link's cap.
     pub fn lead_scenario(&self) -> Scenario {
-        let (a, b) = self.page.runs();
         match self.focus() {
-            Side::B => b.unwrap_or(a),
-            Side::A => a,
+            Side::B => self.page.compare_scenario(),
+            Side::A => None,
         }
+        .unwrap_or_else(|| self.page.scenario.clone())
     }
 
     fn open_step_keeping_errors(&mut self, at: LessonAt) {

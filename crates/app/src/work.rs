@@ -346,8 +346,11 @@ impl Page {
             .or_else(|| old_a.into_buffer())
             .unwrap_or_default();
         let (a, b) = self.state.page.runs();
+        // A block saved by a rerun whose B never started (a second rerun while A was still
+        // being built) is the one to keep.
         self.work.buffer_b = (building_b.and_then(RunJob::into_buffer))
             .or_else(|| old_b.and_then(Run::into_buffer))
+            .or_else(|| self.work.buffer_b.take())
             .filter(|_| b.is_some());
         // A quiz question's run is not run until its answer is locked, so no view can show it.
         if !crate::run_hidden(&self.state) {

@@ -310,3 +310,27 @@ fn a_light_compare_link_is_not_cut() {
     assert_eq!(a, page.state.page.scenario);
     assert_eq!(b, page.state.page.compare_scenario());
 }
+
+/// A second rerun before the first's run B started still hands B its last event block: a fresh
+/// one would not fit the hole the old one left, and the page's memory would grow by B's size.
+#[test]
+fn run_b_records_into_its_last_block_across_quick_reruns() {
+    let mut page = idemlab_app::work::Page::built("seed=3&preset=race&compare=dedup%3Datomic");
+    let block = page
+        .runs
+        .b
+        .as_ref()
+        .expect("comparing")
+        .trace
+        .events
+        .as_ptr();
+    page.start();
+    page.start();
+    page.finish();
+    let b = page.runs.b.as_ref().expect("comparing again");
+    assert_eq!(
+        b.trace.events.as_ptr(),
+        block,
+        "run B took a fresh event block"
+    );
+}

@@ -286,9 +286,23 @@ fn page_runs(query: &str) -> Result<PageRuns, Exit> {
         );
     }
     let (a, b) = state.page.runs();
-    if a.events_max != state.page.scenario.events_max {
-        let note = idemlab_app::page::shared_events_note(Side::A, a.events_max);
-        let _ = writeln!(std::io::stderr(), "idemlab: {note}");
+    // Each run the shared budget cut, as the page says above its counters.
+    let asked_b = state.page.compare_scenario().map(|s| s.events_max);
+    let cuts = [
+        (
+            Side::A,
+            Some(a.events_max),
+            Some(state.page.scenario.events_max),
+        ),
+        (Side::B, b.as_ref().map(|b| b.events_max), asked_b),
+    ];
+    for (side, kept, asked) in cuts {
+        if let (Some(kept), Some(asked)) = (kept, asked) {
+            if kept < asked {
+                let note = idemlab_app::page::shared_events_note(side, kept);
+                let _ = writeln!(std::io::stderr(), "idemlab: {note}");
+            }
+        }
     }
     Ok(PageRuns { a, b, step })
 }

@@ -239,6 +239,10 @@ fn run_of_a_heavy_compare_link_runs_as_its_share() {
         "{said}"
     );
     assert!(said.contains("&events_max=500000'` runs"), "{said}");
+    assert!(
+        said.contains("idemlab: Run B stops at 500,000 events"),
+        "{said}"
+    );
     let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert!(report["scenario"]
         .as_str()
