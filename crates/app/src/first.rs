@@ -155,20 +155,18 @@ pub fn picture(query: &str) -> String {
 
 /// A piece of a step's text as its words, and whether the page underlines it as a term.
 fn marked(piece: &TextPiece) -> (String, bool) {
-    match piece {
-        TextPiece::Plain(words) | TextPiece::Pointer(_, words) => (words.to_string(), false),
-        TextPiece::Term { words, .. } => (words.to_string(), true),
-    }
+    let term = matches!(piece, TextPiece::Term { .. });
+    (words(piece).to_string(), term)
 }
 
 /// A step's text as the words a reader sees, without the buttons' markup.
 pub fn plain(pieces: &[TextPiece]) -> String {
-    let mut text = String::new();
-    for piece in pieces {
-        match piece {
-            TextPiece::Plain(words) | TextPiece::Pointer(_, words) => text.push_str(words),
-            TextPiece::Term { words, .. } => text.push_str(words),
-        }
+    pieces.iter().map(words).collect()
+}
+
+fn words(piece: &TextPiece) -> &'static str {
+    match *piece {
+        TextPiece::Plain(words) | TextPiece::Pointer(_, words) => words,
+        TextPiece::Term { words, .. } => words,
     }
-    text
 }

@@ -379,6 +379,21 @@ impl PageState {
         (a, Some(b))
     }
 
+    /// The cap `share_events` lowered run `side`'s `events_max` to, when it did: what the page
+    /// says above the run's counters and the CLI on stderr.
+    pub fn shared_cut(&self, side: Side) -> Option<u32> {
+        let asked = (
+            self.scenario.events_max,
+            self.compare_scenario()?.events_max,
+        );
+        let kept = share_events(asked.0, asked.1);
+        let (asked, kept) = match side {
+            Side::A => (asked.0, kept.0),
+            Side::B => (asked.1, kept.1),
+        };
+        (kept < asked).then_some(kept)
+    }
+
     /// A's scenario with each compare pair set on top of it, key by key, so that B may change
     /// a key A sets too (A `dedup=naive`, B `dedup=atomic`). A `preset=NAME` pair, then a
     /// `contract=NAME` pair, come first wherever they stand, as in a link: A's query under that

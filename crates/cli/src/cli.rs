@@ -287,21 +287,10 @@ fn page_runs(query: &str) -> Result<PageRuns, Exit> {
     }
     let (a, b) = state.page.runs();
     // Each run the shared budget cut, as the page says above its counters.
-    let asked_b = state.page.compare_scenario().map(|s| s.events_max);
-    let cuts = [
-        (
-            Side::A,
-            Some(a.events_max),
-            Some(state.page.scenario.events_max),
-        ),
-        (Side::B, b.as_ref().map(|b| b.events_max), asked_b),
-    ];
-    for (side, kept, asked) in cuts {
-        if let (Some(kept), Some(asked)) = (kept, asked) {
-            if kept < asked {
-                let note = idemlab_app::page::shared_events_note(side, kept);
-                let _ = writeln!(std::io::stderr(), "idemlab: {note}");
-            }
+    for side in Side::ALL {
+        if let Some(kept) = state.page.shared_cut(side) {
+            let note = idemlab_app::page::shared_events_note(side, kept);
+            let _ = writeln!(std::io::stderr(), "idemlab: {note}");
         }
     }
     Ok(PageRuns { a, b, step })

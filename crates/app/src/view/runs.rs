@@ -122,15 +122,8 @@ fn side_view(state: &State, runs: &Runs, side: Side, run: &Run) -> SideFrame {
 /// Why the run stopped short of the `events_max` its link asks for, when sharing the page's
 /// events with the other run (`page::share_events`) is what stopped it.
 fn shared_cut(state: &State, side: Side, run: &Run) -> Option<String> {
-    if !run.trace.truncated {
-        return None;
-    }
-    let asked = match side {
-        Side::A => Some(state.page.scenario.events_max),
-        Side::B => state.page.compare_scenario().map(|b| b.events_max),
-    }?;
-    let kept = run.trace.scenario.events_max;
-    (kept < asked).then(|| crate::page::shared_events_note(side, kept))
+    let kept = run.trace.truncated.then(|| state.page.shared_cut(side))??;
+    Some(crate::page::shared_events_note(side, kept))
 }
 
 /// The counts as they stand at the cursor, over the events `events_counted` says.
